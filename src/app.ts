@@ -1,0 +1,146 @@
+/**
+ * The single fetch handler behind `Bun.serve`: API version rule, CORS and the Origin guard, routing
+ * with 404/405/HEAD, the auth layer in front of /mcp, the access log, and a last-resort 500 that never
+ * shows a stack trace. Handlers stay small; everything cross-cutting happens once, here.
+ */
+import type { Logger } from "./log.ts";
+import { apiVersion, unsupportedApiVersion } from "./http/api-version.ts";
+import { corsHeaders, isOriginAllowed, type OriginPolicy } from "./http/cors.ts";
+import { problemResponse, problemTypes } from "./http/problem.ts";
+import { createRouter, type RequestContext, type Route } from "./http/router.ts";
+import { authenticateRequest } from "./auth/challenge.ts";
+import type { AccessTokenVerifier } from "./auth/types.ts";
+import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
+
+export interface AppDeps {
+  baseUrl: string;
+  logger: Logger;
+  discovery: Route[];
+  verifier: AccessTokenVerifier;
+  requiredScopes: string[];
+  resourceMetadataUrl: string;
+  sessions: McpSessions;
+  origins: OriginPolicy;
+}
+
+const mcpPath = "/mcp";
+const mcpMethods = "GET, POST, DELETE, OPTIONS";
+/** Paths any origin may read from a browser: public discovery documents. */
+const publicCorsPaths = new Set(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.indexOf("?", start);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+export function createApp(deps: AppDeps) {
+  const mcpRoute: Route = {
+    path: mcpPath,
+    methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp },
+  };
+  const router = createRouter([...deps.discovery, mcpRoute]);
+
+  async function handleMcp(request: Request, context: RequestContext): Promise<Response> {
+    const auth = await authenticateRequest(request, {
+      verifier: deps.verifier,
+      resourceMetadataUrl: deps.resourceMetadataUrl,
+      requiredScopes: deps.requiredScopes,
+    });
+    if (!auth.ok) return auth.response;
+    context.sub = auth.identity.sub;
+    const version = unsupportedApiVersion(request);
+    if (version !== undefined) {
+      return jsonRpcErrorResponse(400, -32600, `Unsupported Service-Api-Version "${version.slice(0, 20)}": only version ${apiVersion} is served`);
+    }
+    const token = request.headers.get("authorization")!.slice("Bearer ".length).trim();
+    return deps.sessions.handle(request, token, auth.identity);
+  }
+
+  function route(request: Request, path: string, context: RequestContext): Response | Promise<Response> {
+    const origin = request.headers.get("origin");
+    if (path === mcpPath) {
+      if (origin !== null && !isOriginAllowed(origin, deps.origins)) {
+        return jsonRpcErrorResponse(403, -32000, `Forbidden: origin ${origin.slice(0, 100)} is not allowed to call this server`);
+      }
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: origin ? corsHeaders(origin, mcpMethods) : {} });
+    } else {
+      if (request.method === "OPTIONS" && origin !== null && publicCorsPaths.has(path)) {
+        return new Response(null, { status: 204, headers: corsHeaders("*", "GET, HEAD, OPTIONS") });
+      }
+      const version = unsupportedApiVersion(request);
+      if (version !== undefined) {
+        return problemResponse(deps.baseUrl, problemTypes.unsupportedApiVersion, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}.`, { instance: path });
+      }
+    }
+    const match = router.match(request.method, path);
+    if (match.kind === "not-found") {
+      return problemResponse(deps.baseUrl, problemTypes.notFound, `No resource exists at ${path}.`, { instance: path });
+    }
+    if (match.kind === "method-not-allowed") {
+      const allow = match.allow.join(", ");
+      if (path === mcpPath) return jsonRpcErrorResponse(405, -32000, `Method ${request.method} is not allowed on /mcp; use ${allow}`, { Allow: allow });
+      return problemResponse(deps.baseUrl, problemTypes.methodNotAllowed, `${request.method} is not supported on ${path}; allowed: ${allow}.`, {
+        instance: path,
+        headers: { Allow: allow },
+      });
+    }
+    return match.handler(request, context);
+  }
+
+  function finish(request: Request, response: Response, path: string): Response {
+    let headers = response.headers;
+    try {
+      headers.set("Service-Api-Version", apiVersion);
+    } catch {
+      // Some responses (e.g. from fetch) have immutable headers: copy them into a new response.
+      response = new Response(response.body, response);
+      headers = response.headers;
+      headers.set("Service-Api-Version", apiVersion);
+    }
+    const origin = request.headers.get("origin");
+    if (origin !== null && request.method !== "OPTIONS") {
+      if (path === mcpPath) {
+        if (isOriginAllowed(origin, deps.origins)) for (const [k, v] of Object.entries(corsHeaders(origin, mcpMethods))) headers.set(k, v);
+      } else if (publicCorsPaths.has(path)) {
+        headers.set("Access-Control-Allow-Origin", "*");
+        headers.set("Access-Control-Expose-Headers", "Service-Api-Version, Retry-After");
+      }
+    }
+    if (request.method === "HEAD") return new Response(null, { status: response.status, headers });
+    return response;
+  }
+
+  return {
+    router,
+    async fetch(request: Request): Promise<Response> {
+      const started = performance.now();
+      const path = pathOf(request.url);
+      const context: RequestContext = { url: new URL(request.url), requestId: crypto.randomUUID() };
+      let response: Response;
+      try {
+        response = await route(request, path, context);
+      } catch (error) {
+        deps.logger.error("request failed", { requestId: context.requestId, path, error: error instanceof Error ? error.message : String(error) });
+        response =
+          path === mcpPath
+            ? jsonRpcErrorResponse(500, -32603, "Internal error")
+            : problemResponse(deps.baseUrl, problemTypes.internalError, "An unexpected error occurred; it has been logged.", { instance: path });
+      }
+      response = finish(request, response, path);
+      response.headers.set("Request-Id", context.requestId);
+      deps.logger.info("request", {
+        requestId: context.requestId,
+        method: request.method,
+        path,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        sub: context.sub,
+      });
+      return response;
+    },
+  };
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,62 @@
+/**
+ * The discovery routes: health, the OpenAPI document, the OAuth protected-resource metadata (with its
+ * own JSON error forms), the MCP server card and the API documentation page. Documents are built once
+ * at start-up and served as prepared strings, so these handlers do no work per request.
+ */
+import type { Route } from "../http/router.ts";
+import type { AuthorizationServerMetadataSource } from "../auth/types.ts";
+import { buildProtectedResourceMetadata } from "./protected-resource.ts";
+
+export interface DiscoveryDocuments {
+  openApiJson: string;
+  serverCardJson: string;
+  docsHtml: string;
+}
+
+const json = (body: string, extra: HeadersInit = {}) =>
+  new Response(body, { headers: { "Content-Type": "application/json", ...Object.fromEntries(new Headers(extra)) } });
+
+export const protectedResourcePath = "/.well-known/oauth-protected-resource/mcp";
+
+/** The metadata endpoint's 503: OAuth-style JSON, never problem+json (spec 4.2). */
+export function oauthConfigurationUnavailable(): Response {
+  return Response.json(
+    { error: "temporarily_unavailable", error_description: "OAuth configuration unavailable" },
+    { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
+  );
+}
+
+export function discoveryRoutes(deps: {
+  baseUrl: string;
+  authUrl: string;
+  metadata: AuthorizationServerMetadataSource;
+  documents: DiscoveryDocuments;
+}): Route[] {
+  const healthBody = JSON.stringify({ status: "ok" });
+  const metadataBody = JSON.stringify(buildProtectedResourceMetadata({ baseUrl: deps.baseUrl, authUrl: deps.authUrl }));
+
+  const protectedResource = () =>
+    deps.metadata.current() ? json(metadataBody, { "Cache-Control": "public, max-age=300" }) : oauthConfigurationUnavailable();
+
+  return [
+    { path: "/api/health", methods: { GET: () => json(healthBody, { "Cache-Control": "no-store" }) } },
+    { path: "/openapi.json", methods: { GET: () => json(deps.documents.openApiJson) } },
+    { path: protectedResourcePath, methods: { GET: protectedResource } },
+    {
+      // Any suffix below the metadata path is a plain-text 404 (spec 4.2), whatever the method.
+      path: protectedResourcePath,
+      prefix: true,
+      methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
+    },
+    { path: "/.well-known/oauth-protected-resource", methods: { GET: protectedResource } },
+    { path: "/.well-known/mcp.json", methods: { GET: () => json(deps.documents.serverCardJson) } },
+    {
+      path: "/docs/api",
+      methods: { GET: () => new Response(deps.documents.docsHtml, { headers: { "Content-Type": "text/html; charset=utf-8" } }) },
+    },
+  ];
+}
+
+function notFoundText(): Response {
+  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+}

@@ -1,0 +1,59 @@
+/**
+ * A hand-written router: exact paths to per-method handlers, plus prefix routes for path families
+ * that answer for any suffix. It decides 404 and 405 itself and serves HEAD wherever GET is served,
+ * so handlers stay small functions from a Request to a Response.
+ */
+
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+export interface RequestContext {
+  url: URL;
+  requestId: string;
+  /** Filled in by the /mcp auth layer, so the access log can name the caller. */
+  sub?: string;
+}
+
+export type Handler = (request: Request, context: RequestContext) => Response | Promise<Response>;
+
+export interface Route {
+  path: string;
+  /** When true, the route also answers every path below `path + "/"`. */
+  prefix?: boolean;
+  methods: Partial<Record<Method, Handler>>;
+}
+
+export type Match =
+  | { kind: "found"; route: Route; handler: Handler }
+  | { kind: "method-not-allowed"; route: Route; allow: string[] }
+  | { kind: "not-found" };
+
+export function allowedMethods(route: Route): string[] {
+  const methods = Object.keys(route.methods) as Method[];
+  const allow = new Set<string>(methods);
+  if (route.methods.GET) allow.add("HEAD");
+  return [...allow];
+}
+
+export function createRouter(routes: Route[]) {
+  const exact = new Map(routes.filter((r) => !r.prefix).map((r) => [r.path, r]));
+  const prefixed = routes.filter((r) => r.prefix).sort((a, b) => b.path.length - a.path.length);
+
+  function find(path: string): Route | undefined {
+    const route = exact.get(path);
+    if (route) return route;
+    return prefixed.find((r) => path === r.path || path.startsWith(`${r.path}/`));
+  }
+
+  return {
+    routes,
+    match(method: string, path: string): Match {
+      const route = find(path);
+      if (!route) return { kind: "not-found" };
+      const handler = route.methods[method as Method] ?? (method === "HEAD" ? route.methods.GET : undefined);
+      if (!handler) return { kind: "method-not-allowed", route, allow: allowedMethods(route) };
+      return { kind: "found", route, handler };
+    },
+  };
+}
+
+export type Router = ReturnType<typeof createRouter>;

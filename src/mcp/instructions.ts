@@ -1,0 +1,10 @@
+/**
+ * The server's `instructions`, sent at initialize: how an agent should work with this service in few
+ * round trips. Written for a model, kept short because hosts put it in the model's context.
+ */
+export const serverInstructions = `Course Authoring Service: build and edit e-learning courses (course → modules → lessons → blocks).
+- Start with list_courses or create_course. create_course accepts a complete nested outline (modules, lessons, blocks, objectives) in one call: prefer it over many small calls.
+- Use edit_course to apply several changes atomically in one call; each write returns the new course version.
+- Pass expectedVersion on writes to avoid overwriting someone else's edit; a conflict error names the current version: re-read with get_course and retry.
+- Errors carry a code (not_found, conflict, invalid_arguments, forbidden, limit_exceeded, invalid_state) and name the field to fix.
+- Every change is a revision: list_revisions, get_revision and restore_revision undo mistakes.`;

@@ -1,0 +1,120 @@
+/**
+ * The tool registry: every MCP tool is one `ToolDefinition` whose valibot schema is the single source
+ * of its argument type, its validation and its advertised JSON Schema. Tools never see HTTP or auth
+ * details; they get the verified user and the store through `ToolContext`, and fail by throwing
+ * `ToolError` with a code from DESIGN.md section 6.
+ */
+import * as v from "valibot";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+
+export const toolErrorCodes = ["not_found", "conflict", "invalid_arguments", "forbidden", "limit_exceeded", "invalid_state"] as const;
+export type ToolErrorCode = (typeof toolErrorCodes)[number];
+
+/** A failure the agent can act on: a stable code, a message naming the field, and optional details. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+export interface CallerIdentity {
+  /** The token's `sub`. */
+  sub: string;
+  email?: string;
+  name?: string;
+  scopes: string[];
+  clientId?: string;
+}
+
+export interface ProgressReporter {
+  (progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface ToolContext<Services> {
+  user: CallerIdentity;
+  services: Services;
+  signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for it; a no-op otherwise. */
+  progress: ProgressReporter;
+}
+
+export interface ToolResult {
+  /** Machine-readable result; must match the tool's output schema. */
+  structuredContent: Record<string, unknown>;
+  /** A short human/model-readable summary. */
+  summary: string;
+}
+
+export interface ToolDefinition<Services, Input extends v.GenericSchema = v.GenericSchema> {
+  name: string;
+  title: string;
+  /** Written for the model: what it does, when to use it, what it returns. */
+  description: string;
+  input: Input;
+  output: v.GenericSchema;
+  annotations: Omit<ToolAnnotations, "title">;
+  handler: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<ToolResult>;
+}
+
+/** Keeps the input type of each tool precise while the registry stores them uniformly. */
+export function defineTool<Services, Input extends v.GenericSchema>(
+  definition: ToolDefinition<Services, Input>,
+): ToolDefinition<Services, v.GenericSchema> {
+  return definition as unknown as ToolDefinition<Services, v.GenericSchema>;
+}
+
+type JsonObjectSchema = Tool["inputSchema"];
+
+function objectJsonSchema(schema: v.GenericSchema, where: string): JsonObjectSchema {
+  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input" }) as Record<string, unknown>;
+  if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
+  delete json.$schema;
+  return json as JsonObjectSchema;
+}
+
+export interface CompiledTool<Services> {
+  definition: ToolDefinition<Services>;
+  listing: Tool;
+}
+
+/** Converts the definitions once at start-up, so `tools/list` is a constant answer. */
+export function compileTools<Services>(definitions: ToolDefinition<Services>[]): Map<string, CompiledTool<Services>> {
+  const tools = new Map<string, CompiledTool<Services>>();
+  for (const definition of definitions) {
+    if (tools.has(definition.name)) throw new Error(`tool ${definition.name} is registered twice`);
+    tools.set(definition.name, {
+      definition,
+      listing: {
+        name: definition.name,
+        title: definition.title,
+        description: definition.description,
+        inputSchema: objectJsonSchema(definition.input, `${definition.name} input`),
+        outputSchema: objectJsonSchema(definition.output, `${definition.name} output`),
+        annotations: { title: definition.title, ...definition.annotations },
+      },
+    });
+  }
+  return tools;
+}
+
+/** Renders valibot issues as one line per bad field: `modules[0].title: must not be empty`. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; fields: { path: string; message: string }[] } {
+  const fields = issues.map((issue) => ({ path: issuePath(issue) || "(arguments)", message: issue.message }));
+  return { message: fields.map((f) => `${f.path}: ${f.message}`).join("; "), fields };
+}
+
+function issuePath(issue: v.BaseIssue<unknown>): string {
+  let path = "";
+  for (const item of issue.path ?? []) {
+    const key = (item as { key?: unknown }).key;
+    if (typeof key === "number") path += `[${key}]`;
+    else path += path ? `.${String(key)}` : String(key);
+  }
+  return path;
+}

@@ -1,0 +1,159 @@
+/**
+ * The /mcp transport edge: routes each authenticated request to a cached streamable HTTP transport
+ * (one per `Mcp-Session-Id`, idle time-out, bounded count with least-recently-used eviction), or in
+ * stateless mode to a fresh server and transport per request. A session belongs to the user who
+ * opened it: anyone else presenting its id is told it does not exist.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallerIdentity } from "./registry.ts";
+import type { Logger } from "../log.ts";
+
+export interface SessionOptions {
+  stateless: boolean;
+  createServer: () => Server;
+  logger: Logger;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  idleTimeoutMs?: number;
+  maxSessions?: number;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  sub: string;
+  lastUsed: number;
+}
+
+/** A JSON-RPC error body: the transport's own error form, never problem+json. */
+export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: HeadersInit = {}): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+export function createMcpSessions(options: SessionOptions) {
+  const sessions = new Map<string, Session>();
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const maxSessions = options.maxSessions ?? 1000;
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleTimeoutMs;
+    for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id, "idle");
+  }, Math.min(60_000, idleTimeoutMs));
+  sweep.unref?.();
+
+  async function closeSession(id: string, reason: string) {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    options.logger.debug("mcp session closed", { session: id, reason });
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  function evictIfFull() {
+    if (sessions.size < maxSessions) return;
+    // Map iteration order is insertion order; touch() re-inserts, so the first entry is the least recently used.
+    const oldest = sessions.keys().next().value;
+    if (oldest !== undefined) void closeSession(oldest, "evicted");
+  }
+
+  function touch(id: string, session: Session) {
+    session.lastUsed = Date.now();
+    sessions.delete(id);
+    sessions.set(id, session);
+  }
+
+  async function readJsonBody(request: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > options.maxBodyBytes) {
+      return { ok: false, response: jsonRpcErrorResponse(413, -32600, `request body exceeds ${options.maxBodyBytes} bytes`) };
+    }
+    const contentType = request.headers.get("content-type") ?? "";
+    if (!contentType.toLowerCase().startsWith("application/json")) {
+      return { ok: false, response: jsonRpcErrorResponse(415, -32600, "Content-Type must be application/json") };
+    }
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > options.maxBodyBytes) {
+      return { ok: false, response: jsonRpcErrorResponse(413, -32600, `request body exceeds ${options.maxBodyBytes} bytes`) };
+    }
+    try {
+      return { ok: true, body: JSON.parse(new TextDecoder().decode(bytes)) };
+    } catch {
+      return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body is not valid JSON") };
+    }
+  }
+
+  const authInfoFor = (token: string, user: CallerIdentity) => ({
+    token,
+    clientId: user.clientId ?? "",
+    scopes: user.scopes,
+    extra: { identity: user },
+  });
+
+  async function handleStateless(request: Request, token: string, user: CallerIdentity, parsedBody: unknown): Promise<Response> {
+    const server = options.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
+    } finally {
+      // The JSON response is complete once returned; release the per-request server.
+      void server.close().catch(() => undefined);
+    }
+  }
+
+  return {
+    get size() {
+      return sessions.size;
+    },
+
+    async handle(request: Request, token: string, user: CallerIdentity): Promise<Response> {
+      let parsedBody: unknown;
+      if (request.method === "POST") {
+        const body = await readJsonBody(request);
+        if (!body.ok) return body.response;
+        parsedBody = body.body;
+      }
+      if (options.stateless) {
+        if (request.method !== "POST") return jsonRpcErrorResponse(405, -32000, "this server is stateless: only POST is supported", { Allow: "POST" });
+        return handleStateless(request, token, user, parsedBody);
+      }
+
+      const sessionId = request.headers.get("mcp-session-id");
+      if (sessionId) {
+        const session = sessions.get(sessionId);
+        if (!session || session.sub !== user.sub) return jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
+        touch(sessionId, session);
+        const response = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
+        if (request.method === "DELETE" && response.ok) await closeSession(sessionId, "deleted");
+        return response;
+      }
+
+      const initializing = Array.isArray(parsedBody) ? parsedBody.some(isInitializeRequest) : isInitializeRequest(parsedBody);
+      if (request.method !== "POST" || !initializing) {
+        return jsonRpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
+      }
+      evictIfFull();
+      const server = options.createServer();
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, { transport, server, sub: user.sub, lastUsed: Date.now() });
+          options.logger.debug("mcp session opened", { session: id, sub: user.sub });
+        },
+        onsessionclosed: (id) => void closeSession(id, "closed"),
+      });
+      await server.connect(transport);
+      return transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
+    },
+
+    async closeAll() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
+    },
+  };
+}
+
+export type McpSessions = ReturnType<typeof createMcpSessions>;

@@ -1,0 +1,152 @@
+/**
+ * Assembles and starts the whole service from a validated `Config`: the development identity provider
+ * when no AUTH_URL is set, the authorization server metadata and token verifier, the authoring store,
+ * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
+ * down in reverse order after in-flight requests finish. Tests start exactly this.
+ */
+import { dirname, resolve } from "node:path";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import packageJson from "../package.json" with { type: "json" };
+import { ConfigError, type Config } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { createApp } from "./app.ts";
+import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
+import { createAccessTokenVerifier } from "./auth/verify-access-token.ts";
+import { startDevIdentityProvider, type DevIdentityProvider } from "./auth/dev-provider/index.ts";
+import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
+import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
+import { renderApiDocsPage } from "./discovery/docs-page.ts";
+import { buildServerCard } from "./discovery/server-card.ts";
+import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
+import { compileTools } from "./mcp/registry.ts";
+import { createMcpServer } from "./mcp/server.ts";
+import { createMcpSessions } from "./mcp/sessions.ts";
+import { serverInstructions } from "./mcp/instructions.ts";
+import { openAuthoringServices } from "./authoring/services.ts";
+import { authoringTools } from "./mcp/tools/index.ts";
+
+export const serviceName = "course-authoring-service";
+export const serviceVersion = packageJson.version;
+/** Requests to /mcp may carry base64 assets; this bounds them (10 MB decoded is ~13.4 MB encoded). */
+export const maxMcpBodyBytes = 16 * 1024 * 1024;
+
+export interface RunningService {
+  /** `{base_url}`. */
+  url: string;
+  /** `{auth_url}`: the configured identity provider, or the embedded one. */
+  authUrl: string;
+  config: Config;
+  /** The embedded development identity provider, when it runs. */
+  devProvider: DevIdentityProvider | undefined;
+  stop(): Promise<void>;
+}
+
+/** The folder that holds the SQLite file and the development provider's keys. */
+export function dataDirectory(databaseUrl: string): string {
+  if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
+  const path = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  return path === ":memory:" ? resolve("data") : dirname(resolve(path));
+}
+
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
+  let devProvider: DevIdentityProvider | undefined;
+  if (config.authUrl === undefined) {
+    if (config.nodeEnv === "production") {
+      throw new ConfigError("AUTH_URL", "must be set when NODE_ENV=production (the development identity provider never runs in production)");
+    }
+    devProvider = await startDevIdentityProvider({
+      port: config.devAuthPort,
+      dataDir: dataDirectory(config.databaseUrl),
+      resource: config.authAudience,
+      nodeEnv: config.nodeEnv,
+    });
+  }
+  const authUrl = config.authUrl ?? devProvider!.issuer;
+  const issuer = config.authIssuer ?? authUrl;
+
+  const metadata = createAuthorizationServerMetadataSource({ authUrl, issuer });
+  const verifier = createAccessTokenVerifier({
+    metadata,
+    issuer,
+    audience: config.authAudience,
+    requiredScopes: config.authRequiredScopes,
+    jwksUrl: config.authJwksUrl,
+  });
+
+  const services = await openAuthoringServices(config.databaseUrl);
+  const tools = compileTools(authoringTools);
+
+  const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
+  assertValidOpenApi(document);
+  const documents = {
+    openApiJson: JSON.stringify(document),
+    serverCardJson: JSON.stringify(
+      buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }),
+    ),
+    docsHtml: renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document }),
+  };
+
+  const sessions = createMcpSessions({
+    stateless: config.mcpStateless,
+    logger,
+    maxBodyBytes: maxMcpBodyBytes,
+    createServer: () =>
+      createMcpServer({
+        name: serviceName,
+        version: serviceVersion,
+        instructions: serverInstructions,
+        tools,
+        services,
+        logger,
+      }),
+  });
+
+  const app = createApp({
+    baseUrl: config.baseUrl,
+    logger,
+    discovery: discoveryRoutes({ baseUrl: config.baseUrl, authUrl, metadata, documents }),
+    verifier,
+    requiredScopes: config.authRequiredScopes,
+    resourceMetadataUrl: `${config.baseUrl}${protectedResourcePath}`,
+    sessions,
+    origins: {
+      allowed: new Set([new URL(config.baseUrl).origin, ...config.allowedOrigins]),
+      allowLoopback: devProvider !== undefined,
+    },
+  });
+  assertRoutesMatchDocument(document, app.router.routes);
+
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    // Long-lived SSE streams carry their own keep-alives; the socket idle limit is Bun's maximum.
+    idleTimeout: 255,
+    maxRequestBodySize: maxMcpBodyBytes + 1024,
+    fetch: app.fetch,
+    error(error) {
+      logger.error("unhandled server error", { error: error.message });
+      return new Response(null, { status: 500 });
+    },
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: config.baseUrl,
+    authUrl,
+    config,
+    devProvider,
+    stop() {
+      stopped ??= (async () => {
+        // Stop accepting, give in-flight requests a moment, then end open streams and sessions.
+        const drained = server.stop(false);
+        await Promise.race([drained, Bun.sleep(5000)]);
+        await sessions.closeAll();
+        await server.stop(true);
+        metadata.close();
+        services.close();
+        await devProvider?.close();
+      })();
+      return stopped;
+    },
+  };
+}

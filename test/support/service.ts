@@ -1,0 +1,48 @@
+/**
+ * Starts the real service in-process for a test: free ports, a fresh SQLite file in a temporary
+ * folder, quiet logs. With no AUTH_URL in `env`, the embedded development identity provider runs,
+ * exactly as `bun run start` does.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { startService, type RunningService } from "../../src/service.ts";
+
+export interface TestService extends RunningService {
+  mcpUrl: string;
+  dataDir: string;
+  /** Stops the service and deletes its data folder. */
+  dispose(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port as number;
+  await probe.stop(true);
+  return port;
+}
+
+export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+  const folder = dataDir ?? mkdtempSync(join(tmpdir(), "cas-test-"));
+  const port = env.PORT ?? String(await freePort());
+  const config = loadConfig({
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "error",
+    DATABASE_URL: `sqlite://${join(folder, "course-authoring.db")}`,
+    DEV_AUTH_PORT: String(await freePort()),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    ...env,
+    PORT: port,
+  });
+  const service = await startService(config);
+  return {
+    ...service,
+    mcpUrl: `${service.url}/mcp`,
+    dataDir: folder,
+    async dispose() {
+      await service.stop();
+      if (!dataDir) rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
