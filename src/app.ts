@@ -11,6 +11,8 @@ import { createRouter, type RequestContext, type Route } from "./http/router.ts"
 import { authenticateRequest } from "./auth/challenge.ts";
 import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
+import { protectedResourcePath } from "./discovery/routes.ts";
+import { jsonResponse } from "./http/json.ts";
 
 export interface AppDeps {
   baseUrl: string;
@@ -26,7 +28,14 @@ export interface AppDeps {
 const mcpPath = "/mcp";
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
 /** Paths any origin may read from a browser: public discovery documents. */
-const publicCorsPaths = new Set(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
+const publicCorsPaths = new Set([protectedResourcePath, "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
+
+/** The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2). */
+const isMetadataPath = (path: string) => path === protectedResourcePath || path === "/.well-known/oauth-protected-resource";
+
+function oauthStyleError(status: number, description: string, headers: Record<string, string> = {}): Response {
+  return jsonResponse({ error: "invalid_request", error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+}
 
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -70,6 +79,9 @@ export function createApp(deps: AppDeps) {
         return new Response(null, { status: 204, headers: corsHeaders("*", "GET, HEAD, OPTIONS") });
       }
       const version = unsupportedApiVersion(request);
+      if (version !== undefined && isMetadataPath(path)) {
+        return oauthStyleError(400, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}`);
+      }
       if (version !== undefined) {
         return problemResponse(deps.baseUrl, problemTypes.unsupportedApiVersion, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}.`, { instance: path });
       }
@@ -81,6 +93,7 @@ export function createApp(deps: AppDeps) {
     if (match.kind === "method-not-allowed") {
       const allow = match.allow.join(", ");
       if (path === mcpPath) return jsonRpcErrorResponse(405, -32000, `Method ${request.method} is not allowed on /mcp; use ${allow}`, { Allow: allow });
+      if (isMetadataPath(path)) return oauthStyleError(405, `${request.method} is not supported; use ${allow}`, { Allow: allow });
       return problemResponse(deps.baseUrl, problemTypes.methodNotAllowed, `${request.method} is not supported on ${path}; allowed: ${allow}.`, {
         instance: path,
         headers: { Allow: allow },

@@ -44,4 +44,16 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-await main();
+/** `--health-check`: used by the container's HEALTHCHECK, which has no curl. */
+async function healthCheck() {
+  const port = process.env.PORT ?? "3000";
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
+    process.exit(response.ok ? 0 : 1);
+  } catch {
+    process.exit(1);
+  }
+}
+
+if (process.argv.includes("--health-check")) await healthCheck();
+else await main();

@@ -62,12 +62,16 @@ export async function startService(config: Config, logger: Logger = createLogger
     });
   }
   const authUrl = config.authUrl ?? devProvider!.issuer;
-  const issuer = config.authIssuer ?? authUrl;
-
-  const metadata = createAuthorizationServerMetadataSource({ authUrl, issuer });
+  // Without AUTH_ISSUER, the expected `iss` is the one the provider's own metadata names, so issuers
+  // with a trailing slash (Auth0) work as configured.
+  const metadata = createAuthorizationServerMetadataSource({
+    authUrl,
+    issuer: config.authIssuer,
+    onProblem: (message) => logger.warn("authorization server metadata", { problem: message }),
+  });
   const verifier = createAccessTokenVerifier({
     metadata,
-    issuer,
+    issuer: config.authIssuer,
     audience: config.authAudience,
     requiredScopes: config.authRequiredScopes,
     jwksUrl: config.authJwksUrl,
@@ -77,7 +81,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const tools = compileTools(authoringTools);
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
-  assertValidOpenApi(document);
+  await assertValidOpenApi(document);
   const documents = {
     openApiJson: JSON.stringify(document),
     serverCardJson: JSON.stringify(

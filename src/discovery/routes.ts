@@ -6,6 +6,7 @@
 import type { Route } from "../http/router.ts";
 import type { AuthorizationServerMetadataSource } from "../auth/types.ts";
 import { buildProtectedResourceMetadata } from "./protected-resource.ts";
+import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
 
 export interface DiscoveryDocuments {
   openApiJson: string;
@@ -20,10 +21,7 @@ export const protectedResourcePath = "/.well-known/oauth-protected-resource/mcp"
 
 /** The metadata endpoint's 503: OAuth-style JSON, never problem+json (spec 4.2). */
 export function oauthConfigurationUnavailable(): Response {
-  return Response.json(
-    { error: "temporarily_unavailable", error_description: "OAuth configuration unavailable" },
-    { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
-  );
+  return temporarilyUnavailableResponse("OAuth configuration unavailable");
 }
 
 export function discoveryRoutes(deps: {

@@ -9,6 +9,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
+import { jsonResponse } from "../http/json.ts";
 
 export interface SessionOptions {
   stateless: boolean;
@@ -29,7 +30,32 @@ interface Session {
 
 /** A JSON-RPC error body: the transport's own error form, never problem+json. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: HeadersInit = {}): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+  return jsonResponse({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+const streamOpening = new TextEncoder().encode(": stream open\n\n");
+
+/**
+ * Bun holds a streaming response's headers back until its first body chunk, and the standalone GET
+ * stream may stay silent for minutes: an SSE comment up front lets the client see the 200 at once.
+ */
+function openedStream(response: Response): Response {
+  if (response.status !== 200 || !response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(streamOpening);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 export function createMcpSessions(options: SessionOptions) {
@@ -128,6 +154,7 @@ export function createMcpSessions(options: SessionOptions) {
         touch(sessionId, session);
         const response = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
         if (request.method === "DELETE" && response.ok) await closeSession(sessionId, "deleted");
+        if (request.method === "GET") return openedStream(response);
         return response;
       }
 

@@ -1,0 +1,106 @@
+/**
+ * Spec 4.1 and 9 over real HTTP: the health operation, the `Service-Api-Version` rule on the REST
+ * surface, the absence of `Deprecation`, and HEAD wherever GET is served. Every response is checked
+ * against the service's own OpenAPI document.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { capture } from "./support/openapi-responses.ts";
+import { startRestFixture, type RestFixture } from "./support/rest-fixture.ts";
+
+let fixture: RestFixture;
+
+beforeAll(async () => {
+  fixture = await startRestFixture();
+});
+
+afterAll(async () => {
+  await fixture?.dispose();
+});
+
+test("GET /api/health answers 200, as documented, with Service-Api-Version: 1", async () => {
+  const response = await capture(await fetch(`${fixture.base}/api/health`));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("service-api-version")).toBe("1");
+  expect(fixture.validator.check("/api/health", "get", response)).toEqual([]);
+  expect(JSON.parse(response.body)).toMatchObject({ status: "ok" });
+});
+
+test("Service-Api-Version: 1 on the request is served as v1", async () => {
+  const response = await capture(await fetch(`${fixture.base}/api/health`, { headers: { "Service-Api-Version": "1" } }));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("service-api-version")).toBe("1");
+  expect(fixture.validator.check("/api/health", "get", response)).toEqual([]);
+});
+
+for (const version of ["2", "0", "v1", "1.0"]) {
+  test(`Service-Api-Version: ${version} on REST answers 400 problem+json unsupported-api-version`, async () => {
+    const response = await capture(await fetch(`${fixture.base}/api/health`, { headers: { "Service-Api-Version": version } }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toStartWith("application/problem+json");
+    expect(fixture.validator.check("/api/health", "get", response)).toEqual([]);
+    const problem = JSON.parse(response.body);
+    expect(problem).toMatchObject({
+      type: `${fixture.base}/docs/api#unsupported-api-version`,
+      status: 400,
+      code: "unsupported_api_version",
+    });
+  });
+}
+
+test("Service-Api-Version: 2 is refused on every REST discovery operation, as documented", async () => {
+  for (const path of ["/openapi.json", "/.well-known/mcp.json", "/docs/api"]) {
+    const response = await capture(await fetch(`${fixture.base}${path}`, { headers: { "Service-Api-Version": "2" } }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toStartWith("application/problem+json");
+    expect(fixture.validator.check(path, "get", response)).toEqual([]);
+  }
+});
+
+test("no response carries a Deprecation header (nothing is deprecated)", async () => {
+  const token = await fixture.token();
+  const requests: [string, RequestInit][] = [
+    ["/api/health", {}],
+    ["/api/health", { method: "HEAD" }],
+    ["/openapi.json", {}],
+    ["/.well-known/oauth-protected-resource/mcp", {}],
+    ["/.well-known/oauth-protected-resource", {}],
+    ["/.well-known/oauth-protected-resource/mcp/x", {}],
+    ["/.well-known/mcp.json", {}],
+    ["/docs/api", {}],
+    ["/no-such-path", {}],
+    ["/api/health", { method: "POST" }],
+    ["/api/health", { headers: { "Service-Api-Version": "2" } }],
+    ["/mcp", { method: "POST", body: "{}" }],
+    ["/mcp", { method: "POST", body: "{", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } }],
+  ];
+  for (const [path, init] of requests) {
+    const response = await fetch(`${fixture.base}${path}`, init);
+    await response.body?.cancel();
+    expect({ path, method: init.method ?? "GET", deprecation: response.headers.get("deprecation") }).toEqual({
+      path,
+      method: init.method ?? "GET",
+      deprecation: null,
+    });
+  }
+});
+
+test("HEAD works wherever GET does: same status and headers, no body", async () => {
+  const getPaths = Object.entries(fixture.validator.document.paths ?? {})
+    .filter(([, item]) => item?.get)
+    .map(([path]) => path)
+    .filter((path) => path !== "/mcp");
+  expect(getPaths.length).toBeGreaterThanOrEqual(6);
+  const volatile = new Set(["date", "request-id", "content-length"]);
+  for (const path of [...getPaths, "/.well-known/oauth-protected-resource/mcp/anything"]) {
+    const get = await fetch(`${fixture.base}${path}`);
+    const getBody = await get.arrayBuffer();
+    const head = await fetch(`${fixture.base}${path}`, { method: "HEAD" });
+    const headBody = await head.arrayBuffer();
+    expect({ path, status: head.status }).toEqual({ path, status: get.status });
+    const comparable = (headers: Headers) => [...headers].filter(([name]) => !volatile.has(name));
+    expect({ path, headers: comparable(head.headers) }).toEqual({ path, headers: comparable(get.headers) });
+    expect({ path, bytes: headBody.byteLength }).toEqual({ path, bytes: 0 });
+    const length = head.headers.get("content-length");
+    if (length !== null && length !== "0") expect(Number(length)).toBe(getBody.byteLength);
+  }
+});
