@@ -130,7 +130,7 @@ export function createApp(deps: AppDeps) {
     async fetch(request: Request): Promise<Response> {
       const started = performance.now();
       const path = pathOf(request.url);
-      const context: RequestContext = { url: new URL(request.url), requestId: crypto.randomUUID() };
+      const context: RequestContext = { path, requestId: crypto.randomUUID() };
       let response: Response;
       try {
         response = await route(request, path, context);

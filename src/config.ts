@@ -3,6 +3,7 @@
  * names are part of the product (DESIGN.md section 3); an invalid value stops start-up with one line
  * that names the variable, and no value is ever echoed when it could be a secret.
  */
+import { dirname, resolve } from "node:path";
 import * as v from "valibot";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -93,4 +94,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
   };
+}
+
+/** The folder that holds the SQLite file and the development provider's keys. */
+export function dataDirectory(databaseUrl: string): string {
+  if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
+  const path = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  return path === ":memory:" ? resolve("data") : dirname(resolve(path));
 }

@@ -15,11 +15,40 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+/**
+ * Lines are buffered and flushed every few milliseconds (and on exit), so a busy server does not pay
+ * one write system call per request; warnings and errors are flushed at once.
+ */
+let sharedStdout: ((line: string, urgent: boolean) => void) | undefined;
+
+export function bufferedStdout(): (line: string, urgent: boolean) => void {
+  sharedStdout ??= createBufferedStdout();
+  return sharedStdout;
+}
+
+function createBufferedStdout(): (line: string, urgent: boolean) => void {
+  let pending: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (pending.length === 0) return;
+    const chunk = pending.join("");
+    pending = [];
+    process.stdout.write(chunk);
+  };
+  process.on("exit", flush);
+  return (line, urgent) => {
+    pending.push(line);
+    if (urgent || pending.length >= 256) flush();
+    else timer ??= setTimeout(flush, 5);
+  };
+}
+
+export function createLogger(level: LogLevel, write: (line: string, urgent: boolean) => void = bufferedStdout()): Logger {
   const threshold = rank[level];
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
     if (rank[lvl] < threshold) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: message, ...fields })}\n`);
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: message, ...fields })}\n`, rank[lvl] >= rank.warn);
   };
   return {
     debug: (m, f) => emit("debug", m, f),

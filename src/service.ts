@@ -4,10 +4,9 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { dirname, resolve } from "node:path";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
-import { ConfigError, type Config } from "./config.ts";
+import { ConfigError, dataDirectory, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createApp } from "./app.ts";
 import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
@@ -41,13 +40,6 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** The folder that holds the SQLite file and the development provider's keys. */
-export function dataDirectory(databaseUrl: string): string {
-  if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
-  const path = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
-  return path === ":memory:" ? resolve("data") : dirname(resolve(path));
-}
-
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   let devProvider: DevIdentityProvider | undefined;
   if (config.authUrl === undefined) {
@@ -69,6 +61,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     issuer: config.authIssuer,
     onProblem: (message) => logger.warn("authorization server metadata", { problem: message }),
   });
+  // The embedded provider is local and already listening: wait for its metadata, so the service
+  // verifies tokens from its first request. A remote provider may be slow; the 503 covers that.
+  if (devProvider) await Promise.race([metadata.loaded, Bun.sleep(5000)]);
   const verifier = createAccessTokenVerifier({
     metadata,
     issuer: config.authIssuer,

@@ -7,7 +7,8 @@
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 export interface RequestContext {
-  url: URL;
+  /** The path of the request URL, without the query. */
+  path: string;
   requestId: string;
   /** Filled in by the /mcp auth layer, so the access log can name the caller. */
   sub?: string;
