@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { startService, type RunningService } from "../../src/service.ts";
+import type { Logger } from "../../src/log.ts";
 
 export interface TestService extends RunningService {
   mcpUrl: string;
@@ -23,7 +24,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestService> {
   const folder = dataDir ?? mkdtempSync(join(tmpdir(), "cas-test-"));
   const port = env.PORT ?? String(await freePort());
   const config = loadConfig({
@@ -35,7 +36,7 @@ export async function startTestService(env: Record<string, string> = {}, dataDir
     ...env,
     PORT: port,
   });
-  const service = await startService(config);
+  const service = await startService(config, logger);
   return {
     ...service,
     mcpUrl: `${service.url}/mcp`,
