@@ -44,6 +44,11 @@ function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
+/** Request ids: a random per-process prefix and a counter, unique without a random draw per request. */
+const requestIdPrefix = crypto.randomUUID().slice(0, 8);
+let requestCounter = 0;
+const nextRequestId = () => `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+
 export function createApp(deps: AppDeps) {
   const mcpRoute: Route = {
     path: mcpPath,
@@ -130,7 +135,7 @@ export function createApp(deps: AppDeps) {
     async fetch(request: Request): Promise<Response> {
       const started = performance.now();
       const path = pathOf(request.url);
-      const context: RequestContext = { path, requestId: crypto.randomUUID() };
+      const context: RequestContext = { path, requestId: nextRequestId() };
       let response: Response;
       try {
         response = await route(request, path, context);

@@ -14,8 +14,10 @@ export interface DiscoveryDocuments {
   docsHtml: string;
 }
 
-const json = (body: string, extra: HeadersInit = {}) =>
-  new Response(body, { headers: { "Content-Type": "application/json", ...Object.fromEntries(new Headers(extra)) } });
+const jsonHeaders = { "Content-Type": "application/json" };
+const healthHeaders = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+const metadataHeaders = { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" };
+const htmlHeaders = { "Content-Type": "text/html; charset=utf-8" };
 
 export const protectedResourcePath = "/.well-known/oauth-protected-resource/mcp";
 
@@ -34,11 +36,11 @@ export function discoveryRoutes(deps: {
   const metadataBody = JSON.stringify(buildProtectedResourceMetadata({ baseUrl: deps.baseUrl, authUrl: deps.authUrl }));
 
   const protectedResource = () =>
-    deps.metadata.current() ? json(metadataBody, { "Cache-Control": "public, max-age=300" }) : oauthConfigurationUnavailable();
+    deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", methods: { GET: () => json(healthBody, { "Cache-Control": "no-store" }) } },
-    { path: "/openapi.json", methods: { GET: () => json(deps.documents.openApiJson) } },
+    { path: "/api/health", methods: { GET: () => new Response(healthBody, { headers: healthHeaders }) } },
+    { path: "/openapi.json", methods: { GET: () => new Response(deps.documents.openApiJson, { headers: jsonHeaders }) } },
     { path: protectedResourcePath, methods: { GET: protectedResource } },
     {
       // Any suffix below the metadata path is a plain-text 404 (spec 4.2), whatever the method.
@@ -47,10 +49,10 @@ export function discoveryRoutes(deps: {
       methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
     },
     { path: "/.well-known/oauth-protected-resource", methods: { GET: protectedResource } },
-    { path: "/.well-known/mcp.json", methods: { GET: () => json(deps.documents.serverCardJson) } },
+    { path: "/.well-known/mcp.json", methods: { GET: () => new Response(deps.documents.serverCardJson, { headers: jsonHeaders }) } },
     {
       path: "/docs/api",
-      methods: { GET: () => new Response(deps.documents.docsHtml, { headers: { "Content-Type": "text/html; charset=utf-8" } }) },
+      methods: { GET: () => new Response(deps.documents.docsHtml, { headers: htmlHeaders }) },
     },
   ];
 }
