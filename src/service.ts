@@ -23,6 +23,8 @@ import { createMcpSessions } from "./mcp/sessions.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { openAuthoringServices } from "./authoring/services.ts";
 import { authoringTools } from "./mcp/tools/index.ts";
+import { authoringResources } from "./mcp/tools/resources.ts";
+import { authoringPrompts } from "./mcp/tools/prompts.ts";
 
 export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;
@@ -96,6 +98,8 @@ export async function startService(config: Config, logger: Logger = createLogger
         instructions: serverInstructions,
         tools,
         services,
+        resources: authoringResources,
+        prompts: authoringPrompts,
         logger,
       }),
   });

@@ -10,6 +10,12 @@ import { createLogger } from "../src/log.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 
+/** A tool error's JSON payload: the second text item of an `isError` result. */
+function toolError(result: { content?: unknown }): { error: { code: string; [key: string]: unknown } } {
+  const texts = (result.content as { type: string; text: string }[]).filter((c) => c.type === "text");
+  return JSON.parse(texts[1]!.text) as { error: { code: string } };
+}
+
 async function connect(service: TestService, token: string): Promise<Client> {
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(service.mcpUrl), {
@@ -62,7 +68,7 @@ describe("the SDK client as the agent", () => {
     const client = await connect(service, aliceToken);
     const result = await client.callTool({ name: "create_course", arguments: { title: "", language: 42 } });
     expect(result.isError).toBe(true);
-    const error = (result.structuredContent as { error: { code: string; message: string; fields: { path: string }[] } }).error;
+    const error = toolError(result).error as { code: string; message: string; fields: { path: string }[] };
     expect(error.code).toBe("invalid_arguments");
     expect(error.fields.map((f) => f.path)).toEqual(expect.arrayContaining(["title", "language"]));
     const text = (result.content as { type: string; text: string }[])[0]!.text;
@@ -88,7 +94,8 @@ describe("the SDK client as the agent", () => {
     expect(JSON.stringify(listed.structuredContent)).not.toContain(id);
     const read = await bob.callTool({ name: "get_course", arguments: { courseId: id } });
     expect(read.isError).toBe(true);
-    expect((read.structuredContent as { error: { code: string } }).error.code).toBe("not_found");
+    expect(read.structuredContent).toBeUndefined();
+    expect(toolError(read).error.code).toBe("not_found");
     await Promise.all([alice.close(), bob.close()]);
   });
 });

@@ -66,12 +66,18 @@ export function callerOf(extra: Extra): CallerIdentity {
   return identity;
 }
 
+/**
+ * Errors carry no `structuredContent`: SDK clients check it against the tool's output schema even
+ * when `isError` is set. The code, message and details travel as a readable line and a JSON text.
+ */
 function toolErrorResult(error: ToolError): CallToolResult {
   const payload = { error: { code: error.code, message: error.message, ...error.details } };
   return {
     isError: true,
-    content: [{ type: "text", text: `${error.code}: ${error.message}` }],
-    structuredContent: payload,
+    content: [
+      { type: "text", text: `${error.code}: ${error.message}` },
+      { type: "text", text: JSON.stringify(payload) },
+    ],
   };
 }
 

@@ -1,0 +1,120 @@
+/**
+ * Course assets: uploads arrive as base64, are decoded, size-checked and recognised from their bytes,
+ * then stored once per content hash. A name or claimed type that disagrees with the bytes is refused,
+ * so what a course embeds is what it says it is.
+ */
+import * as v from "valibot";
+import { openCourse } from "./access.ts";
+import { timestamp, type AuthoringSession } from "./context.ts";
+import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
+import { decodeCursor, pageOf } from "./cursor.ts";
+import { invalidArgument, limitExceeded } from "./errors.ts";
+import { acceptedTypesText, claimMatches, sniffMediaType } from "./media-types.ts";
+import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
+import type { AssetRow } from "../store/types.ts";
+
+/** Base64 of the size limit, with slack for line breaks; longer strings are refused before decoding. */
+const maxBase64Characters = Math.ceil((limits.assetBytes * 4) / 3) + 1_000_000;
+
+export const uploadAssetArguments = v.object({
+  courseId: idField("course"),
+  expectedVersion: expectedVersionField,
+  filename: v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty("must not be empty"),
+    v.maxLength(200, "must be at most 200 characters"),
+    v.regex(/^[^/\\\u0000-\u001f]+$/, "must be a plain file name without folders or control characters"),
+  ),
+  mediaType: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("The type you believe the file has; it must match the content."))),
+  dataBase64: v.pipe(
+    v.string(),
+    v.nonEmpty("must not be empty"),
+    v.maxLength(maxBase64Characters, `is too large: assets may be at most ${limits.assetBytes} bytes`),
+    v.description(`The file's bytes in standard base64, at most ${limits.assetBytes} bytes decoded. Accepted: ${acceptedTypesText()}.`),
+  ),
+});
+
+export const assetSchema = v.object({
+  id: idField("asset"),
+  filename: v.string(),
+  mediaType: v.string(),
+  byteSize: v.number(),
+  sha256: v.string(),
+  createdAt: v.string(),
+});
+export type AssetDocument = v.InferOutput<typeof assetSchema>;
+
+export function assetDocument(row: AssetRow): AssetDocument {
+  return { id: row.id, filename: row.filename, mediaType: row.mediaType, byteSize: row.byteSize, sha256: row.sha256, createdAt: row.createdAt };
+}
+
+export async function uploadAsset(
+  session: AuthoringSession,
+  args: v.InferOutput<typeof uploadAssetArguments>,
+): Promise<{ courseId: string; version: number; asset: AssetDocument }> {
+  const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+  const bytes = decodeBase64(args.dataBase64);
+  if (bytes.byteLength > limits.assetBytes) {
+    throw limitExceeded("dataBase64", `decodes to ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`, {
+      byteSize: bytes.byteLength,
+      limit: limits.assetBytes,
+    });
+  }
+  const sniffed = sniffMediaType(bytes);
+  if (sniffed.kind === "svg") {
+    throw invalidArgument("dataBase64", "SVG is not accepted because it can carry scripts; export the image as PNG or WebP and upload that");
+  }
+  if (sniffed.kind === "unknown") {
+    throw invalidArgument("dataBase64", `the content is not a recognised file; accepted formats are ${acceptedTypesText()}`);
+  }
+  const type = sniffed.type;
+  if (args.mediaType !== undefined && !claimMatches(args.mediaType, type)) {
+    throw invalidArgument("mediaType", `says ${args.mediaType} but the content is ${type.mediaType}; send the right file or the right type`, {
+      detectedMediaType: type.mediaType,
+    });
+  }
+  const extension = /\.([A-Za-z0-9]+)$/.exec(args.filename)?.[1]?.toLowerCase();
+  if (extension !== undefined && !type.extensions.includes(extension)) {
+    throw invalidArgument("filename", `ends in .${extension} but the content is ${type.mediaType}; use .${type.extensions.join(" or .")}`, {
+      detectedMediaType: type.mediaType,
+    });
+  }
+  const row: AssetRow = {
+    id: session.newId("asset"),
+    courseId: edit.course.id,
+    filename: args.filename,
+    mediaType: type.mediaType,
+    byteSize: bytes.byteLength,
+    sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
+    createdBy: session.actor.sub,
+    createdAt: timestamp(session),
+  };
+  await session.tx.insertAsset(row, bytes);
+  const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
+    always: true,
+  });
+  return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
+}
+
+/** Strict standard base64 (whitespace ignored); anything else names the field. */
+export function decodeBase64(text: string): Uint8Array {
+  const compact = text.replace(/\s+/g, "");
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
+    throw invalidArgument("dataBase64", "is not valid base64: use the standard alphabet A-Z a-z 0-9 + / with = padding, no data: prefix");
+  }
+  return new Uint8Array(Buffer.from(compact, "base64"));
+}
+
+export const listAssetsArguments = v.object({ courseId: idField("course"), limit: pageSizeField, cursor: cursorField });
+
+export async function listAssets(
+  session: AuthoringSession,
+  args: v.InferOutput<typeof listAssetsArguments>,
+): Promise<{ courseId: string; assets: AssetDocument[]; nextCursor: string | null }> {
+  const { course } = await openCourse(session, args.courseId, "read");
+  const limit = args.limit ?? 50;
+  const rows = await session.tx.listAssets(course.id, decodeCursor(args.cursor, "list_assets"), limit + 1);
+  const page = pageOf(rows, limit);
+  return { courseId: course.id, assets: page.items.map(assetDocument), nextCursor: page.nextCursor };
+}

@@ -1,0 +1,117 @@
+/**
+ * Whole-course use cases: create (optionally with a full nested outline), read, list, delete and
+ * duplicate. Each takes an `AuthoringSession` inside one store transaction and returns plain data.
+ */
+import * as v from "valibot";
+import type { CourseRow } from "../store/types.ts";
+import { openCourse, roleOnCourse, type CourseRole } from "./access.ts";
+import { timestamp, actorEmail, type AuthoringSession } from "./context.ts";
+import { CourseEdit, commitCourseEdit, beginCourseEdit } from "./course-edit.ts";
+import { decodeCursor, pageOf } from "./cursor.ts";
+import { invalidArgument } from "./errors.ts";
+import { allocatePositions } from "./ordering.ts";
+import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
+import { courseFieldEntries, courseStatusField, moduleOutlineSchema, objectiveInputSchema, type CourseDocument, type CourseSummary } from "./schemas/course.ts";
+import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
+import { insertModule } from "./structure.ts";
+
+export const createCourseArguments = v.object({
+  ...courseFieldEntries,
+  objectives: v.optional(
+    v.pipe(v.array(objectiveInputSchema), v.maxLength(limits.objectivesPerCourse, `must have at most ${limits.objectivesPerCourse} objectives`)),
+    [],
+  ),
+  modules: v.optional(
+    v.pipe(v.array(moduleOutlineSchema), v.maxLength(limits.modulesPerCall, `must have at most ${limits.modulesPerCall} modules per call`)),
+    [],
+  ),
+});
+export type CreateCourseArguments = v.InferOutput<typeof createCourseArguments>;
+
+export async function createCourse(session: AuthoringSession, args: CreateCourseArguments): Promise<CourseDocument> {
+  const now = timestamp(session);
+  const row: CourseRow = {
+    id: session.newId("course"),
+    ownerSub: session.actor.sub,
+    title: args.title,
+    description: args.description,
+    language: args.language,
+    audience: args.audience,
+    level: args.level,
+    tags: args.tags,
+    status: "draft",
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const edit = new CourseEdit(session, row, "owner", true);
+  await edit.insert("course", row);
+  const keys = new Map<string, string>();
+  for (const [index, objective] of args.objectives.entries()) {
+    const id = session.newId("objective");
+    if (objective.key !== undefined) {
+      if (keys.has(objective.key)) throw invalidArgument(`objectives[${index}].key`, `"${objective.key}" is used twice; keys must be unique`);
+      keys.set(objective.key, id);
+    }
+    await edit.insert("objective", { id, courseId: row.id, position: (index + 1) * 1024, text: objective.text });
+  }
+  const positions = await allocatePositions(edit, "module", row.id, undefined, args.modules.length, "modules");
+  for (const [index, module] of args.modules.entries()) {
+    await insertModule(edit, module, positions[index] as number, `modules[${index}]`, keys);
+  }
+  await commitCourseEdit(edit, "create_course", `Created course "${row.title}"`);
+  return readCourseDocument(session, edit.course, "owner", true);
+}
+
+export const getCourseArguments = v.object({
+  courseId: idField("course"),
+  includeBlocks: v.optional(
+    v.pipe(v.boolean(), v.description("false returns the outline only (modules and lessons with block counts), which is much smaller.")),
+    true,
+  ),
+});
+
+export async function getCourse(session: AuthoringSession, args: v.InferOutput<typeof getCourseArguments>): Promise<CourseDocument> {
+  const { course, role } = await openCourse(session, args.courseId, "read");
+  return readCourseDocument(session, course, role, args.includeBlocks);
+}
+
+export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
+  const rows = await loadCourseRows(session.tx, course);
+  return courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks });
+}
+
+export const listCoursesArguments = v.object({
+  status: v.optional(courseStatusField),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, "must be at most 200 characters"), v.description("Case-insensitive text the title contains."))),
+  limit: pageSizeField,
+  cursor: cursorField,
+});
+
+export async function listCourses(
+  session: AuthoringSession,
+  args: v.InferOutput<typeof listCoursesArguments>,
+): Promise<{ courses: CourseSummary[]; nextCursor: string | null }> {
+  const limit = args.limit ?? 20;
+  const rows = await session.tx.listCourses({
+    sub: session.actor.sub,
+    email: actorEmail(session.actor),
+    status: args.status,
+    titleContains: args.search || undefined,
+    after: decodeCursor(args.cursor, "list_courses"),
+    limit: limit + 1,
+  });
+  const page = pageOf(rows, limit);
+  const courses: CourseSummary[] = [];
+  for (const course of page.items) courses.push(courseSummary(course, (await roleOnCourse(session, course)) ?? "viewer"));
+  return { courses, nextCursor: page.nextCursor };
+}
+
+export const deleteCourseArguments = v.object({ courseId: idField("course"), expectedVersion: expectedVersionField });
+
+/** Deletes the course with its content, revisions and assets. Only the owner may. */
+export async function deleteCourse(session: AuthoringSession, args: v.InferOutput<typeof deleteCourseArguments>): Promise<{ courseId: string; deleted: true }> {
+  const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion, "manage");
+  await session.tx.deleteCourse(edit.course.id);
+  return { courseId: edit.course.id, deleted: true };
+}

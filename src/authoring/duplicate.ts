@@ -1,0 +1,90 @@
+/**
+ * `duplicate_course`: copies a readable course into a new draft owned by the caller, giving every
+ * objective, module, lesson, block and asset a new ID and rewriting references to them. Asset bytes
+ * are shared, not copied; collaborators and history stay with the original.
+ */
+import * as v from "valibot";
+import type { CourseRow, JsonValue } from "../store/types.ts";
+import { openCourse } from "./access.ts";
+import { timestamp, type AuthoringSession } from "./context.ts";
+import { CourseEdit, commitCourseEdit } from "./course-edit.ts";
+import { readCourseDocument } from "./courses.ts";
+import type { IdKind } from "./ids.ts";
+import { loadCourseRows } from "./read-model.ts";
+import type { CourseDocument } from "./schemas/course.ts";
+import { idField, titleField } from "./schemas/fields.ts";
+
+export const duplicateCourseArguments = v.object({
+  courseId: idField("course"),
+  title: v.optional(v.pipe(titleField(), v.description('Title of the copy; defaults to the original title followed by " (copy)".'))),
+});
+
+export async function duplicateCourse(session: AuthoringSession, args: v.InferOutput<typeof duplicateCourseArguments>): Promise<CourseDocument> {
+  const { course: source } = await openCourse(session, args.courseId, "read");
+  const rows = await loadCourseRows(session.tx, source);
+  const now = timestamp(session);
+  const newIds = new Map<string, string>();
+  const renew = (kind: IdKind, id: string) => {
+    const fresh = session.newId(kind);
+    newIds.set(id, fresh);
+    return fresh;
+  };
+  const copy: CourseRow = {
+    ...source,
+    id: renew("course", source.id),
+    ownerSub: session.actor.sub,
+    title: args.title ?? `${source.title} (copy)`.slice(0, 200),
+    status: "draft",
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const edit = new CourseEdit(session, copy, "owner", true);
+  await edit.insert("course", copy);
+  await copyAssets(session, source.id, copy.id, renew);
+  for (const objective of rows.objectives) {
+    await edit.insert("objective", { ...objective, id: renew("objective", objective.id), courseId: copy.id });
+  }
+  for (const module of rows.modules) {
+    const id = renew("module", module.id);
+    await edit.insert("module", { ...module, id, courseId: copy.id, objectiveIds: module.objectiveIds.map((ref) => newIds.get(ref) ?? ref) });
+  }
+  for (const lesson of rows.lessons) {
+    const id = renew("lesson", lesson.id);
+    await edit.insert("lesson", { ...lesson, id, courseId: copy.id, moduleId: newIds.get(lesson.moduleId) ?? lesson.moduleId });
+  }
+  for (const block of rows.blocks) {
+    await edit.insert("block", {
+      ...block,
+      id: renew("block", block.id),
+      courseId: copy.id,
+      lessonId: newIds.get(block.lessonId) ?? block.lessonId,
+      body: remapIds(block.body, newIds) as typeof block.body,
+    });
+  }
+  await commitCourseEdit(edit, "duplicate_course", `Duplicated from course ${source.id}`);
+  return readCourseDocument(session, edit.course, "owner", true);
+}
+
+async function copyAssets(session: AuthoringSession, fromCourseId: string, toCourseId: string, renew: (kind: IdKind, id: string) => string) {
+  let after: { createdAt: string; id: string } | undefined;
+  for (;;) {
+    const assets = await session.tx.listAssets(fromCourseId, after, 500);
+    for (const asset of assets) {
+      await session.tx.copyAsset(asset, { id: renew("asset", asset.id), courseId: toCourseId, createdBy: session.actor.sub, createdAt: asset.createdAt });
+    }
+    const last = assets[assets.length - 1];
+    if (!last || assets.length < 500) return;
+    after = last;
+  }
+}
+
+/** Replaces every string that is an old ID with its new ID; IDs are random, so prose never matches. */
+function remapIds(value: JsonValue, newIds: ReadonlyMap<string, string>): JsonValue {
+  if (typeof value === "string") return newIds.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((item) => remapIds(item, newIds));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, remapIds(item, newIds)]));
+  }
+  return value;
+}

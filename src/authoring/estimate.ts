@@ -1,0 +1,35 @@
+/**
+ * Estimated lesson time when the author has not set one: reading at 200 words a minute, plus the
+ * length of videos and audio, plus a minute per question and a quarter minute per flashcard.
+ */
+import type { BlockRow, JsonValue } from "../store/types.ts";
+import { isQuestionType } from "./schemas/question-blocks.ts";
+
+const wordsPerMinute = 200;
+const minutesPerQuestion = 1;
+const minutesPerFlashcard = 0.25;
+/** Fields that hold addresses or settings, not words a learner reads. */
+const nonProseFields = new Set(["url", "assetId", "language", "variant", "type"]);
+
+export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "body">[]): number {
+  let minutes = 0;
+  for (const block of blocks) {
+    minutes += countWords(block.body) / wordsPerMinute;
+    const duration = block.body.durationSeconds;
+    if (typeof duration === "number") minutes += duration / 60;
+    if (isQuestionType(block.type)) minutes += minutesPerQuestion;
+    const cards = block.body.cards;
+    if (block.type === "flashcards" && Array.isArray(cards)) minutes += cards.length * minutesPerFlashcard;
+  }
+  return blocks.length === 0 ? 0 : Math.max(1, Math.ceil(minutes));
+}
+
+function countWords(value: JsonValue, field = ""): number {
+  if (nonProseFields.has(field)) return 0;
+  if (typeof value === "string") return value.split(/\s+/).filter(Boolean).length;
+  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countWords(item), 0);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).reduce<number>((sum, [key, item]) => sum + countWords(item, key), 0);
+  }
+  return 0;
+}

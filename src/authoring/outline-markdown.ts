@@ -1,0 +1,73 @@
+/**
+ * A course as a Markdown outline for people and models to skim: objectives, then modules and
+ * lessons with their IDs, and one line per block. It is a summary for reading, not an export: long
+ * texts are cut to their first words.
+ */
+import type { Block } from "./schemas/blocks.ts";
+import type { CourseDocument, LessonDocument } from "./schemas/course.ts";
+
+export function courseOutlineMarkdown(course: CourseDocument): string {
+  const lines: string[] = [`# ${course.title}`, ""];
+  const facts = [course.status, `version ${course.version}`, course.language, course.level, course.audience && `for ${course.audience}`].filter(Boolean);
+  lines.push(`_${facts.join(" · ")}_ — \`${course.id}\``, "");
+  if (course.description) lines.push(course.description, "");
+  if (course.tags.length) lines.push(`Tags: ${course.tags.join(", ")}`, "");
+  if (course.objectives.length) {
+    lines.push("## Learning objectives", "");
+    course.objectives.forEach((objective, index) => lines.push(`${index + 1}. ${objective.text} (\`${objective.id}\`)`));
+    lines.push("");
+  }
+  const objectiveNumber = new Map(course.objectives.map((objective, index) => [objective.id, index + 1]));
+  course.modules.forEach((module, moduleIndex) => {
+    lines.push(`## Module ${moduleIndex + 1}: ${module.title} (\`${module.id}\`)`, "");
+    if (module.summary) lines.push(module.summary, "");
+    if (module.objectiveIds.length) lines.push(`Objectives: ${module.objectiveIds.map((id) => `#${objectiveNumber.get(id) ?? id}`).join(", ")}`, "");
+    module.lessons.forEach((lesson, lessonIndex) => {
+      lines.push(`### Lesson ${moduleIndex + 1}.${lessonIndex + 1}: ${lesson.title} (\`${lesson.id}\`)`, "", lessonFacts(lesson), "");
+      for (const block of lesson.blocks ?? []) lines.push(`- ${blockLine(block as Block)} (\`${block.id}\`)`);
+      if (lesson.blocks?.length) lines.push("");
+    });
+  });
+  if (course.modules.length === 0) lines.push("_No modules yet._", "");
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function lessonFacts(lesson: LessonDocument): string {
+  const quiz = lesson.kind === "quiz" ? `quiz, pass at ${lesson.passingScore}%${lesson.maxAttempts ? `, ${lesson.maxAttempts} attempt(s)` : ""}` : "content";
+  return `_${quiz} · ~${lesson.estimatedMinutes} min · ${lesson.blockCount} block(s)_`;
+}
+
+function blockLine(block: Block): string {
+  switch (block.type) {
+    case "text":
+      return `text: ${excerpt(block.markdown)}`;
+    case "heading":
+      return `heading ${block.level}: ${block.text}`;
+    case "image":
+      return `image: ${block.decorative ? "(decorative)" : excerpt(block.alt ?? "")}`;
+    case "video":
+    case "audio":
+      return `${block.type}: ${block.title ?? block.url ?? block.assetId}${block.captions ? " · captions" : ""}${block.transcript ? " · transcript" : ""}`;
+    case "callout":
+      return `callout (${block.variant}): ${excerpt(block.title ?? block.markdown)}`;
+    case "quote":
+      return `quote: ${excerpt(block.text)}`;
+    case "code":
+      return `code (${block.language})`;
+    case "divider":
+      return "divider";
+    case "accordion":
+      return `accordion: ${block.items.map((item) => item.title).join(" / ")}`;
+    case "tabs":
+      return `tabs: ${block.tabs.map((tab) => tab.title).join(" / ")}`;
+    case "flashcards":
+      return `flashcards: ${block.cards.length} card(s)`;
+    default:
+      return `${block.type.replace("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
+  }
+}
+
+function excerpt(text: string, words = 12): string {
+  const all = text.replace(/\s+/g, " ").trim().split(" ");
+  return all.length > words ? `${all.slice(0, words).join(" ")}…` : all.join(" ");
+}

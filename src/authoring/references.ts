@@ -1,0 +1,76 @@
+/**
+ * Cross-references inside a course that a schema alone cannot check: objective IDs named by modules
+ * and questions, and asset IDs named by media blocks. A reference to something outside the course is
+ * reported exactly like one that does not exist.
+ */
+import type { CourseEdit } from "./course-edit.ts";
+import { invalidArgument, notFound } from "./errors.ts";
+import type { BlockContent } from "./schemas/blocks.ts";
+
+/**
+ * Resolves objective references to IDs. A reference may be an objective ID, a key given earlier in the
+ * same `create_course` call (`keys`), or the objective's exact text (case-insensitive).
+ */
+export async function resolveObjectiveRefs(
+  edit: CourseEdit,
+  refs: readonly string[],
+  field: string,
+  keys?: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const objectives = await edit.tx.listChildren("objective", edit.course.id);
+  const resolved: string[] = [];
+  refs.forEach((ref, index) => {
+    const wanted = ref.trim();
+    const id =
+      keys?.get(wanted) ??
+      objectives.find((objective) => objective.id === wanted)?.id ??
+      objectives.find((objective) => objective.text.toLowerCase() === wanted.toLowerCase())?.id;
+    if (!id) {
+      const known = objectives.slice(0, 20).map((objective) => `${objective.id} ("${truncate(objective.text, 40)}")`);
+      throw invalidArgument(
+        `${field}[${index}]`,
+        `"${truncate(wanted, 60)}" is not a learning objective of this course; ${
+          known.length ? `use one of ${known.join(", ")}` : "the course has no objectives yet: add them with set_objectives"
+        }`,
+      );
+    }
+    if (!resolved.includes(id)) resolved.push(id);
+  });
+  return resolved;
+}
+
+interface AssetReference {
+  field: string;
+  assetId: string;
+  expected: "image" | "video" | "audio" | "captions";
+}
+
+/** Every asset a block points at must be an asset of this course of a fitting media type. */
+export async function checkAssetReferences(edit: CourseEdit, block: BlockContent, field: string): Promise<void> {
+  for (const reference of assetReferences(block, field)) {
+    const asset = await edit.tx.findAsset(reference.assetId);
+    if (!asset || asset.courseId !== edit.course.id) throw notFound("asset", reference.assetId, reference.field);
+    const fits = reference.expected === "captions" ? asset.mediaType === "text/vtt" : asset.mediaType.startsWith(`${reference.expected}/`);
+    if (!fits) {
+      throw invalidArgument(reference.field, `asset ${asset.id} is ${asset.mediaType}; this field needs ${reference.expected === "captions" ? "a WebVTT (text/vtt) captions file" : `an ${reference.expected}/* asset`}`);
+    }
+  }
+}
+
+function assetReferences(block: BlockContent, field: string): AssetReference[] {
+  const references: AssetReference[] = [];
+  if (block.type === "image" && block.assetId) references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: "image" });
+  if (block.type === "video" || block.type === "audio") {
+    if (block.assetId) references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: block.type });
+    if (block.captions?.assetId) references.push({ field: `${field}.captions.assetId`, assetId: block.captions.assetId, expected: "captions" });
+  }
+  if (block.type === "video" && block.poster?.assetId) {
+    references.push({ field: `${field}.poster.assetId`, assetId: block.poster.assetId, expected: "image" });
+  }
+  return references;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

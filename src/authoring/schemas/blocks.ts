@@ -1,0 +1,49 @@
+/**
+ * The block union: one `v.variant` on `type` over every content and question block. It is the single
+ * source of a block's TypeScript type, its validation and its JSON Schema in tool listings.
+ */
+import * as v from "valibot";
+import * as contentBlocks from "./content-blocks.ts";
+import { idField } from "./fields.ts";
+import * as questionBlocks from "./question-blocks.ts";
+
+export const blockSchema = v.variant("type", [
+  contentBlocks.textBlock,
+  contentBlocks.headingBlock,
+  contentBlocks.imageBlock,
+  contentBlocks.videoBlock,
+  contentBlocks.audioBlock,
+  contentBlocks.calloutBlock,
+  contentBlocks.quoteBlock,
+  contentBlocks.codeBlock,
+  contentBlocks.dividerBlock,
+  contentBlocks.accordionBlock,
+  contentBlocks.tabsBlock,
+  contentBlocks.flashcardsBlock,
+  questionBlocks.singleChoiceBlock,
+  questionBlocks.multipleChoiceBlock,
+  questionBlocks.trueFalseBlock,
+  questionBlocks.fillInBlankBlock,
+  questionBlocks.matchingBlock,
+  questionBlocks.orderingBlock,
+]);
+
+export type BlockInput = v.InferInput<typeof blockSchema>;
+/** A validated block, defaults applied, without its ID. */
+export type BlockContent = v.InferOutput<typeof blockSchema>;
+export type BlockType = BlockContent["type"];
+/** A stored block as tools return it. */
+export type Block = { id: string } & BlockContent;
+
+export const blockTypes: readonly BlockType[] = blockSchema.options.map((option) =>
+  "pipe" in option ? option.pipe[0].entries.type.literal : option.entries.type.literal,
+);
+
+/**
+ * What tools return for a block. Deliberately open: the exact fields per type are the ones `add_blocks`
+ * accepts, and repeating the whole union in every output schema would bloat the tool listing.
+ */
+export const storedBlockSchema = v.looseObject({
+  id: idField("block"),
+  type: v.picklist(blockTypes),
+});

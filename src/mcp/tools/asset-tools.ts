@@ -1,0 +1,39 @@
+/**
+ * MCP tools for course assets: upload (base64, type recognised from the bytes) and list.
+ */
+import * as v from "valibot";
+import { assetSchema, listAssets, listAssetsArguments, uploadAsset, uploadAssetArguments } from "../../authoring/assets.ts";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+
+const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArguments>({
+  name: "upload_asset",
+  title: "Upload asset",
+  description:
+    "Uploads a file for a course (base64 in dataBase64, at most 10 MB decoded): PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
+    "The type is recognised from the bytes; a filename extension or mediaType that disagrees is refused, and SVG is refused. " +
+    "Returns the asset; put its id in an image, video or audio block's assetId (or captions.assetId for .vtt).",
+  input: uploadAssetArguments,
+  output: v.object({ courseId: v.string(), version: v.number(), asset: assetSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => uploadAsset(session, args));
+    const asset = result.asset;
+    return { structuredContent: result, summary: `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to course ${result.courseId}.` };
+  },
+});
+
+const listAssetsTool = defineTool<AuthoringServices, typeof listAssetsArguments>({
+  name: "list_assets",
+  title: "List assets",
+  description: "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor.",
+  input: listAssetsArguments,
+  output: v.object({ courseId: v.string(), assets: v.array(assetSchema), nextCursor: v.nullable(v.string()) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const page = await readAs(services, user, (session) => listAssets(session, args));
+    return { structuredContent: page, summary: `${page.assets.length} asset(s) in course ${page.courseId}${page.nextCursor ? "; more with nextCursor" : ""}.` };
+  },
+});
+
+export const assetTools: ToolDefinition<AuthoringServices>[] = [uploadAssetTool, listAssetsTool];

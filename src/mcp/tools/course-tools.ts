@@ -1,0 +1,113 @@
+/**
+ * MCP tools for whole courses: list, read, create (with an optional full outline), delete and
+ * duplicate. Each tool is a thin adapter: its valibot schemas come from the domain, its handler runs
+ * one domain function in one transaction and shapes the answer.
+ */
+import * as v from "valibot";
+import {
+  createCourse,
+  createCourseArguments,
+  deleteCourse,
+  deleteCourseArguments,
+  getCourse,
+  getCourseArguments,
+  listCourses,
+  listCoursesArguments,
+} from "../../authoring/courses.ts";
+import { duplicateCourse, duplicateCourseArguments } from "../../authoring/duplicate.ts";
+import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "../../authoring/schemas/course.ts";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+
+export function outlineCounts(course: CourseDocument): string {
+  const lessons = course.modules.reduce((sum, module) => sum + module.lessons.length, 0);
+  const blocks = course.modules.reduce((sum, module) => sum + module.lessons.reduce((n, lesson) => n + lesson.blockCount, 0), 0);
+  return `${course.modules.length} module(s), ${lessons} lesson(s), ${blocks} block(s)`;
+}
+
+const listCoursesTool = defineTool<AuthoringServices, typeof listCoursesArguments>({
+  name: "list_courses",
+  title: "List courses",
+  description:
+    "Lists the courses you own or that were shared with you, newest first, with your role on each. Filter by status or by text in the title. " +
+    "Returns { courses, nextCursor }; pass nextCursor back as cursor for the next page (null when there is none). Use get_course for a course's content.",
+  input: listCoursesArguments,
+  output: v.object({ courses: v.array(courseSummarySchema), nextCursor: v.nullable(v.string()) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const page = await readAs(services, user, (session) => listCourses(session, args));
+    return {
+      structuredContent: page,
+      summary: `${page.courses.length} course(s)${page.nextCursor ? "; more with nextCursor" : ""}: ${page.courses.map((c) => `${c.id} "${c.title}"`).join(", ")}`,
+    };
+  },
+});
+
+const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
+  name: "get_course",
+  title: "Get course",
+  description:
+    "Reads a whole course: its fields, learning objectives, collaborators, and modules → lessons → blocks in order, with every ID you need for edits " +
+    "and the current version (pass it as expectedVersion to writes). Set includeBlocks: false for just the outline of a large course.",
+  input: getCourseArguments,
+  output: courseDocumentSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const course = await readAs(services, user, (session) => getCourse(session, args));
+    return { structuredContent: course, summary: `Course ${course.id} "${course.title}" (version ${course.version}, ${course.status}): ${outlineCounts(course)}.` };
+  },
+});
+
+const createCourseTool = defineTool<AuthoringServices, typeof createCourseArguments>({
+  name: "create_course",
+  title: "Create course",
+  description:
+    "Creates a draft course that you own. Give just a title, or a whole outline in one call: objectives (each with an optional key), and modules → lessons → blocks. " +
+    "Modules and question blocks name objectives in objectiveIds by key, by exact text, or by ID. Every block is validated (images need alt unless decorative; " +
+    "video/audio need captions or a transcript; questions need correct answers). Nothing is created if anything is invalid. Returns the full course with IDs and version 1.",
+  input: createCourseArguments,
+  output: courseDocumentSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const course = await writeAs(services, user, (session) => createCourse(session, args));
+    return { structuredContent: course, summary: `Created course ${course.id} "${course.title}" (version ${course.version}) with ${outlineCounts(course)}.` };
+  },
+});
+
+const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArguments>({
+  name: "delete_course",
+  title: "Delete course",
+  description:
+    "Permanently deletes a course with all its modules, lessons, blocks, assets, comments and revision history. Only the owner can. " +
+    "Cannot be undone: confirm with the author first. Returns { courseId, deleted: true }.",
+  input: deleteCourseArguments,
+  output: v.object({ courseId: v.string(), deleted: v.literal(true) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => deleteCourse(session, args));
+    return { structuredContent: result, summary: `Deleted course ${result.courseId}.` };
+  },
+});
+
+const duplicateCourseTool = defineTool<AuthoringServices, typeof duplicateCourseArguments>({
+  name: "duplicate_course",
+  title: "Duplicate course",
+  description:
+    "Copies a course you can read into a new draft course that you own, with new IDs throughout (objectives, modules, lessons, blocks, assets). " +
+    "Collaborators and revision history are not copied. Returns the new course.",
+  input: duplicateCourseArguments,
+  output: courseDocumentSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const course = await writeAs(services, user, (session) => duplicateCourse(session, args));
+    return { structuredContent: course, summary: `Duplicated into course ${course.id} "${course.title}" with ${outlineCounts(course)}.` };
+  },
+});
+
+export const courseTools: ToolDefinition<AuthoringServices>[] = [
+  listCoursesTool,
+  getCourseTool,
+  createCourseTool,
+  deleteCourseTool,
+  duplicateCourseTool,
+];

@@ -1,0 +1,120 @@
+/**
+ * MCP tools for editing a course: one tool per course operation (update_course, set_objectives,
+ * add/update/move/remove for modules, lessons and blocks) plus `edit_course`, the atomic batch of the
+ * same operations. The model-facing text and hints live here; the behaviour lives in the domain.
+ */
+import * as v from "valibot";
+import { editCourse, editCourseArguments, editCourseResultEntries } from "../../authoring/batch.ts";
+import { courseEditOperations, runOperation } from "../../authoring/operations/index.ts";
+import type { CourseOperation, OperationArguments } from "../../authoring/operations/operation.ts";
+import { expectedVersionField, idField } from "../../authoring/schemas/fields.ts";
+import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+
+interface ToolText {
+  title: string;
+  description: string;
+  annotations?: Omit<ToolAnnotations, "title">;
+}
+
+const writeNotes = " Pass expectedVersion (from your last read) to be sure nobody changed the course meanwhile. Returns the changed entity and the course's new version.";
+const removal: Omit<ToolAnnotations, "title"> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+const toolTexts: Record<string, ToolText> = {
+  update_course: {
+    title: "Update course",
+    description: "Changes a course's title, description, language (BCP 47), audience, level or tags. Only the fields you give change.",
+    annotations: { idempotentHint: true },
+  },
+  set_objectives: {
+    title: "Set learning objectives",
+    description:
+      "Replaces the course's ordered list of learning objectives. Keep an objective by including its id (you may change its text); add one by giving text only. " +
+      "Objectives you leave out are deleted and unlinked from modules and questions.",
+    annotations: { idempotentHint: true },
+  },
+  add_module: {
+    title: "Add module",
+    description: "Adds a module to a course at position (0-based; default: last), optionally with its lessons and their blocks in the same call.",
+  },
+  update_module: {
+    title: "Update module",
+    description: "Changes a module's title, summary or objectiveIds (IDs of course objectives). Only the fields you give change.",
+    annotations: { idempotentHint: true },
+  },
+  move_module: { title: "Move module", description: "Moves a module to another 0-based position among the course's modules.", annotations: { idempotentHint: true } },
+  remove_module: { title: "Remove module", description: "Removes a module with all its lessons and blocks. It can be brought back with restore_revision.", annotations: removal },
+  add_lesson: {
+    title: "Add lesson",
+    description:
+      "Adds a lesson to a module at position (default: last), optionally with blocks. kind is content (default) or quiz; a quiz has passingScore (0-100, default 80) " +
+      "and maxAttempts (null = unlimited). estimatedMinutes is derived from the content unless you set it.",
+  },
+  update_lesson: {
+    title: "Update lesson",
+    description:
+      "Changes a lesson's title, kind, passingScore, maxAttempts or estimatedMinutes (null to derive it from content again). Switching to content clears quiz settings.",
+    annotations: { idempotentHint: true },
+  },
+  move_lesson: {
+    title: "Move lesson",
+    description: "Moves a lesson to another position in its module, or to another module of the same course (toModuleId).",
+  },
+  remove_lesson: { title: "Remove lesson", description: "Removes a lesson with all its blocks. It can be brought back with restore_revision.", annotations: removal },
+  add_blocks: {
+    title: "Add blocks",
+    description:
+      "Adds one or more blocks to a lesson, in order, at position (0-based; default: the end). Block types: text (Markdown), heading (level 2-4), image (assetId or url; alt unless decorative), " +
+      "video/audio (assetId or url; captions or transcript), callout, quote, code, divider, accordion, tabs, flashcards, and questions single_choice, multiple_choice, " +
+      "true_false, fill_in_blank ({{1}} placeholders), matching, ordering — each question with points, feedback per answer, explanation and objectiveIds. Returns the blocks with their IDs.",
+  },
+  update_block: {
+    title: "Update block",
+    description: "Replaces a block's content with the complete new block you give (it may change type). The block keeps its ID and position.",
+    annotations: { idempotentHint: true },
+  },
+  move_block: {
+    title: "Move block",
+    description: "Moves a block to another position in its lesson, or to another lesson of the same course (toLessonId).",
+  },
+  remove_block: { title: "Remove block", description: "Removes one block. It can be brought back with restore_revision.", annotations: removal },
+};
+
+function operationTool(operation: CourseOperation<OperationArguments>): ToolDefinition<AuthoringServices> {
+  const text = toolTexts[operation.name];
+  if (!text) throw new Error(`no tool text for ${operation.name}`);
+  const input = v.object({ courseId: idField("course"), expectedVersion: expectedVersionField, ...operation.arguments.entries });
+  return defineTool<AuthoringServices, typeof input>({
+    name: operation.name,
+    title: text.title,
+    description: text.description + writeNotes,
+    input,
+    output: v.object({ courseId: v.string(), version: v.number(), ...operation.result }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false, ...text.annotations },
+    async handler(args, { user, services }) {
+      const applied = await writeAs(services, user, (session) => runOperation(session, operation, args));
+      return { structuredContent: applied.structured, summary: applied.summary };
+    },
+  });
+}
+
+const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>({
+  name: "edit_course",
+  title: "Edit course (batch)",
+  description:
+    "Applies an ordered list of edits to one course atomically, as one revision: either all apply or none does. Each step is { op: <tool name>, ...that tool's arguments " +
+    "without courseId and expectedVersion }; op is one of " +
+    courseEditOperations.map((operation) => operation.name).join(", ") +
+    ". A failing step's error names its index (operations[4]). Steps see earlier steps' results, but new IDs are not known in advance, so add then edit in separate calls." +
+    writeNotes,
+  input: editCourseArguments,
+  output: v.object(editCourseResultEntries),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const applied = await writeAs(services, user, (session) => editCourse(session, args));
+    return { structuredContent: applied.structured, summary: applied.summary };
+  },
+});
+
+export const editTools: ToolDefinition<AuthoringServices>[] = [...courseEditOperations.map(operationTool), editCourseTool];

@@ -1,0 +1,70 @@
+/**
+ * MCP tools for course history: list revisions, read the course as of a revision, and restore one
+ * (as a new revision, so nothing is lost).
+ */
+import * as v from "valibot";
+import {
+  getRevision,
+  getRevisionArguments,
+  listRevisions,
+  listRevisionsArguments,
+  restoreRevision,
+  restoreRevisionArguments,
+  revisionSummarySchema,
+} from "../../authoring/revisions.ts";
+import { courseDocumentSchema } from "../../authoring/schemas/course.ts";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+
+const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArguments>({
+  name: "list_revisions",
+  title: "List revisions",
+  description:
+    "Lists a course's history, newest first: each revision's id, the version it produced, who (actorSub), which tool, when, a one-line summary and how many rows changed. " +
+    "Paged with nextCursor. Use get_revision to see the course as of a revision.",
+  input: listRevisionsArguments,
+  output: v.object({ courseId: v.string(), revisions: v.array(revisionSummarySchema), nextCursor: v.nullable(v.string()) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const page = await readAs(services, user, (session) => listRevisions(session, args));
+    const lines = page.revisions.map((revision) => `v${revision.version} ${revision.tool} by ${revision.actorSub}: ${revision.summary}`);
+    return { structuredContent: page, summary: `${page.revisions.length} revision(s) of ${page.courseId}:\n${lines.join("\n")}` };
+  },
+});
+
+const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArguments>({
+  name: "get_revision",
+  title: "Get revision",
+  description:
+    "Returns the whole course exactly as it was right after a revision (same shape as get_course), plus the revision's details; includeChanges adds the rows it changed.",
+  input: getRevisionArguments,
+  output: v.object({ revision: v.looseObject(revisionSummarySchema.entries), course: courseDocumentSchema }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await readAs(services, user, (session) => getRevision(session, args));
+    return {
+      structuredContent: result,
+      summary: `Course ${result.course.id} as of version ${result.revision.version} (${result.revision.tool} by ${result.revision.actorSub}, ${result.revision.createdAt}).`,
+    };
+  },
+});
+
+const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevisionArguments>({
+  name: "restore_revision",
+  title: "Restore revision",
+  description:
+    "Makes the course's content (fields, objectives, modules, lessons, blocks) what it was right after the given revision, recorded as a new revision so it can itself be undone. " +
+    "Status and sharing are not changed. Returns the new version and the restored outline. Pass expectedVersion to be sure nobody changed the course meanwhile.",
+  input: restoreRevisionArguments,
+  output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: courseDocumentSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => restoreRevision(session, args));
+    return {
+      structuredContent: result,
+      summary: `Restored course ${result.courseId} to its state at version ${result.restoredVersion} (${result.changeCount} row change(s)); it is now at version ${result.version}.`,
+    };
+  },
+});
+
+export const historyTools: ToolDefinition<AuthoringServices>[] = [listRevisionsTool, getRevisionTool, restoreRevisionTool];

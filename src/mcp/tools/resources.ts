@@ -1,0 +1,74 @@
+/**
+ * Courses as MCP resources: `course://{courseId}` (the whole course as JSON, as get_course returns it)
+ * and `course://{courseId}/outline` (a Markdown outline). Listing shows the caller's courses, and
+ * completion offers the caller's course IDs. A course the caller may not see reads as not found.
+ */
+import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { getCourse, listCourses } from "../../authoring/courses.ts";
+import { notFound } from "../../authoring/errors.ts";
+import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";
+import { readAs, type AuthoringServices } from "../../authoring/services.ts";
+import type { CallerIdentity } from "../registry.ts";
+import type { ResourceProvider } from "../server.ts";
+
+export const courseResourceTemplates: ResourceTemplate[] = [
+  {
+    uriTemplate: "course://{courseId}",
+    name: "course",
+    title: "Course (JSON)",
+    description: "A whole course — fields, objectives, modules, lessons and blocks — as JSON, exactly as get_course returns it.",
+    mimeType: "application/json",
+  },
+  {
+    uriTemplate: "course://{courseId}/outline",
+    name: "course-outline",
+    title: "Course outline (Markdown)",
+    description: "A readable Markdown outline of a course with module, lesson and block IDs.",
+    mimeType: "text/markdown",
+  },
+];
+
+const courseUri = /^course:\/\/(crs_[0-9a-z]{1,64})(\/outline)?$/;
+
+export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
+  const match = courseUri.exec(uri);
+  if (!match?.[1]) throw notFound("course", uri);
+  const courseId = match[1];
+  const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: true }));
+  if (match[2]) return { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
+  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(course) }] };
+}
+
+export async function listCourseResources(
+  services: AuthoringServices,
+  user: CallerIdentity,
+  cursor: string | undefined,
+): Promise<{ resources: Resource[]; nextCursor?: string }> {
+  const page = await readAs(services, user, (session) => listCourses(session, { limit: 50, cursor }));
+  const resources = page.courses.flatMap((course): Resource[] => [
+    {
+      uri: `course://${course.id}`,
+      name: course.title,
+      title: course.title,
+      description: `${course.status} course, version ${course.version}, your role: ${course.role}`,
+      mimeType: "application/json",
+    },
+    { uri: `course://${course.id}/outline`, name: `${course.title} (outline)`, title: `${course.title} — outline`, mimeType: "text/markdown" },
+  ]);
+  return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
+}
+
+/** Course IDs of the caller's courses whose ID starts with, or whose title contains, what was typed. */
+export async function completeCourseId(services: AuthoringServices, user: CallerIdentity, typed: string): Promise<string[]> {
+  const text = typed.trim();
+  const byTitle = text.startsWith("crs_") ? undefined : text || undefined;
+  const page = await readAs(services, user, (session) => listCourses(session, { limit: 100, search: byTitle }));
+  return page.courses.map((course) => course.id).filter((id) => byTitle !== undefined || id.startsWith(text));
+}
+
+export const authoringResources: ResourceProvider<AuthoringServices> = {
+  templates: courseResourceTemplates,
+  list: listCourseResources,
+  read: (services, user, uri) => readCourseResource(services, user, uri),
+  complete: async (services, user, argument, value) => (argument === "courseId" ? completeCourseId(services, user, value) : []),
+};

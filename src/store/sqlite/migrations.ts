@@ -1,0 +1,142 @@
+/**
+ * Forward-only schema migrations. Each has a number and SQL written in the portable subset (TEXT,
+ * INTEGER, BLOB, plain indexes) so the PostgreSQL store can mirror it. All pending migrations apply
+ * in one transaction at open; a database newer than this code refuses to open rather than guess.
+ */
+import type { Database } from "bun:sqlite";
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: "authoring model",
+    sql: `
+      CREATE TABLE courses (
+        id TEXT PRIMARY KEY,
+        owner_sub TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        language TEXT NOT NULL,
+        audience TEXT NOT NULL,
+        level TEXT,
+        tags TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX courses_by_owner ON courses (owner_sub, created_at, id);
+      CREATE INDEX courses_by_creation ON courses (created_at, id);
+
+      CREATE TABLE objectives (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        text TEXT NOT NULL
+      );
+      CREATE INDEX objectives_in_order ON objectives (course_id, position);
+
+      CREATE TABLE modules (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        objective_ids TEXT NOT NULL
+      );
+      CREATE INDEX modules_in_order ON modules (course_id, position);
+
+      CREATE TABLE lessons (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        module_id TEXT NOT NULL REFERENCES modules (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        passing_score INTEGER,
+        max_attempts INTEGER,
+        estimated_minutes INTEGER
+      );
+      CREATE INDEX lessons_in_order ON lessons (module_id, position);
+      CREATE INDEX lessons_by_course ON lessons (course_id);
+
+      CREATE TABLE blocks (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        lesson_id TEXT NOT NULL REFERENCES lessons (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX blocks_in_order ON blocks (lesson_id, position);
+      CREATE INDEX blocks_by_course ON blocks (course_id);
+
+      CREATE TABLE collaborators (
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        principal_kind TEXT NOT NULL CHECK (principal_kind IN ('sub', 'email')),
+        principal TEXT NOT NULL,
+        role TEXT NOT NULL,
+        added_by TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (course_id, principal_kind, principal)
+      );
+      CREATE INDEX collaborators_by_principal ON collaborators (principal_kind, principal);
+
+      CREATE TABLE asset_blobs (
+        sha256 TEXT PRIMARY KEY,
+        bytes BLOB NOT NULL
+      );
+      CREATE TABLE assets (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        filename TEXT NOT NULL,
+        media_type TEXT NOT NULL,
+        byte_size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES asset_blobs (sha256),
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX assets_by_course ON assets (course_id, created_at, id);
+      CREATE INDEX assets_by_blob ON assets (sha256);
+
+      CREATE TABLE revisions (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        actor_sub TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        change_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (course_id, version)
+      );
+    `,
+  },
+];
+
+export function applyMigrations(database: Database): void {
+  database.run(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  database.transaction(() => {
+    const row = database.query<{ current: number | null }, []>("SELECT MAX(version) AS current FROM schema_migrations").get();
+    const current = row?.current ?? 0;
+    const latest = migrations[migrations.length - 1]?.version ?? 0;
+    if (current > latest) {
+      throw new Error(`database schema version ${current} is newer than this service understands (${latest}); upgrade the service`);
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      database.run(migration.sql);
+      database
+        .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+        .run(migration.version, migration.name, new Date().toISOString());
+    }
+  }).immediate();
+}

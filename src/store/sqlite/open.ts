@@ -1,0 +1,29 @@
+/**
+ * Opens the SQLite database named by `DATABASE_URL` (`sqlite://<path>` or `sqlite::memory:`), creates
+ * its folder, sets the pragmas a single-node server needs (WAL, NORMAL sync, foreign keys, a busy
+ * time-out for a second process) and brings the schema up to date.
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { applyMigrations } from "./migrations.ts";
+
+/** `sqlite://./data/x.db` → `./data/x.db`; `sqlite:///abs/x.db` → `/abs/x.db`; `sqlite::memory:` → `:memory:`. */
+export function sqlitePathFromUrl(databaseUrl: string): string {
+  if (databaseUrl === "sqlite::memory:" || databaseUrl === "sqlite://:memory:") return ":memory:";
+  const match = /^sqlite:(?:\/\/)?(.+)$/.exec(databaseUrl);
+  if (!match?.[1]) throw new Error(`DATABASE_URL: ${databaseUrl.split(":")[0]} URL has no file path; use sqlite://<path> or sqlite::memory:`);
+  return decodeURIComponent(match[1]);
+}
+
+export function openSqliteDatabase(databaseUrl: string): Database {
+  const path = sqlitePathFromUrl(databaseUrl);
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path, { create: true, readwrite: true, strict: true });
+  database.run("PRAGMA busy_timeout = 5000");
+  database.run("PRAGMA journal_mode = WAL");
+  database.run("PRAGMA synchronous = NORMAL");
+  database.run("PRAGMA foreign_keys = ON");
+  applyMigrations(database);
+  return database;
+}

@@ -1,0 +1,292 @@
+/**
+ * The `AuthoringStore` on embedded SQLite (bun:sqlite). One connection per process; transactions are
+ * queued so the awaits inside one tool call never interleave with another call's statements. Writes
+ * take the lock up front (`BEGIN IMMEDIATE`) so a version check and its write are never split.
+ */
+import type { Database, SQLQueryBindings } from "bun:sqlite";
+import type {
+  AssetRow,
+  AuthoringStore,
+  CollaboratorRole,
+  CollaboratorRow,
+  CourseQuery,
+  CourseRow,
+  EntityKind,
+  EntityRows,
+  OrderedKind,
+  RevisionListing,
+  RevisionRow,
+  StoreTransaction,
+} from "../types.ts";
+import { openSqliteDatabase } from "./open.ts";
+import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
+
+type Bindings = SQLQueryBindings[];
+type Record_ = Record<string, unknown>;
+
+export function openSqliteStore(databaseUrl: string): AuthoringStore {
+  return new SqliteAuthoringStore(openSqliteDatabase(databaseUrl));
+}
+
+class SqliteAuthoringStore implements AuthoringStore {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly transaction: SqliteTransaction;
+
+  constructor(private readonly database: Database) {
+    this.transaction = new SqliteTransaction(database);
+  }
+
+  read<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.serialised("BEGIN", work);
+  }
+
+  write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.serialised("BEGIN IMMEDIATE", work);
+  }
+
+  close(): void {
+    this.database.close();
+  }
+
+  private async serialised<T>(begin: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const previous = this.queue;
+    let release = () => {};
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      this.database.run(begin);
+      try {
+        const result = await work(this.transaction);
+        this.database.run("COMMIT");
+        return result;
+      } catch (error) {
+        // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original error is the one to report.
+        if (this.database.inTransaction) this.database.run("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+}
+
+class SqliteTransaction implements StoreTransaction {
+  constructor(private readonly database: Database) {}
+
+  private all(sql: string, bindings: Bindings): Record_[] {
+    return this.database.query<Record_, Bindings>(sql).all(...bindings);
+  }
+
+  private get(sql: string, bindings: Bindings): Record_ | undefined {
+    return this.database.query<Record_, Bindings>(sql).get(...bindings) ?? undefined;
+  }
+
+  private run(sql: string, bindings: Bindings): number {
+    return this.database.query<Record_, Bindings>(sql).run(...bindings).changes;
+  }
+
+  async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
+    const values = toColumns(kind, row);
+    const columns = [...values.keys()];
+    this.run(`INSERT INTO ${tables[kind].table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [...values.values()]);
+  }
+
+  async update<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityRows[K]>): Promise<void> {
+    const values = toColumns(kind, fields);
+    if (values.size === 0) return;
+    const assignments = [...values.keys()].map((column) => `${column} = ?`).join(", ");
+    this.run(`UPDATE ${tables[kind].table} SET ${assignments} WHERE id = ?`, [...values.values(), id]);
+  }
+
+  async remove(kind: EntityKind, id: string): Promise<void> {
+    this.run(`DELETE FROM ${tables[kind].table} WHERE id = ?`, [id]);
+  }
+
+  async find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined> {
+    const record = this.get(`SELECT * FROM ${tables[kind].table} WHERE id = ?`, [id]);
+    return record ? fromColumns(kind, record) : undefined;
+  }
+
+  async listInCourse<K extends OrderedKind>(kind: K, courseId: string): Promise<EntityRows[K][]> {
+    const parent = parentColumn(kind);
+    return this.all(`SELECT * FROM ${tables[kind].table} WHERE course_id = ? ORDER BY ${parent}, position, id`, [courseId]).map((record) =>
+      fromColumns(kind, record),
+    );
+  }
+
+  async listChildren<K extends OrderedKind>(kind: K, parentId: string): Promise<EntityRows[K][]> {
+    return this.all(`SELECT * FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? ORDER BY position, id`, [parentId]).map((record) =>
+      fromColumns(kind, record),
+    );
+  }
+
+  async countChildren(kind: OrderedKind, parentId: string): Promise<number> {
+    const record = this.get(`SELECT COUNT(*) AS count FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ?`, [parentId]);
+    return Number(record?.count ?? 0);
+  }
+
+  async positionsAround(kind: OrderedKind, parentId: string, index: number, excludeId = "") {
+    const sql = `SELECT position FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? AND id <> ? ORDER BY position, id LIMIT ? OFFSET ?`;
+    if (index === 0) {
+      const first = this.get(sql, [parentId, excludeId, 1, 0]);
+      return { before: null, after: first ? Number(first.position) : null };
+    }
+    const [before, after] = this.all(sql, [parentId, excludeId, 2, index - 1]);
+    return { before: before ? Number(before.position) : null, after: after ? Number(after.position) : null };
+  }
+
+  async listCourses(query: CourseQuery): Promise<CourseRow[]> {
+    const conditions = [
+      `(c.owner_sub = ? OR EXISTS (SELECT 1 FROM collaborators k WHERE k.course_id = c.id AND
+        ((k.principal_kind = 'sub' AND k.principal = ?) OR (k.principal_kind = 'email' AND k.principal = ?))))`,
+    ];
+    const bindings: Bindings = [query.sub, query.sub, query.email ?? ""];
+    if (query.status) {
+      conditions.push("c.status = ?");
+      bindings.push(query.status);
+    }
+    if (query.titleContains) {
+      conditions.push("lower(c.title) LIKE ? ESCAPE '\\'");
+      bindings.push(`%${query.titleContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    if (query.after) {
+      conditions.push("(c.created_at < ? OR (c.created_at = ? AND c.id < ?))");
+      bindings.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    bindings.push(query.limit);
+    const sql = `SELECT c.* FROM courses c WHERE ${conditions.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`;
+    return this.all(sql, bindings).map((record) => fromColumns("course", record));
+  }
+
+  async deleteCourse(courseId: string): Promise<void> {
+    this.run("DELETE FROM courses WHERE id = ?", [courseId]);
+    this.run("DELETE FROM asset_blobs WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE a.sha256 = asset_blobs.sha256)", []);
+  }
+
+  async listCollaborators(courseId: string): Promise<CollaboratorRow[]> {
+    return this.all("SELECT * FROM collaborators WHERE course_id = ? ORDER BY added_at, principal", [courseId]).map(collaboratorFromRecord);
+  }
+
+  async rolesOf(courseId: string, sub: string, email: string | null): Promise<CollaboratorRole[]> {
+    const records = this.all(
+      `SELECT role FROM collaborators WHERE course_id = ? AND
+       ((principal_kind = 'sub' AND principal = ?) OR (principal_kind = 'email' AND principal = ?))`,
+      [courseId, sub, email ?? ""],
+    );
+    return records.map((record) => record.role as CollaboratorRole);
+  }
+
+  async putCollaborator(row: CollaboratorRow): Promise<void> {
+    this.run(
+      `INSERT INTO collaborators (course_id, principal_kind, principal, role, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (course_id, principal_kind, principal) DO UPDATE SET role = excluded.role`,
+      [row.courseId, row.principalKind, row.principal, row.role, row.addedBy, row.addedAt],
+    );
+  }
+
+  async removeCollaborator(courseId: string, principalKind: CollaboratorRow["principalKind"], principal: string): Promise<boolean> {
+    return this.run("DELETE FROM collaborators WHERE course_id = ? AND principal_kind = ? AND principal = ?", [courseId, principalKind, principal]) > 0;
+  }
+
+  async insertAsset(row: AssetRow, bytes: Uint8Array): Promise<void> {
+    this.run("INSERT INTO asset_blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", [row.sha256, bytes]);
+    this.insertAssetRow(row);
+  }
+
+  async copyAsset(source: AssetRow, target: { id: string; courseId: string; createdBy: string; createdAt: string }): Promise<void> {
+    this.insertAssetRow({ ...source, ...target });
+  }
+
+  private insertAssetRow(row: AssetRow): void {
+    this.run(
+      "INSERT INTO assets (id, course_id, filename, media_type, byte_size, sha256, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      [row.id, row.courseId, row.filename, row.mediaType, row.byteSize, row.sha256, row.createdBy, row.createdAt],
+    );
+  }
+
+  async findAsset(id: string): Promise<AssetRow | undefined> {
+    const record = this.get("SELECT * FROM assets WHERE id = ?", [id]);
+    return record ? assetFromRecord(record) : undefined;
+  }
+
+  async readAssetBytes(id: string): Promise<Uint8Array | undefined> {
+    const record = this.get("SELECT b.bytes FROM assets a JOIN asset_blobs b ON b.sha256 = a.sha256 WHERE a.id = ?", [id]);
+    return record?.bytes instanceof Uint8Array ? record.bytes : undefined;
+  }
+
+  async listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]> {
+    const records = after
+      ? this.all(
+          "SELECT * FROM assets WHERE course_id = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?",
+          [courseId, after.createdAt, after.createdAt, after.id, limit],
+        )
+      : this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT ?", [courseId, limit]);
+    return records.map(assetFromRecord);
+  }
+
+  async insertRevision(row: RevisionRow): Promise<void> {
+    this.run(
+      `INSERT INTO revisions (id, course_id, version, actor_sub, tool, summary, changes, change_count, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [row.id, row.courseId, row.version, row.actorSub, row.tool, row.summary, JSON.stringify(row.changes), row.changes.length, row.createdAt],
+    );
+  }
+
+  async findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined> {
+    const record = this.get("SELECT * FROM revisions WHERE course_id = ? AND id = ?", [courseId, revisionId]);
+    return record ? revisionFromRecord(record) : undefined;
+  }
+
+  async listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]> {
+    const records = this.all(
+      `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at FROM revisions
+       WHERE course_id = ? AND version < ? ORDER BY version DESC LIMIT ?`,
+      [courseId, beforeVersion ?? Number.MAX_SAFE_INTEGER, limit],
+    );
+    return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count) }));
+  }
+
+  async revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]> {
+    return this.all("SELECT * FROM revisions WHERE course_id = ? AND version > ? ORDER BY version DESC", [courseId, version]).map(revisionFromRecord);
+  }
+}
+
+function collaboratorFromRecord(record: Record_): CollaboratorRow {
+  return {
+    courseId: String(record.course_id),
+    principalKind: record.principal_kind === "email" ? "email" : "sub",
+    principal: String(record.principal),
+    role: record.role as CollaboratorRole,
+    addedBy: String(record.added_by),
+    addedAt: String(record.added_at),
+  };
+}
+
+function assetFromRecord(record: Record_): AssetRow {
+  return {
+    id: String(record.id),
+    courseId: String(record.course_id),
+    filename: String(record.filename),
+    mediaType: String(record.media_type),
+    byteSize: Number(record.byte_size),
+    sha256: String(record.sha256),
+    createdBy: String(record.created_by),
+    createdAt: String(record.created_at),
+  };
+}
+
+function revisionListingFromRecord(record: Record_): Omit<RevisionRow, "changes"> {
+  return {
+    id: String(record.id),
+    courseId: String(record.course_id),
+    version: Number(record.version),
+    actorSub: String(record.actor_sub),
+    tool: String(record.tool),
+    summary: String(record.summary),
+    createdAt: String(record.created_at),
+  };
+}
+
+function revisionFromRecord(record: Record_): RevisionRow {
+  return { ...revisionListingFromRecord(record), changes: JSON.parse(String(record.changes)) as RevisionRow["changes"] };
+}

@@ -1,0 +1,179 @@
+/**
+ * The narrow storage interface the authoring domain is written against. Rows are plain data; every
+ * tool call runs inside one `read` or `write` transaction, so a failed call leaves nothing behind.
+ * Methods are asynchronous so a PostgreSQL implementation can follow without touching the domain.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export const courseStatuses = ["draft", "in_review", "published", "archived"] as const;
+export type CourseStatus = (typeof courseStatuses)[number];
+
+export const collaboratorRoles = ["editor", "reviewer", "viewer"] as const;
+export type CollaboratorRole = (typeof collaboratorRoles)[number];
+
+export interface CourseRow {
+  id: string;
+  ownerSub: string;
+  title: string;
+  description: string;
+  language: string;
+  audience: string;
+  level: string | null;
+  tags: string[];
+  status: CourseStatus;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ObjectiveRow {
+  id: string;
+  courseId: string;
+  position: number;
+  text: string;
+}
+
+export interface ModuleRow {
+  id: string;
+  courseId: string;
+  position: number;
+  title: string;
+  summary: string;
+  objectiveIds: string[];
+}
+
+export interface LessonRow {
+  id: string;
+  courseId: string;
+  moduleId: string;
+  position: number;
+  title: string;
+  kind: "content" | "quiz";
+  passingScore: number | null;
+  maxAttempts: number | null;
+  /** Set by the author; null means derived from the content when read. */
+  estimatedMinutes: number | null;
+}
+
+export interface BlockRow {
+  id: string;
+  courseId: string;
+  lessonId: string;
+  position: number;
+  type: string;
+  /** The validated block without `id` and `type`. */
+  body: JsonObject;
+}
+
+/** The course content a revision can record and restore. */
+export interface EntityRows {
+  course: CourseRow;
+  objective: ObjectiveRow;
+  module: ModuleRow;
+  lesson: LessonRow;
+  block: BlockRow;
+}
+export type EntityKind = keyof EntityRows;
+/** Ordered entities and the column naming their parent. */
+export type OrderedKind = Exclude<EntityKind, "course">;
+
+export interface CollaboratorRow {
+  courseId: string;
+  /** Either a user's `sub` or an e-mail address (lowercase), as `principalKind` says. */
+  principalKind: "sub" | "email";
+  principal: string;
+  role: CollaboratorRole;
+  addedBy: string;
+  addedAt: string;
+}
+
+export interface AssetRow {
+  id: string;
+  courseId: string;
+  filename: string;
+  mediaType: string;
+  byteSize: number;
+  sha256: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** One entity's change: `before` only for a removal, `after` only for an insertion, changed fields otherwise. */
+export interface RowChange {
+  kind: EntityKind;
+  id: string;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+export interface RevisionRow {
+  id: string;
+  courseId: string;
+  version: number;
+  actorSub: string;
+  tool: string;
+  summary: string;
+  createdAt: string;
+  changes: RowChange[];
+}
+
+export type RevisionListing = Omit<RevisionRow, "changes"> & { changeCount: number };
+
+export interface CourseQuery {
+  sub: string;
+  email: string | null;
+  status?: CourseStatus;
+  /** Case-insensitive substring of the title. */
+  titleContains?: string;
+  /** Keyset cursor: courses strictly after this one in (createdAt desc, id desc) order. */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+export interface StoreTransaction {
+  insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void>;
+  update<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityRows[K]>): Promise<void>;
+  remove(kind: EntityKind, id: string): Promise<void>;
+  find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined>;
+  /** Every row of a kind in one course, ordered by parent then position. */
+  listInCourse<K extends OrderedKind>(kind: K, courseId: string): Promise<EntityRows[K][]>;
+  /** The children of one parent (course for objectives and modules, module for lessons, lesson for blocks), in order. */
+  listChildren<K extends OrderedKind>(kind: K, parentId: string): Promise<EntityRows[K][]>;
+  countChildren(kind: OrderedKind, parentId: string): Promise<number>;
+  /** Positions either side of the gap at `index` among the parent's children, ignoring `excludeId`. */
+  positionsAround(kind: OrderedKind, parentId: string, index: number, excludeId?: string): Promise<{ before: number | null; after: number | null }>;
+
+  listCourses(query: CourseQuery): Promise<CourseRow[]>;
+  /** Deletes the course and everything in it, including assets no other course uses. */
+  deleteCourse(courseId: string): Promise<void>;
+
+  listCollaborators(courseId: string): Promise<CollaboratorRow[]>;
+  /** Roles granted to this user on the course, by `sub` or by e-mail. */
+  rolesOf(courseId: string, sub: string, email: string | null): Promise<CollaboratorRole[]>;
+  putCollaborator(row: CollaboratorRow): Promise<void>;
+  removeCollaborator(courseId: string, principalKind: CollaboratorRow["principalKind"], principal: string): Promise<boolean>;
+
+  insertAsset(row: AssetRow, bytes: Uint8Array): Promise<void>;
+  /** Copies an asset's metadata under a new ID and course, sharing the stored bytes. */
+  copyAsset(source: AssetRow, target: { id: string; courseId: string; createdBy: string; createdAt: string }): Promise<void>;
+  findAsset(id: string): Promise<AssetRow | undefined>;
+  readAssetBytes(id: string): Promise<Uint8Array | undefined>;
+  listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]>;
+
+  insertRevision(row: RevisionRow): Promise<void>;
+  findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined>;
+  /** Newest first; `beforeVersion` pages backwards. */
+  listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]>;
+  /** Revisions with a version greater than `version`, newest first, to walk the course back in time. */
+  revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]>;
+}
+
+export interface AuthoringStore {
+  /** Runs `work` in a read transaction: a consistent view, no writes. */
+  read<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Runs `work` in a write transaction; any thrown error rolls everything back. */
+  write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  close(): void;
+}
