@@ -11,8 +11,8 @@ import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 
 /** A tool error's JSON payload: the second text item of an `isError` result. */
-function toolError(result: { content?: unknown }): { error: { code: string; [key: string]: unknown } } {
-  const texts = (result.content as { type: string; text: string }[]).filter((c) => c.type === "text");
+function toolError(result: object): { error: { code: string; [key: string]: unknown } } {
+  const texts = ((result as { content: { type: string; text: string }[] }).content).filter((c) => c.type === "text");
   return JSON.parse(texts[1]!.text) as { error: { code: string } };
 }
 
