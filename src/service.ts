@@ -23,6 +23,7 @@ import { createMcpSessions } from "./mcp/sessions.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { openAuthoringServices } from "./authoring/services.ts";
 import { authoringTools } from "./mcp/tools/index.ts";
+import { blockSchema } from "./authoring/schemas/blocks.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 
@@ -75,7 +76,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
 
   const services = await openAuthoringServices(config.databaseUrl);
-  const tools = compileTools(authoringTools);
+  // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.
+  const tools = compileTools(authoringTools, { Block: blockSchema });
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
   await assertValidOpenApi(document);

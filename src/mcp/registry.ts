@@ -71,10 +71,19 @@ export function defineTool<Services, Input extends v.GenericSchema>(
 
 type JsonObjectSchema = Tool["inputSchema"];
 
-function objectJsonSchema(schema: v.GenericSchema, where: string): JsonObjectSchema {
-  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input" }) as Record<string, unknown>;
+/** Schemas that many tools embed (e.g. the block union) become `$defs` entries, once per tool that uses them. */
+export type SharedDefinitions = Record<string, v.GenericSchema>;
+
+function objectJsonSchema(schema: v.GenericSchema, where: string, shared: SharedDefinitions): JsonObjectSchema {
+  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions: shared }) as Record<string, unknown>;
   if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
   delete json.$schema;
+  const defs = json.$defs as Record<string, unknown> | undefined;
+  if (defs) {
+    const body = JSON.stringify({ ...json, $defs: undefined });
+    for (const name of Object.keys(defs)) if (!body.includes(`"#/$defs/${name}"`)) delete defs[name];
+    if (Object.keys(defs).length === 0) delete json.$defs;
+  }
   return json as JsonObjectSchema;
 }
 
@@ -84,7 +93,7 @@ export interface CompiledTool<Services> {
 }
 
 /** Converts the definitions once at start-up, so `tools/list` is a constant answer. */
-export function compileTools<Services>(definitions: ToolDefinition<Services>[]): Map<string, CompiledTool<Services>> {
+export function compileTools<Services>(definitions: ToolDefinition<Services>[], shared: SharedDefinitions = {}): Map<string, CompiledTool<Services>> {
   const tools = new Map<string, CompiledTool<Services>>();
   for (const definition of definitions) {
     if (tools.has(definition.name)) throw new Error(`tool ${definition.name} is registered twice`);
@@ -94,8 +103,8 @@ export function compileTools<Services>(definitions: ToolDefinition<Services>[]):
         name: definition.name,
         title: definition.title,
         description: definition.description,
-        inputSchema: objectJsonSchema(definition.input, `${definition.name} input`),
-        outputSchema: objectJsonSchema(definition.output, `${definition.name} output`),
+        inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared),
+        outputSchema: objectJsonSchema(definition.output, `${definition.name} output`, shared),
         annotations: { title: definition.title, ...definition.annotations },
       },
     });

