@@ -7,6 +7,7 @@
  * Further benchmarks (block edits, exports) live beside this file and are run from here.
  */
 import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
+import { runBlockEditBench } from "./block-edit.ts";
 import { baselineCommand, describe, load, printTable, startProcess, startService, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -89,4 +90,5 @@ async function throughput(): Promise<Row[]> {
 const only = process.argv[2];
 const rows: Row[] = [];
 if (!only || only === "throughput") rows.push(...(await throughput()));
+if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
 printTable(rows);

@@ -133,3 +133,42 @@ export function printTable(rows: Row[]): void {
 }
 
 export const describe = (r: LoadResult) => `${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
+
+/** A minimal MCP session over fetch for benchmarks: no client-side schema work in the measured path. */
+export async function openMcpSession(mcpUrl: string, token: string) {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${token}`,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+  };
+  let id = 0;
+  const post = async (body: unknown) => {
+    const response = await fetch(mcpUrl, { method: "POST", headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${text.slice(0, 200)}`);
+    return { response, text };
+  };
+  const init = await post({
+    jsonrpc: "2.0",
+    id: ++id,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
+  headers["Mcp-Session-Id"] = init.response.headers.get("mcp-session-id") ?? "";
+  headers["Mcp-Protocol-Version"] = "2025-06-18";
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return {
+    async call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+      const { text } = await post({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
+      const data = text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data: ")) ?? "").slice(6);
+      const message = JSON.parse(data) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: { text: string }[] } };
+      if (!message.result || message.result.isError) throw new Error(`${name} failed: ${data.slice(0, 300)}`);
+      return message.result.structuredContent ?? {};
+    },
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
