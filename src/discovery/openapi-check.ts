@@ -5,20 +5,58 @@
  * every problem, so a drift between code and description stops the service loudly.
  */
 import type { OpenAPIV3_1 } from "@scalar/openapi-types";
-import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import openApi31Schema from "@seriousme/openapi-schema-validator/schemas/v3.1/schema.json" with { type: "json" };
 import type { Method, Route } from "../http/router.ts";
 
 const documentedMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
+/**
+ * The official OpenAPI 3.1 schema (as vendored by @seriousme/openapi-schema-validator), imported as a
+ * module so that it is bundled into the compiled binary; the validator's own loader reads it from disk
+ * at run time, which a single-file binary cannot do.
+ */
+let compiled: ValidateFunction | undefined;
+function openApi31Validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    ajv.addFormat("media-range", true);
+    compiled = ajv.compile(openApi31Schema);
+  }
+  return compiled;
+}
+
+/** Every local `$ref` ("#/…") must point at something in the document. */
+function unresolvedRefs(document: unknown): string[] {
+  const problems: string[] = [];
+  const resolve = (pointer: string): unknown =>
+    pointer
+      .slice(2)
+      .split("/")
+      .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), document);
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}/${index}`));
+    else if (node !== null && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string" && value.startsWith("#/") && resolve(value) === undefined) problems.push(`${path}/$ref ${value} does not resolve`);
+        else walk(value, `${path}/${key}`);
+      }
+    }
+  };
+  walk(document, "");
+  return problems;
+}
+
 export async function assertValidOpenApi(document: OpenAPIV3_1.Document): Promise<void> {
-  const validator = new Validator({ allErrors: true });
-  // The validator keeps a reference and may add keys; it gets its own copy.
-  const result = await validator.validate(structuredClone(document) as unknown as Record<string, unknown>);
-  if (result.valid) return;
-  const problems =
-    typeof result.errors === "string"
-      ? [result.errors]
-      : (result.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"} ${JSON.stringify(error.params)}`);
+  const validate = openApi31Validator();
+  const problems = validate(document)
+    ? []
+    : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"} ${JSON.stringify(error.params)}`);
+  problems.push(...unresolvedRefs(document));
+  if (problems.length === 0) return;
   throw new Error(`The OpenAPI document is not valid OpenAPI 3.1:\n  ${problems.join("\n  ")}`);
 }
 
