@@ -1,0 +1,109 @@
+/**
+ * `buildPackage`: one course document in, one streamed package out, in any export format. Everything
+ * that can fail on bad input (unknown format, a block pointing at a missing asset) fails before the
+ * stream is returned, so a tool error is all the caller sees and nothing half-written escapes.
+ */
+import { ToolError } from "../mcp/registry.ts";
+import { cartridgeEntries } from "./formats/imscc.ts";
+import { jsonExportChunks } from "./formats/json.ts";
+import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
+import { resolveAssets, scoUnits, type PackagedAsset } from "./plan.ts";
+import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "./types.ts";
+import { zipStream, type ZipEntry } from "./zip/zip-stream.ts";
+
+const fileSuffixes: Record<ExportFormat, string> = {
+  scorm12: "-scorm12.zip",
+  scorm2004: "-scorm2004.zip",
+  cmi5: "-cmi5.zip",
+  imscc: ".imscc",
+  html: "-html.zip",
+  json: ".json",
+};
+
+/** A file name from the course title: ASCII letters, digits and dashes, never empty. */
+export function packageFileName(title: string, format: ExportFormat): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return `${slug || "course"}${fileSuffixes[format]}`;
+}
+
+export function isExportFormat(format: string): format is ExportFormat {
+  return (exportFormats as readonly string[]).includes(format);
+}
+
+function assertFormat(format: string): asserts format is ExportFormat {
+  if (!isExportFormat(format)) {
+    throw new ToolError("invalid_arguments", `format: "${format}" is not an export format; use one of ${exportFormats.join(", ")}.`, { field: "format", allowed: exportFormats });
+  }
+}
+
+/** The course's IRI for cmi5; a URN keeps it stable wherever the package is imported. */
+export function defaultCourseIri(courseId: string): string {
+  return `urn:course-authoring-service:course:${courseId}`;
+}
+
+function modifiedAt(course: ExportCourse): Date {
+  const parsed = course.updatedAt ? new Date(course.updatedAt) : new Date();
+  return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
+}
+
+function countingStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}
+
+function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+  if (format === "imscc") {
+    const onSkippedQuestions = (lessonId: string, blockIds: readonly string[]): void =>
+      options.onNotice?.(`Quiz lesson ${lessonId}: questions ${blockIds.join(", ")} have no IMS Common Cartridge QTI equivalent (matching, ordering or several blanks) and were left out of the assessment.`);
+    return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions });
+  }
+  const units = scoUnits(course, format === "html" ? "course" : (options.scoMode ?? "course"));
+  const input: WebPackageInput = { course, units, assets, source: options.assets, renderer: options.renderer };
+  switch (format) {
+    case "scorm12":
+      return scorm12Entries(input);
+    case "scorm2004":
+      return scorm2004Entries(input);
+    case "cmi5":
+      return cmi5Entries(input, { courseIri: options.courseIri ?? defaultCourseIri(course.id), lrsOrigins: options.lrsOrigins ?? ["https:", "http:"] });
+    case "html":
+      return htmlSiteEntries(input);
+  }
+}
+
+export async function buildPackage(course: ExportCourse, options: BuildPackageOptions): Promise<ExportPackage> {
+  assertFormat(options.format);
+  const format = options.format;
+  const assets = await resolveAssets(course, options.assets);
+  const fileName = packageFileName(course.title, format);
+
+  if (format === "json") {
+    const stream = countingStream(jsonExportChunks(course, assets, options.assets, new Date().toISOString()));
+    return { fileName, mimeType: "application/json", stream };
+  }
+  const entries = packageEntries(format, course, options, assets);
+  const total = entries.length;
+  const stream = zipStream(entries, {
+    modifiedAt: modifiedAt(course),
+    onEntry: (path, written) => options.onProgress?.(written, total, `Packed ${path}`),
+  });
+  return { fileName, mimeType: "application/zip", stream };
+}

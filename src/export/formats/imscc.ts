@@ -1,0 +1,60 @@
+/**
+ * Zip entries of an IMS Common Cartridge 1.3: the manifest, one rendered page per content lesson (the
+ * LMS shows each as its own item), one QTI 1.2 assessment per quiz lesson, and the media under
+ * `web_resources/`. Pages and assets are produced one at a time as the zip is written.
+ */
+import { ccManifest, type CartridgeLesson } from "../manifests/imscc.ts";
+import { qtiAssessment } from "../manifests/qti.ts";
+import type { PackagedAsset } from "../plan.ts";
+import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
+import type { ZipEntry } from "../zip/zip-stream.ts";
+
+export interface CartridgeOptions {
+  readonly course: ExportCourse;
+  readonly assets: ReadonlyMap<string, PackagedAsset>;
+  readonly source: AssetSource;
+  readonly renderer: CourseRenderer;
+  /** Told about quiz questions the CC QTI profile cannot carry (matching, ordering, several blanks). */
+  readonly onSkippedQuestions?: (lessonId: string, blockIds: readonly string[]) => void;
+}
+
+function webResourcePath(asset: PackagedAsset): string {
+  return asset.path.replace(/^assets\//, "web_resources/");
+}
+
+function safeSegment(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
+  const { course } = options;
+  const lessons = new Map<string, CartridgeLesson>();
+  const lessonEntries: ZipEntry[] = [];
+  const assetUrl = (assetId: string): string => {
+    const asset = options.assets.get(assetId);
+    return asset ? `../${webResourcePath(asset)}` : "";
+  };
+  for (const module of course.modules) {
+    for (const lesson of module.lessons) {
+      // A quiz with no question the CC QTI profile can carry stays a page, so the cartridge never has an empty assessment.
+      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson) : null;
+      if (assessment && assessment.includedQuestions > 0) {
+        const path = `assessments/${safeSegment(lesson.id)}/assessment.xml`;
+        lessons.set(lesson.id, { lesson, path, isAssessment: true });
+        if (assessment.skippedBlockIds.length > 0) options.onSkippedQuestions?.(lesson.id, assessment.skippedBlockIds);
+        lessonEntries.push({ path, body: assessment.xml });
+        continue;
+      }
+      const path = `lessons/${safeSegment(lesson.id)}.html`;
+      lessons.set(lesson.id, { lesson, path, isAssessment: false });
+      const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
+      lessonEntries.push({ path, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package" })) });
+    }
+  }
+  const assets = [...options.assets.values()];
+  return [
+    { path: "imsmanifest.xml", body: ccManifest({ course, lessons, assetPaths: assets.map(webResourcePath) }) },
+    ...lessonEntries,
+    ...assets.map((asset) => ({ path: webResourcePath(asset), body: () => options.source.open(asset.assetId) })),
+  ];
+}

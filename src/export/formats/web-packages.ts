@@ -1,0 +1,91 @@
+/**
+ * Zip entries of the packages whose learner page is the rendered course: SCORM 1.2, SCORM 2004, cmi5
+ * and the plain HTML site. Each unit's page is rendered only when the zip reaches it, and each asset is
+ * opened only when its entry is written, so memory holds one page or one asset at a time.
+ */
+import { cmi5Manifest } from "../manifests/cmi5.ts";
+import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../manifests/scorm.ts";
+import type { PackagedAsset, ScoUnit } from "../plan.ts";
+import { cmi5RuntimeScript, scormRuntimeScript } from "../runtime/index.ts";
+import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../schemas.ts";
+import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
+import type { ZipEntry } from "../zip/zip-stream.ts";
+
+export interface WebPackageInput {
+  readonly course: ExportCourse;
+  readonly units: readonly ScoUnit[];
+  readonly assets: ReadonlyMap<string, PackagedAsset>;
+  readonly source: AssetSource;
+  readonly renderer: CourseRenderer;
+}
+
+function pageEntries(input: WebPackageInput, runtimeScript: string | undefined, connectSources?: readonly string[]): ZipEntry[] {
+  const assetUrl = (assetId: string): string => input.assets.get(assetId)?.path ?? "";
+  return input.units.map((unit) => ({
+    path: unit.href,
+    body: () =>
+      Promise.resolve(
+        input.renderer(unit.course, {
+          assetUrl,
+          mode: "package",
+          ...(runtimeScript === undefined ? {} : { runtimeScript }),
+          ...(connectSources === undefined ? {} : { connectSources }),
+        }),
+      ),
+  }));
+}
+
+function assetEntries(input: WebPackageInput): ZipEntry[] {
+  return [...input.assets.values()].map((asset) => ({ path: asset.path, body: () => input.source.open(asset.assetId) }));
+}
+
+function manifestInput(input: WebPackageInput): ManifestInput {
+  return {
+    courseId: input.course.id,
+    courseTitle: input.course.title,
+    version: input.course.version ?? 1,
+    units: input.units,
+    assetPaths: [...input.assets.values()].map((asset) => asset.path),
+  };
+}
+
+export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
+  return [
+    { path: "imsmanifest.xml", body: scorm12Manifest(manifestInput(input)) },
+    ...schemaEntries("scorm12", scorm12SchemaFiles),
+    ...pageEntries(input, scormRuntimeScript("1.2")),
+    ...assetEntries(input),
+  ];
+}
+
+export function scorm2004Entries(input: WebPackageInput): ZipEntry[] {
+  return [
+    { path: "imsmanifest.xml", body: scorm2004Manifest(manifestInput(input)) },
+    ...schemaEntries("scorm2004", scorm2004SchemaFiles),
+    ...pageEntries(input, scormRuntimeScript("2004")),
+    ...assetEntries(input),
+  ];
+}
+
+export interface Cmi5Options {
+  /** The course's IRI, under which AU and objective IRIs are minted. */
+  readonly courseIri: string;
+  /** Origins the AU may send statements to (the LRS is only named at launch). */
+  readonly lrsOrigins: readonly string[];
+}
+
+export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEntry[] {
+  const manifest = cmi5Manifest({
+    courseTitle: input.course.title,
+    courseDescription: input.course.description ?? "",
+    language: input.course.language ?? "en",
+    courseIri: options.courseIri,
+    objectives: input.course.objectives,
+    units: input.units,
+  });
+  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(), options.lrsOrigins), ...assetEntries(input)];
+}
+
+export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {
+  return [...pageEntries(input, undefined), ...assetEntries(input)];
+}

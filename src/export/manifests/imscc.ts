@@ -1,0 +1,102 @@
+/**
+ * `imsmanifest.xml` for an IMS Common Cartridge 1.3: course metadata in the CC LOM profile, one
+ * rooted-hierarchy organization (module folders holding one item per lesson), a `webcontent` resource
+ * per content lesson, a QTI `assessment` resource per quiz lesson, and the shared media as a webcontent
+ * resource the lesson pages depend on.
+ */
+import type { RenderableLesson } from "../../render/types.ts";
+import type { ExportCourse } from "../types.ts";
+import { el, xmlDocument, xmlId, type XmlElement } from "../xml.ts";
+
+export const ccNamespace = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1";
+export const ccLomManifestNamespace = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest";
+export const assessmentResourceType = "imsqti_xmlv1p2/imscc_xmlv1p3/assessment";
+
+/** Where one lesson lives in the cartridge. */
+export interface CartridgeLesson {
+  readonly lesson: RenderableLesson;
+  /** The lesson page (content lessons) or the QTI file (quiz lessons). */
+  readonly path: string;
+  readonly isAssessment: boolean;
+}
+
+export interface CartridgeInput {
+  readonly course: ExportCourse;
+  readonly lessons: ReadonlyMap<string, CartridgeLesson>;
+  readonly assetPaths: readonly string[];
+}
+
+const sharedResourceId = "RES_web_resources";
+
+function lessonResource(entry: CartridgeLesson, hasAssets: boolean): XmlElement {
+  const identifier = xmlId("RES", entry.lesson.id);
+  if (entry.isAssessment) return el("resource", { identifier, type: assessmentResourceType }, el("file", { href: entry.path }));
+  return el(
+    "resource",
+    { identifier, type: "webcontent", href: entry.path },
+    el("file", { href: entry.path }),
+    hasAssets && el("dependency", { identifierref: sharedResourceId }),
+  );
+}
+
+export function ccManifest(input: CartridgeInput): string {
+  const { course } = input;
+  const language = course.language ?? "en";
+  const hasAssets = input.assetPaths.length > 0;
+  const description = (course.description ?? "").trim();
+  const root = el(
+    "manifest",
+    {
+      identifier: xmlId("MANIFEST", course.id),
+      xmlns: ccNamespace,
+      "xmlns:lomimscc": ccLomManifestNamespace,
+      "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+      "xsi:schemaLocation": `${ccNamespace} http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd ${ccLomManifestNamespace} http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd`,
+    },
+    el(
+      "metadata",
+      {},
+      el("schema", {}, "IMS Common Cartridge"),
+      el("schemaversion", {}, "1.3.0"),
+      el(
+        "lomimscc:lom",
+        {},
+        el(
+          "lomimscc:general",
+          {},
+          el("lomimscc:title", {}, el("lomimscc:string", { language }, course.title)),
+          description ? el("lomimscc:description", {}, el("lomimscc:string", { language }, description)) : null,
+        ),
+      ),
+    ),
+    el(
+      "organizations",
+      {},
+      el(
+        "organization",
+        { identifier: xmlId("ORG", course.id), structure: "rooted-hierarchy" },
+        el(
+          "item",
+          { identifier: "ITEM_root" },
+          course.modules.map((module) =>
+            el(
+              "item",
+              { identifier: xmlId("ITEM", module.id) },
+              el("title", {}, module.title),
+              module.lessons
+                .filter((lesson) => input.lessons.has(lesson.id))
+                .map((lesson) => el("item", { identifier: xmlId("ITEM", lesson.id), identifierref: xmlId("RES", lesson.id) }, el("title", {}, lesson.title))),
+            ),
+          ),
+        ),
+      ),
+    ),
+    el(
+      "resources",
+      {},
+      [...input.lessons.values()].map((entry) => lessonResource(entry, hasAssets)),
+      hasAssets && el("resource", { identifier: sharedResourceId, type: "webcontent" }, input.assetPaths.map((path) => el("file", { href: path }))),
+    ),
+  );
+  return xmlDocument(root);
+}

@@ -1,0 +1,152 @@
+/**
+ * A quiz lesson as an IMS QTI 1.2.1 assessment in the Common Cartridge profile (`cc.exam.v0p1`): single
+ * choice and true/false as `cc.multiple_choice` / `cc.true_false`, multiple choice as
+ * `cc.multiple_response`, a one-blank fill-in as `cc.fib`. Matching, ordering and multi-blank questions
+ * have no CC profile; they are left out and reported so the caller can say so.
+ */
+import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
+import { renderMarkdown } from "../../render/index.ts";
+import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
+import { el, xmlDocument, xmlId, type XmlElement } from "../xml.ts";
+
+export const qtiNamespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2";
+
+interface Choice {
+  readonly text: string;
+  readonly correct: boolean;
+}
+
+type Question =
+  | { readonly id: string; readonly kind: "single" | "multiple" | "true_false"; readonly prompt: string; readonly points: number; readonly choices: readonly Choice[] }
+  | { readonly id: string; readonly kind: "fib"; readonly prompt: string; readonly points: number; readonly answers: readonly string[]; readonly caseSensitive: boolean };
+
+export interface QtiAssessment {
+  readonly xml: string;
+  readonly includedQuestions: number;
+  /** Block IDs of questions the CC profile cannot express. */
+  readonly skippedBlockIds: readonly string[];
+}
+
+function field(label: string, entry: string): XmlElement {
+  return el("qtimetadatafield", {}, el("fieldlabel", {}, label), el("fieldentry", {}, entry));
+}
+
+function html(markdown: string): XmlElement {
+  return el("material", {}, el("mattext", { texttype: "text/html" }, renderMarkdown(markdown)));
+}
+
+function plain(text: string): XmlElement {
+  return el("material", {}, el("mattext", { texttype: "text/plain" }, text));
+}
+
+function asQuestion(block: RenderableBlock): Question | null {
+  if (!isQuestionType(block.type)) return null;
+  const data = block as unknown as Record<string, unknown>;
+  const prompt = typeof data.prompt === "string" ? data.prompt : "";
+  const points = typeof data.points === "number" ? data.points : 1;
+  const choices = Array.isArray(data.choices)
+    ? (data.choices as { text?: unknown; correct?: unknown }[]).map((choice) => ({ text: String(choice.text ?? ""), correct: choice.correct === true }))
+    : [];
+  switch (block.type) {
+    case "single_choice":
+      return { id: block.id, kind: "single", prompt, points, choices };
+    case "multiple_choice":
+      return { id: block.id, kind: "multiple", prompt, points, choices };
+    case "true_false":
+      return { id: block.id, kind: "true_false", prompt, points, choices: [{ text: "True", correct: data.answer === true }, { text: "False", correct: data.answer === false }] };
+    case "fill_in_blank": {
+      const blanks = Array.isArray(data.blanks) ? (data.blanks as { answers?: unknown; caseSensitive?: unknown }[]) : [];
+      const [blank] = blanks;
+      if (blanks.length !== 1 || !blank || !Array.isArray(blank.answers)) return null;
+      const sentence = typeof data.text === "string" ? data.text.replace(/\{\{1\}\}/g, "_____") : "";
+      return { id: block.id, kind: "fib", prompt: `${prompt}\n\n${sentence}`, points, answers: blank.answers.map(String), caseSensitive: blank.caseSensitive === true };
+    }
+    default:
+      return null;
+  }
+}
+
+const profiles = { single: "cc.multiple_choice.v0p1", multiple: "cc.multiple_response.v0p1", true_false: "cc.true_false.v0p1", fib: "cc.fib.v0p1" } as const;
+
+function scoreOutcome(): XmlElement {
+  return el("outcomes", {}, el("decvar", { maxvalue: "100", minvalue: "0", varname: "SCORE", vartype: "Decimal" }));
+}
+
+function setFullScore(): XmlElement {
+  return el("setvar", { action: "Set", varname: "SCORE" }, "100");
+}
+
+function choiceItemParts(question: Extract<Question, { choices: readonly Choice[] }>): XmlElement[] {
+  const labels = question.choices.map((choice, index) => ({ ...choice, ident: `${question.id}_c${index + 1}` }));
+  const responseId = `${question.id}_response`;
+  const presentation = el(
+    "presentation",
+    {},
+    html(question.prompt),
+    el(
+      "response_lid",
+      { ident: responseId, rcardinality: question.kind === "multiple" ? "Multiple" : "Single" },
+      el("render_choice", {}, labels.map((label) => el("response_label", { ident: label.ident }, plain(label.text)))),
+    ),
+  );
+  const correct = labels.filter((label) => label.correct);
+  const condition =
+    question.kind === "multiple"
+      ? el(
+          "conditionvar",
+          {},
+          el(
+            "and",
+            {},
+            labels.map((label) => (label.correct ? el("varequal", { respident: responseId }, label.ident) : el("not", {}, el("varequal", { respident: responseId }, label.ident)))),
+          ),
+        )
+      : el("conditionvar", {}, el("varequal", { respident: responseId }, correct[0]?.ident ?? ""));
+  return [presentation, el("resprocessing", {}, scoreOutcome(), el("respcondition", { continue: "No" }, condition, setFullScore()))];
+}
+
+function fibItemParts(question: Extract<Question, { kind: "fib" }>): XmlElement[] {
+  const responseId = `${question.id}_response`;
+  const presentation = el("presentation", {}, html(question.prompt), el("response_str", { ident: responseId, rcardinality: "Single" }, el("render_fib", { rows: "1" })));
+  const conditions = question.answers.map((answer) =>
+    el("respcondition", { continue: "No" }, el("conditionvar", {}, el("varequal", { respident: responseId, case: question.caseSensitive ? "Yes" : "No" }, answer)), setFullScore()),
+  );
+  return [presentation, el("resprocessing", {}, scoreOutcome(), conditions)];
+}
+
+function item(question: Question, number: number): XmlElement {
+  const metadata = el(
+    "itemmetadata",
+    {},
+    el("qtimetadata", {}, field("cc_profile", profiles[question.kind]), field("cc_weighting", String(question.points))),
+  );
+  const parts = question.kind === "fib" ? fibItemParts(question) : choiceItemParts(question);
+  return el("item", { ident: xmlId("Q", question.id), title: `Question ${number}` }, metadata, parts);
+}
+
+export function qtiAssessment(lesson: RenderableLesson): QtiAssessment {
+  const blocks = lesson.blocks ?? [];
+  const questions: Question[] = [];
+  const skipped: string[] = [];
+  for (const block of blocks) {
+    const question = asQuestion(block);
+    if (question) questions.push(question);
+    else if (isQuestionType(block.type)) skipped.push(block.id);
+  }
+  const attempts = typeof lesson.maxAttempts === "number" ? String(lesson.maxAttempts) : "unlimited";
+  const root = el(
+    "questestinterop",
+    {
+      xmlns: qtiNamespace,
+      "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+      "xsi:schemaLocation": `${qtiNamespace} http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_qtiasiv1p2p1_v1p0.xsd`,
+    },
+    el(
+      "assessment",
+      { ident: xmlId("A", lesson.id), title: lesson.title },
+      el("qtimetadata", {}, field("cc_profile", "cc.exam.v0p1"), field("qmd_assessmenttype", "Examination"), field("cc_maxattempts", attempts)),
+      el("section", { ident: xmlId("S", lesson.id) }, questions.map((question, index) => item(question, index + 1))),
+    ),
+  );
+  return { xml: xmlDocument(root), includedQuestions: questions.length, skippedBlockIds: skipped };
+}

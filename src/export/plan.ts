@@ -1,0 +1,134 @@
+/**
+ * Everything decided before the first byte is written: which SCOs (or cmi5 AUs) the package has, which
+ * assets the blocks reference and where each lands in the package. A reference to a missing asset fails
+ * here, naming the block, so a broken course gives a clear tool error rather than a broken package.
+ */
+import { ToolError } from "../mcp/registry.ts";
+import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
+import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
+import { xmlId } from "./xml.ts";
+
+/** One launchable unit: the whole course, or one module, rendered as its own page. */
+export interface ScoUnit {
+  /** Identifier usable in manifests (`xs:ID`). */
+  readonly identifier: string;
+  readonly title: string;
+  /** The page's path in the package. */
+  readonly href: string;
+  /** The course narrowed to what this unit shows. */
+  readonly course: ExportCourse;
+  readonly lessons: readonly RenderableLesson[];
+  readonly quizLessons: readonly RenderableLesson[];
+}
+
+export function scoUnits(course: ExportCourse, mode: ScoMode): ScoUnit[] {
+  const unit = (identifier: string, title: string, href: string, modules: readonly RenderableModule[]): ScoUnit => {
+    const lessons = modules.flatMap((module) => module.lessons);
+    return { identifier, title, href, course: { ...course, modules }, lessons, quizLessons: lessons.filter((lesson) => lesson.kind === "quiz") };
+  };
+  if (mode === "course" || course.modules.length <= 1) return [unit("SCO_course", course.title, "index.html", course.modules)];
+  return course.modules.map((module, index) => unit(xmlId("SCO", module.id), module.title, `module-${index + 1}.html`, [module]));
+}
+
+/** Pass mark of a unit, 0-1, when it has exactly one quiz with a pass mark (the mastery score an LMS can use). */
+export function unitMasteryScore(unit: ScoUnit): number | null {
+  const [quiz, ...others] = unit.quizLessons;
+  if (!quiz || others.length > 0 || typeof quiz.passingScore !== "number") return null;
+  return Math.round(quiz.passingScore) / 100;
+}
+
+export interface AssetReference {
+  readonly assetId: string;
+  readonly blockId: string;
+  readonly blockType: string;
+  readonly lessonId: string;
+  readonly lessonTitle: string;
+  /** Where in the block, e.g. `assetId` or `captions.assetId`. */
+  readonly field: string;
+}
+
+function referencesIn(value: unknown, path: string, found: (assetId: string, field: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => referencesIn(item, `${path}[${index}]`, found));
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, child] of Object.entries(value)) {
+    const field = path ? `${path}.${key}` : key;
+    if (key === "assetId" && typeof child === "string") found(child, field);
+    else referencesIn(child, field, found);
+  }
+}
+
+export function assetReferences(course: ExportCourse): AssetReference[] {
+  const references: AssetReference[] = [];
+  for (const module of course.modules) {
+    for (const lesson of module.lessons) {
+      for (const block of lesson.blocks ?? ([] as readonly RenderableBlock[])) {
+        referencesIn(block, "", (assetId, field) =>
+          references.push({ assetId, blockId: block.id, blockType: block.type, lessonId: lesson.id, lessonTitle: lesson.title, field }),
+        );
+      }
+    }
+  }
+  return references;
+}
+
+export interface PackagedAsset {
+  readonly assetId: string;
+  readonly info: AssetInfo;
+  /** Path inside the package, e.g. `assets/ast_1-diagram.png`. */
+  readonly path: string;
+}
+
+const extensionsByType: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/avif": "avif",
+  "image/svg+xml": "svg",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/ogg": "ogg",
+  "audio/wav": "wav",
+  "text/vtt": "vtt",
+  "application/pdf": "pdf",
+};
+
+export function packagedFileName(assetId: string, info: AssetInfo): string {
+  const base = info.fileName.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[._]+/, "").slice(-80) || "file";
+  const extension = extensionsByType[info.mimeType.toLowerCase()];
+  const named = extension && !base.toLowerCase().endsWith(`.${extension}`) && !/\.[A-Za-z0-9]{1,5}$/.test(base) ? `${base}.${extension}` : base;
+  return `${assetId.replace(/[^A-Za-z0-9_-]/g, "_")}-${named}`;
+}
+
+function brokenReferenceError(broken: readonly AssetReference[]): ToolError {
+  const [first] = broken;
+  const described = broken
+    .slice(0, 5)
+    .map((reference) => `block ${reference.blockId} (${reference.blockType}, ${reference.field}) in lesson "${reference.lessonTitle}" references asset ${reference.assetId}`)
+    .join("; ");
+  const more = broken.length > 5 ? ` and ${broken.length - 5} more` : "";
+  return new ToolError(
+    "invalid_state",
+    `The course cannot be exported: ${described}${more}, which does not exist. Upload the asset again, or point the block at another asset or URL with update_block, then export again.`,
+    { blockId: first?.blockId, lessonId: first?.lessonId, assetId: first?.assetId, brokenReferences: broken.slice(0, 50) },
+  );
+}
+
+/** Looks up every referenced asset once; throws a tool error naming the blocks whose asset is missing. */
+export async function resolveAssets(course: ExportCourse, source: AssetSource): Promise<Map<string, PackagedAsset>> {
+  const references = assetReferences(course);
+  const resolved = new Map<string, PackagedAsset>();
+  const missing = new Set<string>();
+  for (const assetId of new Set(references.map((reference) => reference.assetId))) {
+    const info = await source.describe(assetId);
+    if (info === null) missing.add(assetId);
+    else resolved.set(assetId, { assetId, info, path: `assets/${packagedFileName(assetId, info)}` });
+  }
+  if (missing.size > 0) throw brokenReferenceError(references.filter((reference) => missing.has(reference.assetId)));
+  return resolved;
+}

@@ -1,0 +1,116 @@
+/**
+ * Browser-side helpers shared by the SCORM and cmi5 adapters, shipped as the source of
+ * `createProgressTools` (so it must stay self-contained): a compact encoding of the learner's progress
+ * for `suspend_data` (SCORM 1.2 allows only 4,096 characters, so lessons are a bitset, not a list of
+ * IDs) and the verdict an LMS is told: completed, passed or failed, and the score.
+ */
+import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../../render/client/types.ts";
+
+export interface ProgressVerdict {
+  /** Every lesson has been visited. */
+  readonly completed: boolean;
+  /** True once every quiz lesson is passed; false when every quiz was attempted and one is not; null otherwise. */
+  readonly passed: boolean | null;
+  /** 0-100, or null when no quiz lesson has been attempted yet. */
+  readonly scorePercent: number | null;
+  readonly hasQuizzes: boolean;
+  /** Share of lessons visited, 0-1. */
+  readonly progressMeasure: number;
+}
+
+export interface ProgressTools {
+  encode(progress: CourseState): string;
+  decode(text: string): Partial<CourseState> | null;
+  verdict(progress: CourseProgress): ProgressVerdict;
+  /** Seconds as an ISO 8601 duration (`PT1H2M3.5S`), as SCORM 2004 and xAPI expect. */
+  isoDuration(seconds: number): string;
+  /** Seconds as a SCORM 1.2 `CMITimespan` (`HHHH:MM:SS.SS`). */
+  scorm12Timespan(seconds: number): string;
+}
+
+export function createProgressTools(lessons: readonly LessonSummary[]): ProgressTools {
+  const indexOf = new Map(lessons.map((lesson, index) => [lesson.id, index]));
+
+  function bitsetOf(ids: readonly string[]): string {
+    const nibbles = new Array<number>(Math.ceil(lessons.length / 4)).fill(0);
+    for (const id of ids) {
+      const index = indexOf.get(id);
+      if (index !== undefined) nibbles[index >> 2] = (nibbles[index >> 2] ?? 0) | (1 << (index & 3));
+    }
+    return nibbles.map((nibble) => nibble.toString(16)).join("");
+  }
+
+  function idsOf(bitset: string): string[] {
+    const ids: string[] = [];
+    for (let index = 0; index < lessons.length; index++) {
+      const nibble = parseInt(bitset.charAt(index >> 2) || "0", 16);
+      const lesson = lessons[index];
+      if (lesson && nibble & (1 << (index & 3))) ids.push(lesson.id);
+    }
+    return ids;
+  }
+
+  function encode(progress: CourseState): string {
+    const quizzes: number[][] = [];
+    for (const [lessonId, record] of Object.entries(progress.quizzes)) {
+      const index = indexOf.get(lessonId);
+      if (index !== undefined) quizzes.push([index, record.attempts, record.lastScorePercent, record.bestScorePercent, record.passed ? 1 : 0]);
+    }
+    const current = progress.currentLessonId === null ? -1 : (indexOf.get(progress.currentLessonId) ?? -1);
+    return JSON.stringify({ v: 1, c: current, s: bitsetOf(progress.visitedLessonIds), q: quizzes });
+  }
+
+  function decode(text: string): Partial<CourseState> | null {
+    try {
+      const data = JSON.parse(text) as { v?: unknown; c?: unknown; s?: unknown; q?: unknown };
+      if (data.v !== 1) return null;
+      const current = typeof data.c === "number" ? lessons[data.c] : undefined;
+      const quizzes: Record<string, QuizRecord> = {};
+      for (const entry of Array.isArray(data.q) ? data.q : []) {
+        if (!Array.isArray(entry) || entry.length < 5 || !entry.every((part) => typeof part === "number")) continue;
+        const [index, attempts, last, best, passed] = entry as number[];
+        const lesson = lessons[index ?? -1];
+        if (lesson) quizzes[lesson.id] = { attempts: attempts ?? 0, lastScorePercent: last ?? 0, bestScorePercent: best ?? 0, passed: passed === 1 };
+      }
+      return {
+        currentLessonId: current ? current.id : null,
+        visitedLessonIds: typeof data.s === "string" ? idsOf(data.s) : [],
+        quizzes,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  function verdict(progress: CourseProgress): ProgressVerdict {
+    const quizLessons = lessons.filter((lesson) => lesson.kind === "quiz");
+    const attempted = quizLessons.filter((lesson) => (progress.quizzes[lesson.id]?.attempts ?? 0) > 0);
+    const allPassed = quizLessons.length > 0 && quizLessons.every((lesson) => progress.quizzes[lesson.id]?.passed === true);
+    const allAttempted = quizLessons.length > 0 && attempted.length === quizLessons.length;
+    return {
+      completed: progress.completed,
+      passed: allPassed ? true : allAttempted ? false : null,
+      scorePercent: attempted.length === 0 ? null : (progress.scorePercent ?? 0),
+      hasQuizzes: quizLessons.length > 0,
+      progressMeasure: lessons.length === 0 ? 1 : progress.visitedLessonIds.length / lessons.length,
+    };
+  }
+
+  function isoDuration(seconds: number): string {
+    const hours = Math.floor(seconds / 3600);
+    const minutes = Math.floor((seconds % 3600) / 60);
+    const rest = Math.round((seconds % 60) * 100) / 100;
+    return `PT${hours}H${minutes}M${rest}S`;
+  }
+
+  function scorm12Timespan(seconds: number): string {
+    const pad = (value: number, width: number): string => String(value).padStart(width, "0");
+    const hours = Math.min(9999, Math.floor(seconds / 3600));
+    const minutes = Math.floor((seconds % 3600) / 60);
+    const wholeSeconds = Math.floor(seconds % 60);
+    const hundredths = Math.floor((seconds % 1) * 100);
+    return `${pad(hours, 4)}:${pad(minutes, 2)}:${pad(wholeSeconds, 2)}.${pad(hundredths, 2)}`;
+  }
+
+  return { encode, decode, verdict, isoDuration, scorm12Timespan };
+}

@@ -1,0 +1,158 @@
+/**
+ * In-page course runtime, shipped as the source of `installCourseRuntime` (see `script.ts`): shows one
+ * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
+ * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`. The function must stay
+ * self-contained: it runs in the browser, so it may use only its parameters and browser globals.
+ */
+import type { RuntimeText } from "../ui-text.ts";
+import type { CourseProgress, CourseRuntimeApi, CourseState, LessonSummary, LessonVisit, QuizRecord, QuizRecorder, courseEvents } from "./types.ts";
+
+export interface RuntimeConfig {
+  readonly courseId: string;
+  readonly text: RuntimeText;
+  readonly events: typeof courseEvents;
+}
+
+export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
+  const { events, text } = config;
+  const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
+  const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
+  const lessons: LessonSummary[] = lessonPages.map((page) => ({
+    id: page.dataset.lessonId ?? "",
+    title: page.dataset.lessonTitle ?? "",
+    kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
+  }));
+  const visited = new Set<string>();
+  const quizzes = new Map<string, QuizRecord>();
+  let currentPage: HTMLElement | null = null;
+  let currentLessonId: string | null = null;
+
+  function fill(template: string, values: Record<string, string | number>): string {
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  }
+
+  function pageForLesson(lessonId: string): HTMLElement | undefined {
+    return lessonPages.find((page) => page.dataset.lessonId === lessonId);
+  }
+
+  function pageFromFragment(): HTMLElement | null {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    return target?.closest<HTMLElement>("[data-page]") ?? null;
+  }
+
+  function markVisitedInContents(lessonId: string): void {
+    const page = pageForLesson(lessonId);
+    if (!page) return;
+    const link = document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`);
+    link?.classList.add("is-visited");
+    const note = link?.querySelector<HTMLElement>("[data-visited-note]");
+    if (note) note.hidden = false;
+  }
+
+  function showPage(page: HTMLElement, moveFocus: boolean): void {
+    for (const other of pages) other.hidden = other !== page;
+    currentPage = page;
+    for (const link of document.querySelectorAll<HTMLElement>("[data-contents-link]")) {
+      if (link.dataset.contentsLink === page.id) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    if (moveFocus) page.querySelector<HTMLElement>("[data-page-heading]")?.focus();
+    const lessonId = page.dataset.lessonId;
+    const progress = document.querySelector<HTMLElement>("[data-progress]");
+    if (lessonId === undefined) {
+      if (progress) progress.textContent = "";
+      return;
+    }
+    const position = lessonPages.indexOf(page) + 1;
+    if (progress) progress.textContent = fill(text.lessonProgress, { position, count: lessonPages.length });
+    currentLessonId = lessonId;
+    visited.add(lessonId);
+    markVisitedInContents(lessonId);
+    const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
+    document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+  }
+
+  function progress(): CourseProgress {
+    const quizLessons = lessons.filter((lesson) => lesson.kind === "quiz");
+    const bestScores = quizLessons.map((lesson) => quizzes.get(lesson.id)?.bestScorePercent ?? 0);
+    return {
+      currentLessonId,
+      visitedLessonIds: lessons.filter((lesson) => visited.has(lesson.id)).map((lesson) => lesson.id),
+      quizzes: Object.fromEntries(quizzes),
+      completed: lessons.every((lesson) => visited.has(lesson.id)),
+      passed: quizLessons.length === 0 ? null : quizLessons.every((lesson) => quizzes.get(lesson.id)?.passed === true),
+      scorePercent: quizLessons.length === 0 ? null : Math.round(bestScores.reduce((sum, score) => sum + score, 0) / quizLessons.length),
+    };
+  }
+
+  function listen<Detail>(eventName: string, listener: (detail: Detail) => void): () => void {
+    const handler = (event: Event): void => listener((event as CustomEvent<Detail>).detail);
+    document.addEventListener(eventName, handler);
+    return () => document.removeEventListener(eventName, handler);
+  }
+
+  function restore(state: Partial<CourseState>): void {
+    for (const lessonId of state.visitedLessonIds ?? []) {
+      if (!pageForLesson(lessonId)) continue;
+      visited.add(lessonId);
+      markVisitedInContents(lessonId);
+    }
+    for (const [lessonId, record] of Object.entries(state.quizzes ?? {})) quizzes.set(lessonId, record);
+    document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
+    const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
+    if (page && page !== currentPage) showPage(page, false);
+  }
+
+  const api: CourseRuntimeApi = {
+    version: 1,
+    courseId: config.courseId,
+    lessons,
+    onLessonVisited: (listener) => listen(events.lessonVisited, listener),
+    onQuizScored: (listener) => listen(events.quizScored, listener),
+    onQuestionAnswered: (listener) => listen(events.questionAnswered, listener),
+    getState: progress,
+    setState: restore,
+    goToLesson(lessonId) {
+      const page = pageForLesson(lessonId);
+      if (page) showPage(page, true);
+    },
+  };
+  window.CourseRuntime = api;
+
+  window.addEventListener("hashchange", () => {
+    const page = pageFromFragment();
+    if (page && page !== currentPage) showPage(page, true);
+  });
+
+  // Start once every inline script (including a SCORM adapter) has run, so its listeners see the first visit.
+  function start(): void {
+    const resumed = currentLessonId === null ? undefined : pageForLesson(currentLessonId);
+    const first = pageFromFragment() ?? resumed ?? pages[0];
+    if (first && first !== currentPage) showPage(first, false);
+    document.documentElement.classList.add("course-ready");
+    document.dispatchEvent(new CustomEvent(events.ready, { detail: progress() }));
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else setTimeout(start, 0);
+
+  return {
+    recordQuizAttempt(result, maxAttempts) {
+      const previous = quizzes.get(result.lessonId);
+      const attempt = (previous?.attempts ?? 0) + 1;
+      quizzes.set(result.lessonId, {
+        attempts: attempt,
+        lastScorePercent: result.scorePercent,
+        bestScorePercent: Math.max(previous?.bestScorePercent ?? 0, result.scorePercent),
+        passed: (previous?.passed ?? false) || result.passed,
+      });
+      const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };
+      document.dispatchEvent(new CustomEvent(events.quizScored, { detail: score }));
+      return score;
+    },
+    quizRecord: (lessonId) => quizzes.get(lessonId),
+    announceQuestionAnswer(answer) {
+      document.dispatchEvent(new CustomEvent(events.questionAnswered, { detail: answer }));
+    },
+  };
+}

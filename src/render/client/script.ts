@@ -1,0 +1,27 @@
+/**
+ * Builds the page's one inline script from the client functions' own source (Bun transpiles them, so
+ * `Function.prototype.toString` yields plain JavaScript), with their configuration embedded as JSON.
+ * Writing the client as typed functions keeps it under the type-checker instead of inside a string.
+ */
+import { scriptLiteral } from "../html.ts";
+import { runtimeText } from "../ui-text.ts";
+import { installQuizzes } from "./quiz.ts";
+import { installCourseRuntime, type RuntimeConfig } from "./runtime.ts";
+import { courseEvents } from "./types.ts";
+import { installWidgets } from "./widgets.ts";
+
+export function courseRuntimeScript(courseId: string): string {
+  const config: RuntimeConfig = { courseId, text: runtimeText, events: courseEvents };
+  return `(() => {
+"use strict";
+const config = ${scriptLiteral(config)};
+const recorder = (${installCourseRuntime.toString()})(config);
+(${installWidgets.toString()})(config.text);
+(${installQuizzes.toString()})(recorder, config.text, config.events);
+})();`;
+}
+
+/** Keeps caller-supplied script from closing the element it is embedded in. */
+export function embeddableScript(source: string): string {
+  return source.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+}

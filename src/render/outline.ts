@@ -1,0 +1,67 @@
+/**
+ * The course's table of contents (a `nav` landmark, in a disclosure that starts closed on narrow
+ * screens) and its introduction page: title, description, audience and level, learning objectives,
+ * and an outline of modules with their summaries and lessons.
+ */
+import type { RenderContext } from "./context.ts";
+import { html, type SafeHtml } from "./html.ts";
+import type { PageLink, PlacedLesson } from "./lesson.ts";
+import { pager } from "./lesson.ts";
+import { markdownHtml } from "./markdown.ts";
+import type { RenderableCourse, RenderableModule } from "./types.ts";
+import { uiText } from "./ui-text.ts";
+
+export const introPageId = "course-introduction";
+
+function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): PlacedLesson[] {
+  return placed.filter((entry) => entry.module === module);
+}
+
+function contentsLink(pageId: string, label: SafeHtml | string): SafeHtml {
+  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-visited-note hidden> ${uiText.visited}</span></a>`;
+}
+
+export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
+  const modules = course.modules.map((module, index) => {
+    const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => {
+      const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
+      return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
+    });
+    return html`<li><span class="module-title">${uiText.moduleEyebrow(index + 1, module.title)}</span><ol>${lessons}</ol></li>`;
+  });
+  return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
+<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol></nav>
+</details>`;
+}
+
+function courseMeta(course: RenderableCourse): SafeHtml | "" {
+  const items: SafeHtml[] = [];
+  if (course.audience) items.push(html`<div><dt>${uiText.audienceLabel}</dt><dd>${course.audience}</dd></div>`);
+  if (course.level) items.push(html`<div><dt>${uiText.levelLabel}</dt><dd>${uiText.levels[course.level] ?? course.level}</dd></div>`);
+  return items.length > 0 ? html`<dl class="course-meta">${items}</dl>` : "";
+}
+
+function objectivesSection(course: RenderableCourse): SafeHtml | "" {
+  if (course.objectives.length === 0) return "";
+  const items = course.objectives.map((objective) => html`<li>${objective.text}</li>`);
+  return html`<h2>${uiText.objectivesHeading}</h2><ul class="objectives">${items}</ul>`;
+}
+
+function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
+  return course.modules.map((module, index) => {
+    const headingId = context.ids.next("outline-module", index + 1);
+    const summary = module.summary ? markdownHtml(module.summary) : "";
+    const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(index + 1, module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
+  });
+}
+
+export function renderIntroduction(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext, first: PageLink | undefined): SafeHtml {
+  const headingId = context.ids.next("course-title");
+  const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
+  return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
+<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
+${description}${courseMeta(course)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
+${pager(uiText.introduction, undefined, first)}
+</section>`;
+}

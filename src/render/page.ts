@@ -1,0 +1,113 @@
+/**
+ * The HTML document around the course: `lang` and direction, a Content-Security-Policy that lets only
+ * this render's nonce-bearing style and scripts run (so even markup that slipped past escaping stays
+ * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
+ */
+import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
+import { ElementIds, type RenderContext } from "./context.ts";
+import { html, trustedHtml, type SafeHtml } from "./html.ts";
+import { renderLesson, type PageLink, type PlacedLesson } from "./lesson.ts";
+import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { courseStyles } from "./styles.ts";
+import type { RenderableCourse, RenderOptions } from "./types.ts";
+import { uiText } from "./ui-text.ts";
+import { isSafeLinkUrl, urlScheme } from "./urls.ts";
+
+const languageTag = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+const rightToLeftLanguages = new Set(["ar", "arc", "dv", "fa", "ha", "he", "khw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"]);
+
+export function documentLanguage(language: string | null | undefined): string {
+  return language && languageTag.test(language) ? language : "en";
+}
+
+function textDirection(language: string): "rtl" | "ltr" {
+  return rightToLeftLanguages.has(language.split("-")[0]?.toLowerCase() ?? "") ? "rtl" : "ltr";
+}
+
+function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
+}
+
+/** A source list entry only if it is a plain http(s) origin; anything else could widen the policy. */
+function connectSource(source: string): string | null {
+  return /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/.test(source) ? source : null;
+}
+
+function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null): string {
+  const connect = (options.connectSources ?? []).map(connectSource).filter((source) => source !== null);
+  const baseOrigin = baseHref && urlScheme(baseHref) !== null ? new URL(baseHref).origin : "'self'";
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data: blob: https: http:",
+    "media-src 'self' data: blob: https: http:",
+    `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
+    "object-src 'none'",
+    "frame-src 'none'",
+    "worker-src 'none'",
+    "form-action 'none'",
+    `base-uri ${baseHref ? baseOrigin : "'none'"}`,
+  ].join("; ");
+}
+
+function safeBaseHref(baseHref: string | undefined): string | null {
+  if (!baseHref || !isSafeLinkUrl(baseHref) || urlScheme(baseHref) === "mailto") return null;
+  try {
+    return urlScheme(baseHref) === null ? baseHref : new URL(baseHref).href;
+  } catch {
+    return null;
+  }
+}
+
+function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
+  return course.modules.flatMap((module, moduleIndex) =>
+    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleIndex + 1, pageId: context.ids.next("lesson", lesson.id) })),
+  );
+}
+
+export function renderCourseDocument(course: RenderableCourse, options: RenderOptions): string {
+  const ids = new ElementIds();
+  ids.next(introPageId);
+  ids.next("main");
+  const context: RenderContext = { options, ids };
+  const language = documentLanguage(course.language);
+  const nonce = newNonce();
+  const baseHref = safeBaseHref(options.baseHref);
+  const placed = placeLessons(course, context);
+  const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
+  const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
+  const lessons = placed.map((entry, index) => renderLesson(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]));
+  const runtimeScript = options.runtimeScript
+    ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
+    : "";
+  const page: SafeHtml = html`<!doctype html>
+<html lang="${language}" dir="${textDirection(language)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(nonce, options, baseHref)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${course.title}</title>
+${baseHref ? html`<base href="${baseHref}">` : ""}
+<style nonce="${nonce}">${trustedHtml(courseStyles)}</style>
+</head>
+<body data-mode="${options.mode}">
+<a class="skip-link" href="#main">${uiText.skipToContent}</a>
+<header class="site-header">
+<div class="header-inner"><p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge">${uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
+</header>
+<div class="layout">
+${renderContents(course, placed)}
+<main id="main" tabindex="-1">
+${renderIntroduction(course, placed, context, links[0])}
+${lessons}
+</main>
+</div>
+<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id)))}</script>
+${runtimeScript}
+</body>
+</html>
+`;
+  return page.markup;
+}

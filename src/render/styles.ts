@@ -1,0 +1,169 @@
+/**
+ * The page's one stylesheet, inlined under the CSP nonce. Colours meet WCAG AA (4.5:1 for text, 3:1 for
+ * focus rings and control borders); the layout is a sidebar and a readable column on wide screens and a
+ * single column below 56rem; motion stops when the learner prefers reduced motion; print shows it all.
+ */
+export const courseStyles = `
+:root {
+  --text: #1a1f36; --muted: #475069; --background: #ffffff; --surface: #f5f7fb; --border: #6b7280;
+  --hairline: #d5d9e2; --accent: #1d4ed8; --accent-strong: #1e3a8a; --on-accent: #ffffff; --visited: #6b21a8;
+  --correct: #047857; --incorrect: #b91c1c; --focus: #1d4ed8; --radius: 0.5rem;
+  color-scheme: light;
+}
+*, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+html { -webkit-text-size-adjust: 100%; scroll-behavior: smooth; }
+body { margin: 0; background: var(--background); color: var(--text); font: 1.0625rem/1.6 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
+img, video { max-width: 100%; height: auto; }
+audio, video { width: 100%; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+a:visited { color: var(--visited); }
+a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; border-radius: 2px; }
+.site-header :focus-visible { outline-color: #ffffff; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+.skip-link { position: absolute; left: 0.75rem; top: -4rem; z-index: 10; padding: 0.5rem 1rem; background: var(--accent-strong); color: var(--on-accent); border-radius: var(--radius); }
+.skip-link:focus { top: 0.75rem; }
+.skip-link:visited { color: var(--on-accent); }
+.site-header { background: #0f172a; color: #f8fafc; }
+.header-inner { max-width: 80rem; margin: 0 auto; padding: 0.875rem 1.25rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; }
+.course-name { margin: 0; font-weight: 700; font-size: 1.125rem; flex: 1 1 auto; }
+.preview-badge { margin: 0; padding: 0.125rem 0.625rem; border: 1px solid #f8fafc; border-radius: 999px; font-size: 0.875rem; }
+.progress { margin: 0; font-size: 0.9375rem; }
+.layout { max-width: 80rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; display: grid; grid-template-columns: minmax(15rem, 19rem) minmax(0, 1fr); gap: 2.5rem; align-items: start; }
+.contents-disclosure { position: sticky; top: 1rem; max-height: calc(100vh - 2rem); overflow-y: auto; }
+.contents-disclosure > summary { cursor: pointer; font-weight: 700; padding: 0.625rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); }
+.contents ol { list-style: none; margin: 0; padding: 0; }
+.contents > ol > li { margin-bottom: 1rem; }
+.contents .module-title { display: block; font-weight: 700; font-size: 0.9375rem; color: var(--muted); margin: 0 0 0.25rem; }
+.contents a { display: block; padding: 0.375rem 0.625rem; border-radius: 0.375rem; text-decoration: none; color: var(--text); border-left: 3px solid transparent; }
+.contents a:hover { background: var(--surface); text-decoration: underline; }
+.contents a[aria-current="page"] { background: #e0e7ff; border-left-color: var(--accent); font-weight: 600; color: var(--accent-strong); }
+.contents a.is-visited::after { content: " ✓" / ""; color: var(--correct); }
+.kind-badge { display: inline-block; margin-left: 0.375rem; padding: 0 0.375rem; font-size: 0.8125rem; border: 1px solid var(--border); border-radius: 0.25rem; color: var(--muted); }
+main { min-width: 0; max-width: 48rem; }
+main:focus { outline: none; }
+h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.75rem 0 0.75rem; }
+h1 { font-size: 2rem; margin-top: 0.25rem; }
+h2 { font-size: 1.5rem; } h3 { font-size: 1.25rem; } h4 { font-size: 1.125rem; }
+h1:focus { outline: none; }
+h1:focus-visible { outline: 3px solid var(--focus); }
+.eyebrow { margin: 0; color: var(--muted); font-weight: 600; font-size: 0.9375rem; }
+.lesson-meta, .course-meta { color: var(--muted); margin: 0 0 1.5rem; }
+.block { margin: 1.5rem 0; }
+pre { background: #0f172a; color: #f1f5f9; padding: 1rem; border-radius: var(--radius); overflow-x: auto; font-size: 0.9375rem; line-height: 1.5; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+:not(pre) > code { background: var(--surface); border: 1px solid var(--hairline); border-radius: 0.25rem; padding: 0 0.25rem; font-size: 0.9375em; }
+pre:focus-visible { outline-offset: 3px; }
+.code-block figcaption { display: flex; gap: 0.75rem; align-items: baseline; margin-bottom: 0.375rem; color: var(--muted); font-size: 0.9375rem; }
+.code-language { font-weight: 700; text-transform: lowercase; }
+figure { margin: 1.5rem 0; }
+figcaption { color: var(--muted); font-size: 0.9375rem; margin-top: 0.5rem; }
+table { border-collapse: collapse; max-width: 100%; }
+th, td { border: 1px solid var(--hairline); padding: 0.375rem 0.625rem; text-align: left; }
+hr.divider { border: 0; border-top: 2px solid var(--hairline); margin: 2.5rem 0; }
+.quote blockquote { margin: 0; padding: 0.25rem 1.25rem; border-left: 4px solid var(--accent); font-size: 1.125rem; font-style: italic; }
+.callout { border: 1px solid var(--border); border-left-width: 6px; border-radius: var(--radius); padding: 0.875rem 1.125rem; background: var(--surface); }
+.callout-title { margin: 0 0 0.25rem; font-weight: 700; }
+.callout-body > :last-child { margin-bottom: 0; }
+.callout-info { background: #eff6ff; border-color: #1d4ed8; } .callout-info .callout-title { color: #1e3a8a; }
+.callout-tip, .callout-success { background: #ecfdf5; border-color: #047857; } .callout-tip .callout-title, .callout-success .callout-title { color: #065f46; }
+.callout-note { background: #f5f3ff; border-color: #6d28d9; } .callout-note .callout-title { color: #5b21b6; }
+.callout-warning { background: #fffbeb; border-color: #b45309; } .callout-warning .callout-title { color: #92400e; }
+.callout-danger { background: #fef2f2; border-color: #b91c1c; } .callout-danger .callout-title { color: #991b1b; }
+details > summary { cursor: pointer; }
+.accordion-item { border: 1px solid var(--border); border-radius: var(--radius); margin-bottom: 0.5rem; }
+.accordion-item > summary { padding: 0.75rem 1rem; font-weight: 600; }
+.accordion-body { padding: 0 1rem 0.75rem; }
+.transcript { margin-top: 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); padding: 0.5rem 0.875rem; }
+.transcript > summary { font-weight: 600; }
+.tab-list { display: flex; flex-wrap: wrap; gap: 0.25rem; border-bottom: 2px solid var(--border); }
+.tab { font: inherit; padding: 0.5rem 1rem; border: 1px solid transparent; border-bottom: 0; border-radius: var(--radius) var(--radius) 0 0; background: transparent; color: var(--text); cursor: pointer; margin-bottom: -2px; min-height: 2.75rem; }
+.tab[aria-selected="true"] { border-color: var(--border); border-bottom: 3px solid var(--background); background: var(--background); font-weight: 700; color: var(--accent-strong); }
+.tab-panel { padding: 0.75rem 0.25rem; }
+.flashcards { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 1rem; }
+.flashcard { border: 1px solid var(--border); border-radius: var(--radius); padding: 1rem; display: flex; flex-direction: column; gap: 0.75rem; min-height: 11rem; background: var(--surface); transition: background-color 0.2s ease; }
+.flashcard.is-flipped { background: #eef2ff; }
+.flashcard-label { margin: 0; font-size: 0.875rem; color: var(--muted); }
+.flashcard-faces { flex: 1; }
+.flashcard-front p { font-weight: 700; font-size: 1.125rem; margin: 0; }
+.flashcard-back > :first-child { margin-top: 0; }
+.button { font: inherit; display: inline-flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.5rem 1.125rem; border: 2px solid var(--accent); border-radius: var(--radius); background: var(--background); color: var(--accent-strong); font-weight: 600; cursor: pointer; text-decoration: none; }
+.button:hover { background: #e0e7ff; }
+.button-primary, a.button-primary:visited { background: var(--accent); color: var(--on-accent); }
+.button-primary:hover { background: var(--accent-strong); color: var(--on-accent); }
+.button:disabled { border-color: var(--border); color: var(--muted); background: var(--surface); cursor: not-allowed; }
+.question { border: 1px solid var(--border); border-radius: var(--radius); padding: 1.25rem; }
+.question-fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.question-legend { padding: 0; font-weight: 700; color: var(--muted); font-size: 0.9375rem; }
+.question-prompt { font-size: 1.0625rem; }
+.question-prompt > p:first-child { margin-top: 0.25rem; }
+.question-hint { color: var(--muted); font-size: 0.9375rem; }
+.choice-list { display: grid; gap: 0.5rem; }
+.choice { display: flex; align-items: flex-start; gap: 0.75rem; padding: 0.625rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); }
+.choice:hover { background: var(--surface); }
+.choice input { width: 1.25rem; height: 1.25rem; margin: 0.2rem 0 0; flex: none; accent-color: var(--accent); }
+.choice label { flex: 1; cursor: pointer; }
+[data-result="correct"] { border-color: var(--correct); box-shadow: inset 4px 0 0 var(--correct); }
+[data-result="incorrect"] { border-color: var(--incorrect); box-shadow: inset 4px 0 0 var(--incorrect); }
+.choice[data-result="correct"] label::after, .matching-row[data-result="correct"] label::after, .ordering-item[data-result="correct"] .ordering-text::after { content: " ✓" / ""; color: var(--correct); font-weight: 700; }
+.choice[data-result="incorrect"] label::after, .matching-row[data-result="incorrect"] label::after, .ordering-item[data-result="incorrect"] .ordering-text::after { content: " ✗" / ""; color: var(--incorrect); font-weight: 700; }
+input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
+.matching-list, .ordering-list { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
+.matching-row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
+select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2px solid var(--border); border-radius: 0.375rem; background: var(--background); color: var(--text); max-width: 100%; }
+.ordering-list { counter-reset: ordering; }
+.ordering-item { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
+.ordering-item::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
+.ordering-text { flex: 1; }
+.ordering-controls { display: flex; gap: 0.25rem; }
+.icon-button { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; background: var(--background); color: var(--accent-strong); cursor: pointer; font-weight: 700; }
+.icon-button:hover { background: #e0e7ff; }
+.icon-button:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
+.question-actions { margin-top: 1rem; }
+.question-feedback:focus { outline: none; }
+.question-feedback:focus-visible { outline: 3px solid var(--focus); }
+.verdict { font-weight: 700; margin: 0.75rem 0 0; }
+.verdict:empty { display: none; }
+.question[data-state="correct"] .verdict { color: var(--correct); }
+.question[data-state="incorrect"] .verdict, .question[data-state="partial"] .verdict { color: var(--incorrect); }
+.answer-feedback, .explanation { margin-top: 0.75rem; padding: 0.625rem 0.875rem; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--hairline); }
+.feedback-about, .explanation-label { margin: 0; font-weight: 700; }
+.answer-feedback > :last-child, .explanation > :last-child { margin-bottom: 0; }
+.quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
+.quiz-panel > p { margin-top: 0; }
+.quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+.quiz-result { margin: 1rem 0 0; font-weight: 700; font-size: 1.125rem; }
+.quiz-result:empty { display: none; }
+.quiz-result:focus { outline: none; }
+.quiz-result:focus-visible { outline: 3px solid var(--focus); }
+.quiz-result[data-outcome="passed"] { color: var(--correct); }
+.quiz-result[data-outcome="failed"] { color: var(--incorrect); }
+.objectives li { margin-bottom: 0.375rem; }
+.outline-module { border-top: 1px solid var(--hairline); }
+.start-link { margin-top: 1.5rem; }
+.pager { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-top: 3rem; padding-top: 1.5rem; border-top: 1px solid var(--hairline); }
+.pager .next { margin-left: auto; }
+.pager a:visited { color: var(--accent-strong); }
+.pager a.button-primary:visited { color: var(--on-accent); }
+.block-unavailable { padding: 0.75rem 1rem; border: 2px dashed var(--incorrect); color: var(--incorrect); border-radius: var(--radius); }
+@media (min-width: 56rem) {
+  .contents-disclosure > summary { display: none; }
+}
+@media (max-width: 55.99rem) {
+  .layout { grid-template-columns: minmax(0, 1fr); gap: 1.25rem; padding-top: 1rem; }
+  .contents-disclosure { position: static; max-height: none; }
+  .contents { padding-top: 0.75rem; }
+  h1 { font-size: 1.625rem; }
+  .matching-row { grid-template-columns: minmax(0, 1fr); }
+}
+@media (prefers-reduced-motion: reduce) {
+  html { scroll-behavior: auto; }
+  *, *::before, *::after { transition: none !important; animation: none !important; }
+}
+@media print {
+  .site-header, .contents-disclosure, .pager, .skip-link, .question-actions, .quiz-actions { display: none !important; }
+  .page[hidden] { display: block !important; }
+  .layout { display: block; }
+}
+`;

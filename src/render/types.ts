@@ -1,0 +1,59 @@
+/**
+ * What the renderer takes: a structural course shape that the domain's `get_course` document satisfies
+ * as is (nullable fields accepted, blocks validated on render), and the options that differ between the
+ * preview and the export packages.
+ */
+import type { Block } from "../authoring/schemas/blocks.ts";
+
+/**
+ * A block as stored. Blocks are validated against the block schema when rendered, so the loosely typed
+ * blocks of a course document are accepted; a block that fails validation is shown as unavailable.
+ */
+export type RenderableBlock = Block | { readonly id: string; readonly type: string };
+
+export interface RenderableLesson {
+  readonly id: string;
+  readonly title: string;
+  readonly kind: "content" | "quiz";
+  /** Percentage needed to pass a quiz lesson; absent or null means any submission passes. */
+  readonly passingScore?: number | null;
+  /** Attempts allowed for a quiz lesson; absent or null means unlimited. */
+  readonly maxAttempts?: number | null;
+  readonly estimatedMinutes?: number | null;
+  readonly blocks?: readonly RenderableBlock[];
+}
+
+export interface RenderableModule {
+  readonly id: string;
+  readonly title: string;
+  /** Markdown. */
+  readonly summary?: string | null;
+  readonly objectiveIds?: readonly string[];
+  readonly lessons: readonly RenderableLesson[];
+}
+
+export interface RenderableCourse {
+  readonly id: string;
+  readonly title: string;
+  /** Markdown. */
+  readonly description?: string | null;
+  /** BCP 47 language tag; `en` when absent. */
+  readonly language?: string | null;
+  readonly audience?: string | null;
+  readonly level?: string | null;
+  readonly objectives: readonly { readonly id: string; readonly text: string }[];
+  readonly modules: readonly RenderableModule[];
+}
+
+export interface RenderOptions {
+  /** Where an uploaded asset is loaded from: a `data:` URL in the preview, a relative path in a package. */
+  readonly assetUrl: (assetId: string) => string;
+  /** `preview` marks the page as a preview; `package` is the learner-facing page inside an export. */
+  readonly mode: "preview" | "package";
+  /** Extra script (a SCORM or cmi5 adapter) run after the course runtime, under the same nonce. */
+  readonly runtimeScript?: string;
+  /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */
+  readonly baseHref?: string;
+  /** Origins the runtime script may contact (for example a cmi5 LRS); none by default. */
+  readonly connectSources?: readonly string[];
+}

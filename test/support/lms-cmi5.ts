@@ -1,0 +1,149 @@
+/**
+ * A small cmi5 LMS + LRS for player tests, on its own 127.0.0.1 origin (so the AU talks to it
+ * cross-origin, as in a real deployment): a one-time fetch URL that hands out the auth token, the State
+ * API (with `LMS.LaunchData` written per launch), agent profiles, and a statement store that checks the
+ * token. `launchUrl` builds the AU's URL the way an LMS does (cmi5 section 8.1).
+ */
+
+export interface Statement {
+  id: string;
+  timestamp: string;
+  actor: Record<string, unknown>;
+  verb: { id: string };
+  object: { id: string };
+  result?: { score?: { scaled?: number; raw?: number; min?: number; max?: number }; success?: boolean; completion?: boolean; duration?: string };
+  context: {
+    registration: string;
+    contextActivities: { category?: { id: string }[]; grouping?: { id: string }[] };
+    extensions: Record<string, unknown>;
+  };
+}
+
+export interface LaunchOptions {
+  readonly auUrl: string;
+  readonly auId: string;
+  readonly registration: string;
+  readonly moveOn: string;
+  readonly masteryScore?: number;
+  readonly launchMode?: "Normal" | "Browse" | "Review";
+}
+
+export interface Cmi5Lms {
+  readonly origin: string;
+  readonly statements: Statement[];
+  readonly actor: Record<string, unknown>;
+  /** Writes LMS.LaunchData, records "launched", and returns the AU launch URL and its session id. */
+  launch(options: LaunchOptions): { url: string; sessionId: string };
+  /** Statements the AU sent in one session. */
+  sessionStatements(sessionId: string): Statement[];
+  readonly unauthorised: number;
+  stop(): void;
+}
+
+export const sessionIdExtension = "https://w3id.org/xapi/cmi5/context/extensions/sessionid";
+const token = btoa("au-user:au-secret");
+
+const cors = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Experience-API-Version",
+};
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...cors, "Content-Type": "application/json" } });
+}
+
+export function startCmi5Lms(): Cmi5Lms {
+  const statements: Statement[] = [];
+  const state = new Map<string, string>();
+  const fetchTokens = new Map<string, boolean>();
+  const actor = { objectType: "Agent", name: "Ada Learner", account: { homePage: "https://lms.example", name: "ada" } };
+  let unauthorised = 0;
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
+      if (url.pathname.startsWith("/fetch/") && request.method === "POST") {
+        const id = url.pathname.slice("/fetch/".length);
+        if (fetchTokens.get(id) !== false) return json({ "error-code": "1", "error-text": "The authorization token has already been returned." });
+        fetchTokens.set(id, true);
+        return json({ "auth-token": token });
+      }
+      if (!url.pathname.startsWith("/xapi/")) return new Response("not found", { status: 404, headers: cors });
+      if (request.headers.get("Authorization") !== `Basic ${token}` || request.headers.get("X-Experience-API-Version") === null) {
+        unauthorised += 1;
+        return json({ error: "unauthorised" }, 401);
+      }
+      const resource = url.pathname.slice("/xapi/".length);
+      if (resource === "statements" && request.method === "POST") {
+        const body = (await request.json()) as Statement | Statement[];
+        const received = Array.isArray(body) ? body : [body];
+        statements.push(...received);
+        return json(received.map((statement) => statement.id));
+      }
+      if (resource === "activities/state") {
+        const key = `${url.searchParams.get("registration")}|${url.searchParams.get("activityId")}|${url.searchParams.get("stateId")}`;
+        if (request.method === "GET") {
+          const document = state.get(key);
+          return document === undefined ? new Response(null, { status: 404, headers: cors }) : new Response(document, { headers: { ...cors, "Content-Type": "application/json" } });
+        }
+        if (request.method === "PUT" || request.method === "POST") {
+          if (url.searchParams.get("stateId") === "LMS.LaunchData") return json({ error: "the AU must not modify LMS.LaunchData" }, 403);
+          state.set(key, await request.text());
+          return new Response(null, { status: 204, headers: cors });
+        }
+      }
+      if (resource === "agents/profile") return new Response(null, { status: 404, headers: cors });
+      return new Response("not found", { status: 404, headers: cors });
+    },
+  });
+  const origin = `http://127.0.0.1:${server.port}`;
+
+  function launch(options: LaunchOptions): { url: string; sessionId: string } {
+    const sessionId = crypto.randomUUID();
+    const fetchId = crypto.randomUUID();
+    fetchTokens.set(fetchId, false);
+    const contextTemplate = {
+      contextActivities: { grouping: [{ id: options.auId, objectType: "Activity" }] },
+      extensions: { [sessionIdExtension]: sessionId },
+    };
+    const launchData = {
+      contextTemplate,
+      launchMode: options.launchMode ?? "Normal",
+      moveOn: options.moveOn,
+      ...(options.masteryScore === undefined ? {} : { masteryScore: options.masteryScore }),
+    };
+    state.set(`${options.registration}|${options.auId}|LMS.LaunchData`, JSON.stringify(launchData));
+    statements.push({
+      id: crypto.randomUUID(),
+      timestamp: new Date().toISOString(),
+      actor,
+      verb: { id: "http://adlnet.gov/expapi/verbs/launched" },
+      object: { id: options.auId },
+      context: { registration: options.registration, contextActivities: contextTemplate.contextActivities, extensions: { ...contextTemplate.extensions } },
+    });
+    const query = new URLSearchParams({
+      endpoint: `${origin}/xapi/`,
+      fetch: `${origin}/fetch/${fetchId}`,
+      actor: JSON.stringify(actor),
+      registration: options.registration,
+      activityId: options.auId,
+    });
+    return { url: `${options.auUrl}?${query.toString()}`, sessionId };
+  }
+
+  return {
+    origin,
+    statements,
+    actor,
+    launch,
+    sessionStatements: (sessionId) => statements.filter((statement) => statement.context.extensions[sessionIdExtension] === sessionId && !statement.verb.id.endsWith("/launched")),
+    get unauthorised() {
+      return unauthorised;
+    },
+    stop: () => void server.stop(true),
+  };
+}
