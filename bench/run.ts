@@ -3,12 +3,13 @@
  * in the same run and printed as a table of ratios.
  *   - GET /api/health vs a bare Bun.serve handler (target ≥ 0.85).
  *   - /mcp tools/call of a read tool with a verified JWT on a session vs a no-op tool on the SDK's
- *     transport alone (target ≥ 0.80), and vs the SDK's Node/Express example stack (target ≥ 6×).
+ *     transport alone (target ≥ 0.80), and vs the SDK's Node/Express example stack (target ≥ 6×):
+ *     the example server shipped in the SDK package (simpleStreamableHttp), calling its read tool `greet`.
  * Further benchmarks (block edits, exports) live beside this file and are run from here.
  */
 import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
-import { baselineCommand, describe, load, printTable, startProcess, startService, type Row } from "./support.ts";
+import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
@@ -28,7 +29,9 @@ async function throughput(): Promise<Row[]> {
   const service = await startService();
   const bare = await startProcess(baselineCommand("bare-server.ts"));
   const noop = await startProcess(baselineCommand("noop-mcp-server.ts"));
-  const express = await startProcess(["node", "bench/baselines/express-mcp-server.mjs"], {}, "/mcp");
+  // The SDK's own Node/Express example server, run as shipped in the SDK package.
+  const expressPort = await freePort();
+  const express = await startProcess(["node", "node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js"], { PORT: String(expressPort), MCP_PORT: String(expressPort) }, "/mcp");
   try {
     console.error("measuring GET /api/health …");
     const ours = await best(() => load({ url: `${service.baseUrl}/api/health` }));
@@ -45,17 +48,8 @@ async function throughput(): Promise<Row[]> {
     console.error("measuring /mcp tools/call list_courses …");
     const { accessToken } = await obtainAccessTokenByLogin({ issuer: service.authUrl, resource: `${service.baseUrl}/mcp`, username: "bench-user" });
     const auth = { ...mcpHeaders, Authorization: `Bearer ${accessToken}` };
-    const create = await load({
-      url: `${service.baseUrl}/mcp`,
-      method: "POST",
-      headers: auth,
-      body: toolCall("create_course", { title: "Phishing awareness", description: "Spot and report phishing.", language: "en" }),
-      concurrency: 1,
-      durationMs: 300,
-      warmupMs: 0,
-      mcpSession: true,
-    });
-    if (create.errors > 0) throw new Error("could not create the bench course");
+    const seed = await openMcpSession(`${service.baseUrl}/mcp`, accessToken);
+    await seed.call("create_course", { title: "Phishing awareness", description: "Spot and report phishing.", language: "en" });
     const read = await best(() =>
       load({ url: `${service.baseUrl}/mcp`, method: "POST", headers: auth, body: toolCall("list_courses"), mcpSession: true }),
     );
@@ -63,7 +57,7 @@ async function throughput(): Promise<Row[]> {
       load({ url: `http://127.0.0.1:${noop.port}/mcp`, method: "POST", headers: mcpHeaders, body: toolCall("noop"), mcpSession: true }),
     );
     const node = await best(() =>
-      load({ url: `http://127.0.0.1:${express.port}/mcp`, method: "POST", headers: mcpHeaders, body: toolCall("list_courses"), mcpSession: true }),
+      load({ url: `http://127.0.0.1:${express.port}/mcp`, method: "POST", headers: mcpHeaders, body: toolCall("greet", { name: "bench" }), mcpSession: true }),
     );
     rows.push({
       scenario: "tools/call read tool (JWT, session) vs no-op tool on SDK transport",
