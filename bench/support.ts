@@ -43,6 +43,8 @@ async function waitFor(url: string, timeoutMs = 20_000): Promise<void> {
 
 export interface RunningProcess {
   port: number;
+  /** The child's process ID, e.g. to read its memory from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startProcess(command: string[], env: Record<string, string
   await waitFor(`http://127.0.0.1:${port}${probePath}`);
   return {
     port,
+    pid: child.pid,
     async stop() {
       child.kill("SIGTERM");
       await child.exited;

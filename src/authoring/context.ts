@@ -10,6 +10,8 @@ import type { IdGenerator } from "./ids.ts";
 export interface Actor {
   sub: string;
   email?: string | undefined;
+  /** Display name from the token, when present (shown on comments). */
+  name?: string | undefined;
 }
 
 export interface AuthoringSession {

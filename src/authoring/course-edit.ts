@@ -7,7 +7,7 @@
 import type { CourseRow, EntityKind, EntityRows, RowChange } from "../store/types.ts";
 import { openCourse, type CourseRole, type Permission } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
-import { staleVersion } from "./errors.ts";
+import { archivedCourse, staleVersion } from "./errors.ts";
 
 /** Bookkeeping columns that change on every write and are carried by the revision itself. */
 const unrecordedFields = new Set(["version", "updatedAt"]);
@@ -66,6 +66,7 @@ export async function beginCourseEdit(
   permission: Permission = "edit",
 ): Promise<CourseEdit> {
   const { course, role } = await openCourse(session, courseId, permission);
+  if (permission === "edit" && course.status === "archived") throw archivedCourse(course.id);
   if (expectedVersion !== undefined && expectedVersion !== course.version) throw staleVersion(expectedVersion, course.version);
   return new CourseEdit(session, course, role);
 }

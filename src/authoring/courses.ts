@@ -13,6 +13,7 @@ import { allocatePositions } from "./ordering.ts";
 import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
 import { courseFieldEntries, courseStatusField, moduleOutlineSchema, objectiveInputSchema, type CourseDocument, type CourseSummary } from "./schemas/course.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
+import { publicationOf, readPublishedCourse } from "./publications.ts";
 import { insertModule } from "./structure.ts";
 
 export const createCourseArguments = v.object({
@@ -63,17 +64,37 @@ export async function createCourse(session: AuthoringSession, args: CreateCourse
   return readCourseDocument(session, edit.course, "owner", true);
 }
 
+export const courseVariants = ["draft", "published"] as const;
+export const courseVariantField = v.optional(
+  v.pipe(
+    v.picklist(courseVariants, "must be draft or published"),
+    v.description("draft (default): the working copy you edit. published: the immutable snapshot made by the last set_status published."),
+  ),
+  "draft",
+);
+
 export const getCourseArguments = v.object({
   courseId: idField("course"),
   includeBlocks: v.optional(
     v.pipe(v.boolean(), v.description("false returns the outline only (modules and lessons with block counts), which is much smaller.")),
     true,
   ),
+  variant: courseVariantField,
 });
 
-export async function getCourse(session: AuthoringSession, args: v.InferOutput<typeof getCourseArguments>): Promise<CourseDocument> {
+export type CourseVariant = (typeof courseVariants)[number];
+
+/** The draft (with its publication state once published) or the immutable published snapshot. */
+export async function getCourse(
+  session: AuthoringSession,
+  args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined },
+): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, "read");
-  return readCourseDocument(session, course, role, args.includeBlocks);
+  if (args.variant === "published") return readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks });
+  const rows = await loadCourseRows(session.tx, course);
+  const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
+  const publication = await publicationOf(session, course, rows);
+  return publication ? { ...document, publication } : document;
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {

@@ -7,7 +7,7 @@ import { ToolError } from "../mcp/registry.ts";
 
 export { ToolError };
 
-export type EntityLabel = "course" | "module" | "lesson" | "block" | "objective" | "asset" | "revision" | "collaborator";
+export type EntityLabel = "course" | "module" | "lesson" | "block" | "objective" | "asset" | "revision" | "collaborator" | "comment";
 
 /** The same text for "does not exist" and "exists but is not yours". */
 export function notFound(label: EntityLabel, id: string, field?: string): ToolError {
@@ -28,6 +28,15 @@ export function staleVersion(expectedVersion: number, currentVersion: number): T
     "conflict",
     `expectedVersion: the course is at version ${currentVersion}, not ${expectedVersion}. Read it again, reapply your change and pass expectedVersion ${currentVersion}.`,
     { expectedVersion, currentVersion },
+  );
+}
+
+/** Archived courses are read-only; the message says how to make them editable again. */
+export function archivedCourse(courseId: string): ToolError {
+  return new ToolError(
+    "invalid_state",
+    `Course ${courseId} is archived and read-only. The owner can make it editable again with set_status { status: "draft" }.`,
+    { courseId, status: "archived" },
   );
 }
 

@@ -75,11 +75,7 @@ export function courseDocument(
   return {
     ...courseSummary(rows.course, role),
     objectives: inOrder(rows.objectives).map((objective) => ({ id: objective.id, text: objective.text })),
-    collaborators: collaborators.map((collaborator) =>
-      collaborator.principalKind === "sub"
-        ? { sub: collaborator.principal, role: collaborator.role }
-        : { email: collaborator.principal, role: collaborator.role },
-    ),
+    collaborators: collaboratorDocuments(collaborators),
     modules: inOrder(rows.modules).map((module) =>
       moduleDocument(
         module,
@@ -89,6 +85,12 @@ export function courseDocument(
       ),
     ),
   };
+}
+
+export function collaboratorDocuments(collaborators: readonly CollaboratorRow[]): CourseDocument["collaborators"] {
+  return collaborators.map((collaborator) =>
+    collaborator.principalKind === "sub" ? { sub: collaborator.principal, role: collaborator.role } : { email: collaborator.principal, role: collaborator.role },
+  );
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

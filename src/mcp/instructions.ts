@@ -7,4 +7,5 @@ export const serverInstructions = `Course Authoring Service: build and edit e-le
 - Use edit_course to apply several changes atomically in one call; each write returns the new course version.
 - Pass expectedVersion on writes to avoid overwriting someone else's edit; a conflict error names the current version: re-read with get_course and retry.
 - Errors carry a code (not_found, conflict, invalid_arguments, forbidden, limit_exceeded, invalid_state) and name the field to fix.
-- Every change is a revision: list_revisions, get_revision and restore_revision undo mistakes.`;
+- Every change is a revision: list_revisions, get_revision and restore_revision undo mistakes.
+- Review and publish: validate_course lists problems with rule IDs, locations and fixes; list_comments shows reviewers' open comments (fix, then resolve_comment); preview_course shows the course as learners see it; set_status published succeeds once validation finds no errors.`;

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 
 export const toolErrorCodes = ["not_found", "conflict", "invalid_arguments", "forbidden", "limit_exceeded", "invalid_state"] as const;
 export type ToolErrorCode = (typeof toolErrorCodes)[number];
@@ -49,6 +49,8 @@ export interface ToolResult {
   structuredContent: Record<string, unknown>;
   /** A short human/model-readable summary. */
   summary: string;
+  /** Further content after the summary, e.g. an embedded resource or a resource link (export_course). */
+  content?: ContentBlock[];
 }
 
 export interface ToolDefinition<Services, Input extends v.GenericSchema = v.GenericSchema> {
@@ -59,6 +61,8 @@ export interface ToolDefinition<Services, Input extends v.GenericSchema = v.Gene
   input: Input;
   output: v.GenericSchema;
   annotations: Omit<ToolAnnotations, "title">;
+  /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
+  meta?: Record<string, unknown>;
   handler: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<ToolResult>;
 }
 
@@ -106,6 +110,7 @@ export function compileTools<Services>(definitions: ToolDefinition<Services>[], 
         inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared),
         outputSchema: objectJsonSchema(definition.output, `${definition.name} output`, shared),
         annotations: { title: definition.title, ...definition.annotations },
+        ...(definition.meta ? { _meta: definition.meta } : {}),
       },
     });
   }

@@ -128,7 +128,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     }
     try {
       const result = await tool.definition.handler(parsed.output, contextFor(deps.services, extra));
-      return { content: [{ type: "text", text: result.summary }], structuredContent: result.structuredContent };
+      return { content: [{ type: "text", text: result.summary }, ...(result.content ?? [])], structuredContent: result.structuredContent };
     } catch (error) {
       if (error instanceof ToolError) return toolErrorResult(error);
       deps.logger.error("tool failed", { tool: tool.definition.name, error: error instanceof Error ? error.message : String(error) });

@@ -121,6 +121,48 @@ export interface RevisionRow {
 
 export type RevisionListing = Omit<RevisionRow, "changes"> & { changeCount: number };
 
+export const commentTargetKinds = ["course", "module", "lesson", "block"] as const;
+export type CommentTargetKind = (typeof commentTargetKinds)[number];
+
+/** A review comment. Not course content: writing one neither bumps the version nor records a revision. */
+export interface CommentRow {
+  id: string;
+  courseId: string;
+  targetKind: CommentTargetKind;
+  targetId: string;
+  /** Markdown. */
+  body: string;
+  /** The exact text the comment is about, when the author anchored it. */
+  quote: string | null;
+  authorSub: string;
+  authorName: string | null;
+  createdAt: string;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export interface CommentQuery {
+  courseId: string;
+  resolved?: boolean;
+  targetId?: string;
+  /** Keyset cursor in (open before resolved, createdAt, id) order. */
+  after?: { resolved: boolean; createdAt: string; id: string };
+  limit: number;
+}
+
+/** One publish of a course: the immutable document learners get, and a fingerprint of its content. */
+export interface PublicationRow {
+  courseId: string;
+  /** The course version the publish produced. */
+  version: number;
+  publishedBy: string;
+  publishedAt: string;
+  contentFingerprint: string;
+  document: JsonObject;
+}
+export type PublicationListing = Omit<PublicationRow, "document">;
+
 export interface CourseQuery {
   sub: string;
   email: string | null;
@@ -168,6 +210,21 @@ export interface StoreTransaction {
   listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]>;
   /** Revisions with a version greater than `version`, newest first, to walk the course back in time. */
   revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]>;
+
+  /** Every asset of the course, in upload order (validation checks references against them in one read). */
+  listAllAssets(courseId: string): Promise<AssetRow[]>;
+
+  insertComment(row: CommentRow): Promise<void>;
+  findComment(courseId: string, commentId: string): Promise<CommentRow | undefined>;
+  updateComment(commentId: string, fields: Pick<CommentRow, "resolvedBy" | "resolvedAt" | "resolutionNote">): Promise<void>;
+  /** Open comments first, then resolved; oldest first within each. */
+  listComments(query: CommentQuery): Promise<CommentRow[]>;
+  countComments(courseId: string, targetId?: string): Promise<{ open: number; resolved: number }>;
+
+  insertPublication(row: PublicationRow): Promise<void>;
+  /** The newest publication without its document, or undefined when the course was never published. */
+  latestPublication(courseId: string): Promise<PublicationListing | undefined>;
+  findPublication(courseId: string, version: number): Promise<PublicationRow | undefined>;
 }
 
 export interface AuthoringStore {

@@ -142,17 +142,32 @@ export const moduleDocumentSchema = v.object({
   lessons: v.array(lessonDocumentSchema),
 });
 
+/** The latest publish of a course, as get_course and set_status report it. */
+export const publicationSchema = v.object({
+  version: v.pipe(v.number(), v.description("The course version that was published.")),
+  publishedAt: v.string(),
+  publishedBy: v.string(),
+  hasUnpublishedChanges: v.pipe(
+    v.boolean(),
+    v.description("True when the draft's content differs from the published snapshot; set_status published again to publish it."),
+  ),
+});
+
 export const courseDocumentSchema = v.object({
   ...courseSummarySchema.entries,
   objectives: v.array(objectiveSchema),
   collaborators: v.array(collaboratorSchema),
   modules: v.array(moduleDocumentSchema),
+  publication: v.optional(
+    v.pipe(publicationSchema, v.description("The latest published snapshot; get_course includes it once the course has been published.")),
+  ),
 });
 
 export type CourseSummary = v.InferOutput<typeof courseSummarySchema>;
 export type LessonDocument = v.InferOutput<typeof lessonDocumentSchema>;
 export type ModuleDocument = v.InferOutput<typeof moduleDocumentSchema>;
 export type CourseDocument = v.InferOutput<typeof courseDocumentSchema>;
+export type PublicationSummary = v.InferOutput<typeof publicationSchema>;
 
 /** A module's own fields, as module writes return them. */
 export const moduleFieldsSchema = v.object({

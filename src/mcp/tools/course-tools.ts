@@ -48,13 +48,19 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
   title: "Get course",
   description:
     "Reads a whole course: its fields, learning objectives, collaborators, and modules → lessons → blocks in order, with every ID you need for edits " +
-    "and the current version (pass it as expectedVersion to writes). Set includeBlocks: false for just the outline of a large course.",
+    "and the current version (pass it as expectedVersion to writes). Set includeBlocks: false for just the outline of a large course. " +
+    "publication tells when the course was last published and whether the draft has unpublished changes; variant: \"published\" returns that immutable published snapshot instead of the draft.",
   input: getCourseArguments,
   output: courseDocumentSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const course = await readAs(services, user, (session) => getCourse(session, args));
-    return { structuredContent: course, summary: `Course ${course.id} "${course.title}" (version ${course.version}, ${course.status}): ${outlineCounts(course)}.` };
+    const variant = args.variant === "published" ? "published snapshot of " : "";
+    const unpublished = args.variant !== "published" && course.publication?.hasUnpublishedChanges ? " The draft has unpublished changes." : "";
+    return {
+      structuredContent: course,
+      summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status}): ${outlineCounts(course)}.${unpublished}`,
+    };
   },
 });
 

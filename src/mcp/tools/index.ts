@@ -1,6 +1,7 @@
 /**
  * Every authoring tool, in the order `tools/list` shows them: reading first, then whole-course
- * writes, structure edits, blocks, the atomic batch, assets, history and sharing.
+ * writes, structure edits, blocks, the atomic batch, assets, history, sharing, and then review:
+ * validation, the status workflow, comments and the preview.
  */
 import type { AuthoringServices } from "../../authoring/services.ts";
 import type { ToolDefinition } from "../registry.ts";
@@ -9,8 +10,22 @@ import { editTools } from "./edit-tools.ts";
 import { assetTools } from "./asset-tools.ts";
 import { historyTools } from "./history-tools.ts";
 import { sharingTools } from "./sharing-tools.ts";
+import { reviewTools } from "./review-tools.ts";
+import { commentTools } from "./comment-tools.ts";
+import { importTools } from "./import-tools.ts";
+import { previewTools } from "./preview-tools.ts";
 
 export type { AuthoringServices } from "../../authoring/services.ts";
 export { openAuthoringServices } from "../../authoring/services.ts";
 
-export const authoringTools: ToolDefinition<AuthoringServices>[] = [...courseTools, ...editTools, ...assetTools, ...historyTools, ...sharingTools];
+export const authoringTools: ToolDefinition<AuthoringServices>[] = [
+  ...courseTools,
+  ...editTools,
+  ...assetTools,
+  ...historyTools,
+  ...sharingTools,
+  ...reviewTools,
+  ...commentTools,
+  ...previewTools,
+  ...importTools,
+];

@@ -83,6 +83,7 @@ export async function getAuthoringPrompt(
           userMessage(
             `Review this course as an instructional designer. Check: every objective is taught and assessed; lessons are short and ordered well; ` +
               `images have meaningful alt text; media has captions or transcripts; each question has one clear correct answer, useful feedback and an explanation.\n` +
+              `Start with validate_course (its findings name rules, locations and fixes) and list_comments (reviewers' open comments). ` +
               `List the problems, then propose fixes as one edit_course call (pass expectedVersion from get_course) and ask the author before applying it.\n\n${outline}`,
           ),
         ],

@@ -1,7 +1,10 @@
 /**
- * Courses as MCP resources: `course://{courseId}` (the whole course as JSON, as get_course returns it)
- * and `course://{courseId}/outline` (a Markdown outline). Listing shows the caller's courses, and
- * completion offers the caller's course IDs. A course the caller may not see reads as not found.
+ * Courses as MCP resources: `course://{courseId}` (the whole course as JSON, as get_course returns it),
+ * `course://{courseId}/outline` (a Markdown outline) and the HTML previews of `preview-resources.ts`,
+ * plus the MCP Apps view preview_course links to. Listing shows each of the caller's courses as JSON and
+ * outline (previews are offered by template, and the view through preview_course's `_meta`, which
+ * keeps a page of listings small); completion offers the caller's course IDs. A course the caller may
+ * not see reads as not found.
  */
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { getCourse, listCourses } from "../../authoring/courses.ts";
@@ -10,6 +13,8 @@ import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import type { CallerIdentity } from "../registry.ts";
 import type { ResourceProvider } from "../server.ts";
+import { coursePreviewViewUri } from "../apps/course-preview-view.ts";
+import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPreviewResource } from "./preview-resources.ts";
 
 export const courseResourceTemplates: ResourceTemplate[] = [
   {
@@ -26,11 +31,15 @@ export const courseResourceTemplates: ResourceTemplate[] = [
     description: "A readable Markdown outline of a course with module, lesson and block IDs.",
     mimeType: "text/markdown",
   },
+  ...previewResourceTemplates,
 ];
 
 const courseUri = /^course:\/\/(crs_[0-9a-z]{1,64})(\/outline)?$/;
 
 export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
+  if (uri === coursePreviewViewUri) return readCoursePreviewView();
+  const preview = parsePreviewUri(uri);
+  if (preview) return readPreviewResource(services, user, uri, preview);
   const match = courseUri.exec(uri);
   if (!match?.[1]) throw notFound("course", uri);
   const courseId = match[1];

@@ -118,6 +118,38 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "review comments and published snapshots",
+    sql: `
+      CREATE TABLE comments (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        target_kind TEXT NOT NULL CHECK (target_kind IN ('course', 'module', 'lesson', 'block')),
+        target_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        quote TEXT,
+        author_sub TEXT NOT NULL,
+        author_name TEXT,
+        created_at TEXT NOT NULL,
+        resolved_by TEXT,
+        resolved_at TEXT,
+        resolution_note TEXT
+      );
+      CREATE INDEX comments_in_order ON comments (course_id, resolved_at, created_at, id);
+      CREATE INDEX comments_by_target ON comments (course_id, target_id);
+
+      CREATE TABLE publications (
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        published_by TEXT NOT NULL,
+        published_at TEXT NOT NULL,
+        content_fingerprint TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (course_id, version)
+      );
+    `,
+  },
 ];
 
 export function applyMigrations(database: Database): void {

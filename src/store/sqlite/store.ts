@@ -21,6 +21,7 @@ import type {
   StoreTransaction,
 } from "../types.ts";
 import { openSqliteDatabase } from "./open.ts";
+import { SqliteReviewRecords } from "./review-records.ts";
 import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
 
 type Bindings = SQLQueryBindings[];
@@ -39,31 +40,36 @@ class SqliteAuthoringStore implements AuthoringStore {
   }
 
   read<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.serialised("BEGIN", work);
+    return this.serialised("BEGIN DEFERRED", work);
   }
 
   write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     return this.serialised("BEGIN IMMEDIATE", work);
   }
 
+  /** Transaction control through cached statements: `database.run(sql)` would prepare them on every call. */
+  private control(sql: "BEGIN DEFERRED" | "BEGIN IMMEDIATE" | "COMMIT" | "ROLLBACK"): void {
+    this.database.query(sql).run();
+  }
+
   close(): void {
     this.database.close();
   }
 
-  private async serialised<T>(begin: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  private async serialised<T>(begin: "BEGIN DEFERRED" | "BEGIN IMMEDIATE", work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     const previous = this.queue;
     let release = () => {};
     this.queue = new Promise<void>((resolve) => (release = resolve));
     await previous;
     try {
-      this.database.run(begin);
+      this.control(begin);
       try {
         const result = await work(this.transaction);
-        this.database.run("COMMIT");
+        this.control("COMMIT");
         return result;
       } catch (error) {
         // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original error is the one to report.
-        if (this.database.inTransaction) this.database.run("ROLLBACK");
+        if (this.database.inTransaction) this.control("ROLLBACK");
         throw error;
       }
     } finally {
@@ -72,8 +78,10 @@ class SqliteAuthoringStore implements AuthoringStore {
   }
 }
 
-class SqliteTransaction implements StoreTransaction {
-  constructor(private readonly database: Database) {}
+class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction {
+  constructor(private readonly database: Database) {
+    super(database);
+  }
 
   private all(sql: string, bindings: Bindings): Record_[] {
     return this.database.query<Record_, Bindings>(sql).all(...bindings);

@@ -1,0 +1,135 @@
+/**
+ * A Markdown document as a flat list of parts, parsed with markdown-it: headings, and blocks in the
+ * shapes `add_blocks` takes. A paragraph or a list becomes a text block holding its Markdown as written,
+ * a lone image an image block, a fenced code block a code block, a quote a quote (or a callout for
+ * GitHub's `> [!TIP]` alerts), `---` a divider, and a task list (`- [x]` / `- [ ]`) a set of choices
+ * that the outline turns into a question with the paragraph before it as the prompt.
+ */
+import MarkdownIt, { type Token } from "markdown-it";
+
+interface PartBase {
+  /** 1-based line where the part starts, for error messages. */
+  readonly line: number;
+  /** The part's Markdown as written. */
+  readonly source: string;
+}
+
+export type MarkdownPart =
+  | (PartBase & { readonly kind: "heading"; readonly level: number; readonly text: string })
+  | (PartBase & { readonly kind: "block"; readonly block: Record<string, unknown>; readonly paragraph: boolean; readonly listItems?: readonly string[] })
+  | (PartBase & { readonly kind: "choices"; readonly choices: readonly { text: string; correct: boolean }[] });
+
+const parser = new MarkdownIt({ html: false, linkify: false });
+
+const alertVariants: Record<string, string> = { NOTE: "note", TIP: "tip", IMPORTANT: "info", WARNING: "warning", CAUTION: "danger" };
+
+/** The text a reader sees in an inline token: no emphasis markers, images by their alt text. */
+export function plainText(inline: Token | undefined): string {
+  if (!inline?.children) return inline?.content.trim() ?? "";
+  return inline.children
+    .map((child) => (child.type === "text" || child.type === "code_inline" ? child.content : child.type === "softbreak" || child.type === "hardbreak" ? " " : child.type === "image" ? child.content : ""))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function paragraphBlock(inline: Token | undefined, source: string): Record<string, unknown> {
+  const children = (inline?.children ?? []).filter((child) => !(child.type === "text" && child.content.trim() === ""));
+  const image = children.length === 1 && children[0]?.type === "image" ? children[0] : undefined;
+  const url = String(image?.attrGet("src") ?? "");
+  if (image && /^https?:\/\//i.test(url)) {
+    const alt = image.content.trim();
+    return alt ? { type: "image", url, alt } : { type: "image", url, decorative: true };
+  }
+  return { type: "text", markdown: source };
+}
+
+/** The index of the token closing the one at `open` (same level, nesting -1). */
+function closingIndex(tokens: readonly Token[], open: number): number {
+  const level = tokens[open]?.level ?? 0;
+  for (let index = open + 1; index < tokens.length; index++) {
+    const token = tokens[index];
+    if (token && token.level === level && token.nesting === -1) return index;
+  }
+  return tokens.length - 1;
+}
+
+function listPart(tokens: readonly Token[], open: number, line: number, source: string): MarkdownPart {
+  const close = closingIndex(tokens, open);
+  const itemLevel = (tokens[open]?.level ?? 0) + 1;
+  const items: string[] = [];
+  for (let index = open + 1; index < close; index++) {
+    if (tokens[index]?.type !== "list_item_open" || tokens[index]?.level !== itemLevel) continue;
+    const inline = tokens.slice(index + 1, close).find((token) => token.type === "inline");
+    items.push(inline?.content.trim() ?? "");
+  }
+  const tasks = items.map((item) => /^\[([ xX])\]\s+([\s\S]+)$/.exec(item));
+  if (items.length >= 2 && tasks.every(Boolean)) {
+    return { kind: "choices", line, source, choices: tasks.map((task) => ({ text: (task?.[2] ?? "").trim(), correct: task?.[1] !== " " })) };
+  }
+  return { kind: "block", line, source, block: { type: "text", markdown: source }, paragraph: false, listItems: items };
+}
+
+function quotePart(line: number, source: string): MarkdownPart {
+  const inner = source
+    .split("\n")
+    .map((text) => text.replace(/^\s*> ?/, ""))
+    .join("\n")
+    .trim();
+  const alert = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*\n?([\s\S]*)$/i.exec(inner);
+  if (alert?.[2]?.trim()) {
+    return { kind: "block", line, source, paragraph: false, block: { type: "callout", variant: alertVariants[(alert[1] ?? "NOTE").toUpperCase()], markdown: alert[2].trim() } };
+  }
+  return { kind: "block", line, source, paragraph: false, block: { type: "quote", text: inner } };
+}
+
+function codePart(token: Token, line: number, source: string): MarkdownPart | null {
+  const code = token.content.replace(/\n$/, "");
+  if (!code.trim()) return null;
+  const language = token.info.trim().split(/\s+/)[0] ?? "";
+  const valid = /^[A-Za-z0-9][A-Za-z0-9+#._-]{0,39}$/.test(language);
+  return { kind: "block", line, source, paragraph: false, block: { type: "code", language: valid ? language : "plaintext", code } };
+}
+
+/** The document's top-level parts in order. */
+export function markdownParts(text: string): MarkdownPart[] {
+  const lines = text.split(/\r?\n/);
+  const tokens = parser.parse(text, {});
+  const parts: MarkdownPart[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] as Token;
+    if (token.level !== 0 || token.nesting === -1) continue;
+    const line = (token.map?.[0] ?? 0) + 1;
+    const source = token.map ? lines.slice(token.map[0], token.map[1]).join("\n").trim() : "";
+    switch (token.type) {
+      case "heading_open":
+        parts.push({ kind: "heading", line, source, level: Number(token.tag.slice(1)), text: plainText(tokens[index + 1]) });
+        break;
+      case "paragraph_open":
+        parts.push({ kind: "block", line, source, block: paragraphBlock(tokens[index + 1], source), paragraph: true });
+        break;
+      case "bullet_list_open":
+      case "ordered_list_open":
+        parts.push(listPart(tokens, index, line, source));
+        break;
+      case "blockquote_open":
+        parts.push(quotePart(line, source));
+        break;
+      case "fence":
+      case "code_block": {
+        const code = codePart(token, line, source);
+        if (code) parts.push(code);
+        break;
+      }
+      case "hr":
+        parts.push({ kind: "block", line, source, block: { type: "divider" }, paragraph: false });
+        break;
+      case "table_open":
+      case "html_block":
+        if (source) parts.push({ kind: "block", line, source, block: { type: "text", markdown: source }, paragraph: false });
+        break;
+    }
+    if (token.nesting === 1) index = closingIndex(tokens, index);
+  }
+  return parts;
+}

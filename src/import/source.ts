@@ -1,0 +1,121 @@
+/**
+ * What `import_course` was given, decoded and checked before anything is parsed: text or base64, the
+ * size limit, and whether the bytes are what the stated format claims (a zip archive, JSON, or
+ * Markdown text). The result is one document's text and what it is, whether it came as is or inside a
+ * zip archive.
+ */
+import { ToolError } from "../mcp/registry.ts";
+import { documentInArchive } from "./archive.ts";
+
+export const importFormats = ["json", "markdown", "zip"] as const;
+export type ImportFormat = (typeof importFormats)[number];
+
+/** Decoded bytes an import may carry (the /mcp body limit is larger, so this is the binding one). */
+export const maxImportBytes = 10 * 1024 * 1024;
+
+export interface ImportSource {
+  readonly format?: ImportFormat | undefined;
+  readonly content?: string | undefined;
+  readonly contentBase64?: string | undefined;
+}
+
+export interface ImportDocument {
+  /** What the text is. */
+  readonly kind: "json" | "markdown";
+  readonly text: string;
+  /** How it arrived: as is, or inside a zip archive (named `entry`). */
+  readonly container: "none" | "zip";
+  readonly entry?: string;
+}
+
+type Detected = ImportFormat | "binary";
+
+function tooLarge(field: string, bytes: number): ToolError {
+  return new ToolError(
+    "limit_exceeded",
+    `${field}: the import is ${bytes} bytes; at most ${maxImportBytes} bytes (10 MB) can be imported at once. Split the course or leave large media out.`,
+    { field, byteSize: bytes, limit: maxImportBytes },
+  );
+}
+
+function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): ToolError {
+  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive" }[detected];
+  const advice = detected === "binary" ? "send a JSON export, a Markdown outline or a zip archive holding one" : `send it with format "${detected}"`;
+  const claim = format ? `format is ${format} but the content` : "the content";
+  return new ToolError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const compact = text.replace(/\s+/g, "");
+  // Length first: a huge string is refused before it is decoded.
+  const decodedLength = Math.floor((compact.length * 3) / 4);
+  if (decodedLength > maxImportBytes + 2) throw tooLarge("contentBase64", decodedLength);
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
+    throw new ToolError("invalid_arguments", "contentBase64: is not valid base64: use the standard alphabet A-Z a-z 0-9 + / with = padding, no data: prefix.", {
+      field: "contentBase64",
+    });
+  }
+  return new Uint8Array(Buffer.from(compact, "base64"));
+}
+
+function isZip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
+}
+
+/** UTF-8 text, or null when the bytes are not (or hold NUL characters, which no outline has). */
+function textOf(bytes: Uint8Array): string | null {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+    return text.includes("\u0000") ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** JSON when it opens an object (as our export does) or is an array that parses; Markdown otherwise. */
+function detectText(text: string): "json" | "markdown" {
+  if (/^\s*\{/.test(text)) return "json";
+  if (!/^\s*\[/.test(text)) return "markdown";
+  try {
+    JSON.parse(text);
+    return "json";
+  } catch {
+    return "markdown";
+  }
+}
+
+export function readImportSource(source: ImportSource): ImportDocument {
+  if ((source.content === undefined) === (source.contentBase64 === undefined)) {
+    throw new ToolError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
+      field: "content",
+    });
+  }
+  const field = source.content !== undefined ? "content" : "contentBase64";
+  let bytes: Uint8Array;
+  if (source.content !== undefined) {
+    bytes = new TextEncoder().encode(source.content);
+    if (bytes.byteLength > maxImportBytes) throw tooLarge("content", bytes.byteLength);
+  } else {
+    bytes = decodeBase64(source.contentBase64 as string);
+    if (bytes.byteLength > maxImportBytes) throw tooLarge("contentBase64", bytes.byteLength);
+  }
+  if (!isZip(bytes)) {
+    const text = textOf(bytes);
+    if (text === null) throw notWhatItClaims(source.format, "binary", field);
+    const kind = detectText(text);
+    if (source.format !== undefined && source.format !== kind) throw notWhatItClaims(source.format, kind, field);
+    return { kind, text, container: "none" };
+  }
+  if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
+
+  const inner = documentInArchive(bytes);
+  const innerText = textOf(inner.bytes);
+  if (innerText === null || detectText(innerText) !== inner.kind) {
+    const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";
+    throw new ToolError("invalid_arguments", `content: "${inner.name}" in the archive is named like ${claimed} but is not one; nothing was imported.`, {
+      field,
+      entry: inner.name,
+    });
+  }
+  return { kind: inner.kind, text: innerText, container: "zip", entry: inner.name };
+}

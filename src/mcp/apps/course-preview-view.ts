@@ -1,0 +1,126 @@
+/**
+ * The MCP Apps view (SEP-1865, `@modelcontextprotocol/ext-apps`) that shows a course preview inline in
+ * hosts that support MCP Apps. It is a static template, the same for every course: after the
+ * `ui/initialize` handshake the host hands it preview_course's result, the view asks the host to read
+ * the result's `previewUri` (`course://{id}/preview`), and replaces itself with that self-contained
+ * HTML. It then keeps reporting its size so the host can fit the frame. A host that cannot read
+ * resources gets the text outline from the tool result instead.
+ *
+ * The bridge is a few lines of JSON-RPC over postMessage rather than the SDK's bundled App class
+ * (~330 kB with its dependencies): the view needs three messages, and the page stays small enough for
+ * hosts to prefetch and review.
+ */
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+
+export const coursePreviewViewUri = "ui://course-authoring/course-preview.html";
+export const mcpAppMimeType = RESOURCE_MIME_TYPE;
+
+/** Resource `_meta.ui`: no external origins at all (the preview inlines its assets), and a framed look. */
+export const coursePreviewViewMeta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
+
+const bridgeScript = `(() => {
+  "use strict";
+  const host = window.parent;
+  const pending = new Map();
+  let nextId = 1;
+  const send = (message) => host.postMessage(Object.assign({ jsonrpc: "2.0" }, message), "*");
+  const request = (method, params) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    send({ id, method, params });
+  });
+  const notify = (method, params) => send({ method, params });
+
+  let observer = null;
+  const reportSize = () => {
+    const root = document.documentElement;
+    notify("ui/notifications/size-changed", { width: Math.ceil(root.scrollWidth), height: Math.ceil(root.scrollHeight) });
+  };
+  const watchSize = () => {
+    if (observer) observer.disconnect();
+    if (typeof ResizeObserver === "function") {
+      observer = new ResizeObserver(reportSize);
+      observer.observe(document.documentElement);
+    }
+    reportSize();
+  };
+
+  const showText = (note, text) => {
+    document.getElementById("status").textContent = note;
+    const outline = document.getElementById("outline");
+    outline.textContent = text;
+    outline.hidden = !text;
+    reportSize();
+  };
+
+  const showResult = async (result) => {
+    const texts = ((result && result.content) || []).filter((item) => item && item.type === "text").map((item) => item.text);
+    const previewUri = result && result.structuredContent && result.structuredContent.previewUri;
+    if (typeof previewUri !== "string") return showText("This result has no course preview.", texts.join("\\n\\n"));
+    showText("Loading the preview…", "");
+    try {
+      const read = await request("resources/read", { uri: previewUri });
+      const html = read && read.contents && read.contents[0] && read.contents[0].text;
+      if (typeof html !== "string") throw new Error("the preview resource has no HTML");
+      // Replaces this page with the course; the window, this script's state and the host link stay.
+      document.open();
+      document.write(html);
+      document.close();
+      window.addEventListener("message", onMessage);
+      watchSize();
+    } catch (error) {
+      showText("The host could not load the HTML preview, so here is the course outline.", texts.join("\\n\\n"));
+    }
+  };
+
+  function onMessage(event) {
+    if (event.source !== host) return;
+    const message = event.data;
+    if (!message || message.jsonrpc !== "2.0") return;
+    if (message.method === undefined && pending.has(message.id)) {
+      const call = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.error) call.reject(new Error(message.error.message || "request failed"));
+      else call.resolve(message.result);
+      return;
+    }
+    if (message.method === "ui/notifications/tool-result") showResult(message.params);
+    else if (message.method === "ui/notifications/tool-cancelled") showText("The preview was cancelled.", "");
+    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
+  }
+
+  window.addEventListener("message", onMessage);
+  request("ui/initialize", {
+    protocolVersion: ${JSON.stringify(LATEST_PROTOCOL_VERSION)},
+    appInfo: { name: "course-preview", version: "1.0.0" },
+    appCapabilities: { availableDisplayModes: ["inline", "fullscreen"] },
+  }).then(
+    () => {
+      notify("ui/notifications/initialized", {});
+      watchSize();
+    },
+    () => showText("This host did not start the preview.", ""),
+  );
+})();`;
+
+/** The view's page: a status line, a fallback outline, and the bridge. */
+export const coursePreviewViewHtml = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Course preview</title>
+<style>
+  body { margin: 0; padding: 1rem; font-family: var(--font-sans, system-ui, sans-serif); color: var(--color-text-primary, #1a1a1a); background: var(--color-background-primary, #fff); }
+  #status { margin: 0 0 0.5rem; color: var(--color-text-secondary, #555); }
+  #outline { white-space: pre-wrap; font: inherit; margin: 0; }
+</style>
+</head>
+<body>
+<p id="status" role="status">Waiting for the course…</p>
+<pre id="outline" hidden></pre>
+<script>${bridgeScript}</script>
+</body>
+</html>
+`;

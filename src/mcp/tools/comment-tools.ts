@@ -1,0 +1,81 @@
+/**
+ * MCP tools for review comments: add one to the course, a module, a lesson or a block; list them
+ * (open first); resolve or reopen one.
+ */
+import * as v from "valibot";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { commentCountsSchema, commentSchema, type CommentDocument } from "../../review/comment-schemas.ts";
+import {
+  addComment,
+  addCommentArguments,
+  commentLimits,
+  listComments,
+  listCommentsArguments,
+  resolveComment,
+  resolveCommentArguments,
+} from "../../review/comments.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+
+function commentLine(comment: CommentDocument): string {
+  const where = comment.targetRemoved ? `${comment.target.kind} ${comment.target.id} (removed)` : `${comment.target.path}`;
+  const quote = comment.quote ? ` on "${comment.quote}"` : "";
+  const body = comment.body.length > 200 ? `${comment.body.slice(0, 199)}…` : comment.body;
+  return `[${comment.status}] ${comment.id} by ${comment.author.name ?? comment.author.sub} at ${where}${quote}: ${body.replace(/\s+/g, " ")}`;
+}
+
+const addCommentTool = defineTool<AuthoringServices, typeof addCommentArguments>({
+  name: "add_comment",
+  title: "Add comment",
+  description:
+    `Leaves a review comment (Markdown, at most ${commentLimits.bodyCharacters} characters) on the course, a module, a lesson or a block, named by targetId. ` +
+    "Optionally quote the exact passage it is about. Owners, editors and reviewers can comment; viewers cannot. Comments are not content: they do not change " +
+    "the course version. A target that does not exist is not_found. Returns the comment and the open/resolved counts.",
+  input: addCommentArguments,
+  output: v.object({ comment: commentSchema, counts: commentCountsSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => addComment(session, args));
+    return { structuredContent: result, summary: `Added comment ${result.comment.id} at ${result.comment.target.path}. ${result.counts.open} open comment(s).` };
+  },
+});
+
+const listCommentsTool = defineTool<AuthoringServices, typeof listCommentsArguments>({
+  name: "list_comments",
+  title: "List comments",
+  description:
+    "Lists a course's review comments, open ones first (oldest first), then resolved ones. Filter by status (open, resolved, all) or by targetId. " +
+    "Each comment names its target with moduleId/lessonId and a readable path (as it is now, after edits and moves), targetRemoved when the target is gone, " +
+    "and whether a quoted passage is still there. Paged with nextCursor. To address one: fix the target with the editing tools, then resolve_comment.",
+  input: listCommentsArguments,
+  output: v.object({ courseId: v.string(), comments: v.array(commentSchema), counts: commentCountsSchema, nextCursor: v.nullable(v.string()) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const page = await readAs(services, user, (session) => listComments(session, args));
+    const lines = page.comments.map(commentLine);
+    return {
+      structuredContent: page,
+      summary: `${page.counts.open} open, ${page.counts.resolved} resolved comment(s) on ${page.courseId}${page.nextCursor ? "; more with nextCursor" : ""}${lines.length ? `:\n${lines.join("\n")}` : "."}`,
+    };
+  },
+});
+
+const resolveCommentTool = defineTool<AuthoringServices, typeof resolveCommentArguments>({
+  name: "resolve_comment",
+  title: "Resolve comment",
+  description:
+    "Marks a comment resolved, recording who resolved it and when, with an optional note on how it was addressed; reopen: true reopens it. " +
+    "Owners, editors and reviewers can. Resolving an already resolved comment changes nothing (changed: false).",
+  input: resolveCommentArguments,
+  output: v.object({ comment: commentSchema, changed: v.boolean(), counts: commentCountsSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => resolveComment(session, args));
+    const verb = result.comment.status === "resolved" ? "resolved" : "open";
+    return {
+      structuredContent: result,
+      summary: `Comment ${result.comment.id} is ${verb}${result.changed ? "" : " (unchanged)"}. ${result.counts.open} open comment(s) remain.`,
+    };
+  },
+});
+
+export const commentTools: ToolDefinition<AuthoringServices>[] = [addCommentTool, listCommentsTool, resolveCommentTool];

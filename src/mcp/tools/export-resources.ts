@@ -1,0 +1,56 @@
+/**
+ * Export packages as MCP resources: `course://{courseId}/exports/{exportId}` answers `resources/read`
+ * with the package as a base64 blob, its MIME type and file name. Access follows the course: whoever may
+ * read the course may read its exports, anyone else is told it was not found. `withExportResources`
+ * adds this to the course resources without touching them.
+ */
+import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { openCourse } from "../../authoring/access.ts";
+import { readAs, type AuthoringServices } from "../../authoring/services.ts";
+import { parseExportUri } from "../../export/export-store.ts";
+import { ToolError, type CallerIdentity } from "../registry.ts";
+import type { ResourceProvider } from "../server.ts";
+import type { ExportServices } from "./export-tools.ts";
+
+export const exportResourceTemplate: ResourceTemplate = {
+  uriTemplate: "course://{courseId}/exports/{exportId}",
+  name: "course-export",
+  title: "Course export package",
+  description: "A package made by export_course (SCORM, cmi5, IMS CC, HTML zip or JSON), as a base64 blob. Available for 24 hours after the export.",
+};
+
+function exportNotFound(uri: string): ToolError {
+  return new ToolError("not_found", `Export ${uri} was not found. Exports are kept for 24 hours; run export_course again for a fresh one.`, { uri });
+}
+
+export async function readExportResource(services: ExportServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
+  const parsed = parseExportUri(uri);
+  if (!parsed) throw exportNotFound(uri);
+  // A stranger gets the same answer as for an export that does not exist.
+  await readAs(services, user, (session) => openCourse(session, parsed.courseId, "read")).catch((error: unknown) => {
+    throw error instanceof ToolError && error.code === "not_found" ? exportNotFound(uri) : error;
+  });
+  const record = await services.exports.find(parsed.courseId, parsed.exportId);
+  if (!record) throw exportNotFound(uri);
+  const bytes = await services.exports.readBytes(record);
+  return {
+    contents: [
+      {
+        uri,
+        mimeType: record.mimeType,
+        blob: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+        _meta: { fileName: record.fileName, size: record.size, format: record.format, expiresAt: record.expiresAt },
+      },
+    ],
+  };
+}
+
+/** The course resources plus export packages; other URIs go to `base` unchanged. */
+export function withExportResources(base: ResourceProvider<AuthoringServices>): ResourceProvider<ExportServices> {
+  return {
+    templates: [...base.templates, exportResourceTemplate],
+    list: (services, user, cursor) => base.list(services, user, cursor),
+    read: (services, user, uri, context) => (uri.includes("/exports/") ? readExportResource(services, user, uri) : base.read(services, user, uri, context)),
+    complete: (services, user, argument, value) => base.complete(services, user, argument, value),
+  };
+}

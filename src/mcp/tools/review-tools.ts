@@ -1,0 +1,64 @@
+/**
+ * MCP tools for quality and publishing: validate_course (findings with rule IDs, locations and fixes)
+ * and set_status (the review workflow, with publishing gated on validation).
+ */
+import * as v from "valibot";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
+import { findingLine, ruleIds, validateCourse, validateCourseArguments, validationResultEntries } from "../../review/validation/index.ts";
+import { defineTool, type ToolDefinition } from "../registry.ts";
+
+const findingsInSummary = 20;
+
+const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseArguments>({
+  name: "validate_course",
+  title: "Validate course",
+  description:
+    "Checks the draft course for accessibility, quiz, structure and pacing problems and returns findings, errors first. Each finding has severity " +
+    "(error blocks publishing; warning and info are advice), a stable ruleId, a location (moduleId/lessonId/blockId/objectiveId, the field, and a readable path) " +
+    `and a fix naming the tool to use. Rules: ${ruleIds.join(", ")}. ` +
+    "Reading level is a Flesch-Kincaid grade for English courses, compared with the course's level and audience. Run it before set_status published and after fixing.",
+  input: validateCourseArguments,
+  output: v.object(validationResultEntries),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await readAs(services, user, (session) => validateCourse(session, args));
+    const { error, warning, info } = result.counts;
+    const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);
+    const more = result.findings.length > findingsInSummary || result.truncated ? "\n- … (see structuredContent.findings)" : "";
+    const verdict = result.publishable ? "no errors: it can be published" : "errors block publishing";
+    return {
+      structuredContent: result,
+      summary: `Course ${result.courseId} v${result.version}: ${error} error(s), ${warning} warning(s), ${info} info — ${verdict}.${lines.length ? `\n${lines.join("\n")}${more}` : ""}`,
+    };
+  },
+});
+
+const setStatusTool = defineTool<AuthoringServices, typeof setStatusArguments>({
+  name: "set_status",
+  title: "Set course status",
+  description:
+    "Moves a course through review and publishing. draft ⇄ in_review (editor or owner); draft or in_review → published (editor or owner), only when validate_course " +
+    "finds no errors — otherwise an invalid_state error lists the blocking findings with their fixes. Publishing stores an immutable snapshot that " +
+    "get_course { variant: \"published\" }, previews and exports of the published course use. Editing continues on the draft while the status stays published; " +
+    "publication.hasUnpublishedChanges tells when the draft differs, and set_status published again publishes it. Any status → archived and archived → draft " +
+    "are the owner's; archived courses are read-only. Reviewers and viewers cannot change status. Each change is a revision and a new version.",
+  input: setStatusArguments,
+  output: v.object(setStatusResultEntries),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => setStatus(session, args));
+    const what = result.changed
+      ? result.status === "published"
+        ? `Published course ${result.courseId} as version ${result.version}`
+        : `Course ${result.courseId} moved from ${result.previousStatus} to ${result.status} (version ${result.version})`
+      : `Course ${result.courseId} is already ${result.status}${result.status === "published" ? " with no unpublished changes" : ""}; nothing changed`;
+    const notes = [
+      result.warnings > 0 ? `${result.warnings} warning(s) remain (validate_course lists them)` : "",
+      result.openComments > 0 ? `${result.openComments} open comment(s) (list_comments)` : "",
+    ].filter(Boolean);
+    return { structuredContent: result, summary: `${what}.${notes.length ? ` ${notes.join("; ")}.` : ""}` };
+  },
+});
+
+export const reviewTools: ToolDefinition<AuthoringServices>[] = [validateCourseTool, setStatusTool];

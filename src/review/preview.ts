@@ -1,0 +1,66 @@
+/**
+ * The course preview: the renderer's HTML for the draft or the published snapshot, with the assets
+ * the course uses inlined as `data:` URLs, so the page is one self-contained document a host can show
+ * without fetching anything. Assets past the size budget are left out (and named), which keeps a
+ * preview of a video-heavy course from growing without bound.
+ */
+import { getCourse, type CourseVariant } from "../authoring/courses.ts";
+import type { AuthoringSession } from "../authoring/context.ts";
+import type { CourseDocument } from "../authoring/schemas/course.ts";
+import { renderCourseHtml } from "../render/index.ts";
+
+export const previewLimits = {
+  /** Larger assets are not inlined. */
+  assetBytes: 5 * 1024 * 1024,
+  /** Inlined assets stop once this much has been inlined. */
+  totalBytes: 20 * 1024 * 1024,
+} as const;
+
+export interface CoursePreview {
+  course: CourseDocument;
+  html: string;
+  /** Assets referenced but not inlined (too large, over the budget, or missing). */
+  omittedAssetIds: string[];
+}
+
+/** Shown in place of an asset that was not inlined: an empty resource rather than a request elsewhere. */
+const omittedAssetUrl = "data:,";
+
+export async function renderCoursePreview(session: AuthoringSession, args: { courseId: string; variant: CourseVariant }): Promise<CoursePreview> {
+  const course = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant });
+  const dataUrls = new Map<string, string>();
+  const omittedAssetIds: string[] = [];
+  let inlinedBytes = 0;
+  for (const assetId of referencedAssetIds(course)) {
+    const asset = await session.tx.findAsset(assetId);
+    const fits = asset && asset.courseId === course.id && asset.byteSize <= previewLimits.assetBytes && inlinedBytes + asset.byteSize <= previewLimits.totalBytes;
+    const bytes = fits ? await session.tx.readAssetBytes(assetId) : undefined;
+    if (!asset || !bytes) {
+      omittedAssetIds.push(assetId);
+      continue;
+    }
+    inlinedBytes += bytes.byteLength;
+    dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
+  }
+  const html = renderCourseHtml(course, { mode: "preview", assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl });
+  return { course, html, omittedAssetIds };
+}
+
+/** Every asset ID the course's blocks use (media, captions, posters), once each, in course order. */
+export function referencedAssetIds(course: CourseDocument): string[] {
+  const ids = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === "string") ids.add(value);
+  };
+  for (const module of course.modules) {
+    for (const lesson of module.lessons) {
+      for (const block of lesson.blocks ?? []) {
+        const fields = block as { assetId?: unknown; captions?: { assetId?: unknown }; poster?: { assetId?: unknown } };
+        add(fields.assetId);
+        add(fields.captions?.assetId);
+        add(fields.poster?.assetId);
+      }
+    }
+  }
+  return [...ids];
+}

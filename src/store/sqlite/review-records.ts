@@ -1,0 +1,142 @@
+/**
+ * The SQLite statements for review and publishing: comments, published snapshots, and the course's
+ * assets read in one go for validation. `SqliteTransaction` extends this class, so these are plain
+ * `StoreTransaction` methods running on the same connection and inside the same transaction.
+ */
+import type { Database, SQLQueryBindings } from "bun:sqlite";
+import type { AssetRow, CommentQuery, CommentRow, CommentTargetKind, JsonObject, PublicationListing, PublicationRow } from "../types.ts";
+
+type Bindings = SQLQueryBindings[];
+type SqlRecord = Record<string, unknown>;
+
+/** Open comments sort before resolved ones; `resolved_at IS NOT NULL` is that rank as 0 or 1. */
+const resolvedRank = "(resolved_at IS NOT NULL)";
+
+export class SqliteReviewRecords {
+  constructor(private readonly connection: Database) {}
+
+  private rows(sql: string, bindings: Bindings): SqlRecord[] {
+    return this.connection.query<SqlRecord, Bindings>(sql).all(...bindings);
+  }
+
+  private row(sql: string, bindings: Bindings): SqlRecord | undefined {
+    return this.connection.query<SqlRecord, Bindings>(sql).get(...bindings) ?? undefined;
+  }
+
+  private execute(sql: string, bindings: Bindings): void {
+    this.connection.query<SqlRecord, Bindings>(sql).run(...bindings);
+  }
+
+  async listAllAssets(courseId: string): Promise<AssetRow[]> {
+    return this.rows("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id", [courseId]).map((record) => ({
+      id: String(record.id),
+      courseId: String(record.course_id),
+      filename: String(record.filename),
+      mediaType: String(record.media_type),
+      byteSize: Number(record.byte_size),
+      sha256: String(record.sha256),
+      createdBy: String(record.created_by),
+      createdAt: String(record.created_at),
+    }));
+  }
+
+  async insertComment(row: CommentRow): Promise<void> {
+    this.execute(
+      `INSERT INTO comments (id, course_id, target_kind, target_id, body, quote, author_sub, author_name, created_at, resolved_by, resolved_at, resolution_note)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [row.id, row.courseId, row.targetKind, row.targetId, row.body, row.quote, row.authorSub, row.authorName, row.createdAt, row.resolvedBy, row.resolvedAt, row.resolutionNote],
+    );
+  }
+
+  async findComment(courseId: string, commentId: string): Promise<CommentRow | undefined> {
+    const record = this.row("SELECT * FROM comments WHERE course_id = ? AND id = ?", [courseId, commentId]);
+    return record ? commentFromRecord(record) : undefined;
+  }
+
+  async updateComment(commentId: string, fields: Pick<CommentRow, "resolvedBy" | "resolvedAt" | "resolutionNote">): Promise<void> {
+    this.execute("UPDATE comments SET resolved_by = ?, resolved_at = ?, resolution_note = ? WHERE id = ?", [
+      fields.resolvedBy,
+      fields.resolvedAt,
+      fields.resolutionNote,
+      commentId,
+    ]);
+  }
+
+  async listComments(query: CommentQuery): Promise<CommentRow[]> {
+    const conditions = ["course_id = ?"];
+    const bindings: Bindings = [query.courseId];
+    if (query.resolved !== undefined) conditions.push(query.resolved ? "resolved_at IS NOT NULL" : "resolved_at IS NULL");
+    if (query.targetId !== undefined) {
+      conditions.push("target_id = ?");
+      bindings.push(query.targetId);
+    }
+    if (query.after) {
+      const rank = query.after.resolved ? 1 : 0;
+      conditions.push(`(${resolvedRank} > ? OR (${resolvedRank} = ? AND (created_at > ? OR (created_at = ? AND id > ?))))`);
+      bindings.push(rank, rank, query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    bindings.push(query.limit);
+    const sql = `SELECT * FROM comments WHERE ${conditions.join(" AND ")} ORDER BY ${resolvedRank}, created_at, id LIMIT CAST(? AS INTEGER)`;
+    return this.rows(sql, bindings).map(commentFromRecord);
+  }
+
+  async countComments(courseId: string, targetId?: string): Promise<{ open: number; resolved: number }> {
+    const record = this.row(
+      `SELECT COALESCE(SUM(resolved_at IS NULL), 0) AS open, COALESCE(SUM(resolved_at IS NOT NULL), 0) AS resolved
+       FROM comments WHERE course_id = ?${targetId === undefined ? "" : " AND target_id = ?"}`,
+      targetId === undefined ? [courseId] : [courseId, targetId],
+    );
+    return { open: Number(record?.open ?? 0), resolved: Number(record?.resolved ?? 0) };
+  }
+
+  async insertPublication(row: PublicationRow): Promise<void> {
+    this.execute(
+      "INSERT INTO publications (course_id, version, published_by, published_at, content_fingerprint, document) VALUES (?, ?, ?, ?, ?, ?)",
+      [row.courseId, row.version, row.publishedBy, row.publishedAt, row.contentFingerprint, JSON.stringify(row.document)],
+    );
+  }
+
+  async latestPublication(courseId: string): Promise<PublicationListing | undefined> {
+    const record = this.row(
+      "SELECT course_id, version, published_by, published_at, content_fingerprint FROM publications WHERE course_id = ? ORDER BY version DESC LIMIT 1",
+      [courseId],
+    );
+    return record ? publicationListingFromRecord(record) : undefined;
+  }
+
+  async findPublication(courseId: string, version: number): Promise<PublicationRow | undefined> {
+    const record = this.row("SELECT * FROM publications WHERE course_id = ? AND version = ?", [courseId, version]);
+    return record ? { ...publicationListingFromRecord(record), document: JSON.parse(String(record.document)) as JsonObject } : undefined;
+  }
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+function commentFromRecord(record: SqlRecord): CommentRow {
+  return {
+    id: String(record.id),
+    courseId: String(record.course_id),
+    targetKind: String(record.target_kind) as CommentTargetKind,
+    targetId: String(record.target_id),
+    body: String(record.body),
+    quote: nullableText(record.quote),
+    authorSub: String(record.author_sub),
+    authorName: nullableText(record.author_name),
+    createdAt: String(record.created_at),
+    resolvedBy: nullableText(record.resolved_by),
+    resolvedAt: nullableText(record.resolved_at),
+    resolutionNote: nullableText(record.resolution_note),
+  };
+}
+
+function publicationListingFromRecord(record: SqlRecord): PublicationListing {
+  return {
+    courseId: String(record.course_id),
+    version: Number(record.version),
+    publishedBy: String(record.published_by),
+    publishedAt: String(record.published_at),
+    contentFingerprint: String(record.content_fingerprint),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * import_course of our own JSON export through the real service: export → import → export gives the
+ * same document apart from IDs, versions and timestamps, whether the export arrives as text, as base64
+ * or zipped; the copy is a new draft with new IDs, owned by whoever imported it, made in one revision.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { zipSync } from "fflate";
+import { devAccessToken } from "./support/dev-login.ts";
+import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { comparable, createRichCourse, embeddedBytes, exportPackage } from "./support/transfer.ts";
+
+let service: TestService;
+let alice: Agent;
+let bob: Agent;
+let sourceId: string;
+let exported: Uint8Array;
+
+interface ImportResult {
+  importedFrom: string;
+  archiveEntry?: string;
+  course: { id: string; title: string; status: string; version: number; ownerSub: string; role: string };
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  alice = await connectAgent(service, await devAccessToken(service, "alice"));
+  bob = await connectAgent(service, await devAccessToken(service, "bob"));
+  sourceId = await createRichCourse(alice);
+  exported = embeddedBytes((await exportPackage(alice, { courseId: sourceId, format: "json" })).result).bytes;
+});
+
+afterAll(async () => {
+  await alice?.close();
+  await bob?.close();
+  await service?.dispose();
+});
+
+async function exportJson(agent: Agent, courseId: string): Promise<Record<string, unknown>> {
+  const { result } = await exportPackage(agent, { courseId, format: "json" });
+  return JSON.parse(new TextDecoder().decode(embeddedBytes(result).bytes)) as Record<string, unknown>;
+}
+
+function idsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (typeof value === "string" && /^(crs|obj|mod|les|blk|ast)_/.test(value)) found.add(value);
+  else if (Array.isArray(value)) value.forEach((item) => idsIn(item, found));
+  else if (typeof value === "object" && value !== null) Object.values(value).forEach((item) => idsIn(item, found));
+  return found;
+}
+
+describe("JSON round trip", () => {
+  test("export → import → export gives the same document apart from IDs and timestamps", async () => {
+    const imported = (await alice.call("import_course", { format: "json", content: new TextDecoder().decode(exported) })) as unknown as ImportResult;
+    expect(imported.importedFrom).toBe("json");
+    expect(imported.course.id).not.toBe(sourceId);
+    const original = JSON.parse(new TextDecoder().decode(exported)) as Record<string, unknown>;
+    const copy = await exportJson(alice, imported.course.id);
+    expect(comparable(copy)).toEqual(comparable(original));
+    // Every ID is new.
+    const originalIds = idsIn(original);
+    for (const id of idsIn(copy)) expect(originalIds.has(id)).toBe(false);
+  });
+
+  test("base64 and a zip archive holding the export import the same course", async () => {
+    const original = comparable(JSON.parse(new TextDecoder().decode(exported)));
+    const viaBase64 = (await alice.call("import_course", { contentBase64: Buffer.from(exported).toString("base64") })) as unknown as ImportResult;
+    expect(comparable(await exportJson(alice, viaBase64.course.id))).toEqual(original);
+
+    const archive = zipSync({ "lab-safety/lab-safety.json": exported, "lab-safety/README.txt": new TextEncoder().encode("Exported course.") });
+    const viaZip = (await alice.call("import_course", { format: "zip", contentBase64: Buffer.from(archive).toString("base64") })) as unknown as ImportResult;
+    expect(viaZip).toMatchObject({ importedFrom: "json", archiveEntry: "lab-safety/lab-safety.json" });
+    expect(comparable(await exportJson(alice, viaZip.course.id))).toEqual(original);
+  });
+
+  test("the copy is a version-1 draft owned by the importer, created in one revision", async () => {
+    await alice.call("set_status", { courseId: sourceId, status: "published" });
+    const publishedExport = embeddedBytes((await exportPackage(alice, { courseId: sourceId, format: "json" })).result).bytes;
+    const imported = (await bob.call("import_course", { content: new TextDecoder().decode(publishedExport), title: "Bob's lab safety" })) as unknown as ImportResult;
+    expect(imported.course).toMatchObject({ title: "Bob's lab safety", status: "draft", version: 1, ownerSub: "bob", role: "owner" });
+    const revisions = (await bob.call("list_revisions", { courseId: imported.course.id })) as { revisions: { tool: string; version: number }[] };
+    expect(revisions.revisions).toEqual([expect.objectContaining({ tool: "import_course", version: 1 })]);
+    const assets = (await bob.call("list_assets", { courseId: imported.course.id })) as { assets: { filename: string; mediaType: string }[] };
+    expect(assets.assets).toEqual([expect.objectContaining({ filename: "goggles.png", mediaType: "image/png" })]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The course preview as an MCP App, end to end: the real service and SDK client supply preview_course's
+ * result and the ui:// view; a host page in a real browser (Chromium) frames the view on its own origin
+ * under the spec's default CSP, answers `ui/initialize`, sends the tool result and proxies
+ * `resources/read` to the service. The view must show the rendered course with its runtime running and
+ * report its size; a host that cannot read resources gets the outline instead.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { coursePreviewViewUri } from "../src/mcp/apps/course-preview-view.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { devAccessToken } from "./support/dev-login.ts";
+import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { cleanOutline, type Course } from "./support/review-courses.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+
+/** What SEP-1865 says a host must apply when the view declares no CSP domains. */
+const hostDefaultCsp =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'";
+
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString("base64");
+
+let service: TestService;
+let agent: Agent;
+let browser: Browser;
+let viewServer: ReturnType<typeof Bun.serve>;
+let hostServer: ReturnType<typeof Bun.serve>;
+let toolResult: CallToolResult;
+let course: Course;
+
+/** The host side of the MCP Apps protocol, in the host page; `resources/read` goes to `readResource`. */
+function hostPage(viewUrl: string): string {
+  return `<!doctype html><html><body><iframe id="view" sandbox="allow-scripts allow-same-origin" src="${viewUrl}" style="width:800px;height:300px"></iframe>
+<script>
+  window.hostLog = [];
+  const frame = document.getElementById("view");
+  const reply = (id, body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0", id }, body), "*");
+  const notify = (method, params) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, "*");
+  window.addEventListener("message", async (event) => {
+    if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== "2.0") return;
+    const message = event.data;
+    window.hostLog.push({ method: message.method, params: message.params });
+    if (message.method === "ui/initialize") {
+      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: { serverResources: {} }, hostContext: { theme: "light", displayMode: "inline" } } });
+    } else if (message.method === "ui/notifications/initialized") {
+      notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
+      notify("ui/notifications/tool-result", await window.toolResult());
+    } else if (message.method === "resources/read") {
+      try {
+        reply(message.id, { result: await window.readResource(message.params.uri) });
+      } catch (error) {
+        reply(message.id, { error: { code: -32000, message: String(error) } });
+      }
+    }
+  });
+</script></body></html>`;
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  agent = await connectAgent(service, await devAccessToken(service, "alice"), "apps-host");
+  const outline = cleanOutline();
+  course = (await agent.call("create_course", outline)) as Course;
+  const imageId = ((await agent.call("upload_asset", { courseId: course.id, filename: "exit.png", dataBase64: png })).asset as { id: string }).id;
+  await agent.call("add_blocks", { courseId: course.id, lessonId: course.modules[0]!.lessons[0]!.id, blocks: [{ type: "image", assetId: imageId, alt: "Exit sign over the stair door" }] });
+  toolResult = (await agent.callRaw("preview_course", { courseId: course.id })) as CallToolResult;
+
+  const view = (await agent.client.readResource({ uri: coursePreviewViewUri })).contents[0] as { text: string; mimeType: string };
+  expect(view.mimeType).toBe("text/html;profile=mcp-app");
+  viewServer = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(view.text, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": hostDefaultCsp } }),
+  });
+  hostServer = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(hostPage(`http://127.0.0.1:${viewServer.port}/view.html`), { headers: { "content-type": "text/html; charset=utf-8" } }),
+  });
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await viewServer?.stop(true);
+  await hostServer?.stop(true);
+  await agent?.close();
+  await service?.dispose();
+});
+
+async function openHost(readResource: (uri: string) => Promise<ReadResourceResult>): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.exposeFunction("toolResult", () => toolResult);
+  await page.exposeFunction("toolArguments", () => ({ courseId: course.id }));
+  await page.exposeFunction("readResource", readResource);
+  await page.goto(`http://127.0.0.1:${hostServer.port}/host.html`);
+  return page;
+}
+
+function viewFrame(page: Page) {
+  const frame = page.frames().find((candidate) => candidate.url().includes(`:${viewServer.port}/`));
+  if (!frame) throw new Error("the view frame is missing");
+  return frame;
+}
+
+test("preview_course links the view; the result carries a text outline and a link to the HTML resource", () => {
+  expect(toolResult.isError).toBeFalsy();
+  const [summary, link] = toolResult.content;
+  expect(summary).toMatchObject({ type: "text" });
+  expect((summary as { text: string }).text).toContain("## Module 1: When the alarm sounds");
+  expect(link).toMatchObject({ type: "resource_link", uri: `course://${course.id}/preview`, mimeType: "text/html" });
+});
+
+test("in an MCP Apps host the view shows the rendered course, running its runtime, and reports its size", async () => {
+  const page = await openHost((uri) => agent.client.readResource({ uri }));
+  const frame = viewFrame(page);
+  await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
+  expect(await frame.locator(".course-name").first().innerText()).toBe("Fire safety basics");
+  expect(await frame.locator('img[alt="Exit sign over the stair door"]').getAttribute("src")).toStartWith("data:image/png;base64,");
+  await page.waitForFunction(() =>
+    (window as unknown as { hostLog: { method: string; params: { height?: number } }[] }).hostLog.some(
+      (entry) => entry.method === "ui/notifications/size-changed" && (entry.params.height ?? 0) > 300,
+    ),
+  );
+  const methods = await page.evaluate(() => (window as unknown as { hostLog: { method: string }[] }).hostLog.map((entry) => entry.method));
+  expect(methods.slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
+  expect(methods).toContain("resources/read");
+  await page.context().close();
+}, 30_000);
+
+test("when the host cannot read resources, the view shows the course outline from the tool result", async () => {
+  const page = await openHost(async () => {
+    throw new Error("resources are not available in this host");
+  });
+  const frame = viewFrame(page);
+  await frame.waitForSelector("#outline:not([hidden])");
+  expect(await frame.locator("#outline").innerText()).toContain("Module 1: When the alarm sounds");
+  expect(await frame.locator("#status").innerText()).toContain("outline");
+  await page.context().close();
+}, 30_000);
