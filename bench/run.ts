@@ -5,10 +5,12 @@
  *   - /mcp tools/call of a read tool with a verified JWT on a session vs a no-op tool on the SDK's
  *     transport alone (target ≥ 0.80), and vs the SDK's Node/Express example stack (target ≥ 6×):
  *     the example server shipped in the SDK package (simpleStreamableHttp), calling its read tool `greet`.
- * Further benchmarks (block edits, exports) live beside this file and are run from here.
+ * Further benchmarks live beside this file and run from here: block edits by course size
+ * (block-edit.ts) and exports by course size (export.ts). `bun run bench <name>` runs one.
  */
 import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
+import { runExportBench } from "./export.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -85,4 +87,5 @@ const only = process.argv[2];
 const rows: Row[] = [];
 if (!only || only === "throughput") rows.push(...(await throughput()));
 if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
+if (!only || only === "export") rows.push(...(await runExportBench()));
 printTable(rows);

@@ -4,7 +4,6 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { join } from "node:path";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
 import { ConfigError, dataDirectory, type Config } from "./config.ts";
@@ -27,8 +26,6 @@ import { authoringTools } from "./mcp/tools/index.ts";
 import { blockSchema } from "./authoring/schemas/blocks.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
-import { ExportStore } from "./export/export-store.ts";
-import { exportTools, type ExportServices } from "./mcp/tools/export-tools.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
 
 export const serviceName = "course-authoring-service";
@@ -79,14 +76,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwksUrl: config.authJwksUrl,
   });
 
-  const services: ExportServices & { close(): void } = {
-    ...(await openAuthoringServices(config.databaseUrl)),
-    exports: new ExportStore({ directory: join(dataDirectory(config.databaseUrl), "exports") }),
-  };
+  const services = await openAuthoringServices(config.databaseUrl);
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
   // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.
-  const tools = compileTools<ExportServices>([...authoringTools, ...exportTools], { Block: blockSchema });
+  const tools = compileTools(authoringTools, { Block: blockSchema });
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
   await assertValidOpenApi(document);

@@ -5,6 +5,7 @@
  * the course may read its exports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { pixelPng } from "./support/export-course.ts";
 import { devAccessToken } from "./support/dev-login.ts";
@@ -165,5 +166,17 @@ describe("who may read an export", () => {
   test("the export template is listed with the course templates", async () => {
     const { resourceTemplates } = await alice.client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toContain("course://{courseId}/exports/{exportId}");
+  });
+});
+
+describe("deleting a course", () => {
+  test("removes its built packages from disk, not only from sight", async () => {
+    const doomed = await createRichCourse(alice);
+    const { structured } = await exportPackage(alice, { courseId: doomed, format: "json" });
+    const folder = `${service.dataDir}/exports/${doomed}`;
+    expect(readdirSync(folder).length).toBeGreaterThan(0);
+    await alice.call("delete_course", { courseId: doomed });
+    expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+    await expect(alice.client.readResource({ uri: structured.uri })).rejects.toThrow(/not_found/);
   });
 });

@@ -1,8 +1,11 @@
 /**
- * The authoring services the MCP tools run against: the store, the clock and the ID source. Opening
- * them picks the store from `DATABASE_URL`. `readAs`/`writeAs` run one tool call as one transaction,
+ * The authoring services the MCP tools run against: the store, the clock, the ID source and the
+ * folder of built export packages. Opening them picks the store from `DATABASE_URL`. `readAs`/`writeAs` run one tool call as one transaction,
  * so a call that fails part-way changes nothing.
  */
+import { join } from "node:path";
+import { dataDirectory } from "../config.ts";
+import { ExportStore } from "../export/export-store.ts";
 import { openSqliteStore } from "../store/sqlite/store.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { Actor, AuthoringSession } from "./context.ts";
@@ -12,6 +15,8 @@ export interface AuthoringServices {
   store: AuthoringStore;
   now: () => Date;
   newId: IdGenerator;
+  /** Built packages, kept as files beside the database until they expire. */
+  exports: ExportStore;
 }
 
 export async function openAuthoringServices(databaseUrl: string): Promise<AuthoringServices & { close(): void }> {
@@ -19,7 +24,8 @@ export async function openAuthoringServices(databaseUrl: string): Promise<Author
     throw new Error("DATABASE_URL: the PostgreSQL store is not available in this build yet; use sqlite://<path>");
   }
   const store = openSqliteStore(databaseUrl);
-  return { store, now: monotonicClock(), newId: randomId, close: () => store.close() };
+  const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports") });
+  return { store, now: monotonicClock(), newId: randomId, exports, close: () => store.close() };
 }
 
 /** Wall-clock time that never repeats or goes back within the process, so "newest first" is a total order. */

@@ -91,6 +91,8 @@ const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArgume
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await writeAs(services, user, (session) => deleteCourse(session, args));
+    // The course is gone; its built packages go with it rather than waiting to expire.
+    await services.exports.deleteCourseExports(result.courseId);
     return { structuredContent: result, summary: `Deleted course ${result.courseId}.` };
   },
 });

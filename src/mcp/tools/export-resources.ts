@@ -10,7 +10,6 @@ import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { parseExportUri } from "../../export/export-store.ts";
 import { ToolError, type CallerIdentity } from "../registry.ts";
 import type { ResourceProvider } from "../server.ts";
-import type { ExportServices } from "./export-tools.ts";
 
 export const exportResourceTemplate: ResourceTemplate = {
   uriTemplate: "course://{courseId}/exports/{exportId}",
@@ -23,7 +22,7 @@ function exportNotFound(uri: string): ToolError {
   return new ToolError("not_found", `Export ${uri} was not found. Exports are kept for 24 hours; run export_course again for a fresh one.`, { uri });
 }
 
-export async function readExportResource(services: ExportServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
+export async function readExportResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
   const parsed = parseExportUri(uri);
   if (!parsed) throw exportNotFound(uri);
   // A stranger gets the same answer as for an export that does not exist.
@@ -46,7 +45,7 @@ export async function readExportResource(services: ExportServices, user: CallerI
 }
 
 /** The course resources plus export packages; other URIs go to `base` unchanged. */
-export function withExportResources(base: ResourceProvider<AuthoringServices>): ResourceProvider<ExportServices> {
+export function withExportResources(base: ResourceProvider<AuthoringServices>): ResourceProvider<AuthoringServices> {
   return {
     templates: [...base.templates, exportResourceTemplate],
     list: (services, user, cursor) => base.list(services, user, cursor),

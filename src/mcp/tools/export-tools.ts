@@ -12,15 +12,11 @@ import { idField } from "../../authoring/schemas/fields.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { buildPackage } from "../../export/build-package.ts";
 import { courseAssetSource } from "../../export/course-assets.ts";
-import { exportUri, type ExportStore, type StoredExport } from "../../export/export-store.ts";
+import { exportUri, type StoredExport } from "../../export/export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../../export/types.ts";
 import { renderCourseHtml } from "../../render/index.ts";
 import { defineTool, ToolError, type ProgressReporter, type ToolDefinition } from "../registry.ts";
 
-/** The authoring services plus where packages are kept; export tools and resources need both. */
-export interface ExportServices extends AuthoringServices {
-  exports: ExportStore;
-}
 
 const formatNames: Record<ExportFormat, string> = {
   scorm12: "SCORM 1.2",
@@ -84,7 +80,7 @@ function humanSize(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-async function deliveryContent(store: ExportStore, record: StoredExport, uri: string): Promise<{ delivery: "embedded" | "link"; content: ContentBlock[] }> {
+async function deliveryContent(store: AuthoringServices["exports"], record: StoredExport, uri: string): Promise<{ delivery: "embedded" | "link"; content: ContentBlock[] }> {
   if (record.size <= store.embedLimitBytes) {
     const bytes = await store.readBytes(record);
     const blob = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
@@ -107,7 +103,7 @@ async function deliveryContent(store: ExportStore, record: StoredExport, uri: st
 }
 
 export async function exportCourse(
-  services: ExportServices,
+  services: AuthoringServices,
   context: { user: { sub: string; email?: string }; progress: ProgressReporter; signal: AbortSignal },
   args: v.InferOutput<typeof exportCourseArguments>,
 ): Promise<{ result: ExportResult; content: ContentBlock[] }> {
@@ -146,7 +142,7 @@ export async function exportCourse(
   return { result: { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, uri, delivery, expiresAt, notices }, content };
 }
 
-const exportCourseTool = defineTool<ExportServices, typeof exportCourseArguments>({
+const exportCourseTool = defineTool<AuthoringServices, typeof exportCourseArguments>({
   name: "export_course",
   title: "Export course",
   description:
@@ -171,4 +167,4 @@ const exportCourseTool = defineTool<ExportServices, typeof exportCourseArguments
   },
 });
 
-export const exportTools: ToolDefinition<ExportServices>[] = [exportCourseTool];
+export const exportTools: ToolDefinition<AuthoringServices>[] = [exportCourseTool];

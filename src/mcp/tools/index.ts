@@ -12,6 +12,7 @@ import { historyTools } from "./history-tools.ts";
 import { sharingTools } from "./sharing-tools.ts";
 import { reviewTools } from "./review-tools.ts";
 import { commentTools } from "./comment-tools.ts";
+import { exportTools } from "./export-tools.ts";
 import { importTools } from "./import-tools.ts";
 import { previewTools } from "./preview-tools.ts";
 
@@ -27,5 +28,6 @@ export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...reviewTools,
   ...commentTools,
   ...previewTools,
+  ...exportTools,
   ...importTools,
 ];
