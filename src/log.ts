@@ -44,11 +44,29 @@ function createBufferedStdout(): (line: string, urgent: boolean) => void {
   };
 }
 
+/** The current time as ISO 8601, formatted at most once per millisecond: busy servers log many lines per ms. */
+function isoClock(): () => string {
+  let lastMs = 0;
+  let lastIso = "";
+  return () => {
+    const now = Date.now();
+    if (now !== lastMs) {
+      lastMs = now;
+      lastIso = new Date(now).toISOString();
+    }
+    return lastIso;
+  };
+}
+
 export function createLogger(level: LogLevel, write: (line: string, urgent: boolean) => void = bufferedStdout()): Logger {
   const threshold = rank[level];
+  const time = isoClock();
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
     if (rank[lvl] < threshold) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: message, ...fields })}\n`, rank[lvl] >= rank.warn);
+    // The fixed head is written by hand; only the caller's fields go through JSON.stringify.
+    const rest = fields ? JSON.stringify(fields).slice(1) : "}";
+    const head = `{"time":"${time()}","level":"${lvl}","msg":${JSON.stringify(message)}`;
+    write(`${head}${rest === "}" ? "}" : `,${rest}`}\n`, rank[lvl] >= rank.warn);
   };
   return {
     debug: (m, f) => emit("debug", m, f),
