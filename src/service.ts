@@ -41,6 +41,8 @@ export interface RunningService {
   config: Config;
   /** The embedded development identity provider, when it runs. */
   devProvider: DevIdentityProvider | undefined;
+  /** The fetch handler behind the listener, for in-process measurements. */
+  fetch: (request: Request) => Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -143,6 +145,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     authUrl,
     config,
     devProvider,
+    fetch: app.fetch,
     stop() {
       stopped ??= (async () => {
         // Stop accepting, give in-flight requests a moment, then end open streams and sessions.

@@ -21,6 +21,8 @@ export function openSqliteDatabase(databaseUrl: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path, { create: true, readwrite: true, strict: true });
   database.run("PRAGMA busy_timeout = 5000");
+  // Normal (shared) locking, although EXCLUSIVE made read calls ~10 µs faster: operators must be able
+  // to read the live file (sqlite3 .backup, Litestream), which an exclusive lock forbids.
   database.run("PRAGMA journal_mode = WAL");
   database.run("PRAGMA synchronous = NORMAL");
   database.run("PRAGMA foreign_keys = ON");
