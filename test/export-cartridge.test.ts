@@ -1,9 +1,10 @@
 /**
  * The IMS Common Cartridge 1.3 export: the manifest follows the CC profile of IMS CP 1.2 (rooted
  * hierarchy, untitled root item, typed resources, assessments without href), quiz lessons become QTI
- * 1.2.1 assessments in the CC profile, and both are well-formed XML (checked by xmllint). Assessments are
- * validated against IMS's own CC profile of QTI 1.2.1; the CC 1.3 manifest XSD cannot be yet, for want of
- * two of its imports (see src/export/schemas/README.md).
+ * 1.2.1 assessments in the CC profile, and both are well-formed XML (checked by xmllint). The manifest is
+ * validated against IMS's CC 1.3 profile of IMS CP 1.2 with IMS's CC LOM profiles (two further imports,
+ * of which no IMS copy is available, are minimal stand-ins: see src/export/schemas/README.md), and
+ * assessments against IMS's own CC profile of QTI 1.2.1. Both schemas are shown to reject broken documents.
  */
 import { describe, expect, test } from "bun:test";
 import { copyFile } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { schemaPath } from "../src/export/schemas.ts";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
+import { imsccManifestImports, xmllint, xmllintWithImports, type XmllintResult } from "./support/export-xmllint.ts";
 
 const ccResourceTypes = new Set(["webcontent", "imsqti_xmlv1p2/imscc_xmlv1p3/assessment", "associatedcontent/imscc_xmlv1p3/learning-application-resource"]);
 
@@ -27,16 +29,25 @@ function wellFormed(directory: string, file: string): boolean {
 
 const qtiProfileSchema = "ccv1p1_qtiasiv1p2p1_v1p0.xsd";
 
-/** The CC QTI profile imports xml.xsd by its local name; the W3C copy (and the DTDs it names) sits beside it. */
-async function withQtiSchema(directory: string): Promise<string> {
-  await copyFile(schemaPath("imscc", qtiProfileSchema), join(directory, qtiProfileSchema));
+/** The CC 1.3 manifest schema set: IMS's CP profile and LOM profiles, and our two stand-ins. */
+const manifestSchemaFiles = ["ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd", "ccv1p3_lomresource_v1p0.xsd", "standin-imsccauth.xsd", "standin-imscsmd.xsd"];
+
+/**
+ * Copies the schemas beside the unpacked cartridge (cartridges do not carry them). Both profiles need the
+ * W3C xml.xsd, which sits beside them with the DTDs it names.
+ */
+async function withSchemas(directory: string): Promise<string> {
+  for (const file of [qtiProfileSchema, ...manifestSchemaFiles]) await copyFile(schemaPath("imscc", file), join(directory, file));
   for (const file of ["xml.xsd", "XMLSchema.dtd", "datatypes.dtd"]) await copyFile(schemaPath("scorm2004", file), join(directory, file));
   return directory;
 }
 
-function validatesAgainstQtiProfile(directory: string, file: string): { ok: boolean; output: string } {
-  const run = Bun.spawnSync(["xmllint", "--noout", "--nonet", "--schema", qtiProfileSchema, file], { cwd: directory });
-  return { ok: run.exitCode === 0, output: `${run.stdout.toString()}${run.stderr.toString()}` };
+function validatesAgainstManifestProfile(directory: string, file: string): Promise<XmllintResult> {
+  return xmllintWithImports(directory, file, imsccManifestImports);
+}
+
+function validatesAgainstQtiProfile(directory: string, file: string): XmllintResult {
+  return xmllint(directory, file, qtiProfileSchema);
 }
 
 describe("IMS Common Cartridge 1.3 export", () => {
@@ -57,6 +68,58 @@ describe("IMS Common Cartridge 1.3 export", () => {
       expect(manifest).toContain(`<item identifier="ITEM_${lessonId}" identifierref="RES_${lessonId}">`);
     }
     for (const href of manifest.matchAll(/<file href="([^"]+)"/g)) expect(await Bun.file(join(directory, href[1] ?? "")).exists()).toBe(true);
+    // Every reference names a resource (libxml2 does not resolve the schema's xs:IDREF, so check it here).
+    const resourceIds = new Set([...manifest.matchAll(/<resource identifier="([^"]+)"/g)].map((match) => match[1]));
+    const references = [...manifest.matchAll(/identifierref="([^"]+)"/g)].map((match) => match[1]);
+    expect(references.length).toBeGreaterThan(0);
+    for (const reference of references) expect(resourceIds.has(reference)).toBe(true);
+  });
+
+  test("the manifest validates against IMS's CC 1.3 profile of IMS CP 1.2, with its LOM metadata", async () => {
+    const directory = await withSchemas(await cartridge());
+    const valid = await validatesAgainstManifestProfile(directory, "imsmanifest.xml");
+    expect(valid.output).toContain("imsmanifest.xml validates");
+    expect(valid.ok).toBe(true);
+    // So does the manifest of a course without a description and with a module that has no lessons yet.
+    const course = sampleCourse();
+    const variant = {
+      ...course,
+      description: null,
+      modules: [...course.modules, { id: "mod_empty", title: "Coming soon", summary: "", objectiveIds: [], lessons: [] }],
+    } as typeof course;
+    const other = await withSchemas(await cartridge([], variant));
+    const manifest = await Bun.file(join(other, "imsmanifest.xml")).text();
+    expect(manifest).not.toContain("<lomimscc:description>");
+    expect(manifest).toMatch(/<item identifier="ITEM_mod_empty">\s*<title>Coming soon<\/title>\s*<\/item>/);
+    const alsoValid = await validatesAgainstManifestProfile(other, "imsmanifest.xml");
+    expect(alsoValid.output).toContain("imsmanifest.xml validates");
+    expect(alsoValid.ok).toBe(true);
+  });
+
+  test("the CC 1.3 manifest schema rejects a manifest with a broken structure", async () => {
+    const directory = await withSchemas(await cartridge());
+    const manifest = await Bun.file(join(directory, "imsmanifest.xml")).text();
+    const broken: Record<string, readonly [text: string, error: string]> = {
+      // Every resource must say what it is.
+      "untyped.xml": [manifest.replace(' type="imsqti_xmlv1p2/imscc_xmlv1p3/assessment"', ""), "The attribute 'type' is required but missing"],
+      // Only the profile's resource types are allowed.
+      "mistyped.xml": [manifest.replace('type="webcontent" href="lessons/les_ppe.html"', 'type="html" href="lessons/les_ppe.html"'), "[facet 'enumeration'] The value 'html'"],
+      // The organization holds exactly one untitled root item; titled module items cannot take its place.
+      "rootless.xml": [
+        manifest.replace(/(<organization [^>]*>)\s*<item identifier="ITEM_root">([\s\S]*)<\/item>(\s*<\/organization>)/, "$1$2$3"),
+        "title': This element is not expected",
+      ],
+      // The manifest metadata must carry the CC LOM record.
+      "lomless.xml": [manifest.replace(/<lomimscc:lom>[\s\S]*<\/lomimscc:lom>/, ""), "Missing child element(s). Expected is ( {http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest}lom )"],
+    };
+    for (const [file, [text, error]] of Object.entries(broken)) {
+      expect(text).not.toBe(manifest);
+      await Bun.write(join(directory, file), text);
+      const result = await validatesAgainstManifestProfile(directory, file);
+      expect(result.output).toContain(error);
+      expect(result.output).toContain(`${file} fails to validate`);
+      expect(result.ok).toBe(false);
+    }
   });
 
   test("a quiz lesson is a QTI assessment resource with exactly one file and no href", async () => {
@@ -82,7 +145,7 @@ describe("IMS Common Cartridge 1.3 export", () => {
   });
 
   test("the assessment validates against IMS's Common Cartridge profile of QTI 1.2.1, which rejects a broken one", async () => {
-    const directory = await withQtiSchema(await cartridge());
+    const directory = await withSchemas(await cartridge());
     const valid = validatesAgainstQtiProfile(directory, "assessments/les_quiz/assessment.xml");
     expect(valid.output).toContain("assessment.xml validates");
     expect(valid.ok).toBe(true);
