@@ -148,6 +148,11 @@ describe("cmi5 AU launched by an LMS", () => {
     const second = await openAu(page, registration);
     expect(await currentLessonId(page)).toBe(quizLessonId);
     expect(await page.evaluate((lessonId) => window.CourseRuntime?.getState().quizzes[lessonId]?.attempts, quizLessonId)).toBe(1);
+    // The resumed quiz looks as the learner left it: the last result, attempts left, and Try again.
+    const quiz = page.locator(`#lesson-${quizLessonId}`);
+    expect(await quiz.locator("[data-quiz-result]").textContent()).toBe("Your last score: 0% after 1 attempt(s). You did not pass yet. The pass mark is 70%. Attempts left: 2.");
+    expect(await quiz.locator("[data-submit-quiz]").isHidden()).toBe(true);
+    await retryQuiz(page);
     await answerQuiz(page, true);
     const secondSent = await leaveAu(page, second);
     expect(secondSent.map((statement) => statement.verb.id)).toEqual([verbs.initialized, verbs.passed, verbs.terminated]);
@@ -155,3 +160,34 @@ describe("cmi5 AU launched by an LMS", () => {
     await page.close();
   });
 });
+
+describe("cmi5 package built with default options", () => {
+  const lrsOrigin = "https://lrs.example.org";
+  let defaultPackage: PackageServer;
+  beforeAll(async () => {
+    const built = await buildPackage(sampleCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml });
+    defaultPackage = startPackageServer(await unpackToDirectory(built.stream, "player-cmi5-default"));
+  });
+  afterAll(() => defaultPackage?.stop());
+
+  test("its CSP lets the AU talk to an LRS on any https origin, named only at launch", async () => {
+    const context = await browser.newContext();
+    // The LRS answers on an https origin the package never heard of; the browser forwards to our LMS.
+    await context.route(`${lrsOrigin}/**`, async (route) => {
+      const response = await route.fetch({ url: route.request().url().replace(lrsOrigin, lms.origin) });
+      await route.fulfill({ response });
+    });
+    const page = await context.newPage();
+    const registration = crypto.randomUUID();
+    const { url, sessionId } = lms.launch({ auUrl: au.url.replace(packageServer.origin, defaultPackage.origin), auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
+    const atLrs = url.replaceAll(encodeURIComponent(lms.origin), encodeURIComponent(lrsOrigin));
+    expect(atLrs).toContain(`endpoint=${encodeURIComponent(`${lrsOrigin}/xapi/`)}`);
+    await page.goto(atLrs);
+    await waitForCourse(page);
+    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content")).toContain("connect-src https: http:");
+    const sent = await waitForStatements(sessionId, (statements) => statements.some((statement) => statement.verb.id === verbs.initialized));
+    expect(sent.map((statement) => statement.verb.id)).toEqual([verbs.initialized]);
+    await context.close();
+  });
+});
+

@@ -140,6 +140,13 @@ describe("rendered course", () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-/);
   });
 
+  test("connect-src takes the https: and http: schemes and plain http(s) origins; anything else is dropped", () => {
+    const connectSources = ["https:", "HTTP:", "https://LRS.example.com", "https://lrs.example.com/", "http://127.0.0.1:8080", "http://[::1]:3000", "*", "https://*.example.com", "'unsafe-inline'", "https://x.example; script-src *", "data:", "javascript:", "ws:", "https://lrs.example.com/xapi/"];
+    const markup = renderCourseHtml(course, { mode: "package", assetUrl: () => "", connectSources });
+    expect(/connect-src ([^;"]*)/.exec(markup)?.[1]).toBe("https: http: https://lrs.example.com http://127.0.0.1:8080 http://[::1]:3000");
+    expect(renderCourseHtml(course, { mode: "package", assetUrl: () => "" })).toContain("connect-src &#39;none&#39;");
+  });
+
   test("a learner answers the quiz with the keyboard only and sees feedback and score", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, requests } = await openCourse(context);
@@ -222,6 +229,31 @@ describe("rendered course", () => {
     expect(await text(page, `${quiz} [data-quiz-result]`)).toEndWith("No attempts left.");
     expect(await page.locator(`${quiz} [data-retry-quiz]`).isHidden()).toBe(true);
     expect(await page.evaluate(() => window.CourseRuntime?.getState().quizzes)).toEqual({ les_quiz: { attempts: 2, lastScorePercent: 0, bestScorePercent: 0, passed: false } });
+    await context.close();
+  }, 60_000);
+
+  test("a resumed quiz looks as the learner left it: the last result, attempts left and Try again, or locked when none are left", async () => {
+    const context = await browser.newContext();
+    const { page } = await openCourse(context, "#lesson-les_quiz");
+    const restore = (attempts: number) =>
+      page.evaluate((used) => window.CourseRuntime?.setState({ quizzes: { les_quiz: { attempts: used, lastScorePercent: 25, bestScorePercent: 25, passed: false } } }), attempts);
+    await restore(1);
+    expect(await text(page, `${quiz} [data-quiz-result]`)).toBe("Your last score: 25% after 1 attempt(s). You did not pass yet. The pass mark is 70%. Attempts left: 1.");
+    expect(await page.locator(`${quiz} [data-submit-quiz]`).isHidden()).toBe(true);
+    expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(true);
+    await page.locator(`${quiz} [data-retry-quiz]`).click();
+    expect(await page.locator(`${quiz} [data-submit-quiz]`).isVisible()).toBe(true);
+    expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(false);
+    await page.locator(`${quiz} [data-submit-quiz]`).click();
+    expect(await text(page, `${quiz} [data-quiz-result]`)).toEndWith("No attempts left.");
+    expect(await page.evaluate(() => window.CourseRuntime?.getState().quizzes.les_quiz?.attempts)).toBe(2);
+
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.classList.contains("course-ready"));
+    await restore(2);
+    expect(await text(page, `${quiz} [data-quiz-result]`)).toBe("Your last score: 25% after 2 attempt(s). You did not pass yet. The pass mark is 70%. No attempts left.");
+    expect(await page.locator(`${quiz} [data-retry-quiz]`).isHidden()).toBe(true);
+    expect(await page.locator(`${quiz} [data-submit-quiz]`).isHidden()).toBe(true);
     await context.close();
   }, 60_000);
 

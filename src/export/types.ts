@@ -42,8 +42,11 @@ export interface AssetSource {
   open(assetId: string): Promise<AssetBody>;
 }
 
-/** The renderer's entry point (`renderCourseHtml`), passed in so the exporter stays testable. */
-export type CourseRenderer = (course: RenderableCourse, options: RenderOptions) => string;
+/**
+ * The renderer's entry point, passed in so the exporter stays testable: `renderCourseHtmlChunks`, whose
+ * lazy pieces are compressed as they are rendered, or `renderCourseHtml` (one string).
+ */
+export type CourseRenderer = (course: RenderableCourse, options: RenderOptions) => string | Iterable<string>;
 
 /** Progress while a package is built: entries written so far out of the total. */
 export type ExportProgress = (done: number, total: number, message: string) => void;

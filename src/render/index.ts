@@ -1,9 +1,10 @@
 /**
  * The one HTML renderer for a whole course, shared by the preview resource and the SCORM, cmi5 and HTML
  * exports. It returns a complete, self-contained document (inline CSS and script under a per-render
- * CSP nonce); author and agent text is escaped, Markdown sanitised.
+ * CSP nonce), as one string or streamed piece by piece; author and agent text is escaped, Markdown
+ * sanitised.
  */
-import { renderCourseDocument } from "./page.ts";
+import { renderCourseDocumentChunks } from "./page.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 
 export { renderMarkdown } from "./markdown.ts";
@@ -22,5 +23,13 @@ export type { RenderableBlock, RenderableCourse, RenderableLesson, RenderableMod
 
 /** Renders the course as one HTML document: contents, an introduction page, then one page per lesson. */
 export function renderCourseHtml(course: RenderableCourse, options: RenderOptions): string {
-  return renderCourseDocument(course, options);
+  return Array.from(renderCourseDocumentChunks(course, options)).join("");
+}
+
+/**
+ * The same document as `renderCourseHtml`, as consecutive pieces (the start, one per lesson, the end)
+ * rendered lazily as they are read, so a large course is never held as one string.
+ */
+export function renderCourseHtmlChunks(course: RenderableCourse, options: RenderOptions): Iterable<string> {
+  return renderCourseDocumentChunks(course, options);
 }

@@ -37,7 +37,11 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
 function courseMeta(course: RenderableCourse): SafeHtml | "" {
   const items: SafeHtml[] = [];
   if (course.audience) items.push(html`<div><dt>${uiText.audienceLabel}</dt><dd>${course.audience}</dd></div>`);
-  if (course.level) items.push(html`<div><dt>${uiText.levelLabel}</dt><dd>${uiText.levels[course.level] ?? course.level}</dd></div>`);
+  if (course.level) {
+    // An own-property lookup: a level such as "constructor" must show as itself, not as Object's members.
+    const level = Object.hasOwn(uiText.levels, course.level) ? uiText.levels[course.level] : course.level;
+    items.push(html`<div><dt>${uiText.levelLabel}</dt><dd>${level}</dd></div>`);
+  }
   return items.length > 0 ? html`<dl class="course-meta">${items}</dl>` : "";
 }
 

@@ -5,7 +5,7 @@
  */
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
-import { html, trustedHtml, type SafeHtml } from "./html.ts";
+import { html, trustedHtml } from "./html.ts";
 import { renderLesson, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { courseStyles } from "./styles.ts";
@@ -28,13 +28,20 @@ function newNonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
 }
 
-/** A source list entry only if it is a plain http(s) origin; anything else could widen the policy. */
+const schemeSources = new Set(["https:", "http:"]);
+const httpOrigin = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * A source-list entry only if it is the `https:` or `http:` scheme (a cmi5 LRS is named only at launch)
+ * or a plain http(s) origin; anything else (wildcards, paths, keywords, `;`) could widen or break the policy.
+ */
 function connectSource(source: string): string | null {
-  return /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/.test(source) ? source : null;
+  const normalised = source.trim().toLowerCase().replace(/\/$/, "");
+  return schemeSources.has(normalised) || httpOrigin.test(normalised) ? normalised : null;
 }
 
 function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null): string {
-  const connect = (options.connectSources ?? []).map(connectSource).filter((source) => source !== null);
+  const connect = [...new Set((options.connectSources ?? []).map(connectSource).filter((source) => source !== null))];
   const baseOrigin = baseHref && urlScheme(baseHref) !== null ? new URL(baseHref).origin : "'self'";
   return [
     "default-src 'none'",
@@ -66,7 +73,12 @@ function placeLessons(course: RenderableCourse, context: RenderContext): PlacedL
   );
 }
 
-export function renderCourseDocument(course: RenderableCourse, options: RenderOptions): string {
+/**
+ * The document in pieces, in order: everything up to the introduction, then one piece per lesson, then
+ * the scripts. Each lesson is rendered only when its piece is asked for, so an exporter can compress a
+ * large course page by page without ever holding the whole document.
+ */
+export function* renderCourseDocumentChunks(course: RenderableCourse, options: RenderOptions): Generator<string, void, undefined> {
   const ids = new ElementIds();
   ids.next(introPageId);
   ids.next("main");
@@ -77,11 +89,7 @@ export function renderCourseDocument(course: RenderableCourse, options: RenderOp
   const placed = placeLessons(course, context);
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
-  const lessons = placed.map((entry, index) => renderLesson(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]));
-  const runtimeScript = options.runtimeScript
-    ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
-    : "";
-  const page: SafeHtml = html`<!doctype html>
+  yield html`<!doctype html>
 <html lang="${language}" dir="${textDirection(language)}">
 <head>
 <meta charset="utf-8">
@@ -101,13 +109,19 @@ ${baseHref ? html`<base href="${baseHref}">` : ""}
 ${renderContents(course, placed)}
 <main id="main" tabindex="-1">
 ${renderIntroduction(course, placed, context, links[0])}
-${lessons}
+`.markup;
+  for (const [index, entry] of placed.entries()) {
+    yield renderLesson(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]).markup;
+  }
+  const runtimeScript = options.runtimeScript
+    ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
+    : "";
+  yield html`
 </main>
 </div>
 <script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id)))}</script>
 ${runtimeScript}
 </body>
 </html>
-`;
-  return page.markup;
+`.markup;
 }

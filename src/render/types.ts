@@ -54,6 +54,9 @@ export interface RenderOptions {
   readonly runtimeScript?: string;
   /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */
   readonly baseHref?: string;
-  /** Origins the runtime script may contact (for example a cmi5 LRS); none by default. */
+  /**
+   * What the runtime script may contact (for example a cmi5 LRS): http(s) origins, or the `https:` and
+   * `http:` schemes when the server is only known at launch. Anything else is dropped; none by default.
+   */
   readonly connectSources?: readonly string[];
 }

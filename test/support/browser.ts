@@ -20,14 +20,17 @@ export interface StaticSite {
   stop(): Promise<void>;
 }
 
-/** Serves fixed responses by path; everything else is 404. */
+/** Serves fixed responses by path (looked up per request, so entries may be added later); else 404. */
 export function serveStatic(files: Record<string, { body: string | Uint8Array; type: string }>): StaticSite {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch(request) {
       const file = files[new URL(request.url).pathname];
-      return file ? new Response(file.body, { headers: { "content-type": file.type } }) : new Response("not found", { status: 404 });
+      if (!file) return new Response("not found", { status: 404 });
+      // A Uint8Array is not a BodyInit in the DOM typings (its buffer may be shared); a Blob is.
+      const body = typeof file.body === "string" ? file.body : new Blob([new Uint8Array(file.body)]);
+      return new Response(body, { headers: { "content-type": file.type } });
     },
   });
   return { origin: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };

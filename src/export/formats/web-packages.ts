@@ -1,7 +1,8 @@
 /**
  * Zip entries of the packages whose learner page is the rendered course: SCORM 1.2, SCORM 2004, cmi5
- * and the plain HTML site. Each unit's page is rendered only when the zip reaches it, and each asset is
- * opened only when its entry is written, so memory holds one page or one asset at a time.
+ * and the plain HTML site. Each unit's page is rendered only when the zip reaches it (lesson by lesson
+ * with a chunked renderer), and each asset is opened only when its entry is written, so memory holds
+ * one lesson's markup or one asset at a time.
  */
 import { cmi5Manifest } from "../manifests/cmi5.ts";
 import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../manifests/scorm.ts";

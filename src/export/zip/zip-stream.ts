@@ -6,7 +6,8 @@
  */
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 
-export type ZipBody = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | (() => Promise<ZipBody>);
+/** An entry's bytes; a (lazy) iterable of strings is text in pieces, such as a page rendered lesson by lesson. */
+export type ZipBody = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<string> | (() => Promise<ZipBody>);
 
 export interface ZipEntry {
   /** Path inside the archive, `/`-separated, never absolute and never with `..`. */
@@ -69,9 +70,23 @@ async function* bodyChunks(body: ZipBody): AsyncGenerator<Uint8Array> {
     } finally {
       reader.releaseLock();
     }
+  } else if (Symbol.asyncIterator in body) {
+    for await (const chunk of body) if (chunk.length > 0) yield chunk;
   } else {
-      for await (const chunk of body) if (chunk.length > 0) yield chunk;
+    yield* textSlices(body);
   }
+}
+
+/** Text in small pieces (a lesson each) is gathered into slices: the deflater works best on larger input. */
+async function* textSlices(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
+  let text = "";
+  for (const piece of pieces) {
+    text += piece;
+    if (text.length < sliceBytes) continue;
+    yield* bodyChunks(text);
+    text = "";
+  }
+  if (text.length > 0) yield* bodyChunks(text);
 }
 
 /**

@@ -14,7 +14,7 @@ import { buildPackage } from "../../export/build-package.ts";
 import { courseAssetSource } from "../../export/course-assets.ts";
 import { exportUri, type StoredExport } from "../../export/export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../../export/types.ts";
-import { renderCourseHtml } from "../../render/index.ts";
+import { renderCourseHtmlChunks } from "../../render/index.ts";
 import { defineTool, ToolError, type ProgressReporter, type ToolDefinition } from "../registry.ts";
 
 
@@ -117,7 +117,7 @@ export async function exportCourse(
     format: args.format,
     scoMode: args.scoMode,
     assets: courseAssetSource(services.store, course.id, assets),
-    renderer: renderCourseHtml,
+    renderer: renderCourseHtmlChunks,
     onProgress: (done, total, message) => progress.report(done, total, message),
     onNotice: (notice) => notices.push(notice),
   });

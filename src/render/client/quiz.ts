@@ -2,7 +2,8 @@
  * In-page grading, shipped as the source of `installQuizzes`. "Check answer" grades one question and
  * reveals its feedback and explanation; in a quiz lesson it also locks that question for the attempt.
  * "Submit quiz" grades every question of the lesson, scores it by points against the pass mark, counts
- * attempts and offers a retry while attempts remain. Self-contained like the runtime.
+ * attempts and offers a retry while attempts remain, also after the learner's progress is restored.
+ * Self-contained like the runtime.
  */
 import type { RuntimeText } from "../ui-text.ts";
 import type { QuizRecorder, courseEvents } from "./types.ts";
@@ -189,18 +190,26 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     lesson.querySelector<HTMLElement>("[data-question] input, [data-question] select, [data-question] button")?.focus();
   }
 
-  function lockFinishedQuizzes(): void {
+  /**
+   * After a resume (SCORM suspend data, a cmi5 State document), each attempted quiz looks as it did when
+   * the learner left: locked, with its last result, and "Try again" while attempts remain.
+   */
+  function showRestoredQuizzes(): void {
     for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) {
       const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
+      if (!record || !(record.passed || record.attempts > 0)) continue;
+      const passingScore = numberOrNull(lesson.dataset.passingScore);
       const maxAttempts = numberOrNull(lesson.dataset.maxAttempts);
-      if (!record || !(record.passed || (maxAttempts !== null && record.attempts >= maxAttempts))) continue;
+      const attemptsLeft = maxAttempts === null ? null : Math.max(0, maxAttempts - record.attempts);
       for (const question of lesson.querySelectorAll<HTMLElement>("[data-question]")) setLocked(question, true);
-      const message = fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts });
-      showQuizResult(lesson, message, record.passed ? "passed" : "failed", false, false);
+      const sentences = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
+      if (passingScore !== null) sentences.push(fill(record.passed ? text.passed : text.failed, { passMark: passingScore }));
+      if (!record.passed && attemptsLeft !== null) sentences.push(attemptsLeft > 0 ? fill(text.attemptsLeft, { count: attemptsLeft }) : text.noAttemptsLeft);
+      showQuizResult(lesson, sentences.join(" "), record.passed ? "passed" : "failed", !record.passed && attemptsLeft !== 0, false);
     }
   }
 
-  document.addEventListener(events.stateRestored, lockFinishedQuizzes);
+  document.addEventListener(events.stateRestored, showRestoredQuizzes);
 
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
