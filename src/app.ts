@@ -130,33 +130,45 @@ export function createApp(deps: AppDeps) {
     return response;
   }
 
+  function failed(error: unknown, path: string, context: RequestContext): Response {
+    deps.logger.error("request failed", { requestId: context.requestId, path, error: error instanceof Error ? error.message : String(error) });
+    return path === mcpPath
+      ? jsonRpcErrorResponse(500, -32603, "Internal error")
+      : problemResponse(deps.baseUrl, problemTypes.internalError, "An unexpected error occurred; it has been logged.", { instance: path });
+  }
+
+  function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
+    response = finish(request, response, path);
+    response.headers.set("Request-Id", context.requestId);
+    deps.logger.info("request", {
+      requestId: context.requestId,
+      method: request.method,
+      path,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      sub: context.sub,
+    });
+    return response;
+  }
+
   return {
     router,
-    async fetch(request: Request): Promise<Response> {
+    /** Answers synchronously when the handler does (the discovery routes): Bun serves those without awaiting a promise. */
+    fetch(request: Request): Response | Promise<Response> {
       const started = performance.now();
       const path = pathOf(request.url);
       const context: RequestContext = { path, requestId: nextRequestId() };
-      let response: Response;
+      let routed: Response | Promise<Response>;
       try {
-        response = await route(request, path, context);
+        routed = route(request, path, context);
       } catch (error) {
-        deps.logger.error("request failed", { requestId: context.requestId, path, error: error instanceof Error ? error.message : String(error) });
-        response =
-          path === mcpPath
-            ? jsonRpcErrorResponse(500, -32603, "Internal error")
-            : problemResponse(deps.baseUrl, problemTypes.internalError, "An unexpected error occurred; it has been logged.", { instance: path });
+        routed = failed(error, path, context);
       }
-      response = finish(request, response, path);
-      response.headers.set("Request-Id", context.requestId);
-      deps.logger.info("request", {
-        requestId: context.requestId,
-        method: request.method,
-        path,
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        sub: context.sub,
-      });
-      return response;
+      if (routed instanceof Response) return completed(request, routed, path, context, started);
+      return routed.then(
+        (response) => completed(request, response, path, context, started),
+        (error: unknown) => completed(request, failed(error, path, context), path, context, started),
+      );
     },
   };
 }

@@ -42,7 +42,7 @@ export interface RunningService {
   /** The embedded development identity provider, when it runs. */
   devProvider: DevIdentityProvider | undefined;
   /** The fetch handler behind the listener, for in-process measurements. */
-  fetch: (request: Request) => Promise<Response>;
+  fetch: (request: Request) => Response | Promise<Response>;
   stop(): Promise<void>;
 }
 

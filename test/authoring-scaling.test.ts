@@ -4,7 +4,7 @@
  * written — must not depend on the course's size, and its revision must stay small.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { AuthoringStore, StoreTransaction } from "../src/store/types.ts";
+import { tallyStoreWork, type StoreTally } from "./support/counting-store.ts";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
 
 let harness: Harness;
@@ -12,33 +12,6 @@ beforeAll(async () => {
   harness = await openHarness();
 });
 afterAll(() => harness.close());
-
-interface Tally {
-  calls: string[];
-  rowsRead: number;
-}
-
-/** Wraps the store so every transaction method call and every row it returns is counted. */
-function countingStore(store: AuthoringStore, tally: Tally): AuthoringStore {
-  const wrap = (tx: StoreTransaction): StoreTransaction =>
-    new Proxy(tx, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        return async (...args: unknown[]) => {
-          tally.calls.push(String(property));
-          const result = await value.apply(target, args);
-          tally.rowsRead += Array.isArray(result) ? result.length : result === undefined ? 0 : 1;
-          return result;
-        };
-      },
-    });
-  return {
-    read: (work) => store.read((tx) => work(wrap(tx))),
-    write: (work) => store.write((tx) => work(wrap(tx))),
-    close: () => store.close(),
-  };
-}
 
 async function courseWithBlocks(count: number): Promise<{ courseId: string; blockId: string; lessonId: string }> {
   const lessons = Math.max(1, Math.ceil(count / 500));
@@ -60,16 +33,8 @@ async function courseWithBlocks(count: number): Promise<{ courseId: string; bloc
   return { courseId: course.id as string, blockId: added[Math.floor(added.length / 2)]!.id as string, lessonId: lessonIds[lessonIds.length - 1]! };
 }
 
-async function measure(run: () => Promise<unknown>): Promise<Tally> {
-  const tally: Tally = { calls: [], rowsRead: 0 };
-  const original = harness.services.store;
-  harness.services.store = countingStore(original, tally);
-  try {
-    await run();
-  } finally {
-    harness.services.store = original;
-  }
-  return tally;
+function measure(run: () => Promise<unknown>): Promise<StoreTally> {
+  return tallyStoreWork(harness.services, run);
 }
 
 test("update_block, move_block and add_blocks do the same store work in a 10-block and a 10,000-block course", async () => {

@@ -9,7 +9,7 @@ import { jsonExportChunks } from "./formats/json.ts";
 import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
 import { resolveAssets, scoUnits, type PackagedAsset } from "./plan.ts";
 import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "./types.ts";
-import { zipStream, type ZipEntry } from "./zip/zip-stream.ts";
+import { pulledStream, zipStream, type ZipEntry } from "./zip/zip-stream.ts";
 
 const fileSuffixes: Record<ExportFormat, string> = {
   scorm12: "-scorm12.zip",
@@ -52,23 +52,6 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function countingStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-}
-
 function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[]): void =>
@@ -96,7 +79,7 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
   const fileName = packageFileName(course.title, format);
 
   if (format === "json") {
-    const stream = countingStream(jsonExportChunks(course, assets, options.assets, new Date().toISOString()));
+    const stream = pulledStream(jsonExportChunks(course, assets, options.assets, new Date().toISOString()));
     return { fileName, mimeType: "application/json", stream };
   }
   const entries = packageEntries(format, course, options, assets);

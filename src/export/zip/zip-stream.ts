@@ -133,7 +133,11 @@ export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<Zip
 
 /** The archive as a web `ReadableStream`, pulled one chunk at a time; cancelling stops reading entries. */
 export function zipStream(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, options: ZipStreamOptions = {}): ReadableStream<Uint8Array> {
-  const chunks = zipChunks(entries, options);
+  return pulledStream(zipChunks(entries, options));
+}
+
+/** A `ReadableStream` that asks the generator for a chunk only when its reader wants one; cancelling ends the generator. */
+export function pulledStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
