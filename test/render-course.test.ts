@@ -160,7 +160,7 @@ describe("rendered course", () => {
     await page.keyboard.press("ArrowDown");
     await tabTo(page, `${question("blk_q1")} [data-check-answer]`);
     await page.keyboard.press("Enter");
-    expect(await text(page, `${question("blk_q1")} [data-verdict]`)).toBe("Correct. You earned 2 of 2 points.");
+    expect(await text(page, `${question("blk_q1")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
     expect(await text(page, `${question("blk_q1")} [data-answer-feedback]:not([hidden])`)).toBe("You chose “404 Not Found”: Yes, 404 is Not Found.");
     expect(await text(page, `${question("blk_q1")} [data-explanation]`)).toContain("404 says the resource does not exist");
     expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(true);
@@ -196,10 +196,10 @@ describe("rendered course", () => {
     const result = await text(page, `${quiz} [data-quiz-result]`);
     expect(result).toBe("Your score: 92% (11 of 12 points). You passed. The pass mark is 70%.");
     expect(await page.evaluate(() => document.activeElement?.hasAttribute("data-quiz-result"))).toBe(true);
-    expect(await text(page, `${question("blk_q3")} [data-verdict]`)).toBe("Not quite. You earned 0 of 1 points.");
+    expect(await text(page, `${question("blk_q3")} [data-verdict]`)).toBe("Not quite. Points: 0 of 1.");
     expect(await text(page, `${question("blk_q3")} [data-answer-feedback]:not([hidden])`)).toContain("HTTP is stateless");
-    expect(await text(page, `${question("blk_q4")} [data-verdict]`)).toBe("Correct. You earned 2 of 2 points.");
-    expect(await text(page, `${question("blk_q6")} [data-verdict]`)).toBe("Correct. You earned 2 of 2 points.");
+    expect(await text(page, `${question("blk_q4")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
+    expect(await text(page, `${question("blk_q6")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
 
     const scored = await page.evaluate(() => (window as unknown as { __courseEvents: Array<{ type: string; detail: unknown }> }).__courseEvents.filter((event) => event.type === "course:quiz-scored"));
     expect(scored.map((event) => event.detail)).toEqual([

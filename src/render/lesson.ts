@@ -40,10 +40,10 @@ function quizPanel(): SafeHtml {
 
 export function pager(title: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {
   const previousLink = previous
-    ? html`<a class="button previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">← </span>${uiText.previous}<span class="visually-hidden">: ${previous.title}</span></a>`
+    ? html`<a class="button previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">←</span>${uiText.previous}<span class="visually-hidden">: ${previous.title}</span></a>`
     : "";
   const nextLink = next
-    ? html`<a class="button button-primary next" rel="next" href="#${next.pageId}">${uiText.next}<span class="visually-hidden">: ${next.title}</span><span aria-hidden="true"> →</span></a>`
+    ? html`<a class="button button-primary next" rel="next" href="#${next.pageId}">${uiText.next}<span class="visually-hidden">: ${next.title}</span><span aria-hidden="true">→</span></a>`
     : "";
   return html`<nav class="pager" aria-label="${uiText.lessonNavigation(title)}">${previousLink}${nextLink}</nav>`;
 }

@@ -49,7 +49,12 @@ h2 { font-size: 1.5rem; } h3 { font-size: 1.25rem; } h4 { font-size: 1.125rem; }
 h1:focus { outline: none; }
 h1:focus-visible { outline: 3px solid var(--focus); }
 .eyebrow { margin: 0; color: var(--muted); font-weight: 600; font-size: 0.9375rem; }
-.lesson-meta, .course-meta { color: var(--muted); margin: 0 0 1.5rem; }
+.lesson-meta { color: var(--muted); margin: 0 0 1.5rem; }
+.course-meta { margin: 0 0 1.5rem; display: grid; gap: 0.25rem; }
+.course-meta > div { display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
+.course-meta dt { font-weight: 700; }
+.course-meta dt::after { content: ":"; }
+.course-meta dd { margin: 0; }
 .block { margin: 1.5rem 0; }
 pre { background: #0f172a; color: #f1f5f9; padding: 1rem; border-radius: var(--radius); overflow-x: auto; font-size: 0.9375rem; line-height: 1.5; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
@@ -88,7 +93,7 @@ details > summary { cursor: pointer; }
 .flashcard-faces { flex: 1; }
 .flashcard-front p { font-weight: 700; font-size: 1.125rem; margin: 0; }
 .flashcard-back > :first-child { margin-top: 0; }
-.button { font: inherit; display: inline-flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.5rem 1.125rem; border: 2px solid var(--accent); border-radius: var(--radius); background: var(--background); color: var(--accent-strong); font-weight: 600; cursor: pointer; text-decoration: none; }
+.button { font: inherit; display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.75rem; padding: 0.5rem 1.125rem; border: 2px solid var(--accent); border-radius: var(--radius); background: var(--background); color: var(--accent-strong); font-weight: 600; cursor: pointer; text-decoration: none; }
 .button:hover { background: #e0e7ff; }
 .button-primary, a.button-primary:visited { background: var(--accent); color: var(--on-accent); }
 .button-primary:hover { background: var(--accent-strong); color: var(--on-accent); }

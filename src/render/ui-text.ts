@@ -55,9 +55,9 @@ export const uiText = {
 export const runtimeText = {
   correct: "Correct.",
   incorrect: "Not quite.",
-  partlyCorrect: "Partly correct: {earned} of {possible} points.",
+  partlyCorrect: "Partly correct. Points: {earned} of {possible}.",
   unanswered: "Please answer the question first.",
-  pointsEarned: "You earned {earned} of {possible} points.",
+  pointsEarned: "Points: {earned} of {possible}.",
   scoreSummary: "Your score: {percent}% ({earned} of {possible} points).",
   passed: "You passed. The pass mark is {passMark}%.",
   failed: "You did not pass yet. The pass mark is {passMark}%.",
