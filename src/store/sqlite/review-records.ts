@@ -13,35 +13,28 @@ type SqlRecord = Record<string, unknown>;
 const resolvedRank = "(resolved_at IS NOT NULL)";
 
 export class SqliteReviewRecords {
-  constructor(private readonly connection: Database) {}
+  constructor(protected readonly database: Database) {}
 
-  private rows(sql: string, bindings: Bindings): SqlRecord[] {
-    return this.connection.query<SqlRecord, Bindings>(sql).all(...bindings);
+  /** Statement helpers shared with `SqliteTransaction`; bun:sqlite caches each prepared statement by its SQL. */
+  protected all(sql: string, bindings: Bindings): SqlRecord[] {
+    return this.database.query<SqlRecord, Bindings>(sql).all(...bindings);
   }
 
-  private row(sql: string, bindings: Bindings): SqlRecord | undefined {
-    return this.connection.query<SqlRecord, Bindings>(sql).get(...bindings) ?? undefined;
+  protected get(sql: string, bindings: Bindings): SqlRecord | undefined {
+    return this.database.query<SqlRecord, Bindings>(sql).get(...bindings) ?? undefined;
   }
 
-  private execute(sql: string, bindings: Bindings): void {
-    this.connection.query<SqlRecord, Bindings>(sql).run(...bindings);
+  /** Runs a statement and returns how many rows it changed. */
+  protected run(sql: string, bindings: Bindings): number {
+    return this.database.query<SqlRecord, Bindings>(sql).run(...bindings).changes;
   }
 
   async listAllAssets(courseId: string): Promise<AssetRow[]> {
-    return this.rows("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id", [courseId]).map((record) => ({
-      id: String(record.id),
-      courseId: String(record.course_id),
-      filename: String(record.filename),
-      mediaType: String(record.media_type),
-      byteSize: Number(record.byte_size),
-      sha256: String(record.sha256),
-      createdBy: String(record.created_by),
-      createdAt: String(record.created_at),
-    }));
+    return this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id", [courseId]).map(assetFromRecord);
   }
 
   async insertComment(row: CommentRow): Promise<void> {
-    this.execute(
+    this.run(
       `INSERT INTO comments (id, course_id, target_kind, target_id, body, quote, author_sub, author_name, created_at, resolved_by, resolved_at, resolution_note)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [row.id, row.courseId, row.targetKind, row.targetId, row.body, row.quote, row.authorSub, row.authorName, row.createdAt, row.resolvedBy, row.resolvedAt, row.resolutionNote],
@@ -49,12 +42,12 @@ export class SqliteReviewRecords {
   }
 
   async findComment(courseId: string, commentId: string): Promise<CommentRow | undefined> {
-    const record = this.row("SELECT * FROM comments WHERE course_id = ? AND id = ?", [courseId, commentId]);
+    const record = this.get("SELECT * FROM comments WHERE course_id = ? AND id = ?", [courseId, commentId]);
     return record ? commentFromRecord(record) : undefined;
   }
 
   async updateComment(commentId: string, fields: Pick<CommentRow, "resolvedBy" | "resolvedAt" | "resolutionNote">): Promise<void> {
-    this.execute("UPDATE comments SET resolved_by = ?, resolved_at = ?, resolution_note = ? WHERE id = ?", [
+    this.run("UPDATE comments SET resolved_by = ?, resolved_at = ?, resolution_note = ? WHERE id = ?", [
       fields.resolvedBy,
       fields.resolvedAt,
       fields.resolutionNote,
@@ -77,11 +70,11 @@ export class SqliteReviewRecords {
     }
     bindings.push(query.limit);
     const sql = `SELECT * FROM comments WHERE ${conditions.join(" AND ")} ORDER BY ${resolvedRank}, created_at, id LIMIT CAST(? AS INTEGER)`;
-    return this.rows(sql, bindings).map(commentFromRecord);
+    return this.all(sql, bindings).map(commentFromRecord);
   }
 
   async countComments(courseId: string, targetId?: string): Promise<{ open: number; resolved: number }> {
-    const record = this.row(
+    const record = this.get(
       `SELECT COALESCE(SUM(resolved_at IS NULL), 0) AS open, COALESCE(SUM(resolved_at IS NOT NULL), 0) AS resolved
        FROM comments WHERE course_id = ?${targetId === undefined ? "" : " AND target_id = ?"}`,
       targetId === undefined ? [courseId] : [courseId, targetId],
@@ -90,14 +83,14 @@ export class SqliteReviewRecords {
   }
 
   async insertPublication(row: PublicationRow): Promise<void> {
-    this.execute(
+    this.run(
       "INSERT INTO publications (course_id, version, published_by, published_at, content_fingerprint, document) VALUES (?, ?, ?, ?, ?, ?)",
       [row.courseId, row.version, row.publishedBy, row.publishedAt, row.contentFingerprint, JSON.stringify(row.document)],
     );
   }
 
   async latestPublication(courseId: string): Promise<PublicationListing | undefined> {
-    const record = this.row(
+    const record = this.get(
       "SELECT course_id, version, published_by, published_at, content_fingerprint FROM publications WHERE course_id = ? ORDER BY version DESC LIMIT 1",
       [courseId],
     );
@@ -105,7 +98,7 @@ export class SqliteReviewRecords {
   }
 
   async findPublication(courseId: string, version: number): Promise<PublicationRow | undefined> {
-    const record = this.row("SELECT * FROM publications WHERE course_id = ? AND version = ?", [courseId, version]);
+    const record = this.get("SELECT * FROM publications WHERE course_id = ? AND version = ?", [courseId, version]);
     return record ? { ...publicationListingFromRecord(record), document: JSON.parse(String(record.document)) as JsonObject } : undefined;
   }
 }
@@ -138,5 +131,18 @@ function publicationListingFromRecord(record: SqlRecord): PublicationListing {
     publishedBy: String(record.published_by),
     publishedAt: String(record.published_at),
     contentFingerprint: String(record.content_fingerprint),
+  };
+}
+
+export function assetFromRecord(record: SqlRecord): AssetRow {
+  return {
+    id: String(record.id),
+    courseId: String(record.course_id),
+    filename: String(record.filename),
+    mediaType: String(record.media_type),
+    byteSize: Number(record.byte_size),
+    sha256: String(record.sha256),
+    createdBy: String(record.created_by),
+    createdAt: String(record.created_at),
   };
 }

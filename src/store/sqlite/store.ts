@@ -21,7 +21,7 @@ import type {
   StoreTransaction,
 } from "../types.ts";
 import { openSqliteDatabase } from "./open.ts";
-import { SqliteReviewRecords } from "./review-records.ts";
+import { assetFromRecord, SqliteReviewRecords } from "./review-records.ts";
 import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
 
 type Bindings = SQLQueryBindings[];
@@ -79,22 +79,6 @@ class SqliteAuthoringStore implements AuthoringStore {
 }
 
 class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction {
-  constructor(private readonly database: Database) {
-    super(database);
-  }
-
-  private all(sql: string, bindings: Bindings): Record_[] {
-    return this.database.query<Record_, Bindings>(sql).all(...bindings);
-  }
-
-  private get(sql: string, bindings: Bindings): Record_ | undefined {
-    return this.database.query<Record_, Bindings>(sql).get(...bindings) ?? undefined;
-  }
-
-  private run(sql: string, bindings: Bindings): number {
-    return this.database.query<Record_, Bindings>(sql).run(...bindings).changes;
-  }
-
   async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
     const values = toColumns(kind, row);
     const columns = [...values.keys()];
@@ -272,18 +256,6 @@ function collaboratorFromRecord(record: Record_): CollaboratorRow {
   };
 }
 
-function assetFromRecord(record: Record_): AssetRow {
-  return {
-    id: String(record.id),
-    courseId: String(record.course_id),
-    filename: String(record.filename),
-    mediaType: String(record.media_type),
-    byteSize: Number(record.byte_size),
-    sha256: String(record.sha256),
-    createdBy: String(record.created_by),
-    createdAt: String(record.created_at),
-  };
-}
 
 function revisionListingFromRecord(record: Record_): Omit<RevisionRow, "changes"> {
   return {
