@@ -3,7 +3,7 @@
  * a session (target: within 1.5×). Both courses live in the same database; edits alternate between
  * them so drift on the machine affects both alike. Reported as median latency per edit.
  */
-import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
+import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { median, openMcpSession, startService, type Row } from "./support.ts";
 
 type Session = Awaited<ReturnType<typeof openMcpSession>>;

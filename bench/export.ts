@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
+import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { freePort, median, openMcpSession, startProcess, type RunningProcess, type Row } from "./support.ts";
 
 const bun = process.execPath;

@@ -8,7 +8,7 @@
  * Further benchmarks live beside this file and run from here: block edits by course size
  * (block-edit.ts) and exports by course size (export.ts). `bun run bench <name>` runs one.
  */
-import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
+import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
 import { runExportBench } from "./export.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";

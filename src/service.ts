@@ -11,7 +11,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { createApp } from "./app.ts";
 import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
 import { createAccessTokenVerifier } from "./auth/verify-access-token.ts";
-import { startDevIdentityProvider, type DevIdentityProvider } from "./auth/dev-provider/index.ts";
+import { startDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/index.ts";
 import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
 import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
@@ -21,7 +21,11 @@ import { compileTools } from "./mcp/registry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
-import { openAuthoringServices } from "./authoring/services.ts";
+import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
+import { randomId } from "./authoring/ids.ts";
+import { ExportStore } from "./export/export-store.ts";
+import { openSqliteStore } from "./store/sqlite/store.ts";
+import { join } from "node:path";
 import { authoringTools } from "./mcp/tools/index.ts";
 import { blockSchema } from "./authoring/schemas/blocks.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
@@ -32,6 +36,16 @@ export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;
 /** Requests to /mcp may carry base64 assets; this bounds them (10 MB decoded is ~13.4 MB encoded). */
 export const maxMcpBodyBytes = 16 * 1024 * 1024;
+
+/** Chooses the store and the package storage from `DATABASE_URL`: the one place implementations are picked. */
+export async function openAuthoringServices(databaseUrl: string): Promise<AuthoringServices & { close(): void }> {
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL", "the PostgreSQL store is not available in this build yet; use sqlite://<path>");
+  }
+  const store = openSqliteStore(databaseUrl);
+  const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports") });
+  return { store, now: monotonicClock(), newId: randomId, exports, close: () => store.close() };
+}
 
 export interface RunningService {
   /** `{base_url}`. */

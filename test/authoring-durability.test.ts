@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { obtainAccessTokenByLogin } from "../src/auth/dev-provider/scripted-login.ts";
+import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { freePort } from "./support/service.ts";
 import { connectAgent } from "./support/mcp-client.ts";
 

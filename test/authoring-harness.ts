@@ -9,19 +9,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { openAuthoringServices, type AuthoringServices } from "../src/authoring/services.ts";
+import type { AuthoringServices } from "../src/authoring/services.ts";
+import { openAuthoringServices } from "../src/service.ts";
 import { authoringTools } from "../src/mcp/tools/index.ts";
-import { compileTools, describeIssues, ToolError, type CallerIdentity } from "../src/mcp/registry.ts";
+import { compileTools, type CallerIdentity } from "../src/mcp/registry.ts";
+import { describeIssues, CourseAuthoringError } from "../src/course-authoring-error.ts";
 
 export type Json = Record<string, unknown>;
 
 export interface Harness {
   services: AuthoringServices;
   dataDir: string;
-  /** Calls a tool as `user`; returns structuredContent or throws the ToolError. */
+  /** Calls a tool as `user`; returns structuredContent or throws the CourseAuthoringError. */
   call(user: CallerIdentity | string, name: string, args: Json): Promise<Json>;
   /** Like `call` but returns the error instead of throwing; fails the test if the call succeeds. */
-  fail(user: CallerIdentity | string, name: string, args: Json): Promise<ToolError>;
+  fail(user: CallerIdentity | string, name: string, args: Json): Promise<CourseAuthoringError>;
   close(): void;
 }
 
@@ -42,7 +44,7 @@ export async function openHarness(): Promise<Harness> {
     const parsed = v.safeParse(tool.definition.input, args);
     if (!parsed.success) {
       const described = describeIssues(parsed.issues);
-      throw new ToolError("invalid_arguments", described.message, { fields: described.fields });
+      throw new CourseAuthoringError("invalid_arguments", described.message, { fields: described.fields });
     }
     const result = await tool.definition.handler(parsed.output, {
       user: identity(user),
@@ -63,7 +65,7 @@ export async function openHarness(): Promise<Harness> {
       try {
         await call(user, name, args);
       } catch (error) {
-        if (error instanceof ToolError) return error;
+        if (error instanceof CourseAuthoringError) return error;
         throw error;
       }
       throw new Error(`${name} was expected to fail but succeeded`);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { buildPackage, packageFileName } from "../src/export/build-package.ts";
 import { schemaPath } from "../src/export/schemas.ts";
 import type { ExportFormat, ScoMode } from "../src/export/types.ts";
-import { ToolError } from "../src/mcp/registry.ts";
+import { CourseAuthoringError } from "../src/course-authoring-error.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, pixelPng, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";
 import { scorm12Imports, scorm2004Imports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";
@@ -152,7 +152,7 @@ describe("package contents", () => {
 describe("bad input", () => {
   test("an unknown format is an invalid_arguments tool error naming the formats", async () => {
     const attempt = buildPackage(sampleCourse(), { format: "pdf" as ExportFormat, assets: memoryAssets(), renderer: renderCourseHtml });
-    await expect(attempt).rejects.toBeInstanceOf(ToolError);
+    await expect(attempt).rejects.toBeInstanceOf(CourseAuthoringError);
     await expect(attempt).rejects.toMatchObject({ code: "invalid_arguments", message: expect.stringContaining("scorm12, scorm2004, cmi5") });
   });
 

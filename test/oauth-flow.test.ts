@@ -13,8 +13,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { startDevIdentityProvider } from "../src/auth/dev-provider/index.ts";
-import { completeAuthorizationInBrowserless } from "../src/auth/dev-provider/scripted-login.ts";
+import { startDevIdentityProvider } from "../src/dev-identity-provider/index.ts";
+import { completeAuthorizationInBrowserless } from "../src/dev-identity-provider/scripted-login.ts";
 import { startTestService, freePort, type TestService } from "./support/service.ts";
 import { devLogin, untilServiceVerifiesTokens } from "./support/dev-login.ts";
 

@@ -3,7 +3,7 @@
  * verification yields, and the identity handed to MCP tools. The implementations live beside this
  * file; the HTTP edge depends only on these shapes.
  */
-import type { CallerIdentity } from "../mcp/registry.ts";
+import type { CallerIdentity } from "./identity.ts";
 
 export type { CallerIdentity };
 

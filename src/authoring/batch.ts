@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import type { AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
-import { ToolError } from "./errors.ts";
+import { CourseAuthoringError } from "./errors.ts";
 import { courseEditOperations } from "./operations/index.ts";
 import { expectedVersionField, idField, limits } from "./schemas/fields.ts";
 
@@ -45,14 +45,14 @@ export async function editCourse(
   for (const [index, step] of args.operations.entries()) {
     const { op, ...stepArgs } = step as { op: string } & Record<string, unknown>;
     const operation = operationsByName.get(op);
-    if (!operation) throw new ToolError("invalid_arguments", `operations[${index}].op: unknown operation ${op}`);
+    if (!operation) throw new CourseAuthoringError("invalid_arguments", `operations[${index}].op: unknown operation ${op}`);
     try {
       const outcome = await operation.apply(edit, stepArgs);
       results.push({ op, ...outcome.result });
       summaries.push(outcome.summary);
     } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
-      throw new ToolError(error.code, `operations[${index}] (${op}): ${error.message} Nothing was changed.`, {
+      if (!(error instanceof CourseAuthoringError)) throw error;
+      throw new CourseAuthoringError(error.code, `operations[${index}] (${op}): ${error.message} Nothing was changed.`, {
         ...error.details,
         operationIndex: index,
         operation: op,

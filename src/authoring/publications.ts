@@ -7,7 +7,7 @@
 import type { CourseRow, JsonObject } from "../store/types.ts";
 import type { CourseRole } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
-import { ToolError } from "./errors.ts";
+import { CourseAuthoringError } from "./errors.ts";
 import { collaboratorDocuments, courseDocument, loadCourseRows, type CourseRows } from "./read-model.ts";
 import type { CourseDocument, PublicationSummary } from "./schemas/course.ts";
 
@@ -56,8 +56,8 @@ export async function publicationOf(session: AuthoringSession, course: CourseRow
   };
 }
 
-export function neverPublished(courseId: string): ToolError {
-  return new ToolError(
+export function neverPublished(courseId: string): CourseAuthoringError {
+  return new CourseAuthoringError(
     "invalid_state",
     `Course ${courseId} has not been published yet, so it has no published variant. Read the draft (variant "draft"), or publish it with set_status { status: "published" }.`,
     { courseId },

@@ -3,7 +3,7 @@
  * that can fail on bad input (unknown format, a block pointing at a missing asset) fails before the
  * stream is returned, so a tool error is all the caller sees and nothing half-written escapes.
  */
-import { ToolError } from "../mcp/registry.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { cartridgeEntries } from "./formats/imscc.ts";
 import { jsonExportChunks } from "./formats/json.ts";
 import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
@@ -38,7 +38,7 @@ export function isExportFormat(format: string): format is ExportFormat {
 
 function assertFormat(format: string): asserts format is ExportFormat {
   if (!isExportFormat(format)) {
-    throw new ToolError("invalid_arguments", `format: "${format}" is not an export format; use one of ${exportFormats.join(", ")}.`, { field: "format", allowed: exportFormats });
+    throw new CourseAuthoringError("invalid_arguments", `format: "${format}" is not an export format; use one of ${exportFormats.join(", ")}.`, { field: "format", allowed: exportFormats });
   }
 }
 

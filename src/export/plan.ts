@@ -3,7 +3,7 @@
  * assets the blocks reference and where each lands in the package. A reference to a missing asset fails
  * here, naming the block, so a broken course gives a clear tool error rather than a broken package.
  */
-import { ToolError } from "../mcp/registry.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
 import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
 import { xmlId } from "./xml.ts";
@@ -105,14 +105,14 @@ export function packagedFileName(assetId: string, info: AssetInfo): string {
   return `${assetId.replace(/[^A-Za-z0-9_-]/g, "_")}-${named}`;
 }
 
-function brokenReferenceError(broken: readonly AssetReference[]): ToolError {
+function brokenReferenceError(broken: readonly AssetReference[]): CourseAuthoringError {
   const [first] = broken;
   const described = broken
     .slice(0, 5)
     .map((reference) => `block ${reference.blockId} (${reference.blockType}, ${reference.field}) in lesson "${reference.lessonTitle}" references asset ${reference.assetId}`)
     .join("; ");
   const more = broken.length > 5 ? ` and ${broken.length - 5} more` : "";
-  return new ToolError(
+  return new CourseAuthoringError(
     "invalid_state",
     `The course cannot be exported: ${described}${more}, which does not exist. Upload the asset again, or point the block at another asset or URL with update_block, then export again.`,
     { blockId: first?.blockId, lessonId: first?.lessonId, assetId: first?.assetId, brokenReferences: broken.slice(0, 50) },

@@ -6,7 +6,7 @@
  * against a running byte budget, so an entry that lies about its size is stopped as soon as it does.
  */
 import { Inflate } from "fflate";
-import { ToolError } from "../mcp/registry.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 
 export const archiveLimits = {
   entries: 1_000,
@@ -29,12 +29,12 @@ export interface ArchiveEntry {
 /** Small input steps: one deflate step can expand ~1000×, and the budget is checked between steps. */
 const inflateChunkBytes = 4 * 1024;
 
-function notAnArchive(reason: string): ToolError {
-  return new ToolError("invalid_arguments", `content: is not a readable zip archive (${reason}); nothing was imported.`, { field: "content" });
+function notAnArchive(reason: string): CourseAuthoringError {
+  return new CourseAuthoringError("invalid_arguments", `content: is not a readable zip archive (${reason}); nothing was imported.`, { field: "content" });
 }
 
-function zipBomb(message: string, details: Record<string, unknown>): ToolError {
-  return new ToolError("limit_exceeded", `content: ${message}; this looks like a zip bomb, so nothing was imported.`, { field: "content", ...details });
+function zipBomb(message: string, details: Record<string, unknown>): CourseAuthoringError {
+  return new CourseAuthoringError("limit_exceeded", `content: ${message}; this looks like a zip bomb, so nothing was imported.`, { field: "content", ...details });
 }
 
 /** Why an entry name is unsafe to use as a path, or null when it is a plain relative path. */
@@ -63,7 +63,7 @@ export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
   const directoryOffset = view.getUint32(end + 16, true);
   if (count === 0xffff || directoryOffset === 0xffffffff) throw notAnArchive("ZIP64 archives are not accepted");
   if (count > archiveLimits.entries) {
-    throw new ToolError("limit_exceeded", `content: the archive has ${count} entries, more than the ${archiveLimits.entries} allowed; nothing was imported.`, {
+    throw new CourseAuthoringError("limit_exceeded", `content: the archive has ${count} entries, more than the ${archiveLimits.entries} allowed; nothing was imported.`, {
       field: "content",
       entries: count,
     });
@@ -100,7 +100,7 @@ export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
 function checkEntry(entry: ArchiveEntry): void {
   const unsafe = unsafeEntryName(entry.name);
   if (unsafe) {
-    throw new ToolError("invalid_arguments", `content: the archive entry "${entry.name.slice(0, 200)}" is not a safe path (${unsafe}); nothing was imported.`, {
+    throw new CourseAuthoringError("invalid_arguments", `content: the archive entry "${entry.name.slice(0, 200)}" is not a safe path (${unsafe}); nothing was imported.`, {
       field: "content",
       entry: entry.name.slice(0, 200),
     });
@@ -161,7 +161,7 @@ export function documentInArchive(bytes: Uint8Array): { name: string; kind: "jso
   );
   if (candidates.length !== 1) {
     const found = candidates.length === 0 ? "none" : candidates.map((entry) => entry.name).slice(0, 10).join(", ");
-    throw new ToolError(
+    throw new CourseAuthoringError(
       "invalid_arguments",
       `content: the archive must hold exactly one course document (a .json export or a .md outline); found ${found}. Nothing was imported.`,
       { field: "content" },

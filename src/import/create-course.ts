@@ -7,7 +7,7 @@
 import { timestamp, type AuthoringSession } from "../authoring/context.ts";
 import { CourseEdit, commitCourseEdit } from "../authoring/course-edit.ts";
 import { readCourseDocument } from "../authoring/courses.ts";
-import { invalidArgument, ToolError } from "../authoring/errors.ts";
+import { invalidArgument, CourseAuthoringError } from "../authoring/errors.ts";
 import { allocatePositions } from "../authoring/ordering.ts";
 import type { CourseDocument, ModuleOutline } from "../authoring/schemas/course.ts";
 import { insertModule } from "../authoring/structure.ts";
@@ -49,9 +49,9 @@ async function insertAssets(session: AuthoringSession, courseId: string, assets:
 
 /** Domain errors name outline paths; the label says which block or line of the import that is. */
 function named(error: unknown, labels: ReadonlyMap<string, string>): unknown {
-  if (!(error instanceof ToolError) || typeof error.details.field !== "string") return error;
+  if (!(error instanceof CourseAuthoringError) || typeof error.details.field !== "string") return error;
   const label = labelOf(error.details.field, labels);
-  return label ? new ToolError(error.code, `content: ${error.message}${label}; nothing was imported.`, error.details) : error;
+  return label ? new CourseAuthoringError(error.code, `content: ${error.message}${label}; nothing was imported.`, error.details) : error;
 }
 
 export async function createImportedCourse(

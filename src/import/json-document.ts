@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { claimMatches, sniffMediaType } from "../authoring/media-types.ts";
 import { limits } from "../authoring/schemas/fields.ts";
 import { jsonExportFormat, jsonExportFormatVersion } from "../export/formats/json.ts";
-import { describeIssues, ToolError } from "../mcp/registry.ts";
+import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
 import type { ImportedAsset, ImportPlan } from "./plan.ts";
 
 const documentBlock = v.looseObject({ id: v.optional(v.string()), type: v.string() });
@@ -50,8 +50,8 @@ const exportDocument = v.object({
 type ExportDocument = v.InferOutput<typeof exportDocument>;
 type DocumentLesson = v.InferOutput<typeof documentLesson>;
 
-function invalidDocument(message: string, details: Record<string, unknown> = {}): ToolError {
-  return new ToolError("invalid_arguments", `content: ${message}; nothing was imported.`, { field: "content", ...details });
+function invalidDocument(message: string, details: Record<string, unknown> = {}): CourseAuthoringError {
+  return new CourseAuthoringError("invalid_arguments", `content: ${message}; nothing was imported.`, { field: "content", ...details });
 }
 
 function parseEnvelope(text: string): ExportDocument {
@@ -107,7 +107,7 @@ function decodeAsset(asset: ExportDocument["assets"][number], index: number): Im
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw invalidDocument(`${field} (${asset.id}): base64 is not valid`);
   const bytes = new Uint8Array(Buffer.from(compact, "base64"));
   if (bytes.byteLength > limits.assetBytes) {
-    throw new ToolError("limit_exceeded", `content: ${field} (${asset.id}) is ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes.`, {
+    throw new CourseAuthoringError("limit_exceeded", `content: ${field} (${asset.id}) is ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes.`, {
       field: "content",
       assetId: asset.id,
     });

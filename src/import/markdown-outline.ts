@@ -8,7 +8,7 @@
  * a question paragraph (`- [x] right`, `- [ ] wrong`) is a choice question, and a lesson with questions
  * whose title says quiz, test, exam, assessment or knowledge check is a quiz lesson.
  */
-import { ToolError } from "../mcp/registry.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { markdownParts, type MarkdownPart } from "./markdown-blocks.ts";
 import type { ImportPlan } from "./plan.ts";
 
@@ -32,8 +32,8 @@ const quizTitle = /\b(quiz|quizzes|test|exam|assessment|knowledge check)\b/i;
 const idSuffix = /\s*\(`[a-z]{3}_[0-9a-z]+`\)\s*$/;
 const outlineNumbering = /^(module|lesson)\s+[\d.]+:\s*/i;
 
-function noOutline(message: string): ToolError {
-  return new ToolError("invalid_arguments", `content: ${message}; nothing was imported.`, { field: "content" });
+function noOutline(message: string): CourseAuthoringError {
+  return new CourseAuthoringError("invalid_arguments", `content: ${message}; nothing was imported.`, { field: "content" });
 }
 
 function headingTitle(text: string): string {

@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { courseFieldEntries, moduleOutlineSchema, objectiveInputSchema } from "../authoring/schemas/course.ts";
 import { limits } from "../authoring/schemas/fields.ts";
-import { describeIssues, ToolError } from "../mcp/registry.ts";
+import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
 
 export const maxImportedModules = 500;
 
@@ -56,7 +56,7 @@ export function validateImportedCourse(plan: ImportPlan): ImportedCourse {
   const { fields } = describeIssues(parsed.issues);
   const described = fields.slice(0, 10).map((field) => `${field.path}${labelOf(field.path, plan.labels)}: ${field.message}`);
   const more = fields.length > 10 ? `; and ${fields.length - 10} more` : "";
-  throw new ToolError("invalid_arguments", `content: the imported course is not valid, so nothing was imported: ${described.join("; ")}${more}`, {
+  throw new CourseAuthoringError("invalid_arguments", `content: the imported course is not valid, so nothing was imported: ${described.join("; ")}${more}`, {
     field: "content",
     fields: fields.slice(0, 50),
   });

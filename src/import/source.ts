@@ -4,7 +4,7 @@
  * Markdown text). The result is one document's text and what it is, whether it came as is or inside a
  * zip archive.
  */
-import { ToolError } from "../mcp/registry.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "./archive.ts";
 
 export const importFormats = ["json", "markdown", "zip"] as const;
@@ -30,19 +30,19 @@ export interface ImportDocument {
 
 type Detected = ImportFormat | "binary";
 
-function tooLarge(field: string, bytes: number): ToolError {
-  return new ToolError(
+function tooLarge(field: string, bytes: number): CourseAuthoringError {
+  return new CourseAuthoringError(
     "limit_exceeded",
     `${field}: the import is ${bytes} bytes; at most ${maxImportBytes} bytes (10 MB) can be imported at once. Split the course or leave large media out.`,
     { field, byteSize: bytes, limit: maxImportBytes },
   );
 }
 
-function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): ToolError {
+function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): CourseAuthoringError {
   const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive" }[detected];
   const advice = detected === "binary" ? "send a JSON export, a Markdown outline or a zip archive holding one" : `send it with format "${detected}"`;
   const claim = format ? `format is ${format} but the content` : "the content";
-  return new ToolError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
+  return new CourseAuthoringError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
 }
 
 function decodeBase64(text: string): Uint8Array {
@@ -51,7 +51,7 @@ function decodeBase64(text: string): Uint8Array {
   const decodedLength = Math.floor((compact.length * 3) / 4);
   if (decodedLength > maxImportBytes + 2) throw tooLarge("contentBase64", decodedLength);
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    throw new ToolError("invalid_arguments", "contentBase64: is not valid base64: use the standard alphabet A-Z a-z 0-9 + / with = padding, no data: prefix.", {
+    throw new CourseAuthoringError("invalid_arguments", "contentBase64: is not valid base64: use the standard alphabet A-Z a-z 0-9 + / with = padding, no data: prefix.", {
       field: "contentBase64",
     });
   }
@@ -86,7 +86,7 @@ function detectText(text: string): "json" | "markdown" {
 
 export function readImportSource(source: ImportSource): ImportDocument {
   if ((source.content === undefined) === (source.contentBase64 === undefined)) {
-    throw new ToolError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
+    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
       field: "content",
     });
   }
@@ -112,7 +112,7 @@ export function readImportSource(source: ImportSource): ImportDocument {
   const innerText = textOf(inner.bytes);
   if (innerText === null || detectText(innerText) !== inner.kind) {
     const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";
-    throw new ToolError("invalid_arguments", `content: "${inner.name}" in the archive is named like ${claimed} but is not one; nothing was imported.`, {
+    throw new CourseAuthoringError("invalid_arguments", `content: "${inner.name}" in the archive is named like ${claimed} but is not one; nothing was imported.`, {
       field,
       entry: inner.name,
     });

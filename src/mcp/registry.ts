@@ -2,35 +2,14 @@
  * The tool registry: every MCP tool is one `ToolDefinition` whose valibot schema is the single source
  * of its argument type, its validation and its advertised JSON Schema. Tools never see HTTP or auth
  * details; they get the verified user and the store through `ToolContext`, and fail by throwing
- * `ToolError` with a code from DESIGN.md section 6.
+ * `CourseAuthoringError` (the service's own error type), which the server translates into a tool error.
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ContentBlock, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallerIdentity } from "../auth/identity.ts";
 
-export const toolErrorCodes = ["not_found", "conflict", "invalid_arguments", "forbidden", "limit_exceeded", "invalid_state"] as const;
-export type ToolErrorCode = (typeof toolErrorCodes)[number];
-
-/** A failure the agent can act on: a stable code, a message naming the field, and optional details. */
-export class ToolError extends Error {
-  constructor(
-    readonly code: ToolErrorCode,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = "ToolError";
-  }
-}
-
-export interface CallerIdentity {
-  /** The token's `sub`. */
-  sub: string;
-  email?: string;
-  name?: string;
-  scopes: string[];
-  clientId?: string;
-}
+export type { CallerIdentity };
 
 export interface ProgressReporter {
   (progress: number, total?: number, message?: string): Promise<void>;
@@ -115,20 +94,4 @@ export function compileTools<Services>(definitions: ToolDefinition<Services>[], 
     });
   }
   return tools;
-}
-
-/** Renders valibot issues as one line per bad field: `modules[0].title: must not be empty`. */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; fields: { path: string; message: string }[] } {
-  const fields = issues.map((issue) => ({ path: issuePath(issue) || "(arguments)", message: issue.message }));
-  return { message: fields.map((f) => `${f.path}: ${f.message}`).join("; "), fields };
-}
-
-function issuePath(issue: v.BaseIssue<unknown>): string {
-  let path = "";
-  for (const item of issue.path ?? []) {
-    const key = (item as { key?: unknown }).key;
-    if (typeof key === "number") path += `[${key}]`;
-    else path += path ? `.${String(key)}` : String(key);
-  }
-  return path;
 }

@@ -29,11 +29,12 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log.ts";
-import { describeIssues, ToolError, type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
+import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
+import { CourseAuthoringError, describeIssues } from "../course-authoring-error.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Resources offered to agents; read failures are ToolErrors (mapped to JSON-RPC errors). */
+/** Resources offered to agents; read failures are CourseAuthoringErrors (mapped to JSON-RPC errors). */
 export interface ResourceProvider<Services> {
   templates: ResourceTemplate[];
   list(services: Services, user: CallerIdentity, cursor: string | undefined): Promise<ListResourcesResult>;
@@ -70,7 +71,7 @@ export function callerOf(extra: Extra): CallerIdentity {
  * Errors carry no `structuredContent`: SDK clients check it against the tool's output schema even
  * when `isError` is set. The code, message and details travel as a readable line and a JSON text.
  */
-function toolErrorResult(error: ToolError): CallToolResult {
+function toolErrorResult(error: CourseAuthoringError): CallToolResult {
   const payload = { error: { code: error.code, message: error.message, ...error.details } };
   return {
     isError: true,
@@ -119,20 +120,20 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     const tool = deps.tools.get(request.params.name);
     if (!tool) {
       const names = [...deps.tools.keys()].join(", ");
-      return toolErrorResult(new ToolError("invalid_arguments", `unknown tool "${request.params.name}"; available tools: ${names}`));
+      return toolErrorResult(new CourseAuthoringError("invalid_arguments", `unknown tool "${request.params.name}"; available tools: ${names}`));
     }
     const parsed = v.safeParse(tool.definition.input, request.params.arguments ?? {});
     if (!parsed.success) {
       const { message, fields } = describeIssues(parsed.issues);
-      return toolErrorResult(new ToolError("invalid_arguments", `invalid arguments for ${tool.definition.name}: ${message}`, { fields }));
+      return toolErrorResult(new CourseAuthoringError("invalid_arguments", `invalid arguments for ${tool.definition.name}: ${message}`, { fields }));
     }
     try {
       const result = await tool.definition.handler(parsed.output, contextFor(deps.services, extra));
       return { content: [{ type: "text", text: result.summary }, ...(result.content ?? [])], structuredContent: result.structuredContent };
     } catch (error) {
-      if (error instanceof ToolError) return toolErrorResult(error);
+      if (error instanceof CourseAuthoringError) return toolErrorResult(error);
       deps.logger.error("tool failed", { tool: tool.definition.name, error: error instanceof Error ? error.message : String(error) });
-      return toolErrorResult(new ToolError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it"));
+      return toolErrorResult(new CourseAuthoringError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it"));
     }
   });
 
@@ -176,7 +177,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
 /** Resource and prompt reads have no `isError` result: their failures travel as JSON-RPC errors with our code in `data`. */
 function asProtocolError(error: unknown, logger: Logger): McpError {
   if (error instanceof McpError) return error;
-  if (error instanceof ToolError) {
+  if (error instanceof CourseAuthoringError) {
     const code = error.code === "not_found" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
     return new McpError(code, `${error.code}: ${error.message}`, { code: error.code, ...error.details });
   }

@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { openCourse, roleAllows, type Permission } from "../authoring/access.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
 import { CourseEdit, commitCourseEdit } from "../authoring/course-edit.ts";
-import { forbidden, staleVersion, ToolError } from "../authoring/errors.ts";
+import { forbidden, staleVersion, CourseAuthoringError } from "../authoring/errors.ts";
 import { publicationOf, recordPublication } from "../authoring/publications.ts";
 import { loadCourseRows } from "../authoring/read-model.ts";
 import { courseStatusField, publicationSchema } from "../authoring/schemas/course.ts";
@@ -98,12 +98,12 @@ async function publish(edit: CourseEdit): Promise<SetStatusResult> {
   return { ...unchanged, status: "published", version: edit.course.version, changed: true, publication };
 }
 
-function notATransition(courseId: string, from: CourseStatus, to: CourseStatus): ToolError {
+function notATransition(courseId: string, from: CourseStatus, to: CourseStatus): CourseAuthoringError {
   const next = Object.entries(transitions[from])
     .filter(([status]) => status !== from)
     .map(([status, permission]) => `${status} (${whoMay[permission]})`);
   const why = from === "published" ? " A published course stays published while you edit its draft; publish the changes with status published, or archive it." : "";
-  return new ToolError("invalid_state", `Course ${courseId} is ${from} and cannot move to ${to}.${why} From ${from} it can move to: ${next.join(", ")}.`, {
+  return new CourseAuthoringError("invalid_state", `Course ${courseId} is ${from} and cannot move to ${to}.${why} From ${from} it can move to: ${next.join(", ")}.`, {
     courseId,
     status: from,
     allowedStatuses: Object.keys(transitions[from]).filter((status) => status !== from),
@@ -112,10 +112,10 @@ function notATransition(courseId: string, from: CourseStatus, to: CourseStatus):
 
 const findingsInMessage = 10;
 
-function publishingBlocked(courseId: string, errors: readonly Finding[]): ToolError {
+function publishingBlocked(courseId: string, errors: readonly Finding[]): CourseAuthoringError {
   const lines = errors.slice(0, findingsInMessage).map((finding) => `- ${findingLine(finding)} Fix: ${finding.fix}`);
   const more = errors.length > findingsInMessage ? `\n…and ${errors.length - findingsInMessage} more (validate_course lists them all).` : "";
-  return new ToolError(
+  return new CourseAuthoringError(
     "invalid_state",
     `Course ${courseId} cannot be published: ${errors.length} error finding(s) block it.\n${lines.join("\n")}${more}\nFix them, check with validate_course, then call set_status published again.`,
     {

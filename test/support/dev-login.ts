@@ -3,7 +3,7 @@
  * through the full authorization code + PKCE flow, as `bun run token` does, and returns the token for
  * the service's MCP endpoint once the service is ready to verify it.
  */
-import { obtainAccessTokenByLogin, type ScriptedLoginTokens } from "../../src/auth/dev-provider/scripted-login.ts";
+import { obtainAccessTokenByLogin, type ScriptedLoginTokens } from "../../src/dev-identity-provider/scripted-login.ts";
 
 /** What the helpers need from a started service (a `TestService` fits). */
 export interface ServiceWithDevProvider {

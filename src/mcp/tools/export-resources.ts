@@ -8,7 +8,8 @@ import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol
 import { openCourse } from "../../authoring/access.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { parseExportUri } from "../../export/export-store.ts";
-import { ToolError, type CallerIdentity } from "../registry.ts";
+import type { CallerIdentity } from "../registry.ts";
+import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import type { ResourceProvider } from "../server.ts";
 
 export const exportResourceTemplate: ResourceTemplate = {
@@ -18,8 +19,8 @@ export const exportResourceTemplate: ResourceTemplate = {
   description: "A package made by export_course (SCORM, cmi5, IMS CC, HTML zip or JSON), as a base64 blob. Available for 24 hours after the export.",
 };
 
-function exportNotFound(uri: string): ToolError {
-  return new ToolError("not_found", `Export ${uri} was not found. Exports are kept for 24 hours; run export_course again for a fresh one.`, { uri });
+function exportNotFound(uri: string): CourseAuthoringError {
+  return new CourseAuthoringError("not_found", `Export ${uri} was not found. Exports are kept for 24 hours; run export_course again for a fresh one.`, { uri });
 }
 
 export async function readExportResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
@@ -27,7 +28,7 @@ export async function readExportResource(services: AuthoringServices, user: Call
   if (!parsed) throw exportNotFound(uri);
   // A stranger gets the same answer as for an export that does not exist.
   await readAs(services, user, (session) => openCourse(session, parsed.courseId, "read")).catch((error: unknown) => {
-    throw error instanceof ToolError && error.code === "not_found" ? exportNotFound(uri) : error;
+    throw error instanceof CourseAuthoringError && error.code === "not_found" ? exportNotFound(uri) : error;
   });
   const record = await services.exports.find(parsed.courseId, parsed.exportId);
   if (!record) throw exportNotFound(uri);

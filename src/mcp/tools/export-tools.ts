@@ -15,7 +15,8 @@ import { courseAssetSource } from "../../export/course-assets.ts";
 import { exportUri, type StoredExport } from "../../export/export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../../export/types.ts";
 import { renderCourseHtmlChunks } from "../../render/index.ts";
-import { defineTool, ToolError, type ProgressReporter, type ToolDefinition } from "../registry.ts";
+import { defineTool, type ProgressReporter, type ToolDefinition } from "../registry.ts";
+import { CourseAuthoringError } from "../../course-authoring-error.ts";
 
 
 const formatNames: Record<ExportFormat, string> = {
@@ -126,7 +127,7 @@ export async function exportCourse(
     { courseId: course.id, format: args.format, variant: args.variant, courseVersion: course.version, fileName: built.fileName, mimeType: built.mimeType, createdBy: context.user.sub },
     built.stream,
     (written) => {
-      if (context.signal.aborted) throw new ToolError("invalid_state", "the export was cancelled; nothing was kept");
+      if (context.signal.aborted) throw new CourseAuthoringError("invalid_state", "the export was cancelled; nothing was kept");
       // The JSON document has no entries to count, so its progress is in bytes.
       if (args.format === "json" && written - reportedBytes >= 256 * 1024) {
         reportedBytes = written;

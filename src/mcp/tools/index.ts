@@ -17,7 +17,6 @@ import { importTools } from "./import-tools.ts";
 import { previewTools } from "./preview-tools.ts";
 
 export type { AuthoringServices } from "../../authoring/services.ts";
-export { openAuthoringServices } from "../../authoring/services.ts";
 
 export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...courseTools,

@@ -5,7 +5,7 @@
  * started on the same port with the same persistent keys, so the token verifies at the service.
  *   bun run token [--sub NAME] [--scope "openid profile email offline_access"]
  */
-import { dataDirectory, loadConfig } from "../../config.ts";
+import { dataDirectory, loadConfig } from "../config.ts";
 import { DEFAULT_SCOPES, startDevIdentityProvider, type DevIdentityProvider } from "./index.ts";
 import { USERNAME_PATTERN } from "./interactions.ts";
 import { obtainAccessTokenByLogin } from "./scripted-login.ts";

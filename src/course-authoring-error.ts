@@ -1,0 +1,37 @@
+/**
+ * The service's one error type, at the bottom of the layers: every use case (authoring, review,
+ * export, import) fails by throwing `CourseAuthoringError` with a stable code from DESIGN.md section 6.
+ * Adapters translate it: the MCP layer into a tool error, any other caller into its own form.
+ */
+import type * as v from "valibot";
+
+export const errorCodes = ["not_found", "conflict", "invalid_arguments", "forbidden", "limit_exceeded", "invalid_state"] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** A failure the caller can act on: a stable code, a message naming the field, and optional details. */
+export class CourseAuthoringError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "CourseAuthoringError";
+  }
+}
+
+/** Renders valibot issues as one line per bad field: `modules[0].title: must not be empty`. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; fields: { path: string; message: string }[] } {
+  const fields = issues.map((issue) => ({ path: issuePath(issue) || "(arguments)", message: issue.message }));
+  return { message: fields.map((f) => `${f.path}: ${f.message}`).join("; "), fields };
+}
+
+function issuePath(issue: v.BaseIssue<unknown>): string {
+  let path = "";
+  for (const item of issue.path ?? []) {
+    const key = (item as { key?: unknown }).key;
+    if (typeof key === "number") path += `[${key}]`;
+    else path += path ? `.${String(key)}` : String(key);
+  }
+  return path;
+}
