@@ -58,7 +58,7 @@ const toolCalls: [string, Access, () => Json][] = [
   ["duplicate_course", "read", () => ({ courseId: ids.courseId })],
 ];
 
-const viewer = { sub: "view-sub", email: "viewer@example.test", scopes: ["openid"] };
+const viewer = { sub: "view-sub", email: "viewer@example.test", emailVerified: true, scopes: ["openid"] };
 
 describe("a stranger gets not_found, worded like a missing course", () => {
   for (const [tool, , args] of toolCalls) {
