@@ -96,6 +96,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * Whether a URL names this machine: `localhost`, 127.0.0.0/8 or [::1]. The WHATWG URL parser has
+ * already normalised the host (`127.1` and `0x7f.0.0.1` both read `127.0.0.1`, `[0:0::1]` reads `[::1]`).
+ */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** The folder that holds the SQLite file and the development provider's keys. */
 export function dataDirectory(databaseUrl: string): string {
   if (!databaseUrl.startsWith("sqlite:")) return resolve("data");

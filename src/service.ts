@@ -6,7 +6,7 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
-import { ConfigError, dataDirectory, type Config } from "./config.ts";
+import { ConfigError, dataDirectory, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createApp } from "./app.ts";
 import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
@@ -65,6 +65,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (config.authUrl === undefined) {
     if (config.nodeEnv === "production") {
       throw new ConfigError("AUTH_URL", "must be set when NODE_ENV=production (the development identity provider never runs in production)");
+    }
+    // A deployment that forgot AUTH_URL must not quietly mint tokens for any name: only a local BASE_URL runs the dev provider.
+    if (!isLoopbackUrl(config.baseUrl)) {
+      throw new ConfigError("AUTH_URL", `must be set when BASE_URL (${config.baseUrl}) is not a loopback address; the development identity provider runs only for localhost`);
     }
     devProvider = await startDevIdentityProvider({
       port: config.devAuthPort,
