@@ -29,6 +29,10 @@ export interface Config {
   mcpStateless: boolean;
   /** Origins allowed to call /mcp from a browser, besides the service's own. */
   allowedOrigins: string[];
+  /** MCP sessions in all; a new one beyond it is refused with 503. */
+  mcpMaxSessions: number;
+  /** MCP sessions of one user; a new one beyond it closes that user's least recently used idle one. */
+  mcpMaxSessionsPerUser: number;
   /** Port of the embedded development identity provider (loopback only). */
   devAuthPort: number;
   nodeEnv: string;
@@ -53,6 +57,7 @@ const port = v.pipe(
   v.number(),
   v.maxValue(65535, "must be at most 65535"),
 );
+const positiveCount = v.pipe(v.string(), v.regex(/^[1-9]\d{0,8}$/, "must be a whole number from 1 to 999999999"), v.transform(Number));
 
 function read<T>(env: Record<string, string | undefined>, name: string, schema: v.GenericSchema<string, T>): T | undefined {
   const raw = env[name];
@@ -91,6 +96,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: logLevel ?? "info",
     mcpStateless: stateless === "true" || stateless === "1",
     allowedOrigins: (origins ?? "").split(",").map((o) => o.trim()).filter(Boolean).map(withoutTrailingSlash),
+    mcpMaxSessions: read(env, "MCP_MAX_SESSIONS", positiveCount) ?? 1000,
+    mcpMaxSessionsPerUser: read(env, "MCP_MAX_SESSIONS_PER_USER", positiveCount) ?? 20,
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
   };

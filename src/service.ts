@@ -114,6 +114,8 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
+    maxSessions: config.mcpMaxSessions,
+    maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
     maxBodyBytes: maxMcpBodyBytes,
     createServer: () =>

@@ -413,7 +413,14 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
             "404": mcpJsonRpcError("The `Mcp-Session-Id` names no live session."),
             "406": mcpJsonRpcError("The `Accept` header does not list both `application/json` and `text/event-stream`."),
             "413": mcpJsonRpcError("The request body is too large."),
-            "415": mcpJsonRpcError("The `Content-Type` is not `application/json`."),
+            "415": mcpJsonRpcError("The `Content-Type` is not `application/json`, or names a charset other than UTF-8."),
+            "503": {
+              description:
+                "Token verification is temporarily unavailable (TemporarilyUnavailableError, `Retry-After: 5`), " +
+                "or `initialize` would open more MCP sessions than the server or the user may hold (a JSON-RPC error, with `Retry-After`).",
+              headers: { "Retry-After": ref("headers", "Retry-After") },
+              content: json({ oneOf: [ref("schemas", "TemporarilyUnavailableError"), ref("schemas", "JsonRpcErrorResponse")] }),
+            },
           },
         },
         get: {
