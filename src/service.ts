@@ -20,6 +20,8 @@ import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { compileTools } from "./mcp/registry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import { mcpRateLimit } from "./mcp/rate-limit.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { randomId } from "./authoring/ids.ts";
@@ -116,6 +118,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     stateless: config.mcpStateless,
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
+    rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
     logger,
     maxBodyBytes: maxMcpBodyBytes,
     createServer: () =>
@@ -139,6 +142,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     requiredScopes: config.authRequiredScopes,
     resourceMetadataUrl: `${config.baseUrl}${protectedResourcePath}`,
     sessions,
+    restRateLimiter: config.rateLimitRest && createRateLimiter(config.rateLimitRest),
     origins: {
       allowed: new Set([new URL(config.baseUrl).origin, ...config.allowedOrigins]),
       allowLoopback: devProvider !== undefined,

@@ -147,6 +147,18 @@ describe("MCP_MAX_SESSIONS", () => {
 });
 
 describe("configuration", () => {
+  test("rate limits are off unless a per-minute value is set; the burst defaults to it", () => {
+    expect(loadConfig({})).toMatchObject({ rateLimitMcp: undefined, rateLimitRest: undefined });
+    expect(loadConfig({ RATE_LIMIT_MCP_PER_MINUTE: "600", RATE_LIMIT_REST_PER_MINUTE: "120", RATE_LIMIT_REST_BURST: "20" })).toMatchObject({
+      rateLimitMcp: { perMinute: 600, burst: 600 },
+      rateLimitRest: { perMinute: 120, burst: 20 },
+    });
+    expect(loadConfig({ RATE_LIMIT_MCP_PER_MINUTE: "0", RATE_LIMIT_MCP_BURST: "5" }).rateLimitMcp).toBeUndefined();
+    for (const [variable, value] of [["RATE_LIMIT_MCP_PER_MINUTE", "-1"], ["RATE_LIMIT_REST_PER_MINUTE", "fast"], ["RATE_LIMIT_MCP_BURST", "0"], ["RATE_LIMIT_REST_BURST", "2.5"]]) {
+      expect(() => loadConfig({ [variable!]: value })).toThrow(`${variable}: must be a whole number`);
+    }
+  });
+
   test("both limits take a whole number of at least 1; anything else names the variable", () => {
     expect(loadConfig({ MCP_MAX_SESSIONS: "250", MCP_MAX_SESSIONS_PER_USER: "5" })).toMatchObject({ mcpMaxSessions: 250, mcpMaxSessionsPerUser: 5 });
     expect(loadConfig({})).toMatchObject({ mcpMaxSessions: 1000, mcpMaxSessionsPerUser: 20 });

@@ -11,6 +11,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import { jsonResponse } from "../http/json.ts";
+import type { McpRateLimit } from "./rate-limit.ts";
 
 export interface SessionOptions {
   stateless: boolean;
@@ -23,6 +24,8 @@ export interface SessionOptions {
   maxSessions?: number;
   /** Sessions of one user; beyond it the user's least recently used idle session is closed. */
   maxSessionsPerUser?: number;
+  /** The per-user rate limit (mcp/rate-limit.ts); absent when rate limiting is off. */
+  rateLimit?: McpRateLimit;
 }
 
 interface Session {
@@ -225,11 +228,15 @@ export function createMcpSessions(options: SessionOptions) {
     },
 
     async handle(request: Request, token: string, user: CallerIdentity): Promise<Response> {
+      const limited = options.rateLimit?.request(user);
+      if (limited) return limited;
       let parsedBody: unknown;
       if (request.method === "POST") {
         const body = await readJsonBody(request);
         if (!body.ok) return body.response;
         parsedBody = body.body;
+        const costly = options.rateLimit?.body(user, parsedBody);
+        if (costly) return costly;
       }
       if (options.stateless) {
         if (request.method !== "POST") return jsonRpcErrorResponse(405, -32000, "this server is stateless: only POST is supported", { Allow: "POST" });
