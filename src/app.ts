@@ -1,7 +1,8 @@
 /**
- * The single fetch handler behind `Bun.serve`: API version rule, CORS and the Origin guard, routing
- * with 404/405/HEAD, the auth layer in front of /mcp, the access log, and a last-resort 500 that never
- * shows a stack trace. Handlers stay small; everything cross-cutting happens once, here.
+ * The single fetch handler behind `Bun.serve`: API version rule, CORS and the Origin guard, the REST
+ * rate limit per client address, routing with 404/405/HEAD, the auth layer in front of /mcp, the
+ * access log, and a last-resort 500 that never shows a stack trace. Handlers stay small; everything
+ * cross-cutting happens once, here.
  */
 import type { Logger } from "./log.ts";
 import { apiVersion, unsupportedApiVersion } from "./http/api-version.ts";
