@@ -1,7 +1,8 @@
 /**
- * The single fetch handler behind `Bun.serve`: API version rule, CORS and the Origin guard, routing
- * with 404/405/HEAD, the auth layer in front of /mcp, the access log, and a last-resort 500 that never
- * shows a stack trace. Handlers stay small; everything cross-cutting happens once, here.
+ * The single fetch handler behind `Bun.serve`: API version rule, CORS and the Origin guard, the REST
+ * rate limit per client address, routing with 404/405/HEAD, the auth layer in front of /mcp, the
+ * access log, and a last-resort 500 that never shows a stack trace. Handlers stay small; everything
+ * cross-cutting happens once, here.
  */
 import type { Logger } from "./log.ts";
 import { apiVersion, unsupportedApiVersion } from "./http/api-version.ts";
@@ -13,6 +14,7 @@ import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
 import { protectedResourcePath } from "./discovery/routes.ts";
 import { jsonResponse } from "./http/json.ts";
+import type { RateLimiter } from "./http/rate-limit.ts";
 
 export interface AppDeps {
   baseUrl: string;
@@ -23,6 +25,13 @@ export interface AppDeps {
   resourceMetadataUrl: string;
   sessions: McpSessions;
   origins: OriginPolicy;
+  /** Per-client-address limit on every route but /mcp (which limits per user); absent when off. */
+  restRateLimiter?: RateLimiter | undefined;
+}
+
+/** What Bun passes as the fetch handler's second argument, as much of it as we read. */
+interface ClientAddressSource {
+  requestIP(request: Request): { address: string } | null;
 }
 
 const mcpPath = "/mcp";
@@ -72,8 +81,25 @@ export function createApp(deps: AppDeps) {
     return deps.sessions.handle(request, token, auth.identity);
   }
 
-  function route(request: Request, path: string, context: RequestContext): Response | Promise<Response> {
+  /**
+   * The REST routes' 429: problem+json, except on the protected-resource metadata, whose errors are
+   * OAuth-style JSON (spec 4.2): there it is the spec's TemporarilyUnavailableError shape.
+   */
+  function rateLimited(path: string, retryAfterSeconds: number): Response {
+    const headers = { "Retry-After": String(retryAfterSeconds) };
+    const detail = `Too many requests from this address; retry after ${retryAfterSeconds} seconds.`;
+    if (isMetadataPath(path)) {
+      return jsonResponse({ error: "temporarily_unavailable", error_description: detail }, { status: 429, headers: { "Cache-Control": "no-store", ...headers } });
+    }
+    return problemResponse(deps.baseUrl, problemTypes.rateLimited, detail, { instance: path, headers });
+  }
+
+  function route(request: Request, path: string, context: RequestContext, client: ClientAddressSource | undefined): Response | Promise<Response> {
     const origin = request.headers.get("origin");
+    if (path !== mcpPath && deps.restRateLimiter) {
+      const decision = deps.restRateLimiter.take(client?.requestIP(request)?.address ?? "unknown");
+      if (!decision.ok) return rateLimited(path, decision.retryAfterSeconds);
+    }
     if (path === mcpPath) {
       if (origin !== null && !isOriginAllowed(origin, deps.origins)) {
         return jsonRpcErrorResponse(403, -32000, `Forbidden: origin ${origin.slice(0, 100)} is not allowed to call this server`);
@@ -154,13 +180,13 @@ export function createApp(deps: AppDeps) {
   return {
     router,
     /** Answers synchronously when the handler does (the discovery routes): Bun serves those without awaiting a promise. */
-    fetch(request: Request): Response | Promise<Response> {
+    fetch(request: Request, client?: ClientAddressSource): Response | Promise<Response> {
       const started = performance.now();
       const path = pathOf(request.url);
       const context: RequestContext = { path, requestId: nextRequestId() };
       let routed: Response | Promise<Response>;
       try {
-        routed = route(request, path, context);
+        routed = route(request, path, context, client);
       } catch (error) {
         routed = failed(error, path, context);
       }

@@ -29,6 +29,14 @@ export interface Config {
   mcpStateless: boolean;
   /** Origins allowed to call /mcp from a browser, besides the service's own. */
   allowedOrigins: string[];
+  /** MCP sessions in all; a new one beyond it is refused with 503. */
+  mcpMaxSessions: number;
+  /** MCP sessions of one user; a new one beyond it closes that user's least recently used idle one. */
+  mcpMaxSessionsPerUser: number;
+  /** Per-user token bucket on /mcp (units a minute, bucket size); undefined when off. */
+  rateLimitMcp: { perMinute: number; burst: number } | undefined;
+  /** Per-client-address token bucket on the REST routes; undefined when off. */
+  rateLimitRest: { perMinute: number; burst: number } | undefined;
   /** Port of the embedded development identity provider (loopback only). */
   devAuthPort: number;
   nodeEnv: string;
@@ -53,6 +61,16 @@ const port = v.pipe(
   v.number(),
   v.maxValue(65535, "must be at most 65535"),
 );
+const positiveCount = v.pipe(v.string(), v.regex(/^[1-9]\d{0,8}$/, "must be a whole number from 1 to 999999999"), v.transform(Number));
+const countOrZero = v.pipe(v.string(), v.regex(/^\d{1,9}$/, "must be a whole number from 0 (off) to 999999999"), v.transform(Number));
+
+/** `<prefix>_PER_MINUTE` (0 or unset: off) and `<prefix>_BURST` (default: one minute's worth). */
+function rateLimit(env: Record<string, string | undefined>, prefix: string): { perMinute: number; burst: number } | undefined {
+  const perMinute = read(env, `${prefix}_PER_MINUTE`, countOrZero) ?? 0;
+  const burst = read(env, `${prefix}_BURST`, positiveCount);
+  if (perMinute === 0) return undefined;
+  return { perMinute, burst: burst ?? perMinute };
+}
 
 function read<T>(env: Record<string, string | undefined>, name: string, schema: v.GenericSchema<string, T>): T | undefined {
   const raw = env[name];
@@ -91,9 +109,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: logLevel ?? "info",
     mcpStateless: stateless === "true" || stateless === "1",
     allowedOrigins: (origins ?? "").split(",").map((o) => o.trim()).filter(Boolean).map(withoutTrailingSlash),
+    mcpMaxSessions: read(env, "MCP_MAX_SESSIONS", positiveCount) ?? 1000,
+    mcpMaxSessionsPerUser: read(env, "MCP_MAX_SESSIONS_PER_USER", positiveCount) ?? 20,
+    rateLimitMcp: rateLimit(env, "RATE_LIMIT_MCP"),
+    rateLimitRest: rateLimit(env, "RATE_LIMIT_REST"),
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
   };
+}
+
+/**
+ * Whether a URL names this machine: `localhost`, 127.0.0.0/8 or [::1]. The WHATWG URL parser has
+ * already normalised the host (`127.1` and `0x7f.0.0.1` both read `127.0.0.1`, `[0:0::1]` reads `[::1]`).
+ */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** The folder that holds the SQLite file and the development provider's keys. */

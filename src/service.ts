@@ -6,7 +6,7 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "../package.json" with { type: "json" };
-import { ConfigError, dataDirectory, type Config } from "./config.ts";
+import { ConfigError, dataDirectory, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createApp } from "./app.ts";
 import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
@@ -20,6 +20,8 @@ import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { compileTools } from "./mcp/registry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import { mcpRateLimit } from "./mcp/rate-limit.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { randomId } from "./authoring/ids.ts";
@@ -66,6 +68,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (config.nodeEnv === "production") {
       throw new ConfigError("AUTH_URL", "must be set when NODE_ENV=production (the development identity provider never runs in production)");
     }
+    // A deployment that forgot AUTH_URL must not quietly mint tokens for any name: only a local BASE_URL runs the dev provider.
+    if (!isLoopbackUrl(config.baseUrl)) {
+      throw new ConfigError("AUTH_URL", `must be set when BASE_URL (${config.baseUrl}) is not a loopback address; the development identity provider runs only for localhost`);
+    }
     devProvider = await startDevIdentityProvider({
       port: config.devAuthPort,
       dataDir: dataDirectory(config.databaseUrl),
@@ -110,6 +116,9 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
+    maxSessions: config.mcpMaxSessions,
+    maxSessionsPerUser: config.mcpMaxSessionsPerUser,
+    rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
     logger,
     maxBodyBytes: maxMcpBodyBytes,
     createServer: () =>
@@ -133,6 +142,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     requiredScopes: config.authRequiredScopes,
     resourceMetadataUrl: `${config.baseUrl}${protectedResourcePath}`,
     sessions,
+    restRateLimiter: config.rateLimitRest && createRateLimiter(config.rateLimitRest),
     origins: {
       allowed: new Set([new URL(config.baseUrl).origin, ...config.allowedOrigins]),
       allowLoopback: devProvider !== undefined,

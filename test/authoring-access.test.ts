@@ -55,10 +55,11 @@ const toolCalls: [string, Access, () => Json][] = [
   ["restore_revision", "edit", () => ({ courseId: ids.courseId, revisionId: ids.revisionId })],
   ["share_course", "manage", () => ({ courseId: ids.courseId, sub: "someone", role: "viewer" })],
   ["unshare_course", "manage", () => ({ courseId: ids.courseId, sub: "someone" })],
-  ["duplicate_course", "read", () => ({ courseId: ids.courseId })],
+  // Copying takes the content out: the editor role or ownership, like editing.
+  ["duplicate_course", "edit", () => ({ courseId: ids.courseId })],
 ];
 
-const viewer = { sub: "view-sub", email: "viewer@example.test", scopes: ["openid"] };
+const viewer = { sub: "view-sub", email: "viewer@example.test", emailVerified: true, scopes: ["openid"] };
 
 describe("a stranger gets not_found, worded like a missing course", () => {
   for (const [tool, , args] of toolCalls) {

@@ -1,12 +1,13 @@
 /**
  * Verifies bearer access tokens as a resource server: a JWT signed with an asymmetric algorithm by
- * the configured issuer, for this audience, within its lifetime, carrying the required scopes. The
+ * the configured issuer, for this audience, within its lifetime, carrying the required scopes, in the
+ * one canonical spelling and with a `typ` that names an access token. The
  * issuer's JWKS is cached; an unknown `kid` triggers one refetch, at most once per cool-down. Failures
  * are sorted into what the client can fix (`invalid_token`, `insufficient_scope`) and what it cannot
  * (`temporarily_unavailable`: the metadata or the keys cannot be fetched right now). Cached keys keep
  * working while the identity provider is down, and the verifier recovers on its own when it returns.
  */
-import { createLocalJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type LocalJWKSet } from "jose";
+import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type LocalJWKSet } from "jose";
 import type { AccessTokenVerifier, AuthorizationServerMetadataSource, CallerIdentity, VerificationOutcome } from "./types.ts";
 
 export interface AccessTokenVerifierOptions {
@@ -158,6 +159,9 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       if (metadata === undefined) return unavailable("OAuth configuration unavailable");
       const known = verified.get(token);
       if (known !== undefined) return { ok: true, identity: known };
+      // Checked only on a cache miss: a cached token already passed this check.
+      const formProblem = tokenFormProblem(token);
+      if (formProblem !== undefined) return invalid(formProblem);
       const jwksUrl = options.jwksUrl ?? metadata.jwks_uri;
       if (jwksUrl === undefined) return unavailable("signing keys not published by the authorization server");
       const verifyOptions: JWTVerifyOptions = {
@@ -178,6 +182,44 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       return outcome;
     },
   };
+}
+
+/**
+ * One token, one spelling: every segment must be canonical base64url (RFC 7515 §2: no padding, only
+ * the URL-safe alphabet, zero trailing bits), else `<token>==` would verify too. And the `typ` header
+ * must not name another kind of JWT (RFC 9068 §4): an ID token, a DPoP proof or a logout token is not
+ * an access token even when the same key signed it.
+ */
+function tokenFormProblem(token: string): string | undefined {
+  const segments = token.split(".");
+  if (segments.length !== 3) return "malformed token";
+  if (!segments.every(isCanonicalBase64url)) return "token segments are not canonical base64url";
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    return "malformed token";
+  }
+  if (header.typ !== undefined && !isAccessTokenType(header.typ)) return "token type (typ header) is not an access token";
+  return undefined;
+}
+
+const base64urlAlphabet = /^[A-Za-z0-9_-]*$/;
+
+function isCanonicalBase64url(segment: string): boolean {
+  if (!base64urlAlphabet.test(segment) || segment.length % 4 === 1) return false;
+  // Re-encoding the decoded bytes gives the one canonical spelling; non-zero trailing bits differ.
+  return Buffer.from(segment, "base64url").toString("base64url") === segment;
+}
+
+/**
+ * `typ` is a media type (RFC 7515 §4.1.9): compared case-insensitively, with `application/` optional.
+ * `at+jwt` is RFC 9068's; `JWT` (and absent) is what many identity providers put on access tokens.
+ */
+function isAccessTokenType(typ: unknown): boolean {
+  if (typeof typ !== "string") return false;
+  const mediaType = typ.toLowerCase().replace(/^application\//, "");
+  return mediaType === "at+jwt" || mediaType === "jwt";
 }
 
 async function verifyJwt(token: string, getKey: JWTVerifyGetKey, options: JWTVerifyOptions): Promise<JWTPayload> {
@@ -225,6 +267,8 @@ function identityOf(payload: JWTPayload, scopes: string[]): CallerIdentity {
   const name = text(payload.name);
   const clientId = text(payload.client_id) ?? text(payload.azp);
   if (email !== undefined) identity.email = email;
+  // Only the boolean `true` counts: a string "true", a missing claim or `false` is an unverified address.
+  if (email !== undefined && payload.email_verified === true) identity.emailVerified = true;
   if (name !== undefined) identity.name = name;
   if (clientId !== undefined) identity.clientId = clientId;
   return identity;

@@ -1,6 +1,6 @@
 /**
- * Who may do what with a course. The owner may do everything; an editor edits; a reviewer reads and
- * comments; a viewer reads. Anyone else is told the course does not exist, in exactly the words used
+ * Who may do what with a course. The owner may do everything; an editor edits, and may copy the course
+ * (duplicate or export it); a reviewer reads and comments; a viewer reads. Previewing is reading. Anyone else is told the course does not exist, in exactly the words used
  * for a course that really does not exist.
  */
 import type { CollaboratorRole, CourseRow } from "../store/types.ts";
@@ -8,11 +8,12 @@ import { actorEmail, type AuthoringSession } from "./context.ts";
 import { forbidden, notFound } from "./errors.ts";
 
 export type CourseRole = "owner" | CollaboratorRole;
-export type Permission = "read" | "comment" | "edit" | "manage";
+/** `copy`: take the content out as a new course or a package (duplicate_course, export_course). */
+export type Permission = "read" | "comment" | "copy" | "edit" | "manage";
 
 const grants: Record<CourseRole, readonly Permission[]> = {
-  owner: ["read", "comment", "edit", "manage"],
-  editor: ["read", "comment", "edit"],
+  owner: ["read", "comment", "copy", "edit", "manage"],
+  editor: ["read", "comment", "copy", "edit"],
   reviewer: ["read", "comment"],
   viewer: ["read"],
 };
@@ -44,6 +45,12 @@ export async function openCourse(
 }
 
 function deniedMessage(courseId: string, role: CourseRole, permission: Permission): string {
-  const needed = permission === "manage" ? "only the owner can do this" : permission === "edit" ? "changing it needs the editor role" : "commenting needs the reviewer role";
+  const needed = {
+    manage: "only the owner can do this",
+    edit: "changing it needs the editor role",
+    copy: "duplicating or exporting it needs the editor role",
+    comment: "commenting needs the reviewer role",
+    read: "reading it needs a role on it",
+  }[permission];
   return `You are a ${role} of course ${courseId}; ${needed}. Ask the course owner for access.`;
 }

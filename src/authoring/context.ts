@@ -10,6 +10,8 @@ import type { IdGenerator } from "./ids.ts";
 export interface Actor {
   sub: string;
   email?: string | undefined;
+  /** True only when the identity provider vouched for `email` (`email_verified: true`). */
+  emailVerified?: boolean | undefined;
   /** Display name from the token, when present (shown on comments). */
   name?: string | undefined;
 }
@@ -25,6 +27,12 @@ export function timestamp(session: AuthoringSession): string {
   return session.now().toISOString();
 }
 
+/**
+ * The address an e-mail share is matched against: only a verified one, since anyone can put any
+ * address in an unverified claim. Normalised as share_course stores addresses: trimmed, lower-cased.
+ */
 export function actorEmail(actor: Actor): string | null {
-  return actor.email ? actor.email.trim().toLowerCase() : null;
+  if (actor.emailVerified !== true || !actor.email) return null;
+  const email = actor.email.trim().toLowerCase();
+  return email === "" ? null : email;
 }

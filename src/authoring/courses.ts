@@ -88,13 +88,19 @@ export type CourseVariant = (typeof courseVariants)[number];
 export async function getCourse(
   session: AuthoringSession,
   args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined },
+  permission: "read" | "copy" = "read",
 ): Promise<CourseDocument> {
-  const { course, role } = await openCourse(session, args.courseId, "read");
+  const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks });
   const rows = await loadCourseRows(session.tx, course);
   const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
   const publication = await publicationOf(session, course, rows);
   return publication ? { ...document, publication } : document;
+}
+
+/** The whole course as an export packages it: exporting needs the editor role or ownership, as duplicating does. */
+export function getCourseForExport(session: AuthoringSession, args: { courseId: string; variant?: CourseVariant | undefined }): Promise<CourseDocument> {
+  return getCourse(session, { ...args, includeBlocks: true }, "copy");
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {

@@ -1,5 +1,5 @@
 /**
- * `duplicate_course`: copies a readable course into a new draft owned by the caller, giving every
+ * `duplicate_course`: copies a course the caller may copy (owner or editor) into a new draft they own, giving every
  * objective, module, lesson, block and asset a new ID and rewriting references to them. Asset bytes
  * are shared, not copied; collaborators and history stay with the original.
  */
@@ -20,7 +20,7 @@ export const duplicateCourseArguments = v.object({
 });
 
 export async function duplicateCourse(session: AuthoringSession, args: v.InferOutput<typeof duplicateCourseArguments>): Promise<CourseDocument> {
-  const { course: source } = await openCourse(session, args.courseId, "read");
+  const { course: source } = await openCourse(session, args.courseId, "copy");
   const rows = await loadCourseRows(session.tx, source);
   const now = timestamp(session);
   const newIds = new Map<string, string>();

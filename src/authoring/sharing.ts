@@ -16,7 +16,16 @@ const principalEntries = {
   courseId: idField("course"),
   expectedVersion: expectedVersionField,
   sub: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(255), v.description("The collaborator's user ID (token sub)."))),
-  email: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an e-mail address"), v.maxLength(320), v.toLowerCase())),
+  email: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.email("must be an e-mail address"),
+      v.maxLength(320),
+      v.toLowerCase(),
+      v.description("The collaborator's e-mail. It matches a token whose email, trimmed and lower-cased, is the same and whose email_verified claim is true."),
+    ),
+  ),
 };
 
 export const shareCourseArguments = v.object({

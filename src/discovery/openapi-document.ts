@@ -29,7 +29,7 @@ const problemResponses = {
   Unauthorized: [401, "Authentication is required or the credential is invalid."],
   Forbidden: [403, "The credential is not allowed to call this resource."],
   NotFound: [404, "The resource does not exist."],
-  TooManyRequests: [429, "The client has been rate limited."],
+  TooManyRequests: [429, "The client has been rate limited (per client address, `RATE_LIMIT_REST_*`); retry after `Retry-After` seconds."],
   InternalServerError: [500, "An unexpected server error occurred."],
   ServiceUnavailable: [503, "The service is temporarily unavailable."],
 } as const satisfies Record<string, readonly [number, string]>;
@@ -40,7 +40,15 @@ const restErrors: Responses = Object.fromEntries(
 
 const problemDefault: Responses = {
   "400": ref("responses", "BadRequest"),
+  "429": ref("responses", "TooManyRequests"),
   default: ref("responses", "Problem"),
+};
+
+/** /mcp's 429: the per-user rate limit (`RATE_LIMIT_MCP_*`), as a JSON-RPC error. */
+const mcpRateLimited: OpenAPIV3_1.ResponseObject = {
+  description: "The user's rate limit is reached (exports, imports and uploads cost more than other calls); retry after `Retry-After` seconds.",
+  headers: { "Retry-After": ref("headers", "Retry-After") },
+  content: json(ref("schemas", "JsonRpcErrorResponse")),
 };
 
 /** JSON-RPC error bodies written by the MCP SDK's streamable HTTP transport. */
@@ -99,6 +107,11 @@ const protectedResourceMetadataOperation = (operationId: string, summary: string
     "404": {
       description: "Any unknown suffix after this path: the text `Not found`.",
       content: { "text/plain": { schema: { type: "string", const: "Not found" } } },
+    },
+    "429": {
+      description: "Too many requests from this address (`RATE_LIMIT_REST_*`): the OAuth-style JSON error `temporarily_unavailable`.",
+      headers: { "Retry-After": ref("headers", "Retry-After") },
+      content: json(ref("schemas", "TemporarilyUnavailableError")),
     },
     "503": {
       description: "The OAuth configuration (the authorization server's metadata) is not available yet.",
@@ -225,9 +238,13 @@ const components: OpenAPIV3_1.ComponentsObject = {
   schemas,
   responses: {
     ...Object.fromEntries(
-      Object.entries(problemResponses).map(([name, [, description]]) => [
+      Object.entries(problemResponses).map(([name, [status, description]]) => [
         name,
-        { description, content: { "application/problem+json": { schema: ref("schemas", "ProblemDetails") } } },
+        {
+          description,
+          ...(status === 429 ? { headers: { "Retry-After": ref("headers", "Retry-After") } } : {}),
+          content: { "application/problem+json": { schema: ref("schemas", "ProblemDetails") } },
+        },
       ]),
     ),
     Problem: {
@@ -413,7 +430,15 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
             "404": mcpJsonRpcError("The `Mcp-Session-Id` names no live session."),
             "406": mcpJsonRpcError("The `Accept` header does not list both `application/json` and `text/event-stream`."),
             "413": mcpJsonRpcError("The request body is too large."),
-            "415": mcpJsonRpcError("The `Content-Type` is not `application/json`."),
+            "415": mcpJsonRpcError("The `Content-Type` is not `application/json`, or names a charset other than UTF-8."),
+            "429": mcpRateLimited,
+            "503": {
+              description:
+                "Token verification is temporarily unavailable (TemporarilyUnavailableError, `Retry-After: 5`), " +
+                "or `initialize` would open more MCP sessions than the server or the user may hold (a JSON-RPC error, with `Retry-After`).",
+              headers: { "Retry-After": ref("headers", "Retry-After") },
+              content: json({ oneOf: [ref("schemas", "TemporarilyUnavailableError"), ref("schemas", "JsonRpcErrorResponse")] }),
+            },
           },
         },
         get: {
@@ -429,6 +454,7 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
             "405": mcpStatelessRefusal,
             "406": mcpJsonRpcError("The `Accept` header does not list `text/event-stream`."),
             "409": mcpJsonRpcError("The session already has an open event stream."),
+            "429": mcpRateLimited,
           },
         },
         delete: {
@@ -442,6 +468,7 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
             ...mcpAuthResponses,
             "404": mcpJsonRpcError("The `Mcp-Session-Id` names no live session."),
             "405": mcpStatelessRefusal,
+            "429": mcpRateLimited,
           },
         },
       },

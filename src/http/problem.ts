@@ -32,7 +32,15 @@ export const problemTypes = {
     code: "method_not_allowed",
     summary: "The resource exists but does not support the request method; the Allow header lists the methods it does.",
   },
-  rateLimited: { slug: "rate-limited", title: "Too Many Requests", status: 429, code: "rate_limited", summary: "The client has been rate limited; retry after the time in Retry-After." },
+  rateLimited: {
+    slug: "rate-limited",
+    title: "Too Many Requests",
+    status: 429,
+    code: "rate_limited",
+    summary:
+      "The client has been rate limited (REST routes: per client address); retry after the seconds in Retry-After. " +
+      "`/mcp` answers the same status per user with a JSON-RPC error, and the protected-resource metadata with `temporarily_unavailable`.",
+  },
   internalError: { slug: "internal-error", title: "Internal Server Error", status: 500, code: "internal_error", summary: "An unexpected server error occurred." },
   serviceUnavailable: {
     slug: "service-unavailable",

@@ -19,7 +19,7 @@ import type { CourseStatus } from "../store/types.ts";
 import { countBySeverity, findingLine, validateCourseRows, type Finding } from "./validation/index.ts";
 
 /** Who may move a course from one status to another; a pair not listed is not a transition. */
-const transitions: Record<CourseStatus, Partial<Record<CourseStatus, Exclude<Permission, "read" | "comment">>>> = {
+const transitions: Record<CourseStatus, Partial<Record<CourseStatus, Exclude<Permission, "read" | "comment" | "copy">>>> = {
   draft: { draft: "edit", in_review: "edit", published: "edit", archived: "manage" },
   in_review: { in_review: "edit", draft: "edit", published: "edit", archived: "manage" },
   published: { published: "edit", archived: "manage" },

@@ -167,7 +167,7 @@ export interface CourseQuery {
   sub: string;
   email: string | null;
   status?: CourseStatus;
-  /** Case-insensitive substring of the title. */
+  /** Substring of the title, case-insensitive; every character (NUL, %, _ included) matches only itself. */
   titleContains?: string;
   /** Keyset cursor: courses strictly after this one in (createdAt desc, id desc) order. */
   after?: { createdAt: string; id: string };

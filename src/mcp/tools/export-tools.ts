@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { courseVariantField, getCourse } from "../../authoring/courses.ts";
+import { courseVariantField, getCourseForExport } from "../../authoring/courses.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { buildPackage } from "../../export/build-package.ts";
@@ -109,7 +109,7 @@ export async function exportCourse(
   args: v.InferOutput<typeof exportCourseArguments>,
 ): Promise<{ result: ExportResult; content: ContentBlock[] }> {
   const { course, assets } = await readAs(services, context.user, async (session) => {
-    const document = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant });
+    const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
     return { course: document, assets: await session.tx.listAllAssets(document.id) };
   });
   const notices: string[] = [];

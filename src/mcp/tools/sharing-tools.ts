@@ -11,7 +11,7 @@ const shareCourseTool = defineTool<AuthoringServices, typeof shareCourseArgument
   title: "Share course",
   description:
     "Gives someone access to a course you own, by user ID (sub) or e-mail: editor (can edit), reviewer (can read and comment) or viewer (can read). " +
-    "Sharing again with the same person changes their role. Returns the collaborator list.",
+    "Sharing again with the same person changes their role. An e-mail share applies only to a verified e-mail (email_verified true), compared trimmed and case-insensitively. Returns the collaborator list.",
   input: shareCourseArguments,
   output: v.object(sharingResultEntries),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -140,8 +140,11 @@ class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction 
       bindings.push(query.status);
     }
     if (query.titleContains) {
-      conditions.push("lower(c.title) LIKE ? ESCAPE '\\'");
-      bindings.push(`%${query.titleContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      // instr() compares the bytes it is given, so every character matches only itself: a NUL (which
+      // ends a LIKE pattern early, turning it into "match all"), % and _ included. SQLite's lower()
+      // folds ASCII only; folding the needle the same way keeps any title findable by its own text.
+      conditions.push("instr(lower(c.title), ?) > 0");
+      bindings.push(query.titleContains.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()));
     }
     if (query.after) {
       conditions.push("(c.created_at < ? OR (c.created_at = ? AND c.id < ?))");
