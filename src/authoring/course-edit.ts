@@ -85,7 +85,7 @@ export function contentBytes(body: unknown): number {
  * totals. Only growth is refused: an edit that shrinks a course over a (lowered) limit goes through.
  */
 async function enforceLimits(edit: CourseEdit): Promise<void> {
-  const { tx, limits } = { tx: edit.tx, limits: edit.session.limits };
+  const { tx, limits } = edit.session;
   const course = edit.course;
   const delta = edit.usageDelta;
   if (delta.lessons !== 0 || delta.blocks !== 0 || delta.contentBytes !== 0) {
