@@ -10,6 +10,7 @@
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
+import { runBoundedWorkBench } from "./bounded-work.ts";
 import { runExportBench } from "./export.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
@@ -78,4 +79,5 @@ const rows: Row[] = [];
 if (!only || only === "throughput") rows.push(...(await throughput()));
 if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
 if (!only || only === "export") rows.push(...(await runExportBench()));
+if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench()));
 printTable(rows);

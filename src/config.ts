@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
+import { defaultAuthoringLimits, limitDescriptions, type AuthoringLimits, type LimitName } from "./authoring/limits.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -40,6 +41,8 @@ export interface Config {
   /** Port of the embedded development identity provider (loopback only). */
   devAuthPort: number;
   nodeEnv: string;
+  /** Per-course and per-user limits (`LIMIT_*`). */
+  limits: AuthoringLimits;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +83,24 @@ function read<T>(env: Record<string, string | undefined>, name: string, schema: 
   return result.output;
 }
 
+const positiveWholeNumber = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, "must be a whole number"),
+  v.transform(Number),
+  v.number(),
+  v.safeInteger("must be at most 9007199254740991"),
+  v.minValue(1, "must be at least 1"),
+);
+
+/** Each limit from its `LIMIT_*` variable (named once, in `limitDescriptions`), else its default. */
+function readLimits(env: Record<string, string | undefined>): AuthoringLimits {
+  const limits = { ...defaultAuthoringLimits };
+  for (const name of Object.keys(limits) as LimitName[]) {
+    limits[name] = read(env, limitDescriptions[name].setting, positiveWholeNumber) ?? limits[name];
+  }
+  return limits;
+}
+
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -115,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitRest: rateLimit(env, "RATE_LIMIT_REST"),
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
+    limits: readLimits(env),
   };
 }
 

@@ -25,6 +25,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { randomId } from "./authoring/ids.ts";
+import { defaultAuthoringLimits, type AuthoringLimits } from "./authoring/limits.ts";
 import { ExportStore } from "./export/export-store.ts";
 import { openSqliteStore } from "./store/sqlite/store.ts";
 import { join } from "node:path";
@@ -40,13 +41,13 @@ export const serviceVersion = packageJson.version;
 export const maxMcpBodyBytes = 16 * 1024 * 1024;
 
 /** Chooses the store and the package storage from `DATABASE_URL`: the one place implementations are picked. */
-export async function openAuthoringServices(databaseUrl: string): Promise<AuthoringServices & { close(): void }> {
+export async function openAuthoringServices(databaseUrl: string, limits: AuthoringLimits = defaultAuthoringLimits): Promise<AuthoringServices & { close(): void }> {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError("DATABASE_URL", "the PostgreSQL store is not available in this build yet; use sqlite://<path>");
   }
   const store = openSqliteStore(databaseUrl);
-  const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports") });
-  return { store, now: monotonicClock(), newId: randomId, exports, close: () => store.close() };
+  const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports"), keptPerUser: limits.userExports });
+  return { store, now: monotonicClock(), newId: randomId, exports, limits, close: () => store.close() };
 }
 
 export interface RunningService {
@@ -98,7 +99,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwksUrl: config.authJwksUrl,
   });
 
-  const services = await openAuthoringServices(config.databaseUrl);
+  const services = await openAuthoringServices(config.databaseUrl, config.limits);
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
   // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.

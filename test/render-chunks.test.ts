@@ -1,6 +1,6 @@
 /**
  * The course page streamed piece by piece (`renderCourseHtmlChunks`): the pieces make exactly the
- * document `renderCourseHtml` returns, each lesson is rendered only when its piece is read, and an
+ * document `renderCourseHtml` returns, each block is rendered only when its piece is read, and an
  * export deflates the pieces as they come, so a large course is never held as one string.
  */
 import { describe, expect, test } from "bun:test";
@@ -14,19 +14,21 @@ const withoutNonce = (markup: string): string => markup.replace(/nonce-[A-Za-z0-
 const options: RenderOptions = { mode: "package", assetUrl: (assetId) => `assets/${assetId}.png`, runtimeScript: "window.adapter = true;", connectSources: ["https:"] };
 
 describe("streamed course page", () => {
-  test("the pieces are the start, one per lesson and the end, and join to the same document", () => {
+  test("the pieces are the start, each lesson's opening, one per block and its closing, then the end, and join to the same document", () => {
     for (const course of [sampleCourse(), generatedCourse(40)]) {
       const pieces = [...renderCourseHtmlChunks(course, options)];
-      const lessonCount = course.modules.reduce((count, module) => count + module.lessons.length, 0);
-      expect(pieces).toHaveLength(lessonCount + 2);
+      const lessons = course.modules.flatMap((module) => module.lessons);
+      const blockCount = lessons.reduce((count, lesson) => count + (lesson.blocks?.length ?? 0), 0);
+      expect(pieces).toHaveLength(2 + lessons.length * 2 + blockCount);
       expect(pieces[0]).toStartWith("<!doctype html>");
-      expect(pieces.slice(1, -1).every((piece) => piece.startsWith('<article class="page lesson"'))).toBe(true);
+      expect(pieces.filter((piece) => piece.startsWith('<article class="page lesson"'))).toHaveLength(lessons.length);
+      expect(pieces.filter((piece) => piece.endsWith("</article>"))).toHaveLength(lessons.length);
       expect(pieces.at(-1)).toEndWith("</html>\n");
       expect(withoutNonce(pieces.join(""))).toBe(withoutNonce(renderCourseHtml(course, options)));
     }
   });
 
-  test("a lesson is rendered only when its piece is read", () => {
+  test("a lesson's blocks are rendered only when their pieces are read", () => {
     const course = generatedCourse(20);
     const touched: string[] = [];
     const watched: RenderableCourse = {
@@ -44,6 +46,9 @@ describe("streamed course page", () => {
     };
     const pieces = renderCourseHtmlChunks(watched, options)[Symbol.iterator]();
     pieces.next();
+    pieces.next();
+    // The start and the first lesson's opening are out; its first block is next.
+    expect(touched).toEqual([]);
     pieces.next();
     expect(touched).toEqual([course.modules[0]?.lessons[0]?.id ?? ""]);
   });

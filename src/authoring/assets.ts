@@ -91,6 +91,7 @@ export async function uploadAsset(
     createdAt: timestamp(session),
   };
   await session.tx.insertAsset(row, bytes);
+  edit.addedAssetBytes += row.byteSize;
   const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
     always: true,
   });

@@ -5,6 +5,7 @@
  */
 import type { StoreTransaction } from "../store/types.ts";
 import type { IdGenerator } from "./ids.ts";
+import type { AuthoringLimits } from "./limits.ts";
 
 /** The verified caller; structurally the MCP layer's `CallerIdentity`. */
 export interface Actor {
@@ -21,6 +22,8 @@ export interface AuthoringSession {
   actor: Actor;
   now: () => Date;
   newId: IdGenerator;
+  /** How much one course or one user may hold; checked when an edit commits. */
+  limits: AuthoringLimits;
 }
 
 export function timestamp(session: AuthoringSession): string {

@@ -4,16 +4,21 @@
  * changes into exactly one revision and one version step. That is how revisions stay proportional to
  * the change and how a batch of operations becomes a single revision.
  */
-import type { CourseRow, EntityKind, EntityRows, RowChange } from "../store/types.ts";
+import type { CourseRow, CourseUsage, EntityKind, EntityRows, RowChange } from "../store/types.ts";
 import { openCourse, type CourseRole, type Permission } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
 import { archivedCourse, staleVersion } from "./errors.ts";
+import { assertWithinLimit } from "./limits.ts";
 
 /** Bookkeeping columns that change on every write and are carried by the revision itself. */
 const unrecordedFields = new Set(["version", "updatedAt"]);
 
 export class CourseEdit {
   readonly changes: RowChange[] = [];
+  /** What this edit adds to the course's running totals (negative for removals). */
+  readonly usageDelta: CourseUsage = { lessons: 0, blocks: 0, contentBytes: 0 };
+  /** Bytes of asset rows this edit added to the course (uploads, copies, imports). */
+  addedAssetBytes = 0;
 
   constructor(
     readonly session: AuthoringSession,
@@ -30,6 +35,7 @@ export class CourseEdit {
   async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<EntityRows[K]> {
     await this.tx.insert(kind, row);
     this.changes.push({ kind, id: row.id, after: recordable(row) });
+    this.count(kind, row, 1);
     if (kind === "course") this.course = row as CourseRow;
     return row;
   }
@@ -47,6 +53,9 @@ export class CourseEdit {
     if (Object.keys(after).length === 0) return current;
     await this.tx.update(kind, current.id, after as Partial<EntityRows[K]>);
     this.changes.push({ kind, id: current.id, before, after });
+    if (kind === "block" && "body" in after) {
+      this.usageDelta.contentBytes += contentBytes(after.body) - contentBytes(before.body);
+    }
     const updated = { ...current, ...after } as EntityRows[K];
     if (kind === "course") this.course = updated as CourseRow;
     return updated;
@@ -55,7 +64,44 @@ export class CourseEdit {
   async remove<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
     await this.tx.remove(kind, row.id);
     this.changes.push({ kind, id: row.id, before: recordable(row) });
+    this.count(kind, row, -1);
   }
+
+  private count(kind: EntityKind, row: object, sign: 1 | -1): void {
+    if (kind === "lesson") this.usageDelta.lessons += sign;
+    if (kind !== "block") return;
+    this.usageDelta.blocks += sign;
+    this.usageDelta.contentBytes += sign * contentBytes((row as EntityRows["block"]).body);
+  }
+}
+
+/** The measure `LIMIT_COURSE_CONTENT_BYTES` counts: a block body's UTF-8 JSON, as the store keeps it. */
+export function contentBytes(body: unknown): number {
+  return body === undefined ? 0 : Buffer.byteLength(JSON.stringify(body));
+}
+
+/**
+ * Checks the course's and its owner's limits against what this edit adds, then moves the running
+ * totals. Only growth is refused: an edit that shrinks a course over a (lowered) limit goes through.
+ */
+async function enforceLimits(edit: CourseEdit): Promise<void> {
+  const { tx, limits } = edit.session;
+  const course = edit.course;
+  const delta = edit.usageDelta;
+  if (delta.lessons !== 0 || delta.blocks !== 0 || delta.contentBytes !== 0) {
+    const usage = edit.isNewCourse ? { lessons: 0, blocks: 0, contentBytes: 0 } : await tx.courseUsage(course.id);
+    assertWithinLimit("courseLessons", limits.courseLessons, course.id, usage.lessons, delta.lessons);
+    assertWithinLimit("courseBlocks", limits.courseBlocks, course.id, usage.blocks, delta.blocks);
+    assertWithinLimit("courseContentBytes", limits.courseContentBytes, course.id, usage.contentBytes, delta.contentBytes);
+  }
+  if (edit.isNewCourse || edit.addedAssetBytes > 0) {
+    // The rows are already written in this transaction, so the owner's totals include them.
+    const owner = await tx.ownerUsage(course.ownerSub);
+    if (edit.isNewCourse) assertWithinLimit("userCourses", limits.userCourses, course.ownerSub, owner.courses - 1, 1);
+    assertWithinLimit("userAssetBytes", limits.userAssetBytes, course.ownerSub, owner.assetBytes - edit.addedAssetBytes, edit.addedAssetBytes);
+  }
+  // A new course gets its totals row even when empty, so later reads find it.
+  if (edit.isNewCourse || delta.lessons !== 0 || delta.blocks !== 0 || delta.contentBytes !== 0) await tx.addCourseUsage(course.id, delta);
 }
 
 /** Opens a course for a write and checks `expectedVersion` before anything is written. */
@@ -81,6 +127,7 @@ export interface CommittedEdit {
  * `always` records a revision without content changes (uploads, sharing), so the history shows them.
  */
 export async function commitCourseEdit(edit: CourseEdit, tool: string, summary: string, options: { always?: boolean } = {}): Promise<CommittedEdit> {
+  await enforceLimits(edit);
   if (edit.changes.length === 0 && !edit.isNewCourse && !options.always) return { version: edit.course.version, revisionId: null };
   const now = edit.isNewCourse ? edit.course.updatedAt : timestamp(edit.session);
   const version = edit.isNewCourse ? edit.course.version : edit.course.version + 1;

@@ -41,7 +41,7 @@ export async function duplicateCourse(session: AuthoringSession, args: v.InferOu
   };
   const edit = new CourseEdit(session, copy, "owner", true);
   await edit.insert("course", copy);
-  await copyAssets(session, source.id, copy.id, renew);
+  edit.addedAssetBytes += await copyAssets(session, source.id, copy.id, renew);
   for (const objective of rows.objectives) {
     await edit.insert("objective", { ...objective, id: renew("objective", objective.id), courseId: copy.id });
   }
@@ -66,15 +66,18 @@ export async function duplicateCourse(session: AuthoringSession, args: v.InferOu
   return readCourseDocument(session, edit.course, "owner", true);
 }
 
-async function copyAssets(session: AuthoringSession, fromCourseId: string, toCourseId: string, renew: (kind: IdKind, id: string) => string) {
+/** Copies the asset rows (sharing their bytes) and returns their total size, which the copy's owner now stores. */
+async function copyAssets(session: AuthoringSession, fromCourseId: string, toCourseId: string, renew: (kind: IdKind, id: string) => string): Promise<number> {
   let after: { createdAt: string; id: string } | undefined;
+  let copiedBytes = 0;
   for (;;) {
     const assets = await session.tx.listAssets(fromCourseId, after, 500);
     for (const asset of assets) {
       await session.tx.copyAsset(asset, { id: renew("asset", asset.id), courseId: toCourseId, createdBy: session.actor.sub, createdAt: asset.createdAt });
+      copiedBytes += asset.byteSize;
     }
     const last = assets[assets.length - 1];
-    if (!last || assets.length < 500) return;
+    if (!last || assets.length < 500) return copiedBytes;
     after = last;
   }
 }

@@ -7,6 +7,7 @@ import type { ExportStore } from "../export/export-store.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { Actor, AuthoringSession } from "./context.ts";
 import type { IdGenerator } from "./ids.ts";
+import type { AuthoringLimits } from "./limits.ts";
 
 export interface AuthoringServices {
   store: AuthoringStore;
@@ -14,6 +15,8 @@ export interface AuthoringServices {
   newId: IdGenerator;
   /** Built packages, kept as files beside the database until they expire. */
   exports: ExportStore;
+  /** Per-course and per-user limits, from the configuration. */
+  limits: AuthoringLimits;
 }
 
 /** Wall-clock time that never repeats or goes back within the process, so "newest first" is a total order. */
@@ -26,9 +29,9 @@ export function monotonicClock(): () => Date {
 }
 
 export function readAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {
-  return services.store.read((tx) => work({ tx, actor, now: services.now, newId: services.newId }));
+  return services.store.read((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits }));
 }
 
 export function writeAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {
-  return services.store.write((tx) => work({ tx, actor, now: services.now, newId: services.newId }));
+  return services.store.write((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits }));
 }

@@ -8,6 +8,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { limitExceededError } from "../authoring/limits.ts";
 import type { ExportFormat } from "./types.ts";
 
 export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
@@ -38,6 +39,8 @@ export interface ExportStoreOptions {
   readonly ttlMs?: number;
   readonly embedLimitBytes?: number;
   readonly now?: () => Date;
+  /** Unexpired packages one user may keep (`LIMIT_USER_EXPORTS`); a build past it is refused before it starts. */
+  readonly keptPerUser?: number;
 }
 
 const courseIdPattern = /^crs_[0-9a-z]{1,64}$/;
@@ -97,6 +100,56 @@ export class ExportStore {
    */
   async save(description: NewExport, stream: ReadableStream<Uint8Array>, onBytes?: (written: number) => void): Promise<StoredExport> {
     await this.sweepExpired(description.courseId);
+    const release = await this.reserve(description.createdBy).catch(async (error: unknown) => {
+      // The package stream is lazy: cancelling it before the first read means nothing was built.
+      await stream.cancel().catch(() => {});
+      throw error;
+    });
+    try {
+      const record = await this.write(description, stream, onBytes);
+      this.keptIndex?.set(record.exportId, { courseId: record.courseId, createdBy: record.createdBy, expiresAt: Date.parse(record.expiresAt) });
+      return record;
+    } finally {
+      release();
+    }
+  }
+
+  /** Packages built and builds under way per user, loaded from the metadata files once and kept up to date. */
+  private keptIndex: Map<string, { courseId: string; createdBy: string; expiresAt: number }> | null = null;
+  private readonly building = new Map<string, number>();
+
+  /** Holds one of the user's `keptPerUser` places for a build, or refuses with `limit_exceeded`. */
+  private async reserve(user: string): Promise<() => void> {
+    const limit = this.options.keptPerUser;
+    if (limit === undefined) return () => {};
+    const index = await this.loadKeptIndex();
+    const now = this.now().getTime();
+    const kept = [...index.values()].filter((entry) => entry.createdBy === user && entry.expiresAt > now);
+    const current = kept.length + (this.building.get(user) ?? 0);
+    if (current + 1 > limit) {
+      const soonest = Math.min(...kept.map((entry) => entry.expiresAt));
+      const when = Number.isFinite(soonest) ? ` The next one expires at ${new Date(soonest).toISOString()}.` : "";
+      throw limitExceededError("userExports", limit, user, current, 1, when);
+    }
+    this.building.set(user, (this.building.get(user) ?? 0) + 1);
+    return () => this.building.set(user, (this.building.get(user) ?? 1) - 1);
+  }
+
+  private async loadKeptIndex(): Promise<Map<string, { courseId: string; createdBy: string; expiresAt: number }>> {
+    if (this.keptIndex) return this.keptIndex;
+    const index = new Map<string, { courseId: string; createdBy: string; expiresAt: number }>();
+    for (const courseId of (await this.listFolder(this.options.directory)).filter((name) => courseIdPattern.test(name))) {
+      for (const name of await this.listFolder(this.courseFolder(courseId))) {
+        const exportId = /^(exp_[0-9a-z]{1,64})\.meta\.json$/.exec(name)?.[1];
+        const record = exportId ? await this.readMeta(courseId, exportId) : null;
+        if (record) index.set(record.exportId, { courseId: record.courseId, createdBy: record.createdBy, expiresAt: Date.parse(record.expiresAt) });
+      }
+    }
+    this.keptIndex ??= index;
+    return this.keptIndex;
+  }
+
+  private async write(description: NewExport, stream: ReadableStream<Uint8Array>, onBytes?: (written: number) => void): Promise<StoredExport> {
     const exportId = newExportId();
     const folder = this.courseFolder(description.courseId);
     await mkdir(folder, { recursive: true });
@@ -148,6 +201,7 @@ export class ExportStore {
   async delete(record: Pick<StoredExport, "courseId" | "exportId" | "fileName">): Promise<void> {
     await rm(this.packagePath(record), { force: true });
     await rm(this.metaPath(record.courseId, record.exportId), { force: true });
+    this.keptIndex?.delete(record.exportId);
   }
 
   /** Removes the course's expired exports (every course's when `courseId` is omitted); returns how many. */
@@ -179,6 +233,7 @@ export class ExportStore {
   /** Deletes every export of a course, e.g. when the course is deleted. */
   async deleteCourseExports(courseId: string): Promise<void> {
     await rm(this.courseFolder(courseId), { recursive: true, force: true });
+    for (const [exportId, entry] of this.keptIndex ?? []) if (entry.courseId === courseId) this.keptIndex?.delete(exportId);
   }
 
   private async readMeta(courseId: string, exportId: string): Promise<StoredExport | null> {

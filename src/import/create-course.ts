@@ -80,6 +80,7 @@ export async function createImportedCourse(
   try {
     await edit.insert("course", row);
     const assetIds = await insertAssets(session, row.id, assets);
+    edit.addedAssetBytes += assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
     const keys = new Map<string, string>();
     for (const [index, objective] of course.objectives.entries()) {
       const id = session.newId("objective");

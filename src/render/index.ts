@@ -5,6 +5,8 @@
  * sanitised.
  */
 import { renderCourseDocumentChunks } from "./page.ts";
+import { flatString } from "./html.ts";
+import { timeSlicer } from "./time-slicer.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 
 export { renderMarkdown } from "./markdown.ts";
@@ -32,4 +34,19 @@ export function renderCourseHtml(course: RenderableCourse, options: RenderOption
  */
 export function renderCourseHtmlChunks(course: RenderableCourse, options: RenderOptions): Iterable<string> {
   return renderCourseDocumentChunks(course, options);
+}
+
+/**
+ * `renderCourseHtml` without holding the event loop: the pieces are rendered one at a time (a block
+ * at most) and the render yields whenever a time slice is used up, so a large preview never stalls
+ * other requests. The pieces are joined once, at the end.
+ */
+export async function renderCourseHtmlSliced(course: RenderableCourse, options: RenderOptions): Promise<string> {
+  const pause = timeSlicer();
+  const pieces: string[] = [];
+  for (const piece of renderCourseDocumentChunks(course, options)) {
+    pieces.push(flatString(piece));
+    await pause();
+  }
+  return pieces.join("");
 }

@@ -40,31 +40,43 @@ function quizPanel(): SafeHtml {
 
 export function pager(title: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {
   const previousLink = previous
-    ? html`<a class="button previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">←</span>${uiText.previous}<span class="visually-hidden">: ${previous.title}</span></a>`
+    ? html`<a class="button previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="visually-hidden">: ${previous.title}</span></a>`
     : "";
   const nextLink = next
-    ? html`<a class="button button-primary next" rel="next" href="#${next.pageId}">${uiText.next}<span class="visually-hidden">: ${next.title}</span><span aria-hidden="true">→</span></a>`
+    ? html`<a class="button button-primary next" rel="next" href="#${next.pageId}">${uiText.next}<span class="visually-hidden">: ${next.title}</span><span aria-hidden="true">&rarr;</span></a>`
     : "";
   return html`<nav class="pager" aria-label="${uiText.lessonNavigation(title)}">${previousLink}${nextLink}</nav>`;
 }
 
-export function renderLesson(placed: PlacedLesson, context: RenderContext, courseLanguage: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {
+/**
+ * The lesson as pieces: its opening (module, title, meta), then one piece per block, then its closing
+ * (quiz panel, pager). A block is the largest unit rendered at once, so a caller that yields between
+ * pieces never blocks for longer than one block's Markdown.
+ */
+export function* renderLessonChunks(
+  placed: PlacedLesson,
+  context: RenderContext,
+  courseLanguage: string,
+  previous: PageLink | undefined,
+  next: PageLink | undefined,
+): Generator<string, void, undefined> {
   const { lesson, module, moduleNumber, pageId } = placed;
   let questionNumber = 0;
   const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber };
-  const blocks = (lesson.blocks ?? []).map((block) => renderBlock(block, lessonContext, courseLanguage));
   const headingId = context.ids.next("lesson-title", lesson.id);
   const meta = lessonMeta(lesson);
   const quizSettings =
     lesson.kind === "quiz"
       ? html` data-passing-score="${typeof lesson.passingScore === "number" ? lesson.passingScore : ""}" data-max-attempts="${typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : ""}"`
       : "";
-  return html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
+  yield html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
 <p class="eyebrow">${uiText.moduleEyebrow(moduleNumber, module.title)}</p>
 <h1 id="${headingId}" tabindex="-1" data-page-heading>${lesson.title}</h1>
 ${meta ? html`<p class="lesson-meta">${meta}</p>` : ""}
-${blocks}
+`.markup;
+  for (const block of lesson.blocks ?? []) yield renderBlock(block, lessonContext, courseLanguage).markup;
+  yield html`
 ${lesson.kind === "quiz" ? quizPanel() : ""}
 ${pager(lesson.title, previous, next)}
-</article>`;
+</article>`.markup;
 }

@@ -6,7 +6,7 @@
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
-import { renderLesson, type PageLink, type PlacedLesson } from "./lesson.ts";
+import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { courseStyles } from "./styles.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -74,9 +74,10 @@ function placeLessons(course: RenderableCourse, context: RenderContext): PlacedL
 }
 
 /**
- * The document in pieces, in order: everything up to the introduction, then one piece per lesson, then
- * the scripts. Each lesson is rendered only when its piece is asked for, so an exporter can compress a
- * large course page by page without ever holding the whole document.
+ * The document in pieces, in order: everything up to the introduction, then each lesson's opening, its
+ * blocks one piece each and its closing, then the scripts. Each piece is rendered only when it is asked
+ * for, so an exporter can compress a large course block by block without ever holding the whole
+ * document, and a caller can yield to the event loop between pieces.
  */
 export function* renderCourseDocumentChunks(course: RenderableCourse, options: RenderOptions): Generator<string, void, undefined> {
   const ids = new ElementIds();
@@ -111,7 +112,7 @@ ${renderContents(course, placed)}
 ${renderIntroduction(course, placed, context, links[0])}
 `.markup;
   for (const [index, entry] of placed.entries()) {
-    yield renderLesson(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]).markup;
+    yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]);
   }
   const runtimeScript = options.runtimeScript
     ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`

@@ -39,7 +39,7 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .contents a { display: block; padding: 0.375rem 0.625rem; border-radius: 0.375rem; text-decoration: none; color: var(--text); border-left: 3px solid transparent; }
 .contents a:hover { background: var(--surface); text-decoration: underline; }
 .contents a[aria-current="page"] { background: #e0e7ff; border-left-color: var(--accent); font-weight: 600; color: var(--accent-strong); }
-.contents a.is-visited::after { content: " ✓" / ""; color: var(--correct); }
+.contents a.is-visited::after { content: " \\2713" / ""; color: var(--correct); }
 .kind-badge { display: inline-block; margin-left: 0.375rem; padding: 0 0.375rem; font-size: 0.8125rem; border: 1px solid var(--border); border-radius: 0.25rem; color: var(--muted); }
 main { min-width: 0; max-width: 48rem; }
 main:focus { outline: none; }
@@ -111,8 +111,8 @@ details > summary { cursor: pointer; }
 .choice label { flex: 1; cursor: pointer; }
 [data-result="correct"] { border-color: var(--correct); box-shadow: inset 4px 0 0 var(--correct); }
 [data-result="incorrect"] { border-color: var(--incorrect); box-shadow: inset 4px 0 0 var(--incorrect); }
-.choice[data-result="correct"] label::after, .matching-row[data-result="correct"] label::after, .ordering-item[data-result="correct"] .ordering-text::after { content: " ✓" / ""; color: var(--correct); font-weight: 700; }
-.choice[data-result="incorrect"] label::after, .matching-row[data-result="incorrect"] label::after, .ordering-item[data-result="incorrect"] .ordering-text::after { content: " ✗" / ""; color: var(--incorrect); font-weight: 700; }
+.choice[data-result="correct"] label::after, .matching-row[data-result="correct"] label::after, .ordering-item[data-result="correct"] .ordering-text::after { content: " \\2713" / ""; color: var(--correct); font-weight: 700; }
+.choice[data-result="incorrect"] label::after, .matching-row[data-result="incorrect"] label::after, .ordering-item[data-result="incorrect"] .ordering-text::after { content: " \\2717" / ""; color: var(--incorrect); font-weight: 700; }
 input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
 .matching-list, .ordering-list { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
 .matching-row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }

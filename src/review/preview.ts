@@ -2,12 +2,14 @@
  * The course preview: the renderer's HTML for the draft or the published snapshot, with the assets
  * the course uses inlined as `data:` URLs, so the page is one self-contained document a host can show
  * without fetching anything. Assets past the size budget are left out (and named), which keeps a
- * preview of a video-heavy course from growing without bound.
+ * preview of a video-heavy course from growing without bound. Loading happens inside the caller's
+ * store transaction; rendering happens after it, in time slices, so a large preview holds neither the
+ * store nor the event loop.
  */
 import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
-import { renderCourseHtml } from "../render/index.ts";
+import { renderCourseHtmlSliced } from "../render/index.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -26,7 +28,14 @@ export interface CoursePreview {
 /** Shown in place of an asset that was not inlined: an empty resource rather than a request elsewhere. */
 const omittedAssetUrl = "data:,";
 
-export async function renderCoursePreview(session: AuthoringSession, args: { courseId: string; variant: CourseVariant }): Promise<CoursePreview> {
+/** The course and its inlined assets, read in one transaction; `renderLoadedPreview` makes the page. */
+export interface LoadedPreview {
+  course: CourseDocument;
+  dataUrls: ReadonlyMap<string, string>;
+  omittedAssetIds: string[];
+}
+
+export async function loadCoursePreview(session: AuthoringSession, args: { courseId: string; variant: CourseVariant }): Promise<LoadedPreview> {
   const course = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant });
   const dataUrls = new Map<string, string>();
   const omittedAssetIds: string[] = [];
@@ -42,7 +51,12 @@ export async function renderCoursePreview(session: AuthoringSession, args: { cou
     inlinedBytes += bytes.byteLength;
     dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
   }
-  const html = renderCourseHtml(course, { mode: "preview", assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl });
+  return { course, dataUrls, omittedAssetIds };
+}
+
+export async function renderLoadedPreview(loaded: LoadedPreview): Promise<CoursePreview> {
+  const { course, dataUrls, omittedAssetIds } = loaded;
+  const html = await renderCourseHtmlSliced(course, { mode: "preview", assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl });
   return { course, html, omittedAssetIds };
 }
 

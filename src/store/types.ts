@@ -163,6 +163,24 @@ export interface PublicationRow {
 }
 export type PublicationListing = Omit<PublicationRow, "document">;
 
+/**
+ * Running totals of one course's content, so limits are checked without walking the course. The
+ * domain keeps them: every insert, body change and removal of a lesson or block adds its delta through
+ * `addCourseUsage` in the same transaction. `contentBytes` is the UTF-8 length of the blocks' bodies
+ * as JSON (`JSON.stringify(body)`), which is what the SQLite store writes.
+ */
+export interface CourseUsage {
+  lessons: number;
+  blocks: number;
+  contentBytes: number;
+}
+
+/** What one user owns: courses, and the summed `byteSize` of the asset rows in those courses. */
+export interface OwnerUsage {
+  courses: number;
+  assetBytes: number;
+}
+
 export interface CourseQuery {
   sub: string;
   email: string | null;
@@ -190,6 +208,13 @@ export interface StoreTransaction {
   listCourses(query: CourseQuery): Promise<CourseRow[]>;
   /** Deletes the course and everything in it, including assets no other course uses. */
   deleteCourse(courseId: string): Promise<void>;
+
+  /** The course's running totals; all zero when none were recorded. One keyed read, never a walk over the content. */
+  courseUsage(courseId: string): Promise<CourseUsage>;
+  /** Adds `delta` (negative numbers subtract) to the course's running totals, starting them at zero. Deleting the course deletes them. */
+  addCourseUsage(courseId: string, delta: CourseUsage): Promise<void>;
+  /** Totals over the courses `ownerSub` owns (indexed aggregates; called only when a course or an asset is added). */
+  ownerUsage(ownerSub: string): Promise<OwnerUsage>;
 
   listCollaborators(courseId: string): Promise<CollaboratorRow[]>;
   /** Roles granted to this user on the course, by `sub` or by e-mail. */

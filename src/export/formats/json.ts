@@ -3,7 +3,9 @@
  * role, owner, collaborators) and every referenced asset as base64, written as a stream so media is
  * encoded a chunk at a time. `import_course` reads this format back into an identical course.
  */
+import { timeSlicer } from "../../render/time-slicer.ts";
 import type { PackagedAsset } from "../plan.ts";
+import { jsonPieces } from "./json-pieces.ts";
 import type { AssetSource, ExportCourse } from "../types.ts";
 
 export const jsonExportFormat = "course-authoring-service/course";
@@ -60,9 +62,20 @@ export async function* jsonExportChunks(
   exportedAt: string,
 ): AsyncGenerator<Uint8Array> {
   const header = { format: jsonExportFormat, formatVersion: jsonExportFormatVersion, exportedAt, course: exportableCourse(course) };
-  const opening = JSON.stringify(header, null, 2);
-  // Re-open the top-level object to append the assets array after the course.
-  yield encoder.encode(`${opening.slice(0, -2)},\n  "assets": [`);
+  // Header → course → modules → module → lessons → lesson → blocks → one block at a time.
+  const pause = timeSlicer();
+  let text = "";
+  for (const piece of jsonPieces(header, 7)) {
+    // Flushed before a piece is added, so the last piece (the closing "\n}") is always still in `text`.
+    if (text.length >= 64 * 1024) {
+      yield encoder.encode(text);
+      text = "";
+      await pause();
+    }
+    text += piece;
+  }
+  // Re-open the top-level object (its closing "\n}") to append the assets array after the course.
+  yield encoder.encode(`${text.slice(0, -2)},\n  "assets": [`);
   let first = true;
   for (const asset of assets.values()) {
     const meta = JSON.stringify({ id: asset.assetId, fileName: asset.info.fileName, mimeType: asset.info.mimeType });

@@ -5,6 +5,7 @@
  * Text is deflated; media that is already compressed is stored as is.
  */
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import { timeSlicer, type TimeSlicer } from "../../render/time-slicer.ts";
 
 /** An entry's bytes; a (lazy) iterable of strings is text in pieces, such as a page rendered lesson by lesson. */
 export type ZipBody = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<string> | (() => Promise<ZipBody>);
@@ -46,13 +47,13 @@ const encoder = new TextEncoder();
 /** Large in-memory bodies are fed to the deflater in slices so each output chunk stays small. */
 const sliceBytes = 64 * 1024;
 
-async function* bodyChunks(body: ZipBody): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(body: ZipBody, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
   if (typeof body === "function") {
-    yield* bodyChunks(await body());
+    yield* bodyChunks(await body(), pause);
     return;
   }
   if (typeof body === "string") {
-    yield* bodyChunks(encoder.encode(body));
+    yield* bodyChunks(encoder.encode(body), pause);
     return;
   }
   if (body instanceof Uint8Array) {
@@ -73,20 +74,25 @@ async function* bodyChunks(body: ZipBody): AsyncGenerator<Uint8Array> {
   } else if (Symbol.asyncIterator in body) {
     for await (const chunk of body) if (chunk.length > 0) yield chunk;
   } else {
-    yield* textSlices(body);
+    yield* textSlices(body, pause);
   }
 }
 
-/** Text in small pieces (a lesson each) is gathered into slices: the deflater works best on larger input. */
-async function* textSlices(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
+/**
+ * Text in small pieces (a block each) is gathered into slices: the deflater works best on larger input.
+ * Each piece is rendered as it is taken, so the event loop gets a turn between pieces once a time
+ * slice is used up.
+ */
+async function* textSlices(pieces: Iterable<string>, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
   let text = "";
   for (const piece of pieces) {
     text += piece;
+    await pause();
     if (text.length < sliceBytes) continue;
-    yield* bodyChunks(text);
+    yield* bodyChunks(text, pause);
     text = "";
   }
-  if (text.length > 0) yield* bodyChunks(text);
+  if (text.length > 0) yield* bodyChunks(text, pause);
 }
 
 /**
@@ -109,6 +115,8 @@ export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<Zip
   };
   const mtime = options.modifiedAt ?? new Date("2000-01-01T00:00:00Z");
   const seen = new Set<string>();
+  // Rendering and deflating a large course is long synchronous work; it gives way to other requests.
+  const pause = timeSlicer();
   let written = 0;
   for await (const entry of entries) {
     assertSafeEntryPath(entry.path);
@@ -118,9 +126,10 @@ export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<Zip
     const file = compress ? new ZipDeflate(entry.path, { level: 6 }) : new ZipPassThrough(entry.path);
     file.mtime = mtime;
     zip.add(file);
-    for await (const chunk of bodyChunks(entry.body)) {
+    for await (const chunk of bodyChunks(entry.body, pause)) {
       file.push(chunk, false);
       yield* drain();
+      await pause();
     }
     file.push(new Uint8Array(0), true);
     yield* drain();

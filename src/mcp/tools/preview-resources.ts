@@ -7,7 +7,7 @@
 import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import type { CourseVariant } from "../../authoring/courses.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
-import { renderCoursePreview } from "../../review/preview.ts";
+import { loadCoursePreview, renderLoadedPreview } from "../../review/preview.ts";
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
 import type { CallerIdentity } from "../registry.ts";
 
@@ -41,7 +41,8 @@ export function previewUriOf(courseId: string, variant: CourseVariant): string {
 }
 
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: { courseId: string; variant: CourseVariant }): Promise<ReadResourceResult> {
-  const preview = await readAs(services, user, (session) => renderCoursePreview(session, target));
+  // Rendered after the read transaction ends, so a large course never holds the store while it renders.
+  const preview = await renderLoadedPreview(await readAs(services, user, (session) => loadCoursePreview(session, target)));
   return {
     contents: [
       {

@@ -150,6 +150,26 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "running content totals per course",
+    // Kept by the domain on every lesson and block write (see CourseUsage in store/types.ts); existing
+    // courses start from their content as stored. content_bytes counts UTF-8 bytes of the body JSON.
+    sql: `
+      CREATE TABLE course_usage (
+        course_id TEXT PRIMARY KEY REFERENCES courses (id) ON DELETE CASCADE,
+        lessons INTEGER NOT NULL,
+        blocks INTEGER NOT NULL,
+        content_bytes INTEGER NOT NULL
+      );
+      INSERT INTO course_usage (course_id, lessons, blocks, content_bytes)
+        SELECT c.id,
+          (SELECT COUNT(*) FROM lessons l WHERE l.course_id = c.id),
+          (SELECT COUNT(*) FROM blocks b WHERE b.course_id = c.id),
+          (SELECT COALESCE(SUM(length(CAST(b.body AS BLOB))), 0) FROM blocks b WHERE b.course_id = c.id)
+        FROM courses c;
+    `,
+  },
 ];
 
 export function applyMigrations(database: Database): void {

@@ -13,9 +13,11 @@ import type {
   CollaboratorRow,
   CourseQuery,
   CourseRow,
+  CourseUsage,
   EntityKind,
   EntityRows,
   OrderedKind,
+  OwnerUsage,
   RevisionListing,
   RevisionRow,
   StoreTransaction,
@@ -158,6 +160,29 @@ class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction 
   async deleteCourse(courseId: string): Promise<void> {
     this.run("DELETE FROM courses WHERE id = ?", [courseId]);
     this.run("DELETE FROM asset_blobs WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE a.sha256 = asset_blobs.sha256)", []);
+  }
+
+  async courseUsage(courseId: string): Promise<CourseUsage> {
+    const record = this.get("SELECT lessons, blocks, content_bytes FROM course_usage WHERE course_id = ?", [courseId]);
+    return { lessons: Number(record?.lessons ?? 0), blocks: Number(record?.blocks ?? 0), contentBytes: Number(record?.content_bytes ?? 0) };
+  }
+
+  async addCourseUsage(courseId: string, delta: CourseUsage): Promise<void> {
+    this.run(
+      `INSERT INTO course_usage (course_id, lessons, blocks, content_bytes) VALUES (?, ?, ?, ?)
+       ON CONFLICT (course_id) DO UPDATE SET lessons = lessons + excluded.lessons, blocks = blocks + excluded.blocks,
+       content_bytes = content_bytes + excluded.content_bytes`,
+      [courseId, delta.lessons, delta.blocks, delta.contentBytes],
+    );
+  }
+
+  async ownerUsage(ownerSub: string): Promise<OwnerUsage> {
+    const record = this.get(
+      `SELECT (SELECT COUNT(*) FROM courses WHERE owner_sub = ?) AS courses,
+       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?) AS asset_bytes`,
+      [ownerSub, ownerSub],
+    );
+    return { courses: Number(record?.courses ?? 0), assetBytes: Number(record?.asset_bytes ?? 0) };
   }
 
   async listCollaborators(courseId: string): Promise<CollaboratorRow[]> {
