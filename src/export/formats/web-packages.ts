@@ -54,7 +54,7 @@ export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm12Manifest(manifestInput(input)) },
     ...schemaEntries("scorm12", scorm12SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("1.2")),
+    ...pageEntries(input, scormRuntimeScript("1.2", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -63,7 +63,7 @@ export function scorm2004Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm2004Manifest(manifestInput(input)) },
     ...schemaEntries("scorm2004", scorm2004SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("2004")),
+    ...pageEntries(input, scormRuntimeScript("2004", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -84,7 +84,7 @@ export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEn
     objectives: input.course.objectives,
     units: input.units,
   });
-  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(), options.lrsOrigins), ...assetEntries(input)];
+  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(input.course), options.lrsOrigins), ...assetEntries(input)];
 }
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {
