@@ -139,6 +139,8 @@ describe("SCORM 2004 4th Edition player with scorm-again as the LMS", () => {
     await nextUntil(sco, quizLessonId);
     await answerQuiz(sco, false);
     await sco.locator("a[data-contents-link]").nth(2).click();
+    // The lesson is shown (and reported) on hashchange, which follows the click; wait for it before leaving.
+    await sco.locator('[data-page][data-lesson-id="les_ppe"]:not([hidden])').waitFor();
     await closeSco(page, () => (window as unknown as { API_1484_11: { isTerminated(): boolean } }).API_1484_11.isTerminated());
     const saved = await read(page);
     expect(saved.location).toBe("les_ppe");
