@@ -10,6 +10,7 @@
  */
 import type { CourseRuntimeApi } from "../../render/client/types.ts";
 import type { AnswerTools, QuestionFacts } from "./answers.ts";
+import type { LrsDocumentOptions, LrsDocuments } from "./lrs-documents.ts";
 import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
 import type { ProgressTools } from "./progress.ts";
 import type { AdapterText } from "./text.ts";
@@ -26,6 +27,7 @@ export interface Cmi5Helpers {
   createProgressTools(lessons: CourseRuntimeApi["lessons"]): ProgressTools;
   createStatementOutbox(options: OutboxOptions): StatementOutbox;
   createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools;
+  createLrsDocuments(options: LrsDocumentOptions): LrsDocuments;
 }
 
 type Json = Record<string, unknown>;
@@ -103,29 +105,11 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     return token;
   }
 
-  const isTransient = (status: number): boolean => status === 0 || status === 408 || status === 429 || status >= 500;
-  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-  /** GET with a few retries on transient failures; a 404 is a real "no document" (null). */
-  async function readJson(url: string): Promise<{ status: number; body: unknown }> {
-    let status = 0;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (attempt > 0) await wait(400 * 2 ** attempt);
-      try {
-        const response = await fetch(url, { headers: headers() });
-        status = response.status;
-        if (response.ok) return { status, body: await response.json().catch(() => null) };
-        if (!isTransient(status)) return { status, body: null };
-      } catch {
-        status = 0;
-      }
-    }
-    return { status, body: null };
-  }
-
   function authLost(): void {
     tools.notify(config.text.sessionExpired);
   }
+
+  const documents = helpers.createLrsDocuments({ headers, onAuthLost: authLost });
 
   function context(withMoveOn: boolean, extra: Json = {}, cmi5Category = true): Json {
     const template = JSON.parse(JSON.stringify(contextTemplate)) as Json;
@@ -177,32 +161,9 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     return JSON.stringify({ progress: tools.encode(course.getState()), reported });
   }
 
-  let stateInFlight = false;
-  let stateDirty = false;
-  let stateFailures = 0;
-
-  /** One State write at a time, latest wins; transient failures retried with back-off. */
+  /** The encoded progress and flags go to the State document, latest first, retried on transient failures. */
   function saveProgress(): void {
-    stateDirty = true;
-    if (stateInFlight || outbox?.stopped) return;
-    stateDirty = false;
-    stateInFlight = true;
-    const done = (status: number): void => {
-      stateInFlight = false;
-      if (status === 401 || status === 403) return authLost();
-      if (isTransient(status)) {
-        stateFailures += 1;
-        stateDirty = true;
-        void wait(Math.min(30_000, 500 * 2 ** Math.min(stateFailures, 6))).then(() => stateDirty && saveProgress());
-        return;
-      }
-      stateFailures = 0;
-      if (stateDirty) saveProgress();
-    };
-    fetch(stateUrl(config.progressStateId), { method: "PUT", headers: headers(), body: progressDocument() }).then(
-      (response) => done(response.status),
-      () => done(0),
-    );
+    documents.save(stateUrl(config.progressStateId), progressDocument);
   }
 
   const duration = (from: number): string => tools.isoDuration((Date.now() - from) / 1000);
@@ -250,9 +211,7 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
   /** Queues what is left (a held-back failure, terminated) and sends it in a request that outlives the page. */
   function terminate(): Promise<unknown> {
     if (terminated || !outbox) return Promise.resolve();
-    const finalWrites: Promise<unknown>[] = [
-      fetch(stateUrl(config.progressStateId), { method: "PUT", headers: headers(), body: progressDocument(), keepalive: true }).catch(() => undefined),
-    ];
+    const finalWrites: Promise<unknown>[] = [documents.saveOnLeave(stateUrl(config.progressStateId), progressDocument())];
     sendFailure();
     if (!outbox.verbs.has("terminated")) {
       outbox.remember("terminated");
@@ -289,7 +248,7 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     const token = await fetchToken().catch(() => null);
     if (!token) return tools.notify(config.text.lmsUnavailable);
     authorization = `Basic ${token}`;
-    const launch = await readJson(stateUrl("LMS.LaunchData"));
+    const launch = await documents.read(stateUrl("LMS.LaunchData"));
     if (launch.status === 401 || launch.status === 403) return authLost();
     const launchData = typeof launch.body === "object" && launch.body !== null ? (launch.body as Json) : null;
     if (!launchData) return tools.notify(config.text.lmsUnavailable);
@@ -300,7 +259,7 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     const sessionId = String(((contextTemplate.extensions ?? {}) as Json)[sessionExtension] ?? "");
     const agent = encodeURIComponent(JSON.stringify(actor));
     await fetch(`${endpoint}agents/profile?profileId=cmi5LearnerPreferences&agent=${agent}`, { headers: headers() }).catch(() => undefined);
-    const saved = await readJson(stateUrl(config.progressStateId));
+    const saved = await documents.read(stateUrl(config.progressStateId));
     const previous = savedProgress(saved.body);
     reported.completed = previous.reported.completed;
     reported.passed = previous.reported.passed;

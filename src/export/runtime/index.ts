@@ -8,6 +8,7 @@ import { scriptLiteral } from "../../render/html.ts";
 import type { RenderableCourse } from "../../render/types.ts";
 import { createAnswerTools, questionFacts } from "./answers.ts";
 import { installCmi5Adapter, type Cmi5AdapterConfig } from "./cmi5.ts";
+import { createLrsDocuments } from "./lrs-documents.ts";
 import { createStatementOutbox } from "./outbox.ts";
 import { createProgressTools } from "./progress.ts";
 import { installScormAdapter, type ScormAdapterConfig } from "./scorm.ts";
@@ -29,5 +30,5 @@ export function scormRuntimeScript(version: ScormAdapterConfig["version"], cours
 
 export function cmi5RuntimeScript(course: RenderableCourse): string {
   const config: Cmi5AdapterConfig = { progressStateId: "course-authoring-progress", text: adapterText, questions: questionFacts(course) };
-  return adapterScript(installCmi5Adapter.toString(), config, { createProgressTools, createStatementOutbox, createAnswerTools });
+  return adapterScript(installCmi5Adapter.toString(), config, { createProgressTools, createStatementOutbox, createAnswerTools, createLrsDocuments });
 }
