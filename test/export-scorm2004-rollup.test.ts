@@ -4,8 +4,8 @@
  * child that contributes is satisfied, not satisfied when one is not; completion likewise; measure as
  * the weighted mean) to the statuses the SCOs report, so the course's completion and success are shown
  * to follow from the graded modules only. The manifest is also validated against the genuine CAM and
- * IMS SS schemas. (scorm-again implements sequencing but needs the LMS to build its activity tree and
- * deliver SCO after SCO; this test does not play the package through it.)
+ * IMS SS schemas. The package is played through scorm-again's sequencing engine in
+ * export-player-scorm-sequenced.test.ts.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -14,15 +14,7 @@ import type { ExportCourse } from "../src/export/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { scorm2004Imports, xmllintWithImports } from "./support/export-xmllint.ts";
-
-interface ItemSequencing {
-  readonly resource: string;
-  readonly rollupObjectiveSatisfied: boolean;
-  readonly rollupProgressCompletion: boolean;
-  readonly objectiveMeasureWeight: number;
-  readonly objectiveSetByContent: boolean;
-  readonly completionSetByContent: boolean;
-}
+import { leafItems, type ItemSequencing } from "./support/scorm-sequencing.ts";
 
 type Satisfaction = "satisfied" | "notSatisfied" | "unknown";
 type Completion = "completed" | "incomplete" | "unknown";
@@ -36,22 +28,6 @@ async function moduleManifest(course: ExportCourse = sampleCourse()): Promise<{ 
   const built = await buildPackage(course, { format: "scorm2004", scoMode: "module", assets: memoryAssets(), renderer: renderCourseHtml });
   const directory = await unpackToDirectory(built.stream, "rollup");
   return { directory, manifest: await Bun.file(join(directory, "imsmanifest.xml")).text() };
-}
-
-/** Each leaf item's rollup and delivery controls, with the defaults IMS SS gives an absent attribute. */
-function leafItems(manifest: string): ItemSequencing[] {
-  return [...manifest.matchAll(/<item identifier="[^"]+" identifierref="([^"]+)">([\s\S]*?)<\/item>/g)].map((match) => {
-    const body = match[2] ?? "";
-    const attribute = (element: string, name: string, fallback: string): string => new RegExp(`<imsss:${element} [^>]*${name}="([^"]+)"`).exec(body)?.[1] ?? fallback;
-    return {
-      resource: match[1] ?? "",
-      rollupObjectiveSatisfied: attribute("rollupRules", "rollupObjectiveSatisfied", "true") === "true",
-      rollupProgressCompletion: attribute("rollupRules", "rollupProgressCompletion", "true") === "true",
-      objectiveMeasureWeight: Number(attribute("rollupRules", "objectiveMeasureWeight", "1")),
-      objectiveSetByContent: attribute("deliveryControls", "objectiveSetByContent", "false") === "true",
-      completionSetByContent: attribute("deliveryControls", "completionSetByContent", "false") === "true",
-    };
-  });
 }
 
 /** The SN default rollup of the children's reports to the course (no explicit rollup rules at the root). */
