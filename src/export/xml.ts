@@ -11,7 +11,7 @@ export interface XmlElement {
 }
 
 export type XmlNode = XmlElement | string;
-type XmlChild = XmlNode | null | undefined | false | readonly XmlChild[];
+export type XmlChild = XmlNode | null | undefined | false | readonly XmlChild[];
 
 /** Characters outside the XML 1.0 `Char` production (control characters, lone surrogates, U+FFFE/F). */
 const invalidXmlCharacters = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

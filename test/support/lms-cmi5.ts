@@ -2,7 +2,10 @@
  * A small cmi5 LMS + LRS for player tests, on its own 127.0.0.1 origin (so the AU talks to it
  * cross-origin, as in a real deployment): a one-time fetch URL that hands out the auth token, the State
  * API (with `LMS.LaunchData` written per launch), agent profiles, and a statement store that checks the
- * token. `launchUrl` builds the AU's URL the way an LMS does (cmi5 section 8.1).
+ * token and, like a conforming LRS, stores a statement id once however often it is sent. Faults can be
+ * injected into the statement resource: a number of failing answers (503, 401...) before it accepts
+ * again, or failing every POST until told otherwise. `launch` builds the AU's URL the way an LMS does
+ * (cmi5 section 8.1).
  */
 
 export interface Statement {
@@ -10,11 +13,11 @@ export interface Statement {
   timestamp: string;
   actor: Record<string, unknown>;
   verb: { id: string };
-  object: { id: string };
-  result?: { score?: { scaled?: number; raw?: number; min?: number; max?: number }; success?: boolean; completion?: boolean; duration?: string };
+  object: { id: string; definition?: Record<string, unknown> };
+  result?: { score?: { scaled?: number; raw?: number; min?: number; max?: number }; success?: boolean; completion?: boolean; duration?: string; response?: string };
   context: {
     registration: string;
-    contextActivities: { category?: { id: string }[]; grouping?: { id: string }[] };
+    contextActivities: { category?: { id: string }[]; grouping?: { id: string }[]; parent?: { id: string }[] };
     extensions: Record<string, unknown>;
   };
 }
@@ -37,6 +40,16 @@ export interface Cmi5Lms {
   /** Statements the AU sent in one session. */
   sessionStatements(sessionId: string): Statement[];
   readonly unauthorised: number;
+  /** POSTs to the statement resource so far, accepted or not. */
+  readonly statementPosts: number;
+  /** Answers the next statement POSTs with these statuses, one each, then accepts again. */
+  failNextStatementPosts(...statuses: number[]): void;
+  /** Answers every statement POST with `status` until called with null. */
+  failStatementPostsWith(status: number | null): void;
+  /** The AU's State document as stored, or undefined. */
+  stateDocument(registration: string, activityId: string, stateId: string): string | undefined;
+  /** Replaces a State document (to simulate a corrupted one). */
+  putStateDocument(registration: string, activityId: string, stateId: string, body: string): void;
   stop(): void;
 }
 
@@ -59,6 +72,10 @@ export function startCmi5Lms(): Cmi5Lms {
   const fetchTokens = new Map<string, boolean>();
   const actor = { objectType: "Agent", name: "Ada Learner", account: { homePage: "https://lms.example", name: "ada" } };
   let unauthorised = 0;
+  let statementPosts = 0;
+  const faults: number[] = [];
+  let failAllWith: number | null = null;
+  const storedIds = new Set<string>();
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -79,9 +96,16 @@ export function startCmi5Lms(): Cmi5Lms {
       }
       const resource = url.pathname.slice("/xapi/".length);
       if (resource === "statements" && request.method === "POST") {
+        statementPosts += 1;
+        const fault = faults.shift() ?? failAllWith;
+        if (fault !== null) return json({ error: "injected fault" }, fault);
         const body = (await request.json()) as Statement | Statement[];
         const received = Array.isArray(body) ? body : [body];
-        statements.push(...received);
+        for (const statement of received) {
+          if (storedIds.has(statement.id)) continue;
+          storedIds.add(statement.id);
+          statements.push(statement);
+        }
         return json(received.map((statement) => statement.id));
       }
       if (resource === "activities/state") {
@@ -144,6 +168,15 @@ export function startCmi5Lms(): Cmi5Lms {
     get unauthorised() {
       return unauthorised;
     },
+    get statementPosts() {
+      return statementPosts;
+    },
+    failNextStatementPosts: (...statuses) => void faults.push(...statuses),
+    failStatementPostsWith: (status) => {
+      failAllWith = status;
+    },
+    stateDocument: (registration, activityId, stateId) => state.get(`${registration}|${activityId}|${stateId}`),
+    putStateDocument: (registration, activityId, stateId, body) => void state.set(`${registration}|${activityId}|${stateId}`, body),
     stop: () => void server.stop(true),
   };
 }

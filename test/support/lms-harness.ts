@@ -44,6 +44,35 @@ window.launch = function (saved, href) {
 };
 window.unload = function () { document.getElementById("sco").src = "about:blank"; };
 </script></body></html>`,
+  // Sequenced SCORM 2004: the activity tree (read by the test from the manifest, as an LMS does) drives
+  // scorm-again's sequencing; each delivered activity's SCO is loaded in the frame with a fresh API state.
+  "/lms/scorm2004-sequenced.html": `<!doctype html><html><head><meta charset="utf-8"><title>LMS (SCORM 2004, sequenced)</title>
+<script src="/vendor/scorm2004.min.js"></script></head><body>
+<iframe id="sco" title="Course" style="width:100%;height:90vh;border:0"></iframe>
+<script>
+window.launchSequenced = function (tree, hrefs) {
+  window.delivered = [];
+  window.written = {};
+  window.API_1484_11 = new Scorm2004API({ logLevel: 5, autocommit: false, sequencing: { activityTree: tree, eventListeners: {
+    onActivityDelivery: function (activity) { window.delivered.push(activity.id); window.nextHref = hrefs[activity.id]; }
+  } } });
+  document.getElementById("sco").src = hrefs[tree.children[0].id];
+};
+window.unload = function () { document.getElementById("sco").src = "about:blank"; };
+window.continueCourse = function () {
+  window.nextHref = null;
+  window.API_1484_11.processNavigationRequest("continue");
+  if (!window.nextHref) return false;
+  window.API_1484_11.reset();
+  document.getElementById("sco").src = window.nextHref;
+  return true;
+};
+window.rootStatus = function () {
+  var root = window.API_1484_11.getSequencingService().getSequencingState().rootActivity;
+  return { success: root.successStatus, completion: root.completionStatus, measure: root.objectiveNormalizedMeasure,
+    children: root.children.map(function (child) { return { id: child.id, success: child.successStatus, completion: child.completionStatus }; }) };
+};
+</script></body></html>`,
 };
 
 const contentTypes: Record<string, string> = {

@@ -1,11 +1,12 @@
 /**
  * Zip entries of an IMS Common Cartridge 1.3: the manifest, one rendered page per content lesson (the
- * LMS shows each as its own item), one QTI 1.2 assessment per quiz lesson, and the media under
+ * LMS shows each as its own item, and the page opens on that lesson), one QTI 1.2 assessment per quiz lesson, and the media under
  * `web_resources/`. Pages and assets are produced one at a time as the zip is written.
  */
 import { ccManifest, type CartridgeLesson } from "../manifests/imscc.ts";
 import { qtiAssessment } from "../manifests/qti.ts";
 import type { PackagedAsset } from "../plan.ts";
+import { lessonLaunchScript } from "../runtime/lesson-launch.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
 
@@ -48,7 +49,9 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
       const path = `lessons/${safeSegment(lesson.id)}.html`;
       lessons.set(lesson.id, { lesson, path, isAssessment: false });
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
-      lessonEntries.push({ path, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package" })) });
+      // Each page also holds the introduction; the launch script opens it on its own lesson.
+      const runtimeScript = lessonLaunchScript(lesson.id);
+      lessonEntries.push({ path, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package", runtimeScript })) });
     }
   }
   const assets = [...options.assets.values()];

@@ -20,20 +20,50 @@ export interface WebPackageInput {
   readonly renderer: CourseRenderer;
 }
 
-function pageEntries(input: WebPackageInput, runtimeScript: string | undefined, connectSources?: readonly string[]): ZipEntry[] {
-  const assetUrl = (assetId: string): string => input.assets.get(assetId)?.path ?? "";
+type AssetUrl = (assetId: string) => string;
+
+function pageEntries(input: WebPackageInput, runtimeScript: string | undefined, connectSources?: readonly string[], inlined?: () => Promise<ReadonlyMap<string, string>>): ZipEntry[] {
+  const packagePath: AssetUrl = (assetId) => input.assets.get(assetId)?.path ?? "";
   return input.units.map((unit) => ({
     path: unit.href,
-    body: () =>
-      Promise.resolve(
-        input.renderer(unit.course, {
-          assetUrl,
-          mode: "package",
-          ...(runtimeScript === undefined ? {} : { runtimeScript }),
-          ...(connectSources === undefined ? {} : { connectSources }),
-        }),
-      ),
+    body: async () => {
+      const dataUrls = inlined ? await inlined() : new Map<string, string>();
+      const assetUrl: AssetUrl = (assetId) => dataUrls.get(assetId) ?? packagePath(assetId);
+      return input.renderer(unit.course, {
+        assetUrl,
+        mode: "package",
+        ...(runtimeScript === undefined ? {} : { runtimeScript }),
+        ...(connectSources === undefined ? {} : { connectSources }),
+      });
+    },
   }));
+}
+
+/** Captions files larger than this stay a file beside the page (they still work when served over HTTP). */
+const inlineCaptionsLimit = 512 * 1024;
+
+async function bytesOf(body: Uint8Array | ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return body instanceof Uint8Array ? body : new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/**
+ * WebVTT captions as `data:` URLs. A page opened from disk (`file://`) may not fetch a `<track>` file
+ * beside it (browsers treat every file as its own origin and text tracks need a same-origin or CORS
+ * load), so the HTML export carries the captions inside the page. Read once, on the first page.
+ */
+function inlinedCaptions(input: WebPackageInput): () => Promise<ReadonlyMap<string, string>> {
+  let loaded: Promise<Map<string, string>> | null = null;
+  const load = async (): Promise<Map<string, string>> => {
+    const urls = new Map<string, string>();
+    for (const asset of input.assets.values()) {
+      const isCaptions = asset.info.mimeType.toLowerCase() === "text/vtt";
+      if (!isCaptions || (asset.info.size !== undefined && asset.info.size > inlineCaptionsLimit)) continue;
+      const bytes = await bytesOf(await input.source.open(asset.assetId));
+      if (bytes.byteLength <= inlineCaptionsLimit) urls.set(asset.assetId, `data:text/vtt;base64,${Buffer.from(bytes).toString("base64")}`);
+    }
+    return urls;
+  };
+  return () => (loaded ??= load());
 }
 
 function assetEntries(input: WebPackageInput): ZipEntry[] {
@@ -54,7 +84,7 @@ export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm12Manifest(manifestInput(input)) },
     ...schemaEntries("scorm12", scorm12SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("1.2")),
+    ...pageEntries(input, scormRuntimeScript("1.2", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -63,7 +93,7 @@ export function scorm2004Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm2004Manifest(manifestInput(input)) },
     ...schemaEntries("scorm2004", scorm2004SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("2004")),
+    ...pageEntries(input, scormRuntimeScript("2004", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -84,9 +114,9 @@ export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEn
     objectives: input.course.objectives,
     units: input.units,
   });
-  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(), options.lrsOrigins), ...assetEntries(input)];
+  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(input.course), options.lrsOrigins), ...assetEntries(input)];
 }
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {
-  return [...pageEntries(input, undefined), ...assetEntries(input)];
+  return [...pageEntries(input, undefined, undefined, inlinedCaptions(input)), ...assetEntries(input)];
 }

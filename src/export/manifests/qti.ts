@@ -1,24 +1,36 @@
 /**
  * A quiz lesson as an IMS QTI 1.2.1 assessment in the Common Cartridge profile (`cc.exam.v0p1`): single
  * choice and true/false as `cc.multiple_choice` / `cc.true_false`, multiple choice as
- * `cc.multiple_response`, a one-blank fill-in as `cc.fib`. Matching, ordering and multi-blank questions
- * have no CC profile; they are left out and reported so the caller can say so.
+ * `cc.multiple_response`, a one-blank fill-in as `cc.fib`. Each question carries its explanation as
+ * general feedback (`general_fb`, always shown) and the author's per-answer feedback as `itemfeedback`
+ * that a response condition displays (the choice picked; a wrong blank). Matching, ordering and
+ * multi-blank questions have no CC profile; they are left out and reported so the caller can say so.
  */
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { renderMarkdown } from "../../render/index.ts";
 import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
-import { el, xmlDocument, xmlId, type XmlElement } from "../xml.ts";
+import { el, xmlDocument, xmlId, type XmlChild, type XmlElement } from "../xml.ts";
 
 export const qtiNamespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2";
 
 interface Choice {
   readonly text: string;
   readonly correct: boolean;
+  /** Markdown shown to a learner who picks this choice. */
+  readonly feedback?: string;
+}
+
+interface QuestionBase {
+  readonly id: string;
+  readonly prompt: string;
+  readonly points: number;
+  /** Markdown shown once the question is answered, whatever the answer. */
+  readonly explanation?: string;
 }
 
 type Question =
-  | { readonly id: string; readonly kind: "single" | "multiple" | "true_false"; readonly prompt: string; readonly points: number; readonly choices: readonly Choice[] }
-  | { readonly id: string; readonly kind: "fib"; readonly prompt: string; readonly points: number; readonly answers: readonly string[]; readonly caseSensitive: boolean };
+  | (QuestionBase & { readonly kind: "single" | "multiple" | "true_false"; readonly choices: readonly Choice[] })
+  | (QuestionBase & { readonly kind: "fib"; readonly answers: readonly string[]; readonly caseSensitive: boolean; readonly wrongFeedback?: string });
 
 export interface QtiAssessment {
   readonly xml: string;
@@ -44,22 +56,32 @@ function asQuestion(block: RenderableBlock): Question | null {
   const data = block as unknown as Record<string, unknown>;
   const prompt = typeof data.prompt === "string" ? data.prompt : "";
   const points = typeof data.points === "number" ? data.points : 1;
+  const markdownOf = (value: unknown): { feedback?: string } => (typeof value === "string" && value.trim() !== "" ? { feedback: value } : {});
+  const base: QuestionBase = { id: block.id, prompt, points, ...(typeof data.explanation === "string" && data.explanation.trim() !== "" ? { explanation: data.explanation } : {}) };
   const choices = Array.isArray(data.choices)
-    ? (data.choices as { text?: unknown; correct?: unknown }[]).map((choice) => ({ text: String(choice.text ?? ""), correct: choice.correct === true }))
+    ? (data.choices as { text?: unknown; correct?: unknown; feedback?: unknown }[]).map((choice) => ({ text: String(choice.text ?? ""), correct: choice.correct === true, ...markdownOf(choice.feedback) }))
     : [];
   switch (block.type) {
     case "single_choice":
-      return { id: block.id, kind: "single", prompt, points, choices };
+      return { ...base, kind: "single", choices };
     case "multiple_choice":
-      return { id: block.id, kind: "multiple", prompt, points, choices };
+      return { ...base, kind: "multiple", choices };
     case "true_false":
-      return { id: block.id, kind: "true_false", prompt, points, choices: [{ text: "True", correct: data.answer === true }, { text: "False", correct: data.answer === false }] };
+      return {
+        ...base,
+        kind: "true_false",
+        choices: [
+          { text: "True", correct: data.answer === true, ...markdownOf(data.trueFeedback) },
+          { text: "False", correct: data.answer === false, ...markdownOf(data.falseFeedback) },
+        ],
+      };
     case "fill_in_blank": {
-      const blanks = Array.isArray(data.blanks) ? (data.blanks as { answers?: unknown; caseSensitive?: unknown }[]) : [];
+      const blanks = Array.isArray(data.blanks) ? (data.blanks as { answers?: unknown; caseSensitive?: unknown; feedback?: unknown }[]) : [];
       const [blank] = blanks;
       if (blanks.length !== 1 || !blank || !Array.isArray(blank.answers)) return null;
       const sentence = typeof data.text === "string" ? data.text.replace(/\{\{1\}\}/g, "_____") : "";
-      return { id: block.id, kind: "fib", prompt: `${prompt}\n\n${sentence}`, points, answers: blank.answers.map(String), caseSensitive: blank.caseSensitive === true };
+      const wrong = markdownOf(blank.feedback).feedback;
+      return { ...base, kind: "fib", prompt: `${prompt}\n\n${sentence}`, answers: blank.answers.map(String), caseSensitive: blank.caseSensitive === true, ...(wrong ? { wrongFeedback: wrong } : {}) };
     }
     default:
       return null;
@@ -76,7 +98,25 @@ function setFullScore(): XmlElement {
   return el("setvar", { action: "Set", varname: "SCORE" }, "100");
 }
 
-function choiceItemParts(question: Extract<Question, { choices: readonly Choice[] }>): XmlElement[] {
+const generalFeedbackId = "general_fb";
+
+/** `itemfeedback` holding author Markdown as HTML. */
+function itemFeedback(ident: string, markdown: string): XmlElement {
+  return el("itemfeedback", { ident }, el("flow_mat", {}, html(markdown)));
+}
+
+/** Shows `linkrefid` when `condition` holds, and goes on to the next condition (scoring comes last). */
+function showFeedback(condition: XmlElement, linkrefid: string): XmlElement {
+  return el("respcondition", { continue: "Yes" }, condition, el("displayfeedback", { feedbacktype: "Response", linkrefid }));
+}
+
+/** The explanation, shown whatever the answer. */
+function explanationParts(question: Question): { condition: XmlElement | null; feedback: XmlElement | null } {
+  if (!question.explanation) return { condition: null, feedback: null };
+  return { condition: showFeedback(el("conditionvar", {}, el("other")), generalFeedbackId), feedback: itemFeedback(generalFeedbackId, question.explanation) };
+}
+
+function choiceItemParts(question: Extract<Question, { choices: readonly Choice[] }>): XmlChild[] {
   const labels = question.choices.map((choice, index) => ({ ...choice, ident: `${question.id}_c${index + 1}` }));
   const responseId = `${question.id}_response`;
   const presentation = el(
@@ -102,16 +142,32 @@ function choiceItemParts(question: Extract<Question, { choices: readonly Choice[
           ),
         )
       : el("conditionvar", {}, el("varequal", { respident: responseId }, correct[0]?.ident ?? ""));
-  return [presentation, el("resprocessing", {}, scoreOutcome(), el("respcondition", { continue: "No" }, condition, setFullScore()))];
+  const explanation = explanationParts(question);
+  const withFeedback = labels.filter((label) => label.feedback !== undefined);
+  const feedbackConditions = withFeedback.map((label) => showFeedback(el("conditionvar", {}, el("varequal", { respident: responseId }, label.ident)), `${label.ident}_fb`));
+  return [
+    presentation,
+    el("resprocessing", {}, scoreOutcome(), explanation.condition, feedbackConditions, el("respcondition", { continue: "No" }, condition, setFullScore())),
+    explanation.feedback,
+    withFeedback.map((label) => itemFeedback(`${label.ident}_fb`, label.feedback ?? "")),
+  ];
 }
 
-function fibItemParts(question: Extract<Question, { kind: "fib" }>): XmlElement[] {
+function fibItemParts(question: Extract<Question, { kind: "fib" }>): XmlChild[] {
   const responseId = `${question.id}_response`;
   const presentation = el("presentation", {}, html(question.prompt), el("response_str", { ident: responseId, rcardinality: "Single" }, el("render_fib", { rows: "1" })));
   const conditions = question.answers.map((answer) =>
     el("respcondition", { continue: "No" }, el("conditionvar", {}, el("varequal", { respident: responseId, case: question.caseSensitive ? "Yes" : "No" }, answer)), setFullScore()),
   );
-  return [presentation, el("resprocessing", {}, scoreOutcome(), conditions)];
+  const explanation = explanationParts(question);
+  // Reached only when no accepted answer matched (those conditions stop processing): the answer is wrong.
+  const wrong = question.wrongFeedback === undefined ? null : showFeedback(el("conditionvar", {}, el("other")), "incorrect_fb");
+  return [
+    presentation,
+    el("resprocessing", {}, scoreOutcome(), explanation.condition, conditions, wrong),
+    explanation.feedback,
+    question.wrongFeedback === undefined ? null : itemFeedback("incorrect_fb", question.wrongFeedback),
+  ];
 }
 
 function item(question: Question, number: number): XmlElement {

@@ -79,10 +79,29 @@ export function scorm12Manifest(input: ManifestInput): string {
 
 /**
  * Sequencing: the learner may choose any unit and flow forward; each unit's own SCO reports completion
- * and success, which the default rollup carries to the course.
+ * and success, which the default rollup (SN 4.6.5: all children satisfied → satisfied, any not
+ * satisfied → not satisfied; the same for completion) carries to the course.
  */
 function organizationSequencing(): XmlElement {
   return el("imsss:sequencing", {}, el("imsss:controlMode", { choice: "true", flow: "true" }));
+}
+
+/**
+ * Which items count, said in each item's rollup controls. Every unit counts towards completion. Only a
+ * graded unit (one with a quiz lesson) counts towards the course's success and score: an ungraded one
+ * never reports success (`unknown`), and if it took part in satisfaction rollup the course could never
+ * be satisfied. Content sets both statuses (`*SetByContent`), so the LMS never marks a unit passed or
+ * completed on its own when the learner merely exits.
+ */
+function itemSequencing(unit: ScoUnit): XmlElement {
+  const graded = unit.quizLessons.length > 0;
+  return el(
+    "imsss:sequencing",
+    {},
+    el("imsss:rollupRules", { rollupObjectiveSatisfied: graded ? "true" : "false", rollupProgressCompletion: "true", objectiveMeasureWeight: graded ? "1" : "0" }),
+    graded && el("imsss:objectives", {}, el("imsss:primaryObjective", { objectiveID: `PRIMARY_${unit.identifier}`, satisfiedByMeasure: "false" })),
+    el("imsss:deliveryControls", { tracked: "true", completionSetByContent: "true", objectiveSetByContent: "true" }),
+  );
 }
 
 export function scorm2004Manifest(input: ManifestInput): string {
@@ -109,7 +128,7 @@ export function scorm2004Manifest(input: ManifestInput): string {
         "organization",
         { identifier: organizationId, "adlseq:objectivesGlobalToSystem": "false" },
         el("title", {}, input.courseTitle),
-        input.units.map((unit) => el("item", { identifier: `ITEM_${unit.identifier}`, identifierref: `RES_${unit.identifier}` }, el("title", {}, unit.title))),
+        input.units.map((unit) => el("item", { identifier: `ITEM_${unit.identifier}`, identifierref: `RES_${unit.identifier}` }, el("title", {}, unit.title), itemSequencing(unit))),
         organizationSequencing(),
       ),
     ),

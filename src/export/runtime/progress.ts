@@ -26,6 +26,8 @@ export interface ProgressTools {
   isoDuration(seconds: number): string;
   /** Seconds as a SCORM 1.2 `CMITimespan` (`HHHH:MM:SS.SS`). */
   scorm12Timespan(seconds: number): string;
+  /** Shows a message to the learner above the course (replacing any earlier one); null removes it. */
+  notify(message: string | null): void;
 }
 
 export function createProgressTools(lessons: readonly LessonSummary[]): ProgressTools {
@@ -112,5 +114,22 @@ export function createProgressTools(lessons: readonly LessonSummary[]): Progress
     return `${pad(hours, 4)}:${pad(minutes, 2)}:${pad(wholeSeconds, 2)}.${pad(hundredths, 2)}`;
   }
 
-  return { encode, decode, verdict, isoDuration, scorm12Timespan };
+  function notify(message: string | null): void {
+    let notice = document.querySelector<HTMLElement>("[data-lms-notice]");
+    if (message === null) {
+      notice?.remove();
+      return;
+    }
+    if (!notice) {
+      notice = document.createElement("div");
+      notice.className = "callout callout-warning";
+      notice.setAttribute("role", "status");
+      notice.dataset.lmsNotice = "";
+      const main = document.querySelector("main") ?? document.body;
+      main.insertBefore(notice, main.firstChild);
+    }
+    notice.textContent = message;
+  }
+
+  return { encode, decode, verdict, isoDuration, scorm12Timespan, notify };
 }

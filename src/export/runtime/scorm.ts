@@ -1,15 +1,27 @@
 /**
  * The SCORM adapter run inside a packaged SCO, shipped as the source of `installScormAdapter` (so it
  * uses only its parameters and browser globals). It finds the LMS API (`API` for 1.2, `API_1484_11`
- * for 2004) in a parent frame or the opener, resumes from `suspend_data` or the bookmark, and on every
- * lesson visit and quiz submission records location, progress, status and score, then commits. It
- * finishes the session once, when the page is hidden for good.
+ * for 2004) in a parent frame or the opener, or tells the learner their progress is not being saved;
+ * resumes from `suspend_data` or the bookmark (unreadable data restarts the course cleanly); on every
+ * lesson visit and quiz submission records location, progress, status and score, and each answered
+ * question as an interaction, then commits. `exit` is `suspend` until the learner is done (completed,
+ * and passed where graded), then normal. It finishes the session once, when the page is hidden for good.
  */
-import type { CourseProgress, CourseRuntimeApi } from "../../render/client/types.ts";
+import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../../render/client/types.ts";
+import type { AnswerTools, InteractionRecord, QuestionFacts } from "./answers.ts";
 import type { ProgressTools } from "./progress.ts";
+import type { AdapterText } from "./text.ts";
 
 export interface ScormAdapterConfig {
   readonly version: "1.2" | "2004";
+  readonly text: AdapterText;
+  /** What the package knows about each question (type, correct answer, objectives), by block id. */
+  readonly questions: Readonly<Record<string, QuestionFacts>>;
+}
+
+export interface ScormHelpers {
+  createProgressTools(lessons: CourseRuntimeApi["lessons"]): ProgressTools;
+  createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools;
 }
 
 /** The calls both SCORM APIs share, under their 1.2 or 2004 names. */
@@ -23,10 +35,11 @@ interface LmsApi {
 
 type ApiObject = Record<string, (argument?: string, value?: string) => unknown>;
 
-export function installScormAdapter(config: ScormAdapterConfig, createTools: (lessons: CourseRuntimeApi["lessons"]) => ProgressTools): void {
+export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHelpers): void {
   const found = window.CourseRuntime;
   if (!found) return;
   const runtime = found;
+  const tools = helpers.createProgressTools(runtime.lessons);
   const is2004 = config.version === "2004";
   const apiName = is2004 ? "API_1484_11" : "API";
 
@@ -46,7 +59,10 @@ export function installScormAdapter(config: ScormAdapterConfig, createTools: (le
   }
 
   const lmsApi = apiIn(window) ?? apiIn(window.opener as Window | null);
-  if (!lmsApi) return;
+  if (!lmsApi) {
+    tools.notify(config.text.noLmsFound);
+    return;
+  }
   const raw = lmsApi;
   const call = (name: string, argument = "", value?: string): string => {
     const method = raw[name];
@@ -70,8 +86,11 @@ export function installScormAdapter(config: ScormAdapterConfig, createTools: (le
         finish: () => call("LMSFinish") === "true",
       };
 
-  if (!api.initialize()) return;
-  const tools = createTools(runtime.lessons);
+  if (!api.initialize()) {
+    tools.notify(config.text.lmsUnavailable);
+    return;
+  }
+  const answers = helpers.createAnswerTools(config.questions);
   const startedAt = Date.now();
   const names = is2004
     ? { location: "cmi.location", suspendData: "cmi.suspend_data", exit: "cmi.exit", sessionTime: "cmi.session_time", scoreRaw: "cmi.score.raw", scoreMin: "cmi.score.min", scoreMax: "cmi.score.max" }
@@ -105,13 +124,47 @@ export function installScormAdapter(config: ScormAdapterConfig, createTools: (le
           : "incomplete";
       api.set("cmi.core.lesson_status", status);
     }
-    // Keep the attempt open so the LMS hands the bookmark and suspend data back on the next launch.
-    api.set(names.exit, "suspend");
+    // Until the learner is done, keep the attempt open so the LMS hands the bookmark and suspend data back.
+    const done = verdict.completed && (!verdict.hasQuizzes || verdict.passed === true);
+    api.set(names.exit, done ? (is2004 ? "normal" : "") : "suspend");
     api.commit();
   }
 
-  runtime.onLessonVisited(() => report(runtime.getState()));
-  runtime.onQuizScored(() => report(runtime.getState()));
+  const lessonShownAt = new Map<string, number>();
+  let interactionCount = Number.parseInt(api.get("cmi.interactions._count"), 10) || 0;
+
+  /** Journals each answer as a new interaction (id, type, objectives, time, answers, result, latency). */
+  function recordAnswer(answer: QuestionAnswer): void {
+    const latency = (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000;
+    const entry: InteractionRecord | null = is2004 ? answers.scorm2004(answer, latency) : answers.scorm12(answer, latency);
+    if (!entry) return;
+    const prefix = `cmi.interactions.${interactionCount}.`;
+    if (!api.set(`${prefix}id`, entry.id)) return;
+    interactionCount += 1;
+    api.set(`${prefix}type`, entry.type);
+    entry.objectiveIds.forEach((objectiveId, index) => api.set(`${prefix}objectives.${index}.id`, objectiveId));
+    if (is2004) {
+      api.set(`${prefix}timestamp`, entry.timestamp);
+      api.set(`${prefix}description`, entry.description);
+    } else {
+      api.set(`${prefix}time`, entry.timestamp.slice(11, 19));
+    }
+    api.set(`${prefix}weighting`, entry.weighting);
+    if (entry.correctPattern !== "") api.set(`${prefix}correct_responses.0.pattern`, entry.correctPattern);
+    if (entry.learnerResponse !== "") api.set(`${prefix}${is2004 ? "learner_response" : "student_response"}`, entry.learnerResponse);
+    api.set(`${prefix}result`, entry.result);
+    api.set(`${prefix}latency`, entry.latency);
+  }
+
+  runtime.onLessonVisited((visit) => {
+    lessonShownAt.set(visit.lessonId, Date.now());
+    report(runtime.getState());
+  });
+  runtime.onQuestionAnswered(recordAnswer);
+  runtime.onQuizScored((score) => {
+    lessonShownAt.set(score.lessonId, Date.now());
+    report(runtime.getState());
+  });
 
   const saved = tools.decode(api.get(names.suspendData));
   const bookmark = api.get(names.location);

@@ -99,8 +99,18 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     return element.closest<HTMLElement>("[data-lesson-id]");
   }
 
+  /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
+  function responseOf(question: HTMLElement): string[] {
+    const parts = Array.from(question.querySelectorAll<HTMLElement>("[data-part]"));
+    const grading = question.dataset.grading;
+    if (grading === "choice") return parts.filter((part) => part instanceof HTMLInputElement && part.checked).map((part) => (part as HTMLInputElement).value);
+    if (grading === "ordering") return parts.map((part) => part.dataset.position ?? "");
+    return parts.map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
+  }
+
   function report(question: HTMLElement, result: Grade): void {
     recorder.announceQuestionAnswer({
+      response: responseOf(question),
       lessonId: lessonOf(question)?.dataset.lessonId ?? "",
       questionId: question.dataset.questionId ?? "",
       questionType: question.dataset.questionType ?? "",

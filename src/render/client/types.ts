@@ -37,6 +37,12 @@ export interface QuestionAnswer {
   /** Share of the question's points earned, 0-1. */
   readonly scoreFraction: number;
   readonly correct: boolean;
+  /**
+   * What the learner answered, one entry per part: the chosen choices' indices (choice questions), the
+   * text typed in each blank, the right-hand index picked for each pair ("" when none), or the items'
+   * original positions in the order the learner left them (ordering).
+   */
+  readonly response: readonly string[];
 }
 
 export interface QuizRecord {

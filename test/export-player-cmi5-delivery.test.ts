@@ -1,0 +1,201 @@
+/**
+ * The cmi5 AU against an LRS that misbehaves: transient failures (503, dropped connections) on the
+ * statement resource are retried until every statement arrives once and in cmi5's order; what the State
+ * document says was reported changes only after the LRS accepted it; a 401 (expired token) stops the AU
+ * sending and tells the learner; a corrupted State document restarts the course cleanly. Also the
+ * cmi5-allowed `answered` statements, one per graded question.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { buildPackage } from "../src/export/build-package.ts";
+import { renderCourseHtml } from "../src/render/index.ts";
+import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
+import { answerQuiz, currentLessonId, nextUntil, waitForCourse } from "./support/export-player.ts";
+import { sessionIdExtension, startCmi5Lms, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
+import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+
+setDefaultTimeout(30_000);
+
+const verb = (name: string): string => `http://adlnet.gov/expapi/verbs/${name}`;
+const cmi5Category = "https://w3id.org/xapi/cmi5/context/categories/cmi5";
+const progressStateId = "course-authoring-progress";
+
+let browser: Browser;
+let lms: Cmi5Lms;
+let packageServer: PackageServer;
+let au: { id: string; url: string; moveOn: string; masteryScore: number };
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  lms = startCmi5Lms();
+  const built = await buildPackage(sampleCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
+  const directory = await unpackToDirectory(built.stream, "player-cmi5-delivery");
+  packageServer = startPackageServer(directory);
+  const structure = await Bun.file(join(directory, "cmi5.xml")).text();
+  const auElement = /<au ([^>]*)>[\s\S]*?<url>([^<]+)<\/url>/.exec(structure);
+  const attribute = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(auElement?.[1] ?? "")?.[1] ?? "";
+  au = { id: attribute("id"), url: `${packageServer.origin}/pkg/${auElement?.[2] ?? ""}`, moveOn: attribute("moveOn"), masteryScore: Number(attribute("masteryScore")) };
+});
+afterAll(async () => {
+  await browser?.close();
+  lms?.stop();
+  packageServer?.stop();
+});
+
+/** Waits (up to 20 s) until `ready` holds, then returns its value; fails naming what it waited for. */
+async function until<T>(what: string, probe: () => T | Promise<T>, ready: (value: T) => boolean): Promise<T> {
+  let last: T | undefined;
+  for (let wait = 0; wait < 400; wait++) {
+    last = await probe();
+    if (ready(last)) return last;
+    await Bun.sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+}
+
+const verbsOf = (statements: Statement[]): string[] => statements.map((statement) => statement.verb.id.split("/").pop() ?? "");
+
+async function openAu(page: Page, registration: string): Promise<string> {
+  const { url, sessionId } = lms.launch({ auUrl: au.url, auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
+  await page.goto(url);
+  await waitForCourse(page);
+  await until("initialized", () => verbsOf(lms.sessionStatements(sessionId)), (sent) => sent.includes("initialized"));
+  return sessionId;
+}
+
+function reportedFlags(registration: string): { completed?: boolean; passed?: boolean } {
+  const document = lms.stateDocument(registration, au.id, progressStateId);
+  return document ? ((JSON.parse(document) as { reported?: { completed?: boolean; passed?: boolean } }).reported ?? {}) : {};
+}
+
+describe("cmi5 AU with an unreliable LRS", () => {
+  test("statements refused with 503 are sent again until accepted: each arrives once, in cmi5's order", async () => {
+    const page = await browser.newPage();
+    const registration = crypto.randomUUID();
+    const sessionId = await openAu(page, registration);
+    await nextUntil(page, quizLessonId);
+    await until("completed", () => verbsOf(lms.sessionStatements(sessionId)), (sent) => sent.includes("completed"));
+    const postsBefore = lms.statementPosts;
+    lms.failNextStatementPosts(503, 503, 503);
+    await answerQuiz(page, true);
+    const sent = await until("passed after three 503s", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("passed"));
+    expect(lms.statementPosts - postsBefore).toBeGreaterThanOrEqual(4);
+    await page.goto("about:blank");
+    const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
+    expect(sent.length).toBeLessThanOrEqual(all.length);
+    const definedVerbs = verbsOf(all).filter((name) => name !== "answered");
+    expect(definedVerbs).toEqual(["initialized", "completed", "passed", "terminated"]);
+    expect(verbsOf(all).at(0)).toBe("initialized");
+    expect(verbsOf(all).at(-1)).toBe("terminated");
+    expect(new Set(all.map((statement) => statement.id)).size).toBe(all.length);
+    const times = all.map((statement) => Date.parse(statement.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  test("dropped connections are retried, and passed is written to the State document only once the LRS accepted it", async () => {
+    const context = await browser.newContext();
+    let dropping = true;
+    let dropped = 0;
+    await context.route(`${lms.origin}/xapi/statements`, async (route) => {
+      if (dropping && route.request().method() === "POST") {
+        dropped += 1;
+        return route.abort("connectionreset");
+      }
+      return route.continue();
+    });
+    const page = await context.newPage();
+    const registration = crypto.randomUUID();
+    const { url, sessionId } = lms.launch({ auUrl: au.url, auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
+    await page.goto(url);
+    await waitForCourse(page);
+    await nextUntil(page, quizLessonId);
+    await answerQuiz(page, true);
+    // The quiz result is saved, but nothing has reached the LRS, so nothing is marked as reported.
+    await until("the State document with the passed quiz", () => lms.stateDocument(registration, au.id, progressStateId) ?? "", (document) => document.includes('"reported"'));
+    await until("two dropped sends", () => dropped, (count) => count >= 2);
+    expect(lms.sessionStatements(sessionId)).toEqual([]);
+    expect(reportedFlags(registration)).toEqual({ completed: false, passed: false });
+    dropping = false;
+    const sent = await until("passed", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("passed"));
+    expect(verbsOf(sent).filter((name) => name !== "answered")).toEqual(["initialized", "completed", "passed"]);
+    expect(await until("reported flags", () => reportedFlags(registration), (flags) => flags.passed === true)).toEqual({ completed: true, passed: true });
+    await context.close();
+  });
+
+  test("a 401 from the LRS stops the AU sending and tells the learner their progress is no longer saved", async () => {
+    const page = await browser.newPage();
+    const registration = crypto.randomUUID();
+    const sessionId = await openAu(page, registration);
+    lms.failStatementPostsWith(401);
+    try {
+      await nextUntil(page, quizLessonId);
+      const notice = page.locator("[data-lms-notice]");
+      await notice.waitFor();
+      expect(await notice.getAttribute("role")).toBe("status");
+      expect(await notice.textContent()).toContain("session with the learning platform has expired");
+      const postsAfterRefusal = lms.statementPosts;
+      await answerQuiz(page, true);
+      await page.goto("about:blank");
+      // Neither the quiz nor leaving (which sends terminated) made another attempt with the refused token.
+      expect(lms.statementPosts).toBe(postsAfterRefusal);
+      expect(verbsOf(lms.sessionStatements(sessionId))).toEqual(["initialized"]);
+    } finally {
+      lms.failStatementPostsWith(null);
+    }
+    await page.close();
+  });
+
+  test("a corrupted State document restarts the course cleanly at the introduction", async () => {
+    for (const corrupted of ["{not json", '{"progress":"{\\"v\\":1,\\"q\\":[[\\"x\\"]],\\"s\\":42}","reported":7}', "[1,2,3]", '"text"']) {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      const registration = crypto.randomUUID();
+      lms.putStateDocument(registration, au.id, progressStateId, corrupted);
+      await openAu(page, registration);
+      expect(await currentLessonId(page)).toBeNull();
+      expect(await nextUntil(page, "les_ppe")).toEqual(["les_welcome", "les_ppe"]);
+      const saved = await until("a fresh State document", () => lms.stateDocument(registration, au.id, progressStateId) ?? "", (document) => document !== corrupted);
+      expect(JSON.parse(saved)).toMatchObject({ reported: { completed: false, passed: false } });
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+});
+
+describe("cmi5 answered statements", () => {
+  test("each graded question sends one cmi5-allowed answered statement with the response and the correct pattern", async () => {
+    const page = await browser.newPage();
+    const registration = crypto.randomUUID();
+    const sessionId = await openAu(page, registration);
+    await nextUntil(page, quizLessonId);
+    await answerQuiz(page, true);
+    await page.goto("about:blank");
+    const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
+    const answered = all.filter((statement) => statement.verb.id === verb("answered"));
+    expect(answered.map((statement) => statement.object.id)).toEqual(["blk_q1", "blk_q2", "blk_q3", "blk_q4"].map((id) => `${au.id}/questions/${id}`));
+    const order = verbsOf(all);
+    expect(order.indexOf("answered")).toBeGreaterThan(order.indexOf("initialized"));
+    expect(order.lastIndexOf("answered")).toBeLessThan(order.indexOf("terminated"));
+    for (const statement of answered) {
+      // cmi5 9.6.1: allowed statements carry the launch's context template but not the cmi5 category.
+      expect((statement.context.contextActivities.category ?? []).map((activity) => activity.id)).not.toContain(cmi5Category);
+      expect(statement.context.registration).toBe(registration);
+      expect(statement.context.extensions[sessionIdExtension]).toBe(sessionId);
+      expect(statement.context.contextActivities.grouping?.map((activity) => activity.id)).toContain(au.id);
+      expect(statement.context.contextActivities.parent?.map((activity) => activity.id)).toEqual([au.id]);
+      expect(statement.object.definition?.type).toBe("http://adlnet.gov/expapi/activities/cmi.interaction");
+      expect(statement.result).toMatchObject({ success: true, score: { scaled: 1 }, duration: expect.stringMatching(/^PT/) });
+    }
+    const [choice, trueFalse, multiple, blank] = answered;
+    expect(choice?.object.definition).toMatchObject({ interactionType: "choice", correctResponsesPattern: ["choice_1"], description: { "en-US": "What do you do first when you see a spill?" } });
+    expect(choice?.result?.response).toBe("choice_1");
+    expect(trueFalse?.object.definition).toMatchObject({ interactionType: "true-false", correctResponsesPattern: ["false"] });
+    expect(trueFalse?.result?.response).toBe("false");
+    expect(multiple?.object.definition).toMatchObject({ interactionType: "choice", correctResponsesPattern: ["choice_1[,]choice_2"] });
+    expect(multiple?.result?.response).toBe("choice_1[,]choice_2");
+    expect(blank?.object.definition).toMatchObject({ interactionType: "fill-in", correctResponsesPattern: ["{case_matters=false}contain"] });
+    expect(blank?.result?.response).toBe("contain");
+  });
+});
