@@ -8,29 +8,13 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExportFormat } from "./types.ts";
+import type { NewExport, PackageStorage, StoredExport } from "../store/packages.ts";
+
+export type { NewExport, StoredExport } from "../store/packages.ts";
 
 export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
 /** Packages up to this size travel inside the tool result; larger ones as a link to read. */
 export const defaultEmbedLimitBytes = 1024 * 1024;
-
-/** What is known about one stored export; the course's access rules decide who may read it. */
-export interface StoredExport {
-  readonly exportId: string;
-  readonly courseId: string;
-  readonly format: ExportFormat;
-  readonly variant: "draft" | "published";
-  /** The course version the package was built from. */
-  readonly courseVersion: number;
-  readonly fileName: string;
-  readonly mimeType: string;
-  readonly size: number;
-  readonly createdBy: string;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
-
-export type NewExport = Omit<StoredExport, "exportId" | "size" | "createdAt" | "expiresAt">;
 
 export interface ExportStoreOptions {
   /** The folder exports live in, e.g. `<dataDir>/exports`. */
@@ -65,7 +49,8 @@ function extensionOf(fileName: string): string {
   return /\.(zip|imscc|json)$/.exec(fileName)?.[1] ?? "bin";
 }
 
-export class ExportStore {
+/** Package storage as files beside the SQLite database. */
+export class ExportStore implements PackageStorage {
   private readonly ttlMs: number;
   private readonly now: () => Date;
   /** Largest package embedded in export_course's result; larger ones are linked. */
