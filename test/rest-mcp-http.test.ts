@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { capture, type CapturedResponse } from "./support/openapi-responses.ts";
 import { allowedBrowserOrigin, startRestFixture, type RestFixture } from "./support/rest-fixture.ts";
+import { waitFor } from "./support/wait.ts";
 
 const accept = "application/json, text/event-stream";
 const initialize = {
@@ -15,19 +16,6 @@ const initialize = {
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "rest-test", version: "1.0.0" } },
 };
-
-/** Waits for a response's headers with a time-out generous for a loaded machine, saying what it waited for. */
-async function headersOf(response: Promise<Response>, what: string, timeoutMs = 20_000): Promise<Response> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([response, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function expectJsonNotProblem(response: CapturedResponse) {
   const contentType = response.headers.get("content-type") ?? "";
@@ -179,8 +167,9 @@ describe("stateful /mcp", () => {
     const controller = new AbortController();
     try {
       // A server that held the headers back until its first event would never answer here: nothing is sent.
-      const stream = await headersOf(
+      const stream = await waitFor(
         fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }),
+        20_000,
         "the response headers of GET /mcp (the server has no event to send)",
       );
       expect(stream.status).toBe(200);
@@ -202,8 +191,9 @@ describe("stateful /mcp", () => {
     // The transport registers the stream before it answers, so once the first stream's headers are
     // here (the test above proves they come at once) a second GET must find it.
     const controller = new AbortController();
-    const first = await headersOf(
+    const first = await waitFor(
       fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }),
+      20_000,
       "the response headers of the session's first GET /mcp stream",
     );
     expect(first.status).toBe(200);
