@@ -18,6 +18,7 @@ describe("streamed course page", () => {
     for (const course of [sampleCourse(), generatedCourse(40)]) {
       const pieces = [...renderCourseHtmlChunks(course, options)];
       const lessonCount = course.modules.reduce((count, module) => count + module.lessons.length, 0);
+      expect(lessonCount).toBeGreaterThan(0);
       expect(pieces).toHaveLength(lessonCount + 2);
       expect(pieces[0]).toStartWith("<!doctype html>");
       expect(pieces.slice(1, -1).every((piece) => piece.startsWith('<article class="page lesson"'))).toBe(true);
