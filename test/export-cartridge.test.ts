@@ -2,9 +2,9 @@
  * The IMS Common Cartridge 1.3 export: the manifest follows the CC profile of IMS CP 1.2 (rooted
  * hierarchy, untitled root item, typed resources, assessments without href), quiz lessons become QTI
  * 1.2.1 assessments in the CC profile, and both are well-formed XML (checked by xmllint). The manifest is
- * validated against IMS's CC 1.3 profile of IMS CP 1.2 with IMS's CC LOM profiles (two further imports,
- * of which no IMS copy is available, are minimal stand-ins: see src/export/schemas/README.md), and
- * assessments against IMS's own CC profile of QTI 1.2.1. Both schemas are shown to reject broken documents.
+ * validated against IMS's CC 1.3 profile of IMS CP 1.2 with everything it imports, all IMS's own files (the
+ * CC LOM profiles, the authorizations and curriculum-standards schemas; see src/export/schemas/README.md),
+ * and assessments against IMS's own CC profile of QTI 1.2.1. Both schemas are shown to reject broken documents.
  */
 import { describe, expect, test } from "bun:test";
 import { copyFile } from "node:fs/promises";
@@ -29,8 +29,8 @@ function wellFormed(directory: string, file: string): boolean {
 
 const qtiProfileSchema = "ccv1p1_qtiasiv1p2p1_v1p0.xsd";
 
-/** The CC 1.3 manifest schema set: IMS's CP profile and LOM profiles, and our two stand-ins. */
-const manifestSchemaFiles = ["ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd", "ccv1p3_lomresource_v1p0.xsd", "standin-imsccauth.xsd", "standin-imscsmd.xsd"];
+/** The CC 1.3 manifest schema set: IMS's CP profile, its LOM profiles, authorizations and curriculum-standards schemas. */
+const manifestSchemaFiles = ["ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd", "ccv1p3_lomresource_v1p0.xsd", "ccv1p3_imsccauth_v1p3.xsd", "ccv1p3_imscsmd_v1p0.xsd"];
 
 /**
  * Copies the schemas beside the unpacked cartridge (cartridges do not carry them). Both profiles need the
