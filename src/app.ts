@@ -11,7 +11,6 @@ import { createRouter, type RequestContext, type Route } from "./http/router.ts"
 import { authenticateRequest } from "./auth/challenge.ts";
 import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
-import { protectedResourcePath } from "./discovery/routes.ts";
 import { jsonResponse } from "./http/json.ts";
 
 export interface AppDeps {
@@ -27,11 +26,6 @@ export interface AppDeps {
 
 const mcpPath = "/mcp";
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
-/** Paths any origin may read from a browser: public discovery documents. */
-const publicCorsPaths = new Set([protectedResourcePath, "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
-
-/** The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2). */
-const isMetadataPath = (path: string) => path === protectedResourcePath || path === "/.well-known/oauth-protected-resource";
 
 function oauthStyleError(status: number, description: string, headers: Record<string, string> = {}): Response {
   return jsonResponse({ error: "invalid_request", error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -74,31 +68,34 @@ export function createApp(deps: AppDeps) {
 
   function route(request: Request, path: string, context: RequestContext): Response | Promise<Response> {
     const origin = request.headers.get("origin");
+    const match = router.match(request.method, path);
+    // Discovery routes carry their own CORS and error-style flags (src/discovery/routes.ts).
+    context.route = match.kind === "not-found" ? undefined : match.route;
+    const oauthErrors = context.route?.errorStyle === "oauth";
     if (path === mcpPath) {
       if (origin !== null && !isOriginAllowed(origin, deps.origins)) {
         return jsonRpcErrorResponse(403, -32000, `Forbidden: origin ${origin.slice(0, 100)} is not allowed to call this server`);
       }
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: origin ? corsHeaders(origin, mcpMethods) : {} });
     } else {
-      if (request.method === "OPTIONS" && origin !== null && publicCorsPaths.has(path)) {
+      if (request.method === "OPTIONS" && origin !== null && context.route?.publicCors) {
         return new Response(null, { status: 204, headers: corsHeaders("*", "GET, HEAD, OPTIONS") });
       }
       const version = unsupportedApiVersion(request);
-      if (version !== undefined && isMetadataPath(path)) {
+      if (version !== undefined && oauthErrors) {
         return oauthStyleError(400, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}`);
       }
       if (version !== undefined) {
         return problemResponse(deps.baseUrl, problemTypes.unsupportedApiVersion, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}.`, { instance: path });
       }
     }
-    const match = router.match(request.method, path);
     if (match.kind === "not-found") {
       return problemResponse(deps.baseUrl, problemTypes.notFound, `No resource exists at ${path}.`, { instance: path });
     }
     if (match.kind === "method-not-allowed") {
       const allow = match.allow.join(", ");
       if (path === mcpPath) return jsonRpcErrorResponse(405, -32000, `Method ${request.method} is not allowed on /mcp; use ${allow}`, { Allow: allow });
-      if (isMetadataPath(path)) return oauthStyleError(405, `${request.method} is not supported; use ${allow}`, { Allow: allow });
+      if (oauthErrors) return oauthStyleError(405, `${request.method} is not supported; use ${allow}`, { Allow: allow });
       return problemResponse(deps.baseUrl, problemTypes.methodNotAllowed, `${request.method} is not supported on ${path}; allowed: ${allow}.`, {
         instance: path,
         headers: { Allow: allow },
@@ -107,7 +104,7 @@ export function createApp(deps: AppDeps) {
     return match.handler(request, context);
   }
 
-  function finish(request: Request, response: Response, path: string): Response {
+  function finish(request: Request, response: Response, path: string, context: RequestContext): Response {
     let headers = response.headers;
     try {
       headers.set("Service-Api-Version", apiVersion);
@@ -121,7 +118,7 @@ export function createApp(deps: AppDeps) {
     if (origin !== null && request.method !== "OPTIONS") {
       if (path === mcpPath) {
         if (isOriginAllowed(origin, deps.origins)) for (const [k, v] of Object.entries(corsHeaders(origin, mcpMethods))) headers.set(k, v);
-      } else if (publicCorsPaths.has(path)) {
+      } else if (context.route?.publicCors) {
         headers.set("Access-Control-Allow-Origin", "*");
         headers.set("Access-Control-Expose-Headers", "Service-Api-Version, Retry-After");
       }
@@ -138,7 +135,7 @@ export function createApp(deps: AppDeps) {
   }
 
   function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
-    response = finish(request, response, path);
+    response = finish(request, response, path, context);
     response.headers.set("Request-Id", context.requestId);
     deps.logger.info("request", {
       requestId: context.requestId,
