@@ -27,10 +27,11 @@ describe("stateful /mcp", () => {
   let fixture: RestFixture;
   let token: string;
 
+  // Starting the service and its identity provider can take longer than bun's 5 s hook default on a loaded machine.
   beforeAll(async () => {
     fixture = await startRestFixture();
     token = await fixture.token();
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await fixture?.dispose();
@@ -232,7 +233,7 @@ describe("stateless /mcp (MCP_STATELESS=true)", () => {
 
   beforeAll(async () => {
     fixture = await startRestFixture({ MCP_STATELESS: "true" });
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await fixture?.dispose();
