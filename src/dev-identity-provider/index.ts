@@ -12,6 +12,7 @@ import type { Account, ClientMetadataView, Configuration, IssuedToken, PromptLis
 import { DevProviderStore, STATE_FILE } from "./adapter.ts";
 import { handleInteraction, INTERACTION_PATH, matchInteractionRoute } from "./interactions.ts";
 import { loadOrCreateSigningKeys } from "./keys.ts";
+import { escapeHtml } from "../render/html.ts";
 
 export interface DevIdentityProvider {
   /** `{auth_url}`: `http://<host>:<port>`, no trailing slash. */
@@ -263,10 +264,6 @@ function logProblem(what: string, error: unknown): void {
   // One line, message only: error objects from the token endpoint may reference request data.
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`dev identity provider: ${what}: ${message}\n`);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 type OidcProviderModule = typeof import("oidc-provider");

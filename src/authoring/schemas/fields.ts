@@ -65,11 +65,11 @@ export const httpUrlField = v.pipe(
   v.regex(/^https?:\/\//i, "must be an http or https URL"),
 );
 
+/** The shape of a BCP 47 language tag such as `en`, `en-GB`, `pt-BR`, `zh-Hant`: the one pattern the schemas, the renderer and the review rules use. */
+export const languageTagPattern = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
 /** BCP 47 language tag such as `en`, `en-GB`, `pt-BR`, `zh-Hant`. */
-export const languageField = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag such as en, en-GB or pt-BR"),
-);
+export const languageField = v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag such as en, en-GB or pt-BR"));
 
 export const expectedVersionField = v.optional(
   v.pipe(
