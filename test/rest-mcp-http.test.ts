@@ -27,7 +27,7 @@ describe("stateful /mcp", () => {
   let fixture: RestFixture;
   let token: string;
 
-  // Starting the service and its identity provider can take longer than bun's 5 s hook default on a loaded machine.
+  // Starting (and stopping) the service and its identity provider can take longer than bun's 5 s hook default on a loaded machine.
   beforeAll(async () => {
     fixture = await startRestFixture();
     token = await fixture.token();
@@ -35,7 +35,7 @@ describe("stateful /mcp", () => {
 
   afterAll(async () => {
     await fixture?.dispose();
-  });
+  }, 30_000);
 
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(`${fixture.base}/mcp`, {
@@ -237,7 +237,7 @@ describe("stateless /mcp (MCP_STATELESS=true)", () => {
 
   afterAll(async () => {
     await fixture?.dispose();
-  });
+  }, 30_000);
 
   test("POST is served without a session; GET and DELETE answer 405 JSON with Allow: POST, as documented", async () => {
     const token = await fixture.token();
