@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
+import { sqlitePathFromUrl } from "./store/database-url.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -99,6 +100,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** The folder that holds the SQLite file and the development provider's keys. */
 export function dataDirectory(databaseUrl: string): string {
   if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
-  const path = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  const path = sqlitePathFromUrl(databaseUrl);
   return path === ":memory:" ? resolve("data") : dirname(resolve(path));
 }
