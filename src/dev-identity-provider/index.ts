@@ -13,6 +13,7 @@ import { DevProviderStore, STATE_FILE } from "./adapter.ts";
 import { handleInteraction, INTERACTION_PATH, matchInteractionRoute } from "./interactions.ts";
 import { loadOrCreateSigningKeys } from "./keys.ts";
 import { escapeHtml } from "../render/html.ts";
+import { supportedScopes } from "../discovery/protected-resource.ts";
 
 export interface DevIdentityProvider {
   /** `{auth_url}`: `http://<host>:<port>`, no trailing slash. */
@@ -33,7 +34,8 @@ export interface DevIdentityProviderOptions {
   nodeEnv?: string;
 }
 
-export const DEFAULT_SCOPES = ["openid", "profile", "email", "offline_access"];
+/** The dev provider offers exactly the scopes the service's metadata advertises (spec section 5). */
+export const DEFAULT_SCOPES: string[] = [...supportedScopes];
 
 /** Lifetimes in seconds. Access tokens are short enough that refresh gets exercised in a working day. */
 const TTL = {

@@ -8,6 +8,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { idPattern, idPrefixes, idSuffixPattern, randomId } from "../authoring/ids.ts";
 import type { NewExport, PackageStorage, StoredExport } from "../store/packages.ts";
 
 export type { NewExport, StoredExport } from "../store/packages.ts";
@@ -24,15 +25,13 @@ export interface ExportStoreOptions {
   readonly now?: () => Date;
 }
 
-const courseIdPattern = /^crs_[0-9a-z]{1,64}$/;
-const exportIdPattern = /^exp_[0-9a-z]{1,64}$/;
-const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+const courseIdPattern = idPattern("course");
+const exportIdPattern = idPattern("export");
+const metaFilePattern = new RegExp(`^(${idPrefixes.export}_${idSuffixPattern})\\.meta\\.json$`);
 
-/** `exp_` and 100 random bits, in the same alphabet as the domain's IDs. */
+/** `exp_` and 100 random bits, like every ID the domain makes. */
 export function newExportId(): string {
-  let suffix = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(20))) suffix += alphabet[byte & 31];
-  return `exp_${suffix}`;
+  return randomId("export");
 }
 
 export function exportUri(courseId: string, exportId: string): string {
@@ -149,7 +148,7 @@ export class ExportStore implements PackageStorage {
           if (info && info.mtimeMs + this.ttlMs < now) await rm(path, { force: true });
           continue;
         }
-        const exportId = /^(exp_[0-9a-z]{1,64})\.meta\.json$/.exec(name)?.[1];
+        const exportId = metaFilePattern.exec(name)?.[1];
         if (!exportId) continue;
         const record = await this.readMeta(id, exportId);
         if (record && Date.parse(record.expiresAt) > now) continue;

@@ -3,7 +3,7 @@
  * because the agent reads them verbatim (`modules[0].title: must not be empty`). Limits live here once.
  */
 import * as v from "valibot";
-import { idPrefixes, type IdKind } from "../ids.ts";
+import { idPattern, idPrefixes, type IdKind } from "../ids.ts";
 
 export const limits = {
   titleCharacters: 200,
@@ -55,7 +55,7 @@ export function optionalMarkdownField(maxBytes: number = limits.markdownBytes) {
 
 export function idField(kind: IdKind) {
   const prefix = idPrefixes[kind];
-  return v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9a-z]{1,64}$`), `must be a ${kind} ID (${prefix}_…)`));
+  return v.pipe(v.string(), v.regex(idPattern(kind), `must be a ${kind} ID (${prefix}_…)`));
 }
 
 export const httpUrlField = v.pipe(
