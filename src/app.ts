@@ -12,7 +12,6 @@ import { createRouter, type RequestContext, type Route } from "./http/router.ts"
 import { authenticateRequest } from "./auth/challenge.ts";
 import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
-import { protectedResourcePath } from "./discovery/routes.ts";
 import { jsonResponse } from "./http/json.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 
@@ -36,11 +35,6 @@ interface ClientAddressSource {
 
 const mcpPath = "/mcp";
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
-/** Paths any origin may read from a browser: public discovery documents. */
-const publicCorsPaths = new Set([protectedResourcePath, "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
-
-/** The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2). */
-const isMetadataPath = (path: string) => path === protectedResourcePath || path === "/.well-known/oauth-protected-resource";
 
 function oauthStyleError(status: number, description: string, headers: Record<string, string> = {}): Response {
   return jsonResponse({ error: "invalid_request", error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -85,10 +79,10 @@ export function createApp(deps: AppDeps) {
    * The REST routes' 429: problem+json, except on the protected-resource metadata, whose errors are
    * OAuth-style JSON (spec 4.2): there it is the spec's TemporarilyUnavailableError shape.
    */
-  function rateLimited(path: string, retryAfterSeconds: number): Response {
+  function rateLimited(path: string, oauthErrors: boolean, retryAfterSeconds: number): Response {
     const headers = { "Retry-After": String(retryAfterSeconds) };
     const detail = `Too many requests from this address; retry after ${retryAfterSeconds} seconds.`;
-    if (isMetadataPath(path)) {
+    if (oauthErrors) {
       return jsonResponse({ error: "temporarily_unavailable", error_description: detail }, { status: 429, headers: { "Cache-Control": "no-store", ...headers } });
     }
     return problemResponse(deps.baseUrl, problemTypes.rateLimited, detail, { instance: path, headers });
@@ -96,9 +90,13 @@ export function createApp(deps: AppDeps) {
 
   function route(request: Request, path: string, context: RequestContext, client: ClientAddressSource | undefined): Response | Promise<Response> {
     const origin = request.headers.get("origin");
+    const match = router.match(request.method, path);
+    // Discovery routes carry their own CORS and error-style flags (src/discovery/routes.ts).
+    context.route = match.kind === "not-found" ? undefined : match.route;
+    const oauthErrors = context.route?.errorStyle === "oauth";
     if (path !== mcpPath && deps.restRateLimiter) {
       const decision = deps.restRateLimiter.take(client?.requestIP(request)?.address ?? "unknown");
-      if (!decision.ok) return rateLimited(path, decision.retryAfterSeconds);
+      if (!decision.ok) return rateLimited(path, oauthErrors, decision.retryAfterSeconds);
     }
     if (path === mcpPath) {
       if (origin !== null && !isOriginAllowed(origin, deps.origins)) {
@@ -106,25 +104,24 @@ export function createApp(deps: AppDeps) {
       }
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: origin ? corsHeaders(origin, mcpMethods) : {} });
     } else {
-      if (request.method === "OPTIONS" && origin !== null && publicCorsPaths.has(path)) {
+      if (request.method === "OPTIONS" && origin !== null && context.route?.publicCors) {
         return new Response(null, { status: 204, headers: corsHeaders("*", "GET, HEAD, OPTIONS") });
       }
       const version = unsupportedApiVersion(request);
-      if (version !== undefined && isMetadataPath(path)) {
+      if (version !== undefined && oauthErrors) {
         return oauthStyleError(400, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}`);
       }
       if (version !== undefined) {
         return problemResponse(deps.baseUrl, problemTypes.unsupportedApiVersion, `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}.`, { instance: path });
       }
     }
-    const match = router.match(request.method, path);
     if (match.kind === "not-found") {
       return problemResponse(deps.baseUrl, problemTypes.notFound, `No resource exists at ${path}.`, { instance: path });
     }
     if (match.kind === "method-not-allowed") {
       const allow = match.allow.join(", ");
       if (path === mcpPath) return jsonRpcErrorResponse(405, -32000, `Method ${request.method} is not allowed on /mcp; use ${allow}`, { Allow: allow });
-      if (isMetadataPath(path)) return oauthStyleError(405, `${request.method} is not supported; use ${allow}`, { Allow: allow });
+      if (oauthErrors) return oauthStyleError(405, `${request.method} is not supported; use ${allow}`, { Allow: allow });
       return problemResponse(deps.baseUrl, problemTypes.methodNotAllowed, `${request.method} is not supported on ${path}; allowed: ${allow}.`, {
         instance: path,
         headers: { Allow: allow },
@@ -133,7 +130,7 @@ export function createApp(deps: AppDeps) {
     return match.handler(request, context);
   }
 
-  function finish(request: Request, response: Response, path: string): Response {
+  function finish(request: Request, response: Response, path: string, context: RequestContext): Response {
     let headers = response.headers;
     try {
       headers.set("Service-Api-Version", apiVersion);
@@ -147,7 +144,7 @@ export function createApp(deps: AppDeps) {
     if (origin !== null && request.method !== "OPTIONS") {
       if (path === mcpPath) {
         if (isOriginAllowed(origin, deps.origins)) for (const [k, v] of Object.entries(corsHeaders(origin, mcpMethods))) headers.set(k, v);
-      } else if (publicCorsPaths.has(path)) {
+      } else if (context.route?.publicCors) {
         headers.set("Access-Control-Allow-Origin", "*");
         headers.set("Access-Control-Expose-Headers", "Service-Api-Version, Retry-After");
       }
@@ -164,7 +161,7 @@ export function createApp(deps: AppDeps) {
   }
 
   function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
-    response = finish(request, response, path);
+    response = finish(request, response, path, context);
     response.headers.set("Request-Id", context.requestId);
     deps.logger.info("request", {
       requestId: context.requestId,

@@ -6,6 +6,7 @@
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
 import { defaultAuthoringLimits, limitDescriptions, type AuthoringLimits, type LimitName } from "./authoring/limits.ts";
+import { sqlitePathFromUrl } from "./store/database-url.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -152,6 +153,6 @@ export function isLoopbackUrl(url: string): boolean {
 /** The folder that holds the SQLite file and the development provider's keys. */
 export function dataDirectory(databaseUrl: string): string {
   if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
-  const path = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
+  const path = sqlitePathFromUrl(databaseUrl);
   return path === ":memory:" ? resolve("data") : dirname(resolve(path));
 }

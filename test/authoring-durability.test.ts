@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { freePort } from "./support/service.ts";
 import { connectAgent } from "./support/mcp-client.ts";
+import { waitFor } from "./support/wait.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -53,25 +54,34 @@ test("every acknowledged write survives SIGKILL mid-stream, and the database pas
     })) as { id: string; version: number; modules: { lessons: { id: string }[] }[] };
     const lessonId = course.modules[0]!.lessons[0]!.id;
 
-    // Four writers stream block additions; the process is killed while they are in flight.
+    // Four writers stream block additions; the process is killed once 40 are acknowledged.
     const acknowledged: string[] = [];
-    let stop = false;
+    let killed = false;
+    let enoughAcknowledged!: () => void;
+    let writerFailed!: (error: unknown) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      enoughAcknowledged = resolve;
+      writerFailed = reject;
+    });
     const writer = async (name: string) => {
-      for (let i = 0; !stop; i++) {
+      for (let i = 0; !killed; i++) {
         try {
           const result = (await agent.call("add_blocks", { courseId: course.id, lessonId, blocks: [{ type: "text", markdown: `${name} ${i}` }] })) as {
             blocks: { id: string }[];
           };
           acknowledged.push(result.blocks[0]!.id);
-        } catch {
-          return; // the connection died with the process: this write was never acknowledged
+          if (acknowledged.length >= 40) enoughAcknowledged();
+        } catch (error) {
+          // After the kill, a failed call is a write that was never acknowledged; before it, a failure is a bug.
+          if (!killed) writerFailed(new Error(`writer ${name} failed before the kill: ${String(error)}`));
+          return;
         }
       }
     };
     const writers = ["a", "b", "c", "d"].map(writer);
-    while (acknowledged.length < 40) await Bun.sleep(5);
+    await waitFor(ready, 30_000, () => `40 acknowledged add_blocks calls (${acknowledged.length} so far)`);
     child.kill("SIGKILL");
-    stop = true;
+    killed = true;
     await child.exited;
     await Promise.all(writers);
     await agent.close().catch(() => undefined);

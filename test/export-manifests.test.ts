@@ -41,6 +41,7 @@ describe("SCORM 1.2 package", () => {
   test("every file the manifest lists, and every schema it names, is in the package", async () => {
     const directory = await unpacked("scorm12", "module");
     const manifest = await Bun.file(join(directory, "imsmanifest.xml")).text();
+    expect(hrefs(manifest).length).toBeGreaterThan(0);
     for (const href of hrefs(manifest)) expect(await exists(join(directory, href))).toBe(true);
     for (const named of ["imscp_rootv1p1p2.xsd", "adlcp_rootv1p2.xsd", "imsmd_rootv1p2p1.xsd"]) expect(manifest).toContain(named);
     // ims_xml.xsd is imported by the CP and MD schemas, so it travels with them.
@@ -75,6 +76,7 @@ describe("SCORM 2004 4th Edition package", () => {
   test("every file the manifest lists, and every schema file the CAM set needs, is in the package", async () => {
     const directory = await unpacked("scorm2004", "module");
     const manifest = await Bun.file(join(directory, "imsmanifest.xml")).text();
+    expect(hrefs(manifest).length).toBeGreaterThan(0);
     for (const href of hrefs(manifest)) expect(await exists(join(directory, href))).toBe(true);
     for (const schema of ["imscp_v1p1.xsd", "adlcp_v1p3.xsd", "adlseq_v1p3.xsd", "adlnav_v1p3.xsd", "imsss_v1p0.xsd", "imsss_v1p0util.xsd", "xml.xsd", "XMLSchema.dtd", "datatypes.dtd"]) {
       expect(await exists(join(directory, schema))).toBe(true);

@@ -86,6 +86,7 @@ function categoryIds(statement: Statement): string[] {
 /** Rules every cmi5 defined statement from the AU must meet (sections 9.1-9.7). */
 function expectCmi5Defined(statements: Statement[], registration: string, sessionId: string): void {
   const ids = new Set<string>();
+  expect(statements.length).toBeGreaterThan(0);
   for (const statement of statements) {
     expect(statement.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     ids.add(statement.id);

@@ -71,6 +71,33 @@ describe("with the authorization server reachable", () => {
     expect(response.headers.get("content-type") ?? "").not.toContain("problem+json");
   });
 
+  test("the root form's errors are OAuth-style JSON too: unsupported Service-Api-Version and method", async () => {
+    for (const init of [{ headers: { "Service-Api-Version": "2" } }, { method: "DELETE" }]) {
+      const response = await capture(await fetch(`${fixture.base}/.well-known/oauth-protected-resource`, init));
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get("content-type")).toStartWith("application/json");
+      expect(JSON.parse(response.body)).toMatchObject({ error: "invalid_request", error_description: expect.any(String) });
+    }
+  });
+
+  test("the public discovery documents may be read from any origin; the docs page and unknown paths may not", async () => {
+    const origin = "https://some-app.example";
+    const publicPaths = ["/api/health", "/openapi.json", metadataPath, "/.well-known/oauth-protected-resource", "/.well-known/mcp.json"];
+    for (const path of publicPaths) {
+      const preflight = await fetch(`${fixture.base}${path}`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "GET" } });
+      await preflight.body?.cancel();
+      expect({ path, status: preflight.status, allowOrigin: preflight.headers.get("access-control-allow-origin") }).toEqual({ path, status: 204, allowOrigin: "*" });
+      const read = await fetch(`${fixture.base}${path}`, { headers: { Origin: origin } });
+      await read.body?.cancel();
+      expect({ path, allowOrigin: read.headers.get("access-control-allow-origin") }).toEqual({ path, allowOrigin: "*" });
+    }
+    for (const path of ["/docs/api", `${metadataPath}/x`, "/no-such-path"]) {
+      const read = await fetch(`${fixture.base}${path}`, { headers: { Origin: origin } });
+      await read.body?.cancel();
+      expect({ path, allowOrigin: read.headers.get("access-control-allow-origin") }).toEqual({ path, allowOrigin: null });
+    }
+  });
+
   test("/.well-known/mcp.json is the MCP server card: versions, transport and auth pointer", async () => {
     const response = await capture(await fetch(`${fixture.base}/.well-known/mcp.json`));
     expect(response.status).toBe(200);

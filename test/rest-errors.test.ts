@@ -69,16 +69,17 @@ test("a known path with an unsupported method answers 405 problem+json with Allo
 });
 
 test("every ProblemDetails carries type, title, status, detail, code, and status equals the HTTP status", async () => {
-  const cases: [string, RequestInit][] = [
-    ["/nope", {}],
-    ["/openapi.json", { method: "DELETE" }],
-    ["/docs/api", { method: "POST" }],
-    ["/.well-known/mcp.json", { headers: { "Service-Api-Version": "7" } }],
-    ["/api/health", { headers: { "Service-Api-Version": "" } }],
+  const cases: [string, RequestInit, number][] = [
+    ["/nope", {}, 404],
+    ["/openapi.json", { method: "DELETE" }, 405],
+    ["/docs/api", { method: "POST" }, 405],
+    ["/.well-known/mcp.json", { headers: { "Service-Api-Version": "7" } }, 400],
+    // Sent as an empty value (not dropped), so it is neither absent nor `1`: refused like any other.
+    ["/api/health", { headers: { "Service-Api-Version": "" } }, 400],
   ];
-  for (const [path, init] of cases) {
+  for (const [path, init, status] of cases) {
     const response = await capture(await fetch(`${fixture.base}${path}`, init));
-    if (response.status < 400) continue; // An empty Service-Api-Version may be read as absent.
+    expect({ path, status: response.status }).toEqual({ path, status });
     const problem = expectProblem(response);
     for (const field of ["type", "title", "status", "detail", "code"]) expect(problem).toHaveProperty(field);
     const known = Object.values(problemTypes).find((type) => `${fixture.base}/docs/api#${type.slug}` === problem.type);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { capture, type CapturedResponse } from "./support/openapi-responses.ts";
 import { allowedBrowserOrigin, startRestFixture, type RestFixture } from "./support/rest-fixture.ts";
+import { waitFor } from "./support/wait.ts";
 
 const accept = "application/json, text/event-stream";
 const initialize = {
@@ -26,14 +27,15 @@ describe("stateful /mcp", () => {
   let fixture: RestFixture;
   let token: string;
 
+  // Starting (and stopping) the service and its identity provider can take longer than bun's 5 s hook default on a loaded machine.
   beforeAll(async () => {
     fixture = await startRestFixture();
     token = await fixture.token();
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await fixture?.dispose();
-  });
+  }, 30_000);
 
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(`${fixture.base}/mcp`, {
@@ -164,15 +166,16 @@ describe("stateful /mcp", () => {
     const session = await openSession();
     const headers = { Authorization: `Bearer ${token}`, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18" };
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 2000);
     try {
-      const stream = await fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }).catch(
-        () => undefined,
+      // A server that held the headers back until its first event would never answer here: nothing is sent.
+      const stream = await waitFor(
+        fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }),
+        20_000,
+        "the response headers of GET /mcp (the server has no event to send)",
       );
-      expect(stream === undefined ? "no response headers within 2 s" : stream.status).toBe(200);
-      if (stream) expect(fixture.validator.check("/mcp", "get", { status: stream.status, headers: stream.headers, body: "" })).toEqual([]);
+      expect(stream.status).toBe(200);
+      expect(fixture.validator.check("/mcp", "get", { status: stream.status, headers: stream.headers, body: "" })).toEqual([]);
     } finally {
-      clearTimeout(timer);
       controller.abort();
       await fetch(`${fixture.base}/mcp`, { method: "DELETE", headers }).then((response) => response.body?.cancel());
     }
@@ -186,10 +189,15 @@ describe("stateful /mcp", () => {
     expect(notAcceptable.status).toBe(406);
     expect(fixture.validator.check("/mcp", "get", notAcceptable)).toEqual([]);
 
-    // The first stream is not awaited: its headers may only arrive with its first event.
+    // The transport registers the stream before it answers, so once the first stream's headers are
+    // here (the test above proves they come at once) a second GET must find it.
     const controller = new AbortController();
-    const first = fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }).catch(() => undefined);
-    await Bun.sleep(200);
+    const first = await waitFor(
+      fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" }, signal: controller.signal }),
+      20_000,
+      "the response headers of the session's first GET /mcp stream",
+    );
+    expect(first.status).toBe(200);
     const second = await capture(await fetch(`${fixture.base}/mcp`, { headers: { ...headers, Accept: "text/event-stream" } }));
     expect(second.status).toBe(409);
     expect(fixture.validator.check("/mcp", "get", second)).toEqual([]);
@@ -198,7 +206,7 @@ describe("stateful /mcp", () => {
     expect(ended.status).toBe(200);
     expect(fixture.validator.check("/mcp", "delete", ended)).toEqual([]);
     controller.abort();
-    await first;
+    await first.body?.cancel().catch(() => {});
     const gone = await capture(await fetch(`${fixture.base}/mcp`, { method: "DELETE", headers }));
     expect(gone.status).toBe(404);
     expect(fixture.validator.check("/mcp", "delete", gone)).toEqual([]);
@@ -225,11 +233,11 @@ describe("stateless /mcp (MCP_STATELESS=true)", () => {
 
   beforeAll(async () => {
     fixture = await startRestFixture({ MCP_STATELESS: "true" });
-  });
+  }, 30_000);
 
   afterAll(async () => {
     await fixture?.dispose();
-  });
+  }, 30_000);
 
   test("POST is served without a session; GET and DELETE answer 405 JSON with Allow: POST, as documented", async () => {
     const token = await fixture.token();

@@ -125,6 +125,7 @@ test("errors of /mcp and of the metadata endpoint are never documented as proble
     document.paths?.["/.well-known/oauth-protected-resource/mcp"]?.get,
   ];
   for (const operation of operations) {
+    expect(Object.keys(operation?.responses ?? {}).length).toBeGreaterThan(0);
     for (const response of Object.values(operation?.responses ?? {})) {
       expect(JSON.stringify(response)).not.toContain("problem+json");
       expect(JSON.stringify(response)).not.toContain("#/components/responses/");

@@ -80,22 +80,28 @@ export async function uploadAsset(
       detectedMediaType: type.mediaType,
     });
   }
-  const row: AssetRow = {
-    id: session.newId("asset"),
-    courseId: edit.course.id,
-    filename: args.filename,
-    mediaType: type.mediaType,
-    byteSize: bytes.byteLength,
-    sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
-    createdBy: session.actor.sub,
-    createdAt: timestamp(session),
-  };
-  await session.tx.insertAsset(row, bytes);
+  const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
   edit.addedAssetBytes += row.byteSize;
   const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
     always: true,
   });
   return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
+}
+
+/** Stores a recognised file's bytes as a new asset of the course, with its size and content hash; upload and import both come here. */
+export async function storeAsset(session: AuthoringSession, courseId: string, file: { filename: string; mediaType: string; bytes: Uint8Array }): Promise<AssetRow> {
+  const row: AssetRow = {
+    id: session.newId("asset"),
+    courseId,
+    filename: file.filename,
+    mediaType: file.mediaType,
+    byteSize: file.bytes.byteLength,
+    sha256: new Bun.CryptoHasher("sha256").update(file.bytes).digest("hex"),
+    createdBy: session.actor.sub,
+    createdAt: timestamp(session),
+  };
+  await session.tx.insertAsset(row, file.bytes);
+  return row;
 }
 
 /** Strict standard base64 (whitespace ignored); anything else names the field. */

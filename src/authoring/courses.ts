@@ -11,7 +11,15 @@ import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
 import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
-import { courseFieldEntries, courseStatusField, moduleOutlineSchema, objectiveInputSchema, type CourseDocument, type CourseSummary } from "./schemas/course.ts";
+import {
+  courseFieldEntries,
+  courseStatusField,
+  moduleOutlineSchema,
+  objectiveInputSchema,
+  type CourseDocument,
+  type CourseSummary,
+  type ModuleOutline,
+} from "./schemas/course.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import { publicationOf, readPublishedCourse } from "./publications.ts";
 import { insertModule } from "./structure.ts";
@@ -30,16 +38,34 @@ export const createCourseArguments = v.object({
 export type CreateCourseArguments = v.InferOutput<typeof createCourseArguments>;
 
 export async function createCourse(session: AuthoringSession, args: CreateCourseArguments): Promise<CourseDocument> {
+  const edit = await insertDraftCourse(session, args);
+  await commitCourseEdit(edit, "create_course", `Created course "${edit.course.title}"`);
+  return readCourseDocument(session, edit.course, "owner", true);
+}
+
+export interface DraftCourseOptions {
+  /** Runs once the course row exists, before its content (an import stores its assets here); its result rewrites each module. */
+  beforeContent?: (courseId: string) => Promise<(module: ModuleOutline) => ModuleOutline>;
+  /** What the objectives' keys are, for the "used twice" error (an import's keys are its source IDs). */
+  keysAre?: string;
+}
+
+/**
+ * A new draft course owned by the caller from a nested outline: the course row, its objectives (keys
+ * resolved to new IDs) and its modules → lessons → blocks, in one `CourseEdit` the caller commits.
+ * `create_course` and `import_course` both start a course here, so both check it the same way.
+ */
+export async function insertDraftCourse(session: AuthoringSession, outline: CreateCourseArguments, options: DraftCourseOptions = {}): Promise<CourseEdit> {
   const now = timestamp(session);
   const row: CourseRow = {
     id: session.newId("course"),
     ownerSub: session.actor.sub,
-    title: args.title,
-    description: args.description,
-    language: args.language,
-    audience: args.audience,
-    level: args.level,
-    tags: args.tags,
+    title: outline.title,
+    description: outline.description,
+    language: outline.language,
+    audience: outline.audience,
+    level: outline.level,
+    tags: outline.tags,
     status: "draft",
     version: 1,
     createdAt: now,
@@ -47,21 +73,21 @@ export async function createCourse(session: AuthoringSession, args: CreateCourse
   };
   const edit = new CourseEdit(session, row, "owner", true);
   await edit.insert("course", row);
+  const prepared = (await options.beforeContent?.(row.id)) ?? ((module: ModuleOutline) => module);
   const keys = new Map<string, string>();
-  for (const [index, objective] of args.objectives.entries()) {
+  for (const [index, objective] of outline.objectives.entries()) {
     const id = session.newId("objective");
     if (objective.key !== undefined) {
-      if (keys.has(objective.key)) throw invalidArgument(`objectives[${index}].key`, `"${objective.key}" is used twice; keys must be unique`);
+      if (keys.has(objective.key)) throw invalidArgument(`objectives[${index}].key`, `"${objective.key}" is used twice; ${options.keysAre ?? "keys"} must be unique`);
       keys.set(objective.key, id);
     }
     await edit.insert("objective", { id, courseId: row.id, position: (index + 1) * 1024, text: objective.text });
   }
-  const positions = await allocatePositions(edit, "module", row.id, undefined, args.modules.length, "modules");
-  for (const [index, module] of args.modules.entries()) {
-    await insertModule(edit, module, positions[index] as number, `modules[${index}]`, keys);
+  const positions = await allocatePositions(edit, "module", row.id, undefined, outline.modules.length, "modules");
+  for (const [index, module] of outline.modules.entries()) {
+    await insertModule(edit, prepared(module), positions[index] as number, `modules[${index}]`, keys);
   }
-  await commitCourseEdit(edit, "create_course", `Created course "${row.title}"`);
-  return readCourseDocument(session, edit.course, "owner", true);
+  return edit;
 }
 
 export const courseVariants = ["draft", "published"] as const;

@@ -11,6 +11,8 @@ export const idPrefixes = {
   asset: "ast",
   revision: "rev",
   comment: "cmt",
+  /** A stored export package; the package storage assigns these. */
+  export: "exp",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
@@ -18,6 +20,15 @@ export type IdKind = keyof typeof idPrefixes;
 export type IdGenerator = (kind: IdKind) => string;
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** What follows `<prefix>_` in an ID we accept: lowercase base32-ish, as generated (20) or longer from elsewhere. */
+export const idSuffixPattern = "[0-9a-z]{1,64}";
+
+/** An anchored pattern for IDs of the given kinds (`^(crs|mod)_[0-9a-z]{1,64}$`). */
+export function idPattern(...kinds: readonly IdKind[]): RegExp {
+  const prefixes = kinds.map((kind) => idPrefixes[kind]);
+  return new RegExp(`^${prefixes.length === 1 ? prefixes[0] : `(${prefixes.join("|")})`}_${idSuffixPattern}$`);
+}
 
 /** 20 base32 characters from a cryptographic source. */
 export const randomId: IdGenerator = (kind) => {

@@ -93,7 +93,8 @@ export function collaboratorDocuments(collaborators: readonly CollaboratorRow[])
   );
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+/** Items by key, each group in the items' order (rows by their parent's ID). */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const group = groups.get(key(item));

@@ -12,6 +12,8 @@ import type { Account, ClientMetadataView, Configuration, IssuedToken, PromptLis
 import { DevProviderStore, STATE_FILE } from "./adapter.ts";
 import { handleInteraction, INTERACTION_PATH, matchInteractionRoute } from "./interactions.ts";
 import { loadOrCreateSigningKeys } from "./keys.ts";
+import { escapeHtml } from "../render/html.ts";
+import { supportedScopes } from "../discovery/protected-resource.ts";
 
 export interface DevIdentityProvider {
   /** `{auth_url}`: `http://<host>:<port>`, no trailing slash. */
@@ -32,7 +34,8 @@ export interface DevIdentityProviderOptions {
   nodeEnv?: string;
 }
 
-export const DEFAULT_SCOPES = ["openid", "profile", "email", "offline_access"];
+/** The dev provider offers exactly the scopes the service's metadata advertises (spec section 5). */
+export const DEFAULT_SCOPES: string[] = [...supportedScopes];
 
 /** Lifetimes in seconds. Access tokens are short enough that refresh gets exercised in a working day. */
 const TTL = {
@@ -263,10 +266,6 @@ function logProblem(what: string, error: unknown): void {
   // One line, message only: error objects from the token endpoint may reference request data.
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`dev identity provider: ${what}: ${message}\n`);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 type OidcProviderModule = typeof import("oidc-provider");

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Interaction, Provider } from "oidc-provider";
+import { escapeHtml } from "../render/html.ts";
 
 export const INTERACTION_PATH = "/interaction";
 
@@ -162,6 +163,3 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}

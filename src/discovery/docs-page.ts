@@ -7,6 +7,7 @@
  */
 import type { OpenAPIV3_1 } from "@scalar/openapi-types";
 import { problemTypes, problemTypeUri } from "../http/problem.ts";
+import { escapeHtml } from "../render/html.ts";
 import { scopeDescriptions, supportedScopes } from "./protected-resource.ts";
 
 export interface ApiDocsPageOptions {
@@ -15,11 +16,6 @@ export interface ApiDocsPageOptions {
   document: OpenAPIV3_1.Document;
 }
 
-const htmlEscapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => htmlEscapes[character] ?? character);
-}
 
 /** Escapes, then turns `code` spans of the document's Markdown-ish descriptions into <code>. */
 function prose(text: string): string {

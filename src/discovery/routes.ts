@@ -39,17 +39,18 @@ export function discoveryRoutes(deps: {
     deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", methods: { GET: () => new Response(healthBody, { headers: healthHeaders }) } },
-    { path: "/openapi.json", methods: { GET: () => new Response(deps.documents.openApiJson, { headers: jsonHeaders }) } },
-    { path: protectedResourcePath, methods: { GET: protectedResource } },
+    { path: "/api/health", publicCors: true, methods: { GET: () => new Response(healthBody, { headers: healthHeaders }) } },
+    { path: "/openapi.json", publicCors: true, methods: { GET: () => new Response(deps.documents.openApiJson, { headers: jsonHeaders }) } },
+    // The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2).
+    { path: protectedResourcePath, publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
     {
       // Any suffix below the metadata path is a plain-text 404 (spec 4.2), whatever the method.
       path: protectedResourcePath,
       prefix: true,
       methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
     },
-    { path: "/.well-known/oauth-protected-resource", methods: { GET: protectedResource } },
-    { path: "/.well-known/mcp.json", methods: { GET: () => new Response(deps.documents.serverCardJson, { headers: jsonHeaders }) } },
+    { path: "/.well-known/oauth-protected-resource", publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
+    { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: () => new Response(deps.documents.serverCardJson, { headers: jsonHeaders }) } },
     {
       path: "/docs/api",
       methods: { GET: () => new Response(deps.documents.docsHtml, { headers: htmlHeaders }) },

@@ -9,29 +9,14 @@
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { limitExceededError } from "../authoring/limits.ts";
-import type { ExportFormat } from "./types.ts";
+import { idPattern, idPrefixes, idSuffixPattern, randomId } from "../authoring/ids.ts";
+import type { NewExport, PackageStorage, StoredExport } from "../store/packages.ts";
+
+export type { NewExport, StoredExport } from "../store/packages.ts";
 
 export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
 /** Packages up to this size travel inside the tool result; larger ones as a link to read. */
 export const defaultEmbedLimitBytes = 1024 * 1024;
-
-/** What is known about one stored export; the course's access rules decide who may read it. */
-export interface StoredExport {
-  readonly exportId: string;
-  readonly courseId: string;
-  readonly format: ExportFormat;
-  readonly variant: "draft" | "published";
-  /** The course version the package was built from. */
-  readonly courseVersion: number;
-  readonly fileName: string;
-  readonly mimeType: string;
-  readonly size: number;
-  readonly createdBy: string;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
-
-export type NewExport = Omit<StoredExport, "exportId" | "size" | "createdAt" | "expiresAt">;
 
 export interface ExportStoreOptions {
   /** The folder exports live in, e.g. `<dataDir>/exports`. */
@@ -43,15 +28,13 @@ export interface ExportStoreOptions {
   readonly keptPerUser?: number;
 }
 
-const courseIdPattern = /^crs_[0-9a-z]{1,64}$/;
-const exportIdPattern = /^exp_[0-9a-z]{1,64}$/;
-const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+const courseIdPattern = idPattern("course");
+const exportIdPattern = idPattern("export");
+const metaFilePattern = new RegExp(`^(${idPrefixes.export}_${idSuffixPattern})\\.meta\\.json$`);
 
-/** `exp_` and 100 random bits, in the same alphabet as the domain's IDs. */
+/** `exp_` and 100 random bits, like every ID the domain makes. */
 export function newExportId(): string {
-  let suffix = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(20))) suffix += alphabet[byte & 31];
-  return `exp_${suffix}`;
+  return randomId("export");
 }
 
 export function exportUri(courseId: string, exportId: string): string {
@@ -68,7 +51,8 @@ function extensionOf(fileName: string): string {
   return /\.(zip|imscc|json)$/.exec(fileName)?.[1] ?? "bin";
 }
 
-export class ExportStore {
+/** Package storage as files beside the SQLite database. */
+export class ExportStore implements PackageStorage {
   private readonly ttlMs: number;
   private readonly now: () => Date;
   /** Largest package embedded in export_course's result; larger ones are linked. */
@@ -218,7 +202,7 @@ export class ExportStore {
           if (info && info.mtimeMs + this.ttlMs < now) await rm(path, { force: true });
           continue;
         }
-        const exportId = /^(exp_[0-9a-z]{1,64})\.meta\.json$/.exec(name)?.[1];
+        const exportId = metaFilePattern.exec(name)?.[1];
         if (!exportId) continue;
         const record = await this.readMeta(id, exportId);
         if (record && Date.parse(record.expiresAt) > now) continue;

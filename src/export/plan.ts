@@ -3,6 +3,7 @@
  * assets the blocks reference and where each lands in the package. A reference to a missing asset fails
  * here, naming the block, so a broken course gives a clear tool error rather than a broken package.
  */
+import { acceptedMediaTypes } from "../authoring/media-types.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
 import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
@@ -81,22 +82,8 @@ export interface PackagedAsset {
   readonly path: string;
 }
 
-const extensionsByType: Record<string, string> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/gif": "gif",
-  "image/webp": "webp",
-  "image/avif": "avif",
-  "image/svg+xml": "svg",
-  "video/mp4": "mp4",
-  "video/webm": "webm",
-  "audio/mpeg": "mp3",
-  "audio/mp4": "m4a",
-  "audio/ogg": "ogg",
-  "audio/wav": "wav",
-  "text/vtt": "vtt",
-  "application/pdf": "pdf",
-};
+/** The extension a packaged file gets from its media type: the first honest one of each type an upload may have. */
+const extensionsByType: Record<string, string | undefined> = Object.fromEntries(acceptedMediaTypes.map((type) => [type.mediaType, type.extensions[0]]));
 
 export function packagedFileName(assetId: string, info: AssetInfo): string {
   const base = info.fileName.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[._]+/, "").slice(-80) || "file";

@@ -4,9 +4,10 @@
  * the same; assets come from an `AssetSource` so bytes are read one at a time while the zip streams.
  */
 import type { RenderableCourse, RenderOptions } from "../render/types.ts";
+import type { ExportFormat } from "../store/packages.ts";
 
-export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json"] as const;
-export type ExportFormat = (typeof exportFormats)[number];
+// The format list is defined with the stored-package record, which sits below the exporters.
+export { exportFormats, type ExportFormat } from "../store/packages.ts";
 
 /** One SCO (or cmi5 AU) for the whole course, or one per module. */
 export const scoModes = ["course", "module"] as const;

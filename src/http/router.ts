@@ -12,6 +12,8 @@ export interface RequestContext {
   requestId: string;
   /** Filled in by the /mcp auth layer, so the access log can name the caller. */
   sub?: string;
+  /** The route the path matched (whatever the method), once routed; undefined for an unknown path. */
+  route?: Route;
 }
 
 export type Handler = (request: Request, context: RequestContext) => Response | Promise<Response>;
@@ -21,6 +23,10 @@ export interface Route {
   /** When true, the route also answers every path below `path + "/"`. */
   prefix?: boolean;
   methods: Partial<Record<Method, Handler>>;
+  /** A public document any origin may read from a browser: CORS preflight and `Access-Control-Allow-Origin: *`. */
+  publicCors?: boolean;
+  /** How the app's own errors on this route are shaped: problem+json (the default) or OAuth-style JSON. */
+  errorStyle?: "problem" | "oauth";
 }
 
 export type Match =

@@ -4,14 +4,12 @@
  * blocks through the same inserts `create_course` uses, so every block is checked the same way. Any
  * failure rolls everything back.
  */
-import { timestamp, type AuthoringSession } from "../authoring/context.ts";
-import { CourseEdit, commitCourseEdit } from "../authoring/course-edit.ts";
-import { readCourseDocument } from "../authoring/courses.ts";
-import { invalidArgument, CourseAuthoringError } from "../authoring/errors.ts";
-import { allocatePositions } from "../authoring/ordering.ts";
+import { storeAsset } from "../authoring/assets.ts";
+import type { AuthoringSession } from "../authoring/context.ts";
+import { commitCourseEdit, type CourseEdit } from "../authoring/course-edit.ts";
+import { insertDraftCourse, readCourseDocument } from "../authoring/courses.ts";
+import { CourseAuthoringError } from "../authoring/errors.ts";
 import type { CourseDocument, ModuleOutline } from "../authoring/schemas/course.ts";
-import { insertModule } from "../authoring/structure.ts";
-import type { CourseRow } from "../store/types.ts";
 import { labelOf, type ImportedAsset, type ImportedCourse } from "./plan.ts";
 
 /** Rewrites every `assetId` in a module's blocks from the source ID to the new one. */
@@ -28,21 +26,8 @@ function withNewAssetIds(module: ModuleOutline, newIds: ReadonlyMap<string, stri
 async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[]): Promise<Map<string, string>> {
   const newIds = new Map<string, string>();
   for (const asset of assets) {
-    const id = session.newId("asset");
-    newIds.set(asset.sourceId, id);
-    await session.tx.insertAsset(
-      {
-        id,
-        courseId,
-        filename: asset.fileName,
-        mediaType: asset.mediaType,
-        byteSize: asset.bytes.byteLength,
-        sha256: new Bun.CryptoHasher("sha256").update(asset.bytes).digest("hex"),
-        createdBy: session.actor.sub,
-        createdAt: timestamp(session),
-      },
-      asset.bytes,
-    );
+    const row = await storeAsset(session, courseId, { filename: asset.fileName, mediaType: asset.mediaType, bytes: asset.bytes });
+    newIds.set(asset.sourceId, row.id);
   }
   return newIds;
 }
@@ -61,42 +46,19 @@ export async function createImportedCourse(
   labels: ReadonlyMap<string, string>,
   sourceName: string,
 ): Promise<CourseDocument> {
-  const now = timestamp(session);
-  const row: CourseRow = {
-    id: session.newId("course"),
-    ownerSub: session.actor.sub,
-    title: course.title,
-    description: course.description,
-    language: course.language,
-    audience: course.audience,
-    level: course.level,
-    tags: course.tags,
-    status: "draft",
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const edit = new CourseEdit(session, row, "owner", true);
+  let edit: CourseEdit;
   try {
-    await edit.insert("course", row);
-    const assetIds = await insertAssets(session, row.id, assets);
+    edit = await insertDraftCourse(session, course, {
+      keysAre: "objective IDs",
+      beforeContent: async (courseId) => {
+        const assetIds = await insertAssets(session, courseId, assets);
+        return (module) => withNewAssetIds(module, assetIds);
+      },
+    });
     edit.addedAssetBytes += assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
-    const keys = new Map<string, string>();
-    for (const [index, objective] of course.objectives.entries()) {
-      const id = session.newId("objective");
-      if (objective.key !== undefined) {
-        if (keys.has(objective.key)) throw invalidArgument(`objectives[${index}].key`, `"${objective.key}" is used twice; objective IDs must be unique`);
-        keys.set(objective.key, id);
-      }
-      await edit.insert("objective", { id, courseId: row.id, position: (index + 1) * 1024, text: objective.text });
-    }
-    const positions = await allocatePositions(edit, "module", row.id, undefined, course.modules.length, "modules");
-    for (const [index, module] of course.modules.entries()) {
-      await insertModule(edit, withNewAssetIds(module, assetIds), positions[index] as number, `modules[${index}]`, keys);
-    }
   } catch (error) {
     throw named(error, labels);
   }
-  await commitCourseEdit(edit, "import_course", `Imported course "${row.title}" from ${sourceName}`);
+  await commitCourseEdit(edit, "import_course", `Imported course "${edit.course.title}" from ${sourceName}`);
   return readCourseDocument(session, edit.course, "owner", true);
 }

@@ -4,7 +4,7 @@
  * fields; the preview shows a notice naming it, a package leaves it out.
  */
 import * as v from "valibot";
-import { blockSchema, type Block } from "../authoring/schemas/blocks.ts";
+import { blockSchema, isQuestionBlock, type Block } from "../authoring/schemas/blocks.ts";
 import {
   renderAccordionBlock,
   renderCalloutBlock,
@@ -41,6 +41,7 @@ export function renderBlock(block: RenderableBlock, context: LessonContext, cour
 }
 
 function renderValidBlock(block: Block, context: LessonContext, courseLanguage: string): SafeHtml {
+  if (isQuestionBlock(block)) return renderQuestionBlock(block, context);
   switch (block.type) {
     case "text":
       return renderTextBlock(block);
@@ -66,12 +67,5 @@ function renderValidBlock(block: Block, context: LessonContext, courseLanguage: 
       return renderTabsBlock(block, context);
     case "flashcards":
       return renderFlashcardsBlock(block, context);
-    case "single_choice":
-    case "multiple_choice":
-    case "true_false":
-    case "fill_in_blank":
-    case "matching":
-    case "ordering":
-      return renderQuestionBlock(block, context);
   }
 }

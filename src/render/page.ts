@@ -3,6 +3,7 @@
  * this render's nonce-bearing style and scripts run (so even markup that slipped past escaping stays
  * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
  */
+import { languageTagPattern } from "../authoring/schemas/fields.ts";
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
@@ -13,11 +14,10 @@ import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
 
-const languageTag = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 const rightToLeftLanguages = new Set(["ar", "arc", "dv", "fa", "ha", "he", "khw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"]);
 
 export function documentLanguage(language: string | null | undefined): string {
-  return language && languageTag.test(language) ? language : "en";
+  return language && languageTagPattern.test(language) ? language : "en";
 }
 
 function textDirection(language: string): "rtl" | "ltr" {

@@ -4,7 +4,7 @@
  * holding the per-answer feedback and explanation, hidden until checked. Grading data sits in `data-`
  * attributes the in-page script reads; the correct answers are in the page, as in any offline quiz.
  */
-import type { Block } from "../authoring/schemas/blocks.ts";
+import type { Block, QuestionBlock } from "../authoring/schemas/blocks.ts";
 import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml, markdownWithBlanksHtml } from "./markdown.ts";
@@ -12,7 +12,6 @@ import { shuffledIndices } from "./shuffle.ts";
 import { uiText } from "./ui-text.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
-type QuestionBlock = BlockOf<"single_choice" | "multiple_choice" | "true_false" | "fill_in_blank" | "matching" | "ordering">;
 
 /** How the script grades the question: which parts it reads and how it scores them. */
 type Grading = "choice" | "blanks" | "matching" | "ordering";

@@ -6,8 +6,9 @@
  */
 import type { CommentTargetKind, CourseRow, JsonValue, LessonRow, ModuleRow } from "../store/types.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
+import { idPattern } from "../authoring/ids.ts";
 
-export const targetIdPattern = /^(crs|mod|les|blk)_[0-9a-z]{1,64}$/;
+export const targetIdPattern = idPattern("course", "module", "lesson", "block");
 
 const kindByPrefix: Record<string, CommentTargetKind> = { crs: "course", mod: "module", les: "lesson", blk: "block" };
 

@@ -34,15 +34,15 @@ export const scorm2004Imports: readonly SchemaImport[] = [
  * IMS Common Cartridge 1.3 manifest: IMS's CP profile plus what it imports. The profile names its imports
  * by their imsglobal.org URLs; listing it last means every namespace it imports is already loaded from the
  * local file above it, so libxml2 skips the remote locations (one "Skipping import" warning each) and no
- * IMS file needs editing. The authorizations and curriculum-standards schemas are our stand-ins (see
- * src/export/schemas/README.md); xml.xsd is the W3C copy in `scorm2004/`.
+ * IMS file needs editing. Every file is IMS's (see src/export/schemas/README.md); xml.xsd is the W3C copy
+ * in `scorm2004/`.
  */
 export const imsccManifestImports: readonly SchemaImport[] = [
   { namespace: "http://www.w3.org/XML/1998/namespace", location: "xml.xsd" },
-  { namespace: "http://www.imsglobal.org/xsd/imsccv1p3/imsccauth_v1p3", location: "standin-imsccauth.xsd" },
+  { namespace: "http://www.imsglobal.org/xsd/imsccv1p3/imsccauth_v1p3", location: "ccv1p3_imsccauth_v1p3.xsd" },
   { namespace: "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest", location: "ccv1p3_lommanifest_v1p0.xsd" },
   { namespace: "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/resource", location: "ccv1p3_lomresource_v1p0.xsd" },
-  { namespace: "http://www.imsglobal.org/xsd/imsccv1p3/imscsmd_v1p0", location: "standin-imscsmd.xsd" },
+  { namespace: "http://www.imsglobal.org/xsd/imsccv1p3/imscsmd_v1p0", location: "ccv1p3_imscsmd_v1p0.xsd" },
   { namespace: "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1", location: "ccv1p3_imscp_v1p2_v1p0.xsd" },
 ];
 

@@ -34,6 +34,12 @@ export type BlockContent = v.InferOutput<typeof blockSchema>;
 export type BlockType = BlockContent["type"];
 /** A stored block as tools return it. */
 export type Block = { id: string } & BlockContent;
+/** A stored question block: one whose type is in `questionTypes`. */
+export type QuestionBlock = Extract<Block, { type: questionBlocks.QuestionType }>;
+
+export function isQuestionBlock(block: Block): block is QuestionBlock {
+  return questionBlocks.isQuestionType(block.type);
+}
 
 export const blockTypes: readonly BlockType[] = blockSchema.options.map((option) =>
   "pipe" in option ? option.pipe[0].entries.type.literal : option.entries.type.literal,

@@ -5,7 +5,7 @@
  * agent must fix.
  */
 import * as v from "valibot";
-import { httpUrlField, idField, limits, markdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
+import { httpUrlField, idField, languageTagPattern, limits, markdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
 
 const assetIdField = v.pipe(idField("asset"), v.description("An asset ID returned by upload_asset for this course."));
 
@@ -53,7 +53,7 @@ export const imageBlock = v.pipe(
 
 const captionsFields = v.object({
   ...mediaSourceEntries,
-  language: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag"))),
+  language: v.optional(v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag"))),
 });
 const captionsSchema = v.pipe(
   captionsFields,

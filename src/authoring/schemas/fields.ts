@@ -3,7 +3,7 @@
  * because the agent reads them verbatim (`modules[0].title: must not be empty`). Limits live here once.
  */
 import * as v from "valibot";
-import { idPrefixes, type IdKind } from "../ids.ts";
+import { idPattern, idPrefixes, type IdKind } from "../ids.ts";
 
 export const limits = {
   titleCharacters: 200,
@@ -55,7 +55,7 @@ export function optionalMarkdownField(maxBytes: number = limits.markdownBytes) {
 
 export function idField(kind: IdKind) {
   const prefix = idPrefixes[kind];
-  return v.pipe(v.string(), v.regex(new RegExp(`^${prefix}_[0-9a-z]{1,64}$`), `must be a ${kind} ID (${prefix}_…)`));
+  return v.pipe(v.string(), v.regex(idPattern(kind), `must be a ${kind} ID (${prefix}_…)`));
 }
 
 export const httpUrlField = v.pipe(
@@ -65,11 +65,11 @@ export const httpUrlField = v.pipe(
   v.regex(/^https?:\/\//i, "must be an http or https URL"),
 );
 
+/** The shape of a BCP 47 language tag such as `en`, `en-GB`, `pt-BR`, `zh-Hant`: the one pattern the schemas, the renderer and the review rules use. */
+export const languageTagPattern = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
 /** BCP 47 language tag such as `en`, `en-GB`, `pt-BR`, `zh-Hant`. */
-export const languageField = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, "must be a BCP 47 language tag such as en, en-GB or pt-BR"),
-);
+export const languageField = v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag such as en, en-GB or pt-BR"));
 
 export const expectedVersionField = v.optional(
   v.pipe(

@@ -2,11 +2,10 @@
  * Checks of the course as a whole: the fields an LMS catalogue and a screen reader need (description,
  * language), at least one module, and learning objectives that questions actually assess.
  */
+import { languageTagPattern } from "../../authoring/schemas/fields.ts";
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { atField, courseLocation, objectiveLocation, type WalkedCourse } from "./course-walk.ts";
 import type { FindingList } from "./rules.ts";
-
-const languageTag = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
 export function checkCourseFields(course: WalkedCourse, findings: FindingList): void {
   const { description, language } = course.course;
@@ -18,7 +17,7 @@ export function checkCourseFields(course: WalkedCourse, findings: FindingList): 
       "Call update_course with a description of two or three sentences: who the course is for and what they will be able to do afterwards.",
     );
   }
-  if (!languageTag.test(language.trim())) {
+  if (!languageTagPattern.test(language.trim())) {
     findings.report(
       "course.missing_language",
       atField(courseLocation, "language"),

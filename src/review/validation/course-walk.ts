@@ -5,7 +5,7 @@
  */
 import type { Block } from "../../authoring/schemas/blocks.ts";
 import { estimateLessonMinutes } from "../../authoring/estimate.ts";
-import { blockDocument, inOrder, type CourseRows } from "../../authoring/read-model.ts";
+import { blockDocument, groupBy, inOrder, type CourseRows } from "../../authoring/read-model.ts";
 import type { AssetRow, BlockRow, CourseRow, LessonRow, ModuleRow, ObjectiveRow } from "../../store/types.ts";
 import type { FindingLocation } from "./rules.ts";
 
@@ -38,8 +38,8 @@ export interface WalkedCourse {
 }
 
 export function walkCourse(rows: CourseRows, assets: readonly AssetRow[]): WalkedCourse {
-  const blocksByLesson = groupByParent(rows.blocks, (block) => block.lessonId);
-  const lessonsByModule = groupByParent(rows.lessons, (lesson) => lesson.moduleId);
+  const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
+  const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
   const modules = inOrder(rows.modules).map((module, moduleIndex): WalkedModule => {
     const moduleNumber = moduleIndex + 1;
     const modulePath = `Module ${moduleNumber} ${quoted(module.title)}`;
@@ -76,14 +76,4 @@ export const courseLocation: FindingLocation = { path: "Course" };
 
 export function quoted(text: string, length = 60): string {
   return `"${text.length > length ? `${text.slice(0, length - 1)}…` : text}"`;
-}
-
-function groupByParent<T>(items: readonly T[], parentOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(parentOf(item));
-    if (group) group.push(item);
-    else groups.set(parentOf(item), [item]);
-  }
-  return groups;
 }

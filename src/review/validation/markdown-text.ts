@@ -3,7 +3,7 @@
  * alt text), the levels of its ATX headings, and its readable prose as plain text. Line scanners and
  * regular expressions, linear in the text; fenced code is skipped everywhere.
  */
-import type { Block } from "../../authoring/schemas/blocks.ts";
+import { isQuestionBlock, type Block } from "../../authoring/schemas/blocks.ts";
 
 export interface MarkdownField {
   /** Path of the field inside the block, e.g. `markdown` or `items[2].markdown`. */
@@ -13,6 +13,12 @@ export interface MarkdownField {
 
 /** Every Markdown field of a block a learner reads. */
 export function markdownFields(block: Block): MarkdownField[] {
+  if (isQuestionBlock(block)) {
+    return present([
+      ["prompt", block.prompt],
+      ["explanation", block.explanation],
+    ]);
+  }
   switch (block.type) {
     case "text":
     case "callout":
@@ -28,16 +34,6 @@ export function markdownFields(block: Block): MarkdownField[] {
     case "video":
     case "audio":
       return present([["transcript", block.transcript]]);
-    case "single_choice":
-    case "multiple_choice":
-    case "true_false":
-    case "fill_in_blank":
-    case "matching":
-    case "ordering":
-      return present([
-        ["prompt", block.prompt],
-        ["explanation", block.explanation],
-      ]);
     default:
       return [];
   }

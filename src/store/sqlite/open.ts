@@ -6,15 +6,8 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { sqlitePathFromUrl } from "../database-url.ts";
 import { applyMigrations } from "./migrations.ts";
-
-/** `sqlite://./data/x.db` → `./data/x.db`; `sqlite:///abs/x.db` → `/abs/x.db`; `sqlite::memory:` → `:memory:`. */
-export function sqlitePathFromUrl(databaseUrl: string): string {
-  if (databaseUrl === "sqlite::memory:" || databaseUrl === "sqlite://:memory:") return ":memory:";
-  const match = /^sqlite:(?:\/\/)?(.+)$/.exec(databaseUrl);
-  if (!match?.[1]) throw new Error(`DATABASE_URL: ${databaseUrl.split(":")[0]} URL has no file path; use sqlite://<path> or sqlite::memory:`);
-  return decodeURIComponent(match[1]);
-}
 
 export function openSqliteDatabase(databaseUrl: string): Database {
   const path = sqlitePathFromUrl(databaseUrl);

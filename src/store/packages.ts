@@ -1,0 +1,47 @@
+/**
+ * The package-storage contract: where built export packages are kept until they expire, so a large
+ * package is written once and then served by `resources/read` instead of travelling inside a tool
+ * result. The use cases are written against this interface; the composition root (`service.ts`)
+ * chooses the implementation (files beside the SQLite database today, `ExportStore`). The format list
+ * lives here because a stored package records its format, and storage sits below the exporters.
+ */
+
+export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json"] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+/** What is known about one stored export; the course's access rules decide who may read it. */
+export interface StoredExport {
+  readonly exportId: string;
+  readonly courseId: string;
+  readonly format: ExportFormat;
+  readonly variant: "draft" | "published";
+  /** The course version the package was built from. */
+  readonly courseVersion: number;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly size: number;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+/** The description of a package about to be saved; storage assigns the ID, size and dates. */
+export type NewExport = Omit<StoredExport, "exportId" | "size" | "createdAt" | "expiresAt">;
+
+export interface PackageStorage {
+  /** Largest package embedded in export_course's result; larger ones are linked. */
+  readonly embedLimitBytes: number;
+  /**
+   * Drains `stream` into a new export, calling `onBytes` with the running total after each chunk (it
+   * may throw to cancel). If the stream fails, nothing is kept and the error is rethrown.
+   */
+  save(description: NewExport, stream: ReadableStream<Uint8Array>, onBytes?: (written: number) => void): Promise<StoredExport>;
+  /** The export, or null when it does not exist or has expired. */
+  find(courseId: string, exportId: string): Promise<StoredExport | null>;
+  /** The package's bytes, read at once (`resources/read` answers with the whole blob). */
+  readBytes(record: StoredExport): Promise<Uint8Array>;
+  /** Removes the course's expired exports (every course's when `courseId` is omitted); returns how many. */
+  sweepExpired(courseId?: string): Promise<number>;
+  /** Deletes every export of a course, e.g. when the course is deleted. */
+  deleteCourseExports(courseId: string): Promise<void>;
+}

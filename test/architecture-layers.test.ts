@@ -1,0 +1,96 @@
+/**
+ * The layers point one way (developers' guide): `http` → `auth` → `mcp` → use cases (`authoring`,
+ * `review`, `export`, `import`) → `render`, `store`. These tests read every `import`/`export … from` in
+ * `src/` and fail naming the file and the import that runs back up, so a wrong arrow is caught when it
+ * is written rather than when a second store or a second adapter needs the code below it.
+ */
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+
+const srcRoot = join(import.meta.dir, "..", "src");
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Relative module specifiers in static imports, re-exports and dynamic `import()`, resolved to paths under `src/`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gms),
+    ...text.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
+    ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+  ].map((match) => match[1]!);
+  return specifiers.filter((s) => s.startsWith(".")).map((s) => relative(srcRoot, join(dirname(file), s)));
+}
+
+/** Every import edge in `src/`, as paths relative to `src/` (`authoring/services.ts` → `store/types.ts`). */
+const edges = sourceFiles(srcRoot).flatMap((file) => {
+  const from = relative(srcRoot, file);
+  return importsOf(file).map((to) => ({ from, to }));
+});
+
+const under = (path: string, folders: readonly string[]) => folders.some((folder) => path.startsWith(`${folder}/`));
+const show = (list: { from: string; to: string }[]) => list.map((edge) => `${edge.from} imports ${edge.to}`);
+
+/** A folder under `src/store/` is one store implementation (`sqlite/`, later `postgres/`); files directly in `store/` are its contracts. */
+const isStoreImplementation = (path: string) => /^store\/[^/]+\//.test(path);
+
+const belowMcp = ["authoring", "export", "import", "review", "render", "store", "auth"] as const;
+const useCases = ["authoring", "review", "export", "import"] as const;
+
+test("the import graph is read: src/ has files in every layer and the parser sees known edges", () => {
+  for (const folder of [...belowMcp, "mcp", "discovery"]) {
+    expect(edges.some((edge) => edge.from.startsWith(`${folder}/`))).toBe(true);
+  }
+  // Known edges of each import form, so a parser that silently found nothing would fail here.
+  expect(edges).toContainEqual({ from: "service.ts", to: "store/sqlite/store.ts" });
+  expect(edges).toContainEqual({ from: "authoring/services.ts", to: "store/packages.ts" });
+  expect(edges).toContainEqual({ from: "export/types.ts", to: "store/packages.ts" });
+});
+
+test("no file under authoring/, export/, import/, review/, render/, store/ or auth/ imports mcp/", () => {
+  expect(show(edges.filter((edge) => under(edge.from, belowMcp) && under(edge.to, ["mcp"])))).toEqual([]);
+});
+
+test("the domain (authoring/) imports neither config.ts, a store implementation, nor export/", () => {
+  const wrong = edges.filter(
+    (edge) =>
+      under(edge.from, ["authoring"]) && (edge.to === "config.ts" || isStoreImplementation(edge.to) || under(edge.to, ["export"])),
+  );
+  expect(show(wrong)).toEqual([]);
+});
+
+test("no use case, renderer or store reads config.ts: configuration reaches them through the composition root", () => {
+  const wrong = edges.filter((edge) => under(edge.from, [...useCases, "render", "store"]) && edge.to === "config.ts");
+  expect(show(wrong)).toEqual([]);
+});
+
+test("only the composition root (service.ts) picks a store implementation: nothing else imports store/<implementation>/", () => {
+  const implementationOf = (path: string) => path.split("/").slice(0, 2).join("/");
+  const wrong = edges.filter((edge) => edge.from !== "service.ts" && isStoreImplementation(edge.to) && implementationOf(edge.from) !== implementationOf(edge.to));
+  expect(show(wrong)).toEqual([]);
+});
+
+test("only the composition root (service.ts) constructs the package storage; everything else sees the PackageStorage contract", () => {
+  const constructing = sourceFiles(srcRoot)
+    .filter((file) => /\bnew ExportStore\(/.test(readFileSync(file, "utf8")))
+    .map((file) => relative(srcRoot, file));
+  expect(constructing).toEqual(["service.ts"]);
+});
+
+test("render/ and store/ import no use case, adapter or transport (render may read the content model in authoring/schemas/)", () => {
+  const above = [...useCases, "mcp", "http", "auth", "discovery", "dev-identity-provider"];
+  const wrong = edges.filter(
+    (edge) =>
+      under(edge.from, ["render", "store"]) &&
+      (under(edge.to, above) || ["app.ts", "service.ts"].includes(edge.to)) &&
+      !(under(edge.from, ["render"]) && under(edge.to, ["authoring/schemas"])),
+  );
+  expect(show(wrong)).toEqual([]);
+});

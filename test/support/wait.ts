@@ -1,0 +1,17 @@
+/**
+ * Waiting for an event instead of sleeping: `waitFor` awaits a promise and, when a loaded machine is
+ * far slower than usual, fails after a generous time-out with a message naming what it waited for.
+ */
+
+/** Awaits `event`, or rejects after `timeoutMs` saying what it was waiting for. */
+export async function waitFor<T>(event: Promise<T>, timeoutMs: number, what: string | (() => string)): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([event, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
