@@ -13,6 +13,8 @@ import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
 import { protectedResourcePath } from "./discovery/routes.ts";
 import { jsonResponse } from "./http/json.ts";
+import { temporarilyUnavailableResponse } from "./auth/challenge.ts";
+import { DatabaseUnavailableError, type DatabaseHealth } from "./store/unavailable.ts";
 
 export interface AppDeps {
   baseUrl: string;
@@ -23,9 +25,18 @@ export interface AppDeps {
   resourceMetadataUrl: string;
   sessions: McpSessions;
   origins: OriginPolicy;
+  /** The shared database's health: while it is down, /mcp answers 503 instead of failing each call. */
+  database?: DatabaseHealth;
+  /** Called once per finished request (metrics). */
+  observe?: (method: string, path: string, status: number, seconds: number) => void;
 }
 
 const mcpPath = "/mcp";
+
+/** The spec's TemporarilyUnavailableError (503 with Retry-After), for a database outage. */
+function databaseUnavailable(): Response {
+  return temporarilyUnavailableResponse("The database is temporarily unavailable; retry shortly");
+}
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
 /** Paths any origin may read from a browser: public discovery documents. */
 const publicCorsPaths = new Set([protectedResourcePath, "/.well-known/oauth-protected-resource", "/.well-known/mcp.json", "/openapi.json", "/api/health"]);
@@ -68,6 +79,7 @@ export function createApp(deps: AppDeps) {
     if (version !== undefined) {
       return jsonRpcErrorResponse(400, -32600, `Unsupported Service-Api-Version "${version.slice(0, 20)}": only version ${apiVersion} is served`);
     }
+    if (deps.database && !deps.database.available) return databaseUnavailable();
     const token = request.headers.get("authorization")!.slice("Bearer ".length).trim();
     return deps.sessions.handle(request, token, auth.identity);
   }
@@ -131,6 +143,7 @@ export function createApp(deps: AppDeps) {
   }
 
   function failed(error: unknown, path: string, context: RequestContext): Response {
+    if (error instanceof DatabaseUnavailableError && path === mcpPath) return databaseUnavailable();
     deps.logger.error("request failed", { requestId: context.requestId, path, error: error instanceof Error ? error.message : String(error) });
     return path === mcpPath
       ? jsonRpcErrorResponse(500, -32603, "Internal error")
@@ -140,6 +153,7 @@ export function createApp(deps: AppDeps) {
   function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
     response = finish(request, response, path);
     response.headers.set("Request-Id", context.requestId);
+    deps.observe?.(request.method, path, response.status, (performance.now() - started) / 1000);
     deps.logger.info("request", {
       requestId: context.requestId,
       method: request.method,

@@ -32,6 +32,10 @@ export interface Config {
   /** Port of the embedded development identity provider (loopback only). */
   devAuthPort: number;
   nodeEnv: string;
+  /** Port of the Prometheus `/metrics` listener; undefined: no listener. */
+  metricsPort: number | undefined;
+  /** Connections each replica may open to PostgreSQL. */
+  databasePoolSize: number;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +97,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (origins ?? "").split(",").map((o) => o.trim()).filter(Boolean).map(withoutTrailingSlash),
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
+    metricsPort: read(env, "METRICS_PORT", port),
+    databasePoolSize: read(env, "DATABASE_POOL_SIZE", v.pipe(port, v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))) ?? 10,
   };
 }
 

@@ -3,7 +3,7 @@
  * folder of built export packages. The composition root (`service.ts`) chooses their implementations.
  * `readAs`/`writeAs` run one tool call as one transaction, so a call that fails part-way changes nothing.
  */
-import type { ExportStore } from "../export/export-store.ts";
+import type { ExportPackageStore } from "../export/export-store.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { Actor, AuthoringSession } from "./context.ts";
 import type { IdGenerator } from "./ids.ts";
@@ -12,8 +12,8 @@ export interface AuthoringServices {
   store: AuthoringStore;
   now: () => Date;
   newId: IdGenerator;
-  /** Built packages, kept as files beside the database until they expire. */
-  exports: ExportStore;
+  /** Built packages, kept until they expire: files beside SQLite, rows in PostgreSQL. */
+  exports: ExportPackageStore;
 }
 
 /** Wall-clock time that never repeats or goes back within the process, so "newest first" is a total order. */

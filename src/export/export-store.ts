@@ -65,7 +65,18 @@ function extensionOf(fileName: string): string {
   return /\.(zip|imscc|json)$/.exec(fileName)?.[1] ?? "bin";
 }
 
-export class ExportStore {
+/** What the services need of package storage: files here, rows in PostgreSQL (src/store/postgres). */
+export interface ExportPackageStore {
+  readonly embedLimitBytes: number;
+  save(description: NewExport, stream: ReadableStream<Uint8Array>, onBytes?: (written: number) => void): Promise<StoredExport>;
+  find(courseId: string, exportId: string): Promise<StoredExport | null>;
+  readBytes(record: StoredExport): Promise<Uint8Array>;
+  delete(record: Pick<StoredExport, "courseId" | "exportId" | "fileName">): Promise<void>;
+  sweepExpired(courseId?: string): Promise<number>;
+  deleteCourseExports(courseId: string): Promise<void>;
+}
+
+export class ExportStore implements ExportPackageStore {
   private readonly ttlMs: number;
   private readonly now: () => Date;
   /** Largest package embedded in export_course's result; larger ones are linked. */

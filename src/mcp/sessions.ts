@@ -6,10 +6,11 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import { jsonResponse } from "../http/json.ts";
+import type { SessionSharing } from "./session-sharing.ts";
 
 export interface SessionOptions {
   stateless: boolean;
@@ -19,6 +20,8 @@ export interface SessionOptions {
   maxBodyBytes: number;
   idleTimeoutMs?: number;
   maxSessions?: number;
+  /** Shares session records between replicas (PostgreSQL); absent, sessions live in this process only. */
+  sharing?: SessionSharing;
 }
 
 interface Session {
@@ -130,6 +133,24 @@ export function createMcpSessions(options: SessionOptions) {
     }
   }
 
+    /** Rebuilds a session another replica opened, when its record exists and belongs to `user`. */
+  async function restoreShared(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | undefined> {
+    const record = await sharing.lookup(id, user.sub);
+    if (!record) return undefined;
+    evictIfFull();
+    const server = options.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => record.id,
+      onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
+    });
+    await server.connect(transport);
+    await sharing.replayHandshake(transport, record, url, authInfoFor(token, user));
+    const session = { transport, server, sub: user.sub, lastUsed: Date.now() };
+    sessions.set(id, session);
+    options.logger.debug("mcp session restored", { session: id, sub: user.sub });
+    return session;
+  }
+
   return {
     get size() {
       return sessions.size;
@@ -149,11 +170,20 @@ export function createMcpSessions(options: SessionOptions) {
 
       const sessionId = request.headers.get("mcp-session-id");
       if (sessionId) {
-        const session = sessions.get(sessionId);
+        let session = sessions.get(sessionId);
+        const sharing = options.sharing;
+        if (sharing && session?.sub === user.sub && !(await sharing.stillExists(sessionId))) {
+          await closeSession(sessionId, "ended on another replica");
+          session = undefined;
+        }
+        if (sharing && !session) session = await restoreShared(sharing, sessionId, token, user, request.url);
         if (!session || session.sub !== user.sub) return jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
         touch(sessionId, session);
         const response = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
-        if (request.method === "DELETE" && response.ok) await closeSession(sessionId, "deleted");
+        if (request.method === "DELETE" && response.ok) {
+          await closeSession(sessionId, "deleted");
+          await sharing?.closed(sessionId);
+        }
         if (request.method === "GET") return openedStream(response);
         return response;
       }
@@ -166,9 +196,11 @@ export function createMcpSessions(options: SessionOptions) {
       const server = options.createServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
-        onsessioninitialized: (id) => {
+        onsessioninitialized: async (id) => {
           sessions.set(id, { transport, server, sub: user.sub, lastUsed: Date.now() });
           options.logger.debug("mcp session opened", { session: id, sub: user.sub });
+          // Recorded before the answer leaves, so the client's next request finds it on any replica.
+          if (options.sharing) await options.sharing.opened(id, user.sub, initializeRequestOf(parsedBody));
         },
         onsessionclosed: (id) => void closeSession(id, "closed"),
       });
@@ -178,9 +210,15 @@ export function createMcpSessions(options: SessionOptions) {
 
     async closeAll() {
       clearInterval(sweep);
+      options.sharing?.stop();
       await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
     },
   };
 }
 
 export type McpSessions = ReturnType<typeof createMcpSessions>;
+
+function initializeRequestOf(parsedBody: unknown): InitializeRequest {
+  const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+  return messages.find(isInitializeRequest) as InitializeRequest;
+}

@@ -107,7 +107,7 @@ function nullableText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-function commentFromRecord(record: SqlRecord): CommentRow {
+export function commentFromRecord(record: SqlRecord): CommentRow {
   return {
     id: String(record.id),
     courseId: String(record.course_id),
@@ -124,7 +124,7 @@ function commentFromRecord(record: SqlRecord): CommentRow {
   };
 }
 
-function publicationListingFromRecord(record: SqlRecord): PublicationListing {
+export function publicationListingFromRecord(record: SqlRecord): PublicationListing {
   return {
     courseId: String(record.course_id),
     version: Number(record.version),

@@ -245,7 +245,7 @@ class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction 
   }
 }
 
-function collaboratorFromRecord(record: Record_): CollaboratorRow {
+export function collaboratorFromRecord(record: Record_): CollaboratorRow {
   return {
     courseId: String(record.course_id),
     principalKind: record.principal_kind === "email" ? "email" : "sub",
@@ -257,7 +257,7 @@ function collaboratorFromRecord(record: Record_): CollaboratorRow {
 }
 
 
-function revisionListingFromRecord(record: Record_): Omit<RevisionRow, "changes"> {
+export function revisionListingFromRecord(record: Record_): Omit<RevisionRow, "changes"> {
   return {
     id: String(record.id),
     courseId: String(record.course_id),
@@ -269,6 +269,6 @@ function revisionListingFromRecord(record: Record_): Omit<RevisionRow, "changes"
   };
 }
 
-function revisionFromRecord(record: Record_): RevisionRow {
+export function revisionFromRecord(record: Record_): RevisionRow {
   return { ...revisionListingFromRecord(record), changes: JSON.parse(String(record.changes)) as RevisionRow["changes"] };
 }
