@@ -64,6 +64,8 @@ export function createSessionSharing(options: SessionSharingOptions) {
     async stillExists(id: string): Promise<boolean> {
       const last = checkedAt.get(id) ?? 0;
       if (Date.now() - last < recheckMs) return true;
+      // One check at a time per session: requests arriving meanwhile trust the copy a moment longer.
+      checkedAt.set(id, Date.now());
       const exists = (await options.records.find(id)) !== undefined;
       if (exists) {
         checkedAt.set(id, Date.now());

@@ -134,7 +134,19 @@ export function createMcpSessions(options: SessionOptions) {
   }
 
     /** Rebuilds a session another replica opened, when its record exists and belongs to `user`. */
-  async function restoreShared(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | undefined> {
+  const restoring = new Map<string, Promise<Session | undefined>>();
+
+  /** Concurrent first requests for one session share a single restore. */
+  function restoreShared(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | undefined> {
+    let pending = restoring.get(id);
+    if (!pending) {
+      pending = restoreSession(sharing, id, token, user, url).finally(() => restoring.delete(id));
+      restoring.set(id, pending);
+    }
+    return pending;
+  }
+
+  async function restoreSession(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | undefined> {
     const record = await sharing.lookup(id, user.sub);
     if (!record) return undefined;
     evictIfFull();
