@@ -148,7 +148,16 @@ export async function createTestDatabase(options: { migrated?: boolean } = { mig
   const template = options.migrated ? ` TEMPLATE ${await templateDatabase(server)}` : "";
   const admin = new SQL(server, { max: 1 });
   try {
-    await admin.unsafe(`CREATE DATABASE ${name}${template}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.unsafe(`CREATE DATABASE ${name}${template}`);
+        break;
+      } catch (error) {
+        // 55006: the template's last connection has not finished closing yet; it will in a moment.
+        if ((error as { errno?: string }).errno !== "55006" || attempt >= 50) throw error;
+        await Bun.sleep(100);
+      }
+    }
   } finally {
     await admin.close();
   }
