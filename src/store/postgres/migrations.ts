@@ -115,6 +115,24 @@ export const postgresMigrations: Migration[] = [
       CREATE INDEX mcp_sessions_by_last_seen ON mcp_sessions (last_seen_at);
     `,
   },
+  {
+    version: 4,
+    name: "running content totals per course",
+    // Mirrors the SQLite migration of the limits work (issue 8b): kept by the domain on every lesson
+    // and block write; existing courses start from their content as stored (UTF-8 bytes of body JSON).
+    sql: `
+      CREATE TABLE course_usage (
+        course_id TEXT PRIMARY KEY REFERENCES courses (id) ON DELETE CASCADE,
+        lessons INTEGER NOT NULL, blocks INTEGER NOT NULL, content_bytes BIGINT NOT NULL
+      );
+      INSERT INTO course_usage (course_id, lessons, blocks, content_bytes)
+        SELECT c.id,
+          (SELECT COUNT(*) FROM lessons l WHERE l.course_id = c.id),
+          (SELECT COUNT(*) FROM blocks b WHERE b.course_id = c.id),
+          (SELECT COALESCE(SUM(octet_length(b.body)), 0) FROM blocks b WHERE b.course_id = c.id)
+        FROM courses c;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

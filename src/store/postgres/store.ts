@@ -30,6 +30,9 @@ import { classify, isConnectionFailure, isRetryableConflict } from "./connect.ts
 import { PostgresReviewRecords } from "./review-records.ts";
 import type { Bindings } from "./statements.ts";
 
+/** The shape of issue 8b's `CourseUsage`, spelled out until that type lands here. */
+type ContentTotals = { lessons: number; blocks: number; contentBytes: number };
+
 /** Attempts of a write that keeps losing serialisation races before the failure is reported. */
 const maxWriteAttempts = 12;
 /** The largest INTEGER; "before no version" pages from the newest. */
@@ -165,6 +168,30 @@ class PostgresTransaction extends PostgresReviewRecords implements StoreTransact
   async deleteCourse(courseId: string): Promise<void> {
     await this.run("DELETE FROM courses WHERE id = ?", [courseId]);
     await this.run("DELETE FROM asset_blobs b WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE a.sha256 = b.sha256)", []);
+  }
+
+  /** Running totals for the limits work (issue 8b's `courseUsage` in StoreTransaction). */
+  async courseUsage(courseId: string): Promise<ContentTotals> {
+    const record = await this.get("SELECT lessons, blocks, content_bytes FROM course_usage WHERE course_id = ?", [courseId]);
+    return { lessons: Number(record?.lessons ?? 0), blocks: Number(record?.blocks ?? 0), contentBytes: Number(record?.content_bytes ?? 0) };
+  }
+
+  async addCourseUsage(courseId: string, delta: ContentTotals): Promise<void> {
+    await this.run(
+      `INSERT INTO course_usage (course_id, lessons, blocks, content_bytes) VALUES (?, ?, ?, ?)
+       ON CONFLICT (course_id) DO UPDATE SET lessons = course_usage.lessons + excluded.lessons, blocks = course_usage.blocks + excluded.blocks,
+       content_bytes = course_usage.content_bytes + excluded.content_bytes`,
+      [courseId, delta.lessons, delta.blocks, delta.contentBytes],
+    );
+  }
+
+  async ownerUsage(ownerSub: string): Promise<{ courses: number; assetBytes: number }> {
+    const record = await this.get(
+      `SELECT (SELECT COUNT(*) FROM courses WHERE owner_sub = ?) AS courses,
+       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?) AS asset_bytes`,
+      [ownerSub, ownerSub],
+    );
+    return { courses: Number(record?.courses ?? 0), assetBytes: Number(record?.asset_bytes ?? 0) };
   }
 
   async listCollaborators(courseId: string): Promise<CollaboratorRow[]> {
