@@ -53,12 +53,18 @@ async function run() {
   const stopAt = performance.now() + spec.warmupMs + spec.durationMs;
   setTimeout(() => (measuring = true), spec.warmupMs);
   let firstError = "";
+  // Requests in flight on one MCP session need distinct JSON-RPC ids: the transport pairs each answer
+  // with its request by id, so a repeated id sends answers to the wrong caller once the server runs
+  // calls truly in parallel (as it does on PostgreSQL).
+  const template = spec.mcpSession && spec.body ? (JSON.parse(spec.body) as Record<string, unknown>) : undefined;
+  let nextId = 0;
+  const bodyFor = () => (template ? JSON.stringify({ ...template, id: ++nextId }) : spec.body);
 
   async function worker() {
     while (performance.now() < stopAt) {
       const started = performance.now();
       try {
-        const response = await fetch(spec.url, { method: spec.method, headers, body: spec.body });
+        const response = await fetch(spec.url, { method: spec.method, headers, body: bodyFor() });
         const text = await response.text();
         if (!response.ok || text.includes('"isError":true')) {
           errors++;

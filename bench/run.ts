@@ -6,12 +6,14 @@
  *     transport alone (target ≥ 0.80), and vs the SDK's Node/Express example stack (target ≥ 6×):
  *     the example server shipped in the SDK package (simpleStreamableHttp), calling its read tool `greet`.
  * Further benchmarks live beside this file and run from here: block edits by course size
- * (block-edit.ts) and exports by course size (export.ts). `bun run bench <name>` runs one.
+ * (block-edit.ts), exports by course size (export.ts), and PostgreSQL vs SQLite and two replicas vs one
+ * (replicas.ts). `bun run bench <name>` runs one.
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
 import { runBoundedWorkBench } from "./bounded-work.ts";
 import { runExportBench } from "./export.ts";
+import { runReplicaBench } from "./replicas.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -80,4 +82,5 @@ if (!only || only === "throughput") rows.push(...(await throughput()));
 if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
 if (!only || only === "export") rows.push(...(await runExportBench()));
 if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench()));
+if (!only || only === "replicas") rows.push(...(await runReplicaBench()));
 printTable(rows);

@@ -14,6 +14,8 @@ import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
 import { jsonResponse } from "./http/json.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
+import { temporarilyUnavailableResponse } from "./auth/challenge.ts";
+import { DatabaseUnavailableError, type DatabaseHealth } from "./store/unavailable.ts";
 
 export interface AppDeps {
   baseUrl: string;
@@ -26,6 +28,10 @@ export interface AppDeps {
   origins: OriginPolicy;
   /** Per-client-address limit on every route but /mcp (which limits per user); absent when off. */
   restRateLimiter?: RateLimiter | undefined;
+  /** The shared database's health: while it is down, /mcp answers 503 instead of failing each call. */
+  database?: DatabaseHealth;
+  /** Called once per finished request (metrics). */
+  observe?: (method: string, path: string, status: number, seconds: number) => void;
 }
 
 /** What Bun passes as the fetch handler's second argument, as much of it as we read. */
@@ -34,6 +40,11 @@ interface ClientAddressSource {
 }
 
 const mcpPath = "/mcp";
+
+/** The spec's TemporarilyUnavailableError (503 with Retry-After), for a database outage. */
+function databaseUnavailable(): Response {
+  return temporarilyUnavailableResponse("The database is temporarily unavailable; retry shortly");
+}
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
 
 function oauthStyleError(status: number, description: string, headers: Record<string, string> = {}): Response {
@@ -71,6 +82,7 @@ export function createApp(deps: AppDeps) {
     if (version !== undefined) {
       return jsonRpcErrorResponse(400, -32600, `Unsupported Service-Api-Version "${version.slice(0, 20)}": only version ${apiVersion} is served`);
     }
+    if (deps.database && !deps.database.available) return databaseUnavailable();
     const token = request.headers.get("authorization")!.slice("Bearer ".length).trim();
     return deps.sessions.handle(request, token, auth.identity);
   }
@@ -154,6 +166,7 @@ export function createApp(deps: AppDeps) {
   }
 
   function failed(error: unknown, path: string, context: RequestContext): Response {
+    if (error instanceof DatabaseUnavailableError && path === mcpPath) return databaseUnavailable();
     deps.logger.error("request failed", { requestId: context.requestId, path, error: error instanceof Error ? error.message : String(error) });
     return path === mcpPath
       ? jsonRpcErrorResponse(500, -32603, "Internal error")
@@ -163,6 +176,7 @@ export function createApp(deps: AppDeps) {
   function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
     response = finish(request, response, path, context);
     response.headers.set("Request-Id", context.requestId);
+    deps.observe?.(request.method, path, response.status, (performance.now() - started) / 1000);
     deps.logger.info("request", {
       requestId: context.requestId,
       method: request.method,

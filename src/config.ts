@@ -44,6 +44,10 @@ export interface Config {
   nodeEnv: string;
   /** Per-course and per-user limits (`LIMIT_*`). */
   limits: AuthoringLimits;
+  /** Port of the Prometheus `/metrics` listener; undefined: no listener. */
+  metricsPort: number | undefined;
+  /** Connections each replica may open to PostgreSQL. */
+  databasePoolSize: number;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +142,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
     limits: readLimits(env),
+    metricsPort: read(env, "METRICS_PORT", port),
+    databasePoolSize: read(env, "DATABASE_POOL_SIZE", v.pipe(port, v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))) ?? 10,
   };
 }
 

@@ -22,12 +22,18 @@ import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
+import { createSessionSharing } from "./mcp/session-sharing.ts";
+import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
+import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { randomId } from "./authoring/ids.ts";
-import { defaultAuthoringLimits, type AuthoringLimits } from "./authoring/limits.ts";
-import { ExportStore } from "./export/export-store.ts";
+import { defaultAuthoringLimits, limitExceededError, type AuthoringLimits } from "./authoring/limits.ts";
+import { ExportStore, newExportId } from "./export/export-store.ts";
+import type { KeptPackagesLimit } from "./store/packages.ts";
 import { openSqliteStore } from "./store/sqlite/store.ts";
+import { openPostgresDatabase, type PostgresDatabase } from "./store/postgres/open.ts";
+import { DatabaseConnectError } from "./store/postgres/connect.ts";
 import { join } from "node:path";
 import { authoringTools } from "./mcp/tools/index.ts";
 import { blockSchema } from "./authoring/schemas/blocks.ts";
@@ -40,14 +46,38 @@ export const serviceVersion = packageJson.version;
 /** Requests to /mcp may carry base64 assets; this bounds them (10 MB decoded is ~13.4 MB encoded). */
 export const maxMcpBodyBytes = 16 * 1024 * 1024;
 
+/** The services plus what only a shared database offers (session records, health, pool), and a way to close. */
+export type OpenedServices = AuthoringServices & { shared: PostgresDatabase | undefined; close(): Promise<void> };
+
 /** Chooses the store and the package storage from `DATABASE_URL`: the one place implementations are picked. */
-export async function openAuthoringServices(databaseUrl: string, limits: AuthoringLimits = defaultAuthoringLimits): Promise<AuthoringServices & { close(): void }> {
+export async function openAuthoringServices(
+  databaseUrl: string,
+  options: { poolSize?: number; limits?: AuthoringLimits } = {},
+): Promise<OpenedServices> {
+  const limits = options.limits ?? defaultAuthoringLimits;
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError("DATABASE_URL", "the PostgreSQL store is not available in this build yet; use sqlite://<path>");
+    let shared: PostgresDatabase;
+    try {
+      shared = await openPostgresDatabase(databaseUrl, { max: options.poolSize }, { newExportId, kept: keptPackagesLimit(limits.userExports) });
+    } catch (error) {
+      // Never a silent fall-back to SQLite: the operator asked for this database.
+      if (error instanceof DatabaseConnectError) throw new ConfigError("DATABASE_URL", error.message);
+      throw error;
+    }
+    return { store: shared.store, now: monotonicClock(), newId: randomId, exports: shared.exports, limits, shared, close: () => shared.close() };
   }
   const store = openSqliteStore(databaseUrl);
   const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports"), keptPerUser: limits.userExports });
-  return { store, now: monotonicClock(), newId: randomId, exports, limits, close: () => store.close() };
+  return { store, now: monotonicClock(), newId: randomId, exports, limits, shared: undefined, close: async () => store.close() };
+}
+
+/** `LIMIT_USER_EXPORTS` for package storage that lives below the domain: the domain words the refusal. */
+function keptPackagesLimit(perUser: number): KeptPackagesLimit {
+  return {
+    perUser,
+    refuse: (user, current, soonest) =>
+      limitExceededError("userExports", perUser, user, current, 1, soonest ? ` The next one expires at ${soonest.toISOString()}.` : ""),
+  };
 }
 
 export interface RunningService {
@@ -64,7 +94,6 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
-  let devProvider: DevIdentityProvider | undefined;
   if (config.authUrl === undefined) {
     if (config.nodeEnv === "production") {
       throw new ConfigError("AUTH_URL", "must be set when NODE_ENV=production (the development identity provider never runs in production)");
@@ -73,6 +102,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (!isLoopbackUrl(config.baseUrl)) {
       throw new ConfigError("AUTH_URL", `must be set when BASE_URL (${config.baseUrl}) is not a loopback address; the development identity provider runs only for localhost`);
     }
+  }
+  // Then the database: a bad DATABASE_URL stops start-up before anything listens.
+  const services = await openAuthoringServices(config.databaseUrl, { poolSize: config.databasePoolSize, limits: config.limits });
+  let devProvider: DevIdentityProvider | undefined;
+  if (config.authUrl === undefined) {
     devProvider = await startDevIdentityProvider({
       port: config.devAuthPort,
       dataDir: dataDirectory(config.databaseUrl),
@@ -99,11 +133,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwksUrl: config.authJwksUrl,
   });
 
-  const services = await openAuthoringServices(config.databaseUrl, config.limits);
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
   // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.
-  const tools = compileTools(authoringTools, { Block: blockSchema });
+  const metrics = config.metricsPort === undefined ? undefined : createServiceMetrics(() => knownPaths);
+  const compiled = withStoreOutageAnswers(compileTools(authoringTools, { Block: blockSchema }));
+  const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
   await assertValidOpenApi(document);
@@ -122,6 +157,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
     logger,
     maxBodyBytes: maxMcpBodyBytes,
+    sharing: services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 }),
     createServer: () =>
       createMcpServer({
         name: serviceName,
@@ -148,8 +184,11 @@ export async function startService(config: Config, logger: Logger = createLogger
       allowed: new Set([new URL(config.baseUrl).origin, ...config.allowedOrigins]),
       allowLoopback: devProvider !== undefined,
     },
+    database: services.shared?.store,
+    observe: metrics?.observeRequest,
   });
   assertRoutesMatchDocument(document, app.router.routes);
+  const knownPaths = new Set(app.router.routes.map((route) => route.path));
 
   const server = Bun.serve({
     port: config.port,
@@ -164,6 +203,17 @@ export async function startService(config: Config, logger: Logger = createLogger
     },
   });
 
+  let metricsServer: ReturnType<typeof startMetricsServer> | undefined;
+  if (metrics && config.metricsPort !== undefined) {
+    const shared = services.shared;
+    metrics.watch({
+      localSessions: () => sessions.size,
+      sharedSessions: shared && (() => shared.sessions.count()),
+      pool: shared && (() => ({ size: shared.poolSize, inUse: shared.store.active, available: shared.store.available, retries: shared.store.retries })),
+    });
+    metricsServer = startMetricsServer(metrics, config.metricsPort, config.host);
+  }
+
   let stopped: Promise<void> | undefined;
   return {
     url: config.baseUrl,
@@ -177,9 +227,10 @@ export async function startService(config: Config, logger: Logger = createLogger
         const drained = server.stop(false);
         await Promise.race([drained, Bun.sleep(5000)]);
         await sessions.closeAll();
+        await metricsServer?.stop(true);
         await server.stop(true);
         metadata.close();
-        services.close();
+        await services.close();
         await devProvider?.close();
       })();
       return stopped;

@@ -39,7 +39,8 @@ const under = (path: string, folders: readonly string[]) => folders.some((folder
 const show = (list: { from: string; to: string }[]) => list.map((edge) => `${edge.from} imports ${edge.to}`);
 
 /** A folder under `src/store/` is one store implementation (`sqlite/`, later `postgres/`); files directly in `store/` are its contracts. */
-const isStoreImplementation = (path: string) => /^store\/[^/]+\//.test(path);
+/** `store/sqlite/`, `store/postgres/`…; `store/sql/` is the relational model both share, not an implementation. */
+const isStoreImplementation = (path: string) => /^store\/(?!sql\/)[^/]+\//.test(path);
 
 const belowMcp = ["authoring", "export", "import", "review", "render", "store", "auth"] as const;
 const useCases = ["authoring", "review", "export", "import"] as const;

@@ -6,14 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 let ids: { courseId: string; moduleId: string; lessonId: string; blockId: string; revisionId: string };
 
 const pngBase64 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString("base64");
 
 beforeAll(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
   const course = await harness.call("owner", "create_course", {
     title: "Shared",
     modules: [{ title: "M", lessons: [{ title: "L", blocks: [{ type: "divider" }] }] }],
@@ -102,4 +105,5 @@ describe("roles", () => {
     await harness.call("owner", "unshare_course", { courseId: ids.courseId, sub: "temp" });
     expect((await harness.fail("temp", "get_course", { courseId: ids.courseId })).code).toBe("not_found");
   });
+});
 });

@@ -4,10 +4,13 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeEach(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
 });
 afterEach(() => harness.close());
 
@@ -181,4 +184,5 @@ describe("delete_course and duplicate_course", () => {
     expect(copy.modules[0]!.lessons[0]!.blocks[0]).toMatchObject({ type: "true_false", objectiveIds: [copiedObjective] });
     expect(copy.modules[0]!.lessons[0]!.blocks[0]!.id).not.toBe(original.modules[0]!.lessons[0]!.blocks[0]!.id);
   });
+});
 });

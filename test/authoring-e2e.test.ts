@@ -8,17 +8,22 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { storeKinds, testDatabaseFor } from "./support/postgres.ts";
 
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: (Json & { id: string; lessons: (Json & { id: string; blocks: (Json & { id: string })[] })[] })[] };
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let service: TestService;
+let database: Awaited<ReturnType<typeof testDatabaseFor>>;
 let alice: Agent;
 let aliceAgain: Agent;
 let stranger: Agent;
 
 beforeAll(async () => {
-  service = await startTestService();
+  database = await testDatabaseFor(store);
+  service = await startTestService(database.env);
   const [aliceToken, strangerToken] = [await devAccessToken(service, "alice"), await devAccessToken(service, "mallory")];
   alice = await connectAgent(service, aliceToken, "agent-a");
   aliceAgain = await connectAgent(service, aliceToken, "agent-b");
@@ -27,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const agent of [alice, aliceAgain, stranger]) await agent?.close();
   await service?.dispose();
+  await database?.drop();
 });
 
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString("base64");
@@ -150,4 +156,5 @@ describe("two agents and a stranger", () => {
     expect(error.code).toBe("invalid_arguments");
     expect(error.message).toContain("title");
   });
+});
 });

@@ -1,7 +1,7 @@
 /**
  * Runs the authoring tools the way the MCP layer does, without HTTP: arguments are validated with the
  * tool's valibot schema (invalid → `invalid_arguments`), the handler runs against a real SQLite file in
- * a temporary folder, and every result is checked against the tool's advertised JSON output schema
+ * a temporary folder or a fresh PostgreSQL database (`openHarness("postgres")`), and every result is checked against the tool's advertised JSON output schema
  * with the same validator the SDK client uses.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +14,7 @@ import { openAuthoringServices } from "../src/service.ts";
 import { authoringTools } from "../src/mcp/tools/index.ts";
 import { compileTools, type CallerIdentity } from "../src/mcp/registry.ts";
 import { describeIssues, CourseAuthoringError } from "../src/course-authoring-error.ts";
+import { createTestDatabase, type StoreKind } from "./support/postgres.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ export interface Harness {
   call(user: CallerIdentity | string, name: string, args: Json): Promise<Json>;
   /** Like `call` but returns the error instead of throwing; fails the test if the call succeeds. */
   fail(user: CallerIdentity | string, name: string, args: Json): Promise<CourseAuthoringError>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 const compiled = compileTools(authoringTools);
@@ -35,9 +36,10 @@ export function identity(user: CallerIdentity | string): CallerIdentity {
   return typeof user === "string" ? { sub: user, email: `${user}@example.test`, scopes: ["openid"] } : user;
 }
 
-export async function openHarness(): Promise<Harness> {
+export async function openHarness(kind: StoreKind = "sqlite"): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "authoring-test-"));
-  const services = await openAuthoringServices(`sqlite://${join(dataDir, "authoring.db")}`);
+  const database = kind === "postgres" ? await createTestDatabase() : undefined;
+  const services = await openAuthoringServices(database?.url ?? `sqlite://${join(dataDir, "authoring.db")}`);
   const call = async (user: CallerIdentity | string, name: string, args: Json): Promise<Json> => {
     const tool = compiled.get(name);
     if (!tool) throw new Error(`no tool ${name}`);
@@ -70,8 +72,9 @@ export async function openHarness(): Promise<Harness> {
       }
       throw new Error(`${name} was expected to fail but succeeded`);
     },
-    close() {
-      services.close();
+    async close() {
+      await services.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -5,14 +5,17 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 let courseId: string;
 let lessonId: string;
 let moduleId: string;
 
 beforeEach(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
   const course = await harness.call("alice", "create_course", {
     title: "History",
     modules: [{ title: "M", lessons: [{ title: "L", blocks: [{ type: "text", markdown: "v1" }] }] }],
@@ -146,4 +149,5 @@ describe("expectedVersion", () => {
     const result = await harness.call("alice", "update_course", { courseId, title: "History" });
     expect(result.version).toBe(1);
   });
+});
 });

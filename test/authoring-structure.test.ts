@@ -5,14 +5,17 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 let courseId: string;
 let moduleIds: string[];
 let lessonIds: string[];
 
 beforeEach(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
   const course = await harness.call("alice", "create_course", {
     title: "Structure",
     objectives: [{ key: "o1", text: "First objective" }],
@@ -233,4 +236,5 @@ describe("bad input is refused by name and changes nothing", () => {
     expect(foreign.code).toBe("not_found");
     expect(await outline()).toEqual(course);
   });
+});
 });

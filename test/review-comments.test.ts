@@ -5,11 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 import { blockOfType, createCourse, type Course } from "./support/review-courses.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeAll(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
 });
 afterAll(() => harness.close());
 
@@ -160,4 +163,5 @@ describe("resolving", () => {
     const left = await harness.services.store.read((tx) => tx.countComments(course.id));
     expect(left).toEqual({ open: 0, resolved: 0 });
   });
+});
 });

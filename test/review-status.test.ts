@@ -5,11 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
+import { storeKinds } from "./support/postgres.ts";
 import { blockOfType, cleanOutline, createCourse, type Course } from "./support/review-courses.ts";
 
+// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeAll(async () => {
-  harness = await openHarness();
+  harness = await openHarness(store);
 });
 afterAll(() => harness.close());
 
@@ -191,4 +194,5 @@ describe("archived courses", () => {
     await harness.call("alice", "set_status", { courseId: course.id, status: "draft" });
     await harness.call("bob", "update_block", { courseId: course.id, blockId: text.id, block: { type: "text", markdown: "Editable again." } });
   });
+});
 });

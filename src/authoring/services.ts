@@ -13,7 +13,7 @@ export interface AuthoringServices {
   store: AuthoringStore;
   now: () => Date;
   newId: IdGenerator;
-  /** Built packages, kept until they expire (files beside SQLite; the composition root chooses). */
+  /** Built packages, kept until they expire: files beside SQLite, rows in PostgreSQL (the composition root chooses). */
   exports: PackageStorage;
   /** Per-course and per-user limits, from the configuration. */
   limits: AuthoringLimits;

@@ -10,13 +10,11 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "nod
 import { join } from "node:path";
 import { limitExceededError } from "../authoring/limits.ts";
 import { idPattern, idPrefixes, idSuffixPattern, randomId } from "../authoring/ids.ts";
-import type { NewExport, PackageStorage, StoredExport } from "../store/packages.ts";
+import { defaultEmbedLimitBytes, defaultExportTtlMs, type NewExport, type PackageStorage, type StoredExport } from "../store/packages.ts";
 
 export type { NewExport, StoredExport } from "../store/packages.ts";
 
-export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
-/** Packages up to this size travel inside the tool result; larger ones as a link to read. */
-export const defaultEmbedLimitBytes = 1024 * 1024;
+export { defaultEmbedLimitBytes, defaultExportTtlMs } from "../store/packages.ts";
 
 export interface ExportStoreOptions {
   /** The folder exports live in, e.g. `<dataDir>/exports`. */

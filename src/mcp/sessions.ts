@@ -7,11 +7,12 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import { jsonResponse } from "../http/json.ts";
 import type { McpRateLimit } from "./rate-limit.ts";
+import type { SessionSharing } from "./session-sharing.ts";
 
 export interface SessionOptions {
   stateless: boolean;
@@ -26,6 +27,8 @@ export interface SessionOptions {
   maxSessionsPerUser?: number;
   /** The per-user rate limit (mcp/rate-limit.ts); absent when rate limiting is off. */
   rateLimit?: McpRateLimit;
+  /** Shares session records between replicas (PostgreSQL); absent, sessions live in this process only. */
+  sharing?: SessionSharing;
 }
 
 interface Session {
@@ -222,6 +225,38 @@ export function createMcpSessions(options: SessionOptions) {
     }
   }
 
+  /** Rebuilds a session another replica opened, when its record exists and belongs to `user`. */
+  const restoring = new Map<string, Promise<Session | Response | undefined>>();
+
+  /** Concurrent first requests for one session share a single restore. */
+  function restoreShared(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | Response | undefined> {
+    let pending = restoring.get(id);
+    if (!pending) {
+      pending = restoreSession(sharing, id, token, user, url).finally(() => restoring.delete(id));
+      restoring.set(id, pending);
+    }
+    return pending;
+  }
+
+  async function restoreSession(sharing: SessionSharing, id: string, token: string, user: CallerIdentity, url: string): Promise<Session | Response | undefined> {
+    const record = await sharing.lookup(id, user.sub);
+    if (!record) return undefined;
+    // A restored session takes a place here like a new one: the same per-user and global caps hold.
+    const refused = admit(user.sub);
+    if (refused) return refused;
+    const server = options.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => record.id,
+      onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
+    });
+    await server.connect(transport);
+    await sharing.replayHandshake(transport, record, url, authInfoFor(token, user));
+    const session: Session = { transport, server, sub: user.sub, lastUsed: Date.now(), busy: 0 };
+    sessions.set(id, session);
+    options.logger.debug("mcp session restored", { session: id, sub: user.sub });
+    return session;
+  }
+
   return {
     get size() {
       return sessions.size;
@@ -245,20 +280,34 @@ export function createMcpSessions(options: SessionOptions) {
 
       const sessionId = request.headers.get("mcp-session-id");
       if (sessionId) {
-        const session = sessions.get(sessionId);
+        let session = sessions.get(sessionId);
+        const sharing = options.sharing;
+        if (sharing && session?.sub === user.sub && !(await sharing.stillExists(sessionId))) {
+          await closeSession(sessionId, "ended on another replica");
+          session = undefined;
+        }
+        if (sharing && !session) {
+          const restored = await restoreShared(sharing, sessionId, token, user, request.url);
+          if (restored instanceof Response) return restored;
+          session = restored;
+        }
         if (!session || session.sub !== user.sub) return jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
         touch(sessionId, session);
-        session.busy++;
+        const active = session;
+        active.busy++;
         let response: Response;
         try {
-          response = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
+          response = await active.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(token, user) });
         } catch (error) {
-          session.busy--;
+          active.busy--;
           throw error;
         }
-        if (request.method === "GET") return openedStream(response, () => session.busy--);
-        session.busy--;
-        if (request.method === "DELETE" && response.ok) await closeSession(sessionId, "deleted");
+        if (request.method === "GET") return openedStream(response, () => active.busy--);
+        active.busy--;
+        if (request.method === "DELETE" && response.ok) {
+          await closeSession(sessionId, "deleted");
+          await sharing?.closed(sessionId);
+        }
         return response;
       }
 
@@ -273,9 +322,11 @@ export function createMcpSessions(options: SessionOptions) {
         const server = options.createServer();
         const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (id) => {
+          onsessioninitialized: async (id) => {
             sessions.set(id, { transport, server, sub: user.sub, lastUsed: Date.now(), busy: 0 });
             options.logger.debug("mcp session opened", { session: id, sub: user.sub });
+            // Recorded before the answer leaves, so the client's next request finds it on any replica.
+            if (options.sharing) await options.sharing.opened(id, user.sub, initializeRequestOf(parsedBody));
           },
           onsessionclosed: (id) => void closeSession(id, "closed"),
         });
@@ -288,9 +339,15 @@ export function createMcpSessions(options: SessionOptions) {
 
     async closeAll() {
       clearInterval(sweep);
+      options.sharing?.stop();
       await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
     },
   };
 }
 
 export type McpSessions = ReturnType<typeof createMcpSessions>;
+
+function initializeRequestOf(parsedBody: unknown): InitializeRequest {
+  const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+  return messages.find(isInitializeRequest) as InitializeRequest;
+}

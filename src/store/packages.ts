@@ -6,6 +6,16 @@
  * lives here because a stored package records its format, and storage sits below the exporters.
  */
 
+export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
+/** Packages up to this size travel inside the tool result; larger ones as a link to read. */
+export const defaultEmbedLimitBytes = 1024 * 1024;
+
+/** The per-user cap on kept packages, and the error a build past it is refused with (the domain words it). */
+export interface KeptPackagesLimit {
+  readonly perUser: number;
+  refuse(user: string, current: number, soonestExpiry: Date | undefined): Error;
+}
+
 export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
@@ -42,6 +52,8 @@ export interface PackageStorage {
   readBytes(record: StoredExport): Promise<Uint8Array>;
   /** Removes the course's expired exports (every course's when `courseId` is omitted); returns how many. */
   sweepExpired(courseId?: string): Promise<number>;
+  /** Deletes one export. */
+  delete(record: Pick<StoredExport, "courseId" | "exportId" | "fileName">): Promise<void>;
   /** Deletes every export of a course, e.g. when the course is deleted. */
   deleteCourseExports(courseId: string): Promise<void>;
 }

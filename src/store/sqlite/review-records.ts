@@ -3,6 +3,7 @@
  * assets read in one go for validation. `SqliteTransaction` extends this class, so these are plain
  * `StoreTransaction` methods running on the same connection and inside the same transaction.
  */
+import { assetFromRecord, commentFromRecord, publicationListingFromRecord } from "../sql/records.ts";
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import type { AssetRow, CommentQuery, CommentRow, CommentTargetKind, JsonObject, PublicationListing, PublicationRow } from "../types.ts";
 
@@ -103,46 +104,6 @@ export class SqliteReviewRecords {
   }
 }
 
-function nullableText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
 
-function commentFromRecord(record: SqlRecord): CommentRow {
-  return {
-    id: String(record.id),
-    courseId: String(record.course_id),
-    targetKind: String(record.target_kind) as CommentTargetKind,
-    targetId: String(record.target_id),
-    body: String(record.body),
-    quote: nullableText(record.quote),
-    authorSub: String(record.author_sub),
-    authorName: nullableText(record.author_name),
-    createdAt: String(record.created_at),
-    resolvedBy: nullableText(record.resolved_by),
-    resolvedAt: nullableText(record.resolved_at),
-    resolutionNote: nullableText(record.resolution_note),
-  };
-}
 
-function publicationListingFromRecord(record: SqlRecord): PublicationListing {
-  return {
-    courseId: String(record.course_id),
-    version: Number(record.version),
-    publishedBy: String(record.published_by),
-    publishedAt: String(record.published_at),
-    contentFingerprint: String(record.content_fingerprint),
-  };
-}
 
-export function assetFromRecord(record: SqlRecord): AssetRow {
-  return {
-    id: String(record.id),
-    courseId: String(record.course_id),
-    filename: String(record.filename),
-    mediaType: String(record.media_type),
-    byteSize: Number(record.byte_size),
-    sha256: String(record.sha256),
-    createdBy: String(record.created_by),
-    createdAt: String(record.created_at),
-  };
-}
