@@ -32,7 +32,12 @@ export interface Config {
   /** Port of the embedded development identity provider (loopback only). */
   devAuthPort: number;
   nodeEnv: string;
+  /** Largest MCP tool result (its text and structured content), in bytes; larger reads page or narrow. */
+  mcpResultMaxBytes: number;
 }
+
+/** About 15k tokens: under the 25k-token cap hosts such as Claude Code put on one tool result. */
+export const defaultMcpResultMaxBytes = 60 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -78,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const scopes = read(env, "AUTH_REQUIRED_SCOPES", v.pipe(v.string(), v.regex(/^[\x21\x23-\x5B\x5D-\x7E ]+$/, "must be space-separated scope tokens")));
   const origins = read(env, "ALLOWED_ORIGINS", v.string());
   const stateless = read(env, "MCP_STATELESS", v.picklist(["true", "false", "1", "0"], "must be true or false"));
+  const resultMaxBytes = read(env, "MCP_RESULT_MAX_BYTES", v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number of bytes"), v.transform(Number), v.number(), v.minValue(8192, "must be at least 8192"), v.maxValue(10_000_000, "must be at most 10000000")));
   return {
     port: listenPort,
     host: read(env, "HOST", v.string()) ?? "0.0.0.0",
@@ -93,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (origins ?? "").split(",").map((o) => o.trim()).filter(Boolean).map(withoutTrailingSlash),
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",
+    mcpResultMaxBytes: resultMaxBytes ?? defaultMcpResultMaxBytes,
   };
 }
 

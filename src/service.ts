@@ -17,7 +17,6 @@ import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/opena
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { buildServerCard } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { compileTools } from "./mcp/registry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
@@ -26,8 +25,7 @@ import { randomId } from "./authoring/ids.ts";
 import { ExportStore } from "./export/export-store.ts";
 import { openSqliteStore } from "./store/sqlite/store.ts";
 import { join } from "node:path";
-import { authoringTools } from "./mcp/tools/index.ts";
-import { blockSchema } from "./authoring/schemas/blocks.ts";
+import { compileAuthoringTools } from "./mcp/tools/catalogue.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
@@ -95,8 +93,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const services = await openAuthoringServices(config.databaseUrl);
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
-  // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.
-  const tools = compileTools(authoringTools, { Block: blockSchema });
+  const tools = compileAuthoringTools();
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
   await assertValidOpenApi(document);
@@ -122,6 +119,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         resources: withExportResources(authoringResources),
         prompts: authoringPrompts,
         logger,
+        resultMaxBytes: config.mcpResultMaxBytes,
       }),
   });
 

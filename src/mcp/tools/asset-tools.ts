@@ -8,6 +8,7 @@ import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArguments>({
   name: "upload_asset",
+  toolset: "assets",
   title: "Upload asset",
   description:
     "Uploads a file for a course (base64 in dataBase64, at most 10 MB decoded): PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
@@ -25,6 +26,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
 
 const listAssetsTool = defineTool<AuthoringServices, typeof listAssetsArguments>({
   name: "list_assets",
+  toolset: "assets",
   title: "List assets",
   description: "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor.",
   input: listAssetsArguments,

@@ -27,6 +27,7 @@ export function outlineCounts(course: CourseDocument): string {
 
 const listCoursesTool = defineTool<AuthoringServices, typeof listCoursesArguments>({
   name: "list_courses",
+  toolset: "courses",
   title: "List courses",
   description:
     "Lists the courses you own or that were shared with you, newest first, with your role on each. Filter by status or by text in the title. " +
@@ -45,6 +46,7 @@ const listCoursesTool = defineTool<AuthoringServices, typeof listCoursesArgument
 
 const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
   name: "get_course",
+  toolset: "courses",
   title: "Get course",
   description:
     "Reads a whole course: its fields, learning objectives, collaborators, and modules → lessons → blocks in order, with every ID you need for edits " +
@@ -66,6 +68,7 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
 
 const createCourseTool = defineTool<AuthoringServices, typeof createCourseArguments>({
   name: "create_course",
+  toolset: "courses",
   title: "Create course",
   description:
     "Creates a draft course that you own. Give just a title, or a whole outline in one call: objectives (each with an optional key), and modules → lessons → blocks. " +
@@ -82,6 +85,7 @@ const createCourseTool = defineTool<AuthoringServices, typeof createCourseArgume
 
 const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArguments>({
   name: "delete_course",
+  toolset: "courses",
   title: "Delete course",
   description:
     "Permanently deletes a course with all its modules, lessons, blocks, assets, comments and revision history. Only the owner can. " +
@@ -99,6 +103,7 @@ const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArgume
 
 const duplicateCourseTool = defineTool<AuthoringServices, typeof duplicateCourseArguments>({
   name: "duplicate_course",
+  toolset: "courses",
   title: "Duplicate course",
   description:
     "Copies a course you can read into a new draft course that you own, with new IDs throughout (objectives, modules, lessons, blocks, assets). " +

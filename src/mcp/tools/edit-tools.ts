@@ -87,6 +87,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
   const input = v.object({ courseId: idField("course"), expectedVersion: expectedVersionField, ...operation.arguments.entries });
   return defineTool<AuthoringServices, typeof input>({
     name: operation.name,
+    toolset: "edits",
     title: text.title,
     description: text.description + writeNotes,
     input,
@@ -101,6 +102,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
 
 const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>({
   name: "edit_course",
+  toolset: "courses",
   title: "Edit course (batch)",
   description:
     "Applies an ordered list of edits to one course atomically, as one revision: either all apply or none does. Each step is { op: <tool name>, ...that tool's arguments " +

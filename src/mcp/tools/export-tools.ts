@@ -145,6 +145,7 @@ export async function exportCourse(
 
 const exportCourseTool = defineTool<AuthoringServices, typeof exportCourseArguments>({
   name: "export_course",
+  toolset: "exchange",
   title: "Export course",
   description:
     "Packages a course for an LMS or for safekeeping: format scorm12, scorm2004 (4th Edition), cmi5, imscc (Common Cartridge 1.3, quizzes as QTI), " +

@@ -18,6 +18,7 @@ import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArguments>({
   name: "list_revisions",
+  toolset: "history",
   title: "List revisions",
   description:
     "Lists a course's history, newest first: each revision's id, the version it produced, who (actorSub), which tool, when, a one-line summary and how many rows changed. " +
@@ -34,6 +35,7 @@ const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArgu
 
 const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArguments>({
   name: "get_revision",
+  toolset: "history",
   title: "Get revision",
   description:
     "Returns the whole course exactly as it was right after a revision (same shape as get_course), plus the revision's details; includeChanges adds the rows it changed.",
@@ -51,6 +53,7 @@ const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArgument
 
 const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevisionArguments>({
   name: "restore_revision",
+  toolset: "history",
   title: "Restore revision",
   description:
     "Makes the course's content (fields, objectives, modules, lessons, blocks) what it was right after the given revision, recorded as a new revision so it can itself be undone. " +

@@ -36,6 +36,7 @@ const importResultSchema = v.object({
 
 const importCourseTool = defineTool<AuthoringServices, typeof importCourseArguments>({
   name: "import_course",
+  toolset: "exchange",
   title: "Import course",
   description:
     "Creates a new draft course that you own from a file: a JSON export made by export_course (format json; comes back identical, with new IDs " +
