@@ -15,6 +15,7 @@ import { courseFieldEntries, courseStatusField, moduleOutlineSchema, objectiveIn
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import { publicationOf, readPublishedCourse } from "./publications.ts";
 import { insertModule } from "./structure.ts";
+import { selectCourseParts, type CourseSelection } from "./course-pages.ts";
 
 export const createCourseArguments = v.object({
   ...courseFieldEntries,
@@ -75,10 +76,14 @@ export const courseVariantField = v.optional(
 
 export const getCourseArguments = v.object({
   courseId: idField("course"),
-  includeBlocks: v.optional(
-    v.pipe(v.boolean(), v.description("false returns the outline only (modules and lessons with block counts), which is much smaller.")),
-    true,
+  includeBlocks: v.optional(v.pipe(v.boolean(), v.description("false: the outline only (modules, lessons, block counts).")), true),
+  moduleIds: v.optional(
+    v.pipe(v.array(idField("module")), v.maxLength(limits.modulesPerCall), v.description("Only these modules, whole (with their lessons and blocks).")),
   ),
+  lessonIds: v.optional(
+    v.pipe(v.array(idField("lesson")), v.maxLength(limits.lessonsPerModule), v.description("Only these lessons (with blocks), inside their modules.")),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.description("nextCursor of the previous page of the same read."))),
   variant: courseVariantField,
 });
 
@@ -87,14 +92,14 @@ export type CourseVariant = (typeof courseVariants)[number];
 /** The draft (with its publication state once published) or the immutable published snapshot. */
 export async function getCourse(
   session: AuthoringSession,
-  args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined },
+  args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined } & CourseSelection,
 ): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, "read");
-  if (args.variant === "published") return readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks });
+  if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
   const rows = await loadCourseRows(session.tx, course);
   const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
   const publication = await publicationOf(session, course, rows);
-  return publication ? { ...document, publication } : document;
+  return selectCourseParts(publication ? { ...document, publication } : document, args);
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {

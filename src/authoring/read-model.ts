@@ -122,7 +122,8 @@ export function moduleFields(module: ModuleRow): ModuleFields {
   return { id: module.id, title: module.title, summary: module.summary, objectiveIds: module.objectiveIds };
 }
 
-export function lessonFields(lesson: LessonRow): LessonFields {
+/** `blocks` are the lesson's own: a derived estimate comes from them, as in `lessonDocument`. */
+export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): LessonFields {
   return {
     id: lesson.id,
     moduleId: lesson.moduleId,
@@ -130,6 +131,7 @@ export function lessonFields(lesson: LessonRow): LessonFields {
     kind: lesson.kind,
     passingScore: lesson.passingScore,
     maxAttempts: lesson.maxAttempts,
-    estimatedMinutes: lesson.estimatedMinutes,
+    estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
+    estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
   };
 }

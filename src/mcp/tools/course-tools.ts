@@ -17,12 +17,33 @@ import {
 import { duplicateCourse, duplicateCourseArguments } from "../../authoring/duplicate.ts";
 import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "../../authoring/schemas/course.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { courseReadQuery, documentBytes, pageCourse, withBlockIdsOnly } from "../../authoring/course-pages.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 export function outlineCounts(course: CourseDocument): string {
   const lessons = course.modules.reduce((sum, module) => sum + module.lessons.length, 0);
-  const blocks = course.modules.reduce((sum, module) => sum + module.lessons.reduce((n, lesson) => n + lesson.blockCount, 0), 0);
+  const blocks = course.modules.reduce((sum, module) => sum + module.lessons.reduce((n, lesson) => n + (lesson.blocks?.length ?? lesson.blockCount), 0), 0);
   return `${course.modules.length} module(s), ${lessons} lesson(s), ${blocks} block(s)`;
+}
+
+/**
+ * What a write that made a whole course answers: every ID (blocks as { id, type }, not an echo of the
+ * content just sent). A course whose IDs alone pass the budget answers with the first page of its
+ * outline and a cursor that get_course { includeBlocks: false } continues.
+ */
+/** A course document, maybe one page of it: `nextCursor` continues it with get_course. */
+export const coursePageSchema = v.object({
+  ...courseDocumentSchema.entries,
+  nextCursor: v.optional(v.pipe(v.string(), v.description("More of the course: pass it as cursor to get_course."))),
+});
+
+export function writtenCourse(course: CourseDocument, budgetBytes: number): { course: CourseDocument & { nextCursor?: string }; note: string } {
+  const withIds = withBlockIdsOnly(course);
+  if (documentBytes(withIds) <= budgetBytes) return { course: withIds, note: "" };
+  const outline: CourseDocument = { ...course, modules: course.modules.map((module) => ({ ...module, lessons: module.lessons.map(({ blocks: _blocks, ...lesson }) => lesson) })) };
+  const { page, nextCursor } = pageCourse(outline, { budgetBytes, query: courseReadQuery({ includeBlocks: false }) });
+  const note = ` Block IDs: get_course with lessonIds.${nextCursor ? ` More of the outline: get_course { courseId: "${course.id}", includeBlocks: false, cursor: nextCursor }.` : ""}`;
+  return { course: nextCursor ? { ...page, nextCursor } : page, note };
 }
 
 const listCoursesTool = defineTool<AuthoringServices, typeof listCoursesArguments>({
@@ -49,19 +70,24 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
   toolset: "courses",
   title: "Get course",
   description:
-    "Reads a whole course: its fields, learning objectives, collaborators, and modules → lessons → blocks in order, with every ID you need for edits " +
-    "and the current version (pass it as expectedVersion to writes). Set includeBlocks: false for just the outline of a large course. " +
-    "publication tells when the course was last published and whether the draft has unpublished changes; variant: \"published\" returns that immutable published snapshot instead of the draft.",
+    "Reads a course: fields, objectives, collaborators, modules → lessons → blocks in order, with every ID and the version (pass it as expectedVersion to writes). " +
+    "includeBlocks: false gives the outline; moduleIds or lessonIds read just those, with their blocks. A course too large for one answer comes in pages: " +
+    "pass nextCursor back as cursor with the same arguments; a module or lesson that did not fit continues on the next page under the same ID. " +
+    "publication tells when it was last published and whether the draft has unpublished changes; variant: \"published\" reads that snapshot.",
   input: getCourseArguments,
-  output: courseDocumentSchema,
+  output: coursePageSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(args, { user, services }) {
+  async handler(args, { user, services, structuredBudgetBytes }) {
     const course = await readAs(services, user, (session) => getCourse(session, args));
+    const query = courseReadQuery(args);
+    const { page, nextCursor } = pageCourse(course, { budgetBytes: structuredBudgetBytes, cursor: args.cursor, query });
     const variant = args.variant === "published" ? "published snapshot of " : "";
     const unpublished = args.variant !== "published" && course.publication?.hasUnpublishedChanges ? " The draft has unpublished changes." : "";
+    const part = args.moduleIds?.length || args.lessonIds?.length ? " (chosen parts)" : "";
+    const more = nextCursor ? ` This page holds ${outlineCounts(page)}; more with nextCursor.` : "";
     return {
-      structuredContent: course,
-      summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status}): ${outlineCounts(course)}.${unpublished}`,
+      structuredContent: nextCursor ? { ...page, nextCursor } : page,
+      summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status})${part}: ${outlineCounts(course)}.${more}${unpublished}`,
     };
   },
 });
@@ -73,13 +99,14 @@ const createCourseTool = defineTool<AuthoringServices, typeof createCourseArgume
   description:
     "Creates a draft course that you own. Give just a title, or a whole outline in one call: objectives (each with an optional key), and modules → lessons → blocks. " +
     "Modules and question blocks name objectives in objectiveIds by key, by exact text, or by ID. Every block is validated (images need alt unless decorative; " +
-    "video/audio need captions or a transcript; questions need correct answers). Nothing is created if anything is invalid. Returns the full course with IDs and version 1.",
+    "video/audio need captions or a transcript; questions need correct answers). Nothing is created if anything is invalid. Returns the course with every ID (blocks as { id, type }) and version 1.",
   input: createCourseArguments,
-  output: courseDocumentSchema,
+  output: coursePageSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services }) {
-    const course = await writeAs(services, user, (session) => createCourse(session, args));
-    return { structuredContent: course, summary: `Created course ${course.id} "${course.title}" (version ${course.version}) with ${outlineCounts(course)}.` };
+  async handler(args, { user, services, structuredBudgetBytes }) {
+    const created = await writeAs(services, user, (session) => createCourse(session, args));
+    const { course, note } = writtenCourse(created, structuredBudgetBytes);
+    return { structuredContent: course, summary: `Created course ${created.id} "${created.title}" (version ${created.version}) with ${outlineCounts(created)}.${note}` };
   },
 });
 
@@ -109,11 +136,12 @@ const duplicateCourseTool = defineTool<AuthoringServices, typeof duplicateCourse
     "Copies a course you can read into a new draft course that you own, with new IDs throughout (objectives, modules, lessons, blocks, assets). " +
     "Collaborators and revision history are not copied. Returns the new course.",
   input: duplicateCourseArguments,
-  output: courseDocumentSchema,
+  output: coursePageSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services }) {
-    const course = await writeAs(services, user, (session) => duplicateCourse(session, args));
-    return { structuredContent: course, summary: `Duplicated into course ${course.id} "${course.title}" with ${outlineCounts(course)}.` };
+  async handler(args, { user, services, structuredBudgetBytes }) {
+    const duplicate = await writeAs(services, user, (session) => duplicateCourse(session, args));
+    const { course, note } = writtenCourse(duplicate, structuredBudgetBytes);
+    return { structuredContent: course, summary: `Duplicated into course ${duplicate.id} "${duplicate.title}" (version ${duplicate.version}) with ${outlineCounts(duplicate)}.${note}` };
   },
 });
 

@@ -5,7 +5,6 @@
  * validated with the same schemas as `create_course` and written in one transaction, or not at all.
  */
 import * as v from "valibot";
-import { courseDocumentSchema } from "../../authoring/schemas/course.ts";
 import { titleField } from "../../authoring/schemas/fields.ts";
 import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { createImportedCourse } from "../../import/create-course.ts";
@@ -14,7 +13,7 @@ import { planFromMarkdown } from "../../import/markdown-outline.ts";
 import { validateImportedCourse } from "../../import/plan.ts";
 import { importFormats, maxImportBytes, readImportSource } from "../../import/source.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
-import { outlineCounts } from "./course-tools.ts";
+import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.ts";
 
 export const importCourseArguments = v.object({
   format: v.optional(
@@ -31,7 +30,7 @@ export const importCourseArguments = v.object({
 const importResultSchema = v.object({
   importedFrom: v.picklist(["json", "markdown"]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
-  course: courseDocumentSchema,
+  course: coursePageSchema,
 });
 
 const importCourseTool = defineTool<AuthoringServices, typeof importCourseArguments>({
@@ -49,14 +48,14 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services }) {
+  async handler(args, { user, services, structuredBudgetBytes }) {
     const document = readImportSource(args);
     const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
     const course = validateImportedCourse(plan);
     const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
     const created = await writeAs(services, user, (session) => createImportedCourse(session, course, plan.assets, plan.labels, sourceName));
     return {
-      structuredContent: { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), course: created },
+      structuredContent: { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), course: writtenCourse(created, structuredBudgetBytes - 1024).course },
       summary: `Imported ${sourceName} as course ${created.id} "${created.title}" (version ${created.version}, draft) with ${outlineCounts(created)}${plan.assets.length ? ` and ${plan.assets.length} asset(s)` : ""}.`,
     };
   },
