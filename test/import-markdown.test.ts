@@ -102,7 +102,7 @@ async function importOutline(args: Record<string, unknown>): Promise<ImportedCou
   const result = (await alice.call("import_course", args)) as { importedFrom: string; course: ImportedCourse };
   expect(result.importedFrom).toBe("markdown");
   // import_course answers with IDs (blocks as { id, type }); the content is read back with get_course.
-  return (await alice.call("get_course", { courseId: result.course.id })) as ImportedCourse;
+  return (await alice.call("get_course", { courseId: result.course.id })) as unknown as ImportedCourse;
 }
 
 describe("Markdown outline", () => {
