@@ -46,7 +46,7 @@ export async function openHarness(): Promise<Harness> {
       compiled,
       name,
       args,
-      { user: identity(user), services, signal: new AbortController().signal, progress: async () => {}, structuredBudgetBytes: structuredBudget(defaultMcpResultMaxBytes) },
+      { user: identity(user), services, signal: new AbortController().signal, progress: async () => {}, resultMaxBytes: defaultMcpResultMaxBytes, structuredBudgetBytes: structuredBudget(defaultMcpResultMaxBytes) },
       { resultMaxBytes: defaultMcpResultMaxBytes, logger },
     );
     if (result.isError) throw errorOf(result.content);

@@ -19,6 +19,8 @@ export interface ToolContext<Services> {
   user: CallerIdentity;
   services: Services;
   signal: AbortSignal;
+  /** The cap on a whole result, in bytes (`MCP_RESULT_MAX_BYTES`). */
+  resultMaxBytes: number;
   /** Largest serialised structuredContent that fits the result cap; reads that can page stop there. */
   structuredBudgetBytes: number;
   /** Sends `notifications/progress` when the client asked for it; a no-op otherwise. */

@@ -77,6 +77,7 @@ function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: 
     user: callerOf(extra),
     services,
     signal: extra.signal,
+    resultMaxBytes,
     structuredBudgetBytes: structuredBudget(resultMaxBytes),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;

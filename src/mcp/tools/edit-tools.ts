@@ -32,7 +32,8 @@ const toolTexts: Record<string, ToolText> = {
     description:
       "Replaces the course's ordered list of learning objectives. Keep an objective by including its id (you may change its text); add one by giving text only. " +
       "Objectives you leave out are deleted and unlinked from modules and questions.",
-    annotations: { idempotentHint: true },
+    // Leaving an objective out deletes it and unlinks it everywhere: a removal, so hosts confirm it.
+    annotations: { idempotentHint: true, destructiveHint: true },
   },
   add_module: {
     title: "Add module",
