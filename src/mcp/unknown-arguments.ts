@@ -72,6 +72,10 @@ function editDistance(a: string, b: string): number {
 /** The valid name an unknown one most likely meant: a known synonym, else the nearest by edit distance. */
 export function closestName(unknown: string, allowed: readonly string[]): string | undefined {
   for (const name of allowed) if (synonyms[name]?.some((alias) => alias.toLowerCase() === unknown.toLowerCase())) return name;
+  // altText → alt, courseID → courseId: one name inside the other is the likeliest intent.
+  const lower = unknown.toLowerCase();
+  const contained = allowed.filter((name) => name.length >= 3 && (lower.includes(name.toLowerCase()) || name.toLowerCase().includes(lower)));
+  if (contained.length > 0) return contained.sort((a, b) => b.length - a.length)[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of allowed) {

@@ -16,6 +16,7 @@ import {
 } from "../../authoring/courses.ts";
 import { duplicateCourse, duplicateCourseArguments } from "../../authoring/duplicate.ts";
 import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "../../authoring/schemas/course.ts";
+import { storedBlockSchema } from "../../authoring/schemas/blocks.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { courseReadQuery, documentBytes, pageCourse, withBlockIdsOnly } from "../../authoring/course-pages.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
@@ -31,9 +32,24 @@ export function outlineCounts(course: CourseDocument): string {
  * content just sent). A course whose IDs alone pass the budget answers with the first page of its
  * outline and a cursor that get_course { includeBlocks: false } continues.
  */
-/** A course document, maybe one page of it: `nextCursor` continues it with get_course. */
-export const coursePageSchema = v.object({
-  ...courseDocumentSchema.entries,
+/**
+ * A course document, maybe one page of it (`nextCursor` continues it with get_course), as output
+ * schema: the fields agents navigate by, the rest open. The full document shape is the domain's
+ * `courseDocumentSchema`; spelling it out in six tools' output schemas cost ~18 KB of every listing.
+ */
+export const coursePageSchema = v.looseObject({
+  id: courseDocumentSchema.entries.id,
+  title: v.string(),
+  status: courseDocumentSchema.entries.status,
+  version: v.number(),
+  objectives: v.array(v.looseObject({ id: v.string(), text: v.string() })),
+  modules: v.array(
+    v.looseObject({
+      id: v.string(),
+      title: v.string(),
+      lessons: v.array(v.looseObject({ id: v.string(), title: v.string(), kind: v.string(), estimatedMinutes: v.number(), blockCount: v.number(), blocks: v.optional(v.array(storedBlockSchema)) })),
+    }),
+  ),
   nextCursor: v.optional(v.pipe(v.string(), v.description("More of the course: pass it as cursor to get_course."))),
 });
 

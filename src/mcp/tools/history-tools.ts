@@ -12,7 +12,7 @@ import {
   restoreRevisionArguments,
   revisionSummarySchema,
 } from "../../authoring/revisions.ts";
-import { courseDocumentSchema } from "../../authoring/schemas/course.ts";
+import { coursePageSchema } from "./course-tools.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
@@ -40,7 +40,7 @@ const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArgument
   description:
     "Returns the whole course exactly as it was right after a revision (same shape as get_course), plus the revision's details; includeChanges adds the rows it changed.",
   input: getRevisionArguments,
-  output: v.object({ revision: v.looseObject(revisionSummarySchema.entries), course: courseDocumentSchema }),
+  output: v.object({ revision: v.looseObject(revisionSummarySchema.entries), course: coursePageSchema }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await readAs(services, user, (session) => getRevision(session, args));
@@ -59,7 +59,7 @@ const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevision
     "Makes the course's content (fields, objectives, modules, lessons, blocks) what it was right after the given revision, recorded as a new revision so it can itself be undone. " +
     "Status and sharing are not changed. Returns the new version and the restored outline. Pass expectedVersion to be sure nobody changed the course meanwhile.",
   input: restoreRevisionArguments,
-  output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: courseDocumentSchema }),
+  output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: coursePageSchema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await writeAs(services, user, (session) => restoreRevision(session, args));
