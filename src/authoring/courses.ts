@@ -5,7 +5,8 @@
 import * as v from "valibot";
 import type { CourseRow } from "../store/types.ts";
 import { openCourse, roleOnCourse, type CourseRole } from "./access.ts";
-import { timestamp, actorEmail, type AuthoringSession } from "./context.ts";
+import { timestamp, actorEmail, type Actor, type AuthoringSession } from "./context.ts";
+import { writeAs, type AuthoringServices } from "./services.ts";
 import { CourseEdit, commitCourseEdit, beginCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
@@ -140,4 +141,18 @@ export async function deleteCourse(session: AuthoringSession, args: v.InferOutpu
   const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion, "manage");
   await session.tx.deleteCourse(edit.course.id);
   return { courseId: edit.course.id, deleted: true };
+}
+
+/**
+ * Deleting a course removes its built packages too, once the deletion has committed: a package of a
+ * course that no longer exists must not stay readable until it expires.
+ */
+export async function deleteCourseWithPackages(
+  services: AuthoringServices,
+  actor: Actor,
+  args: v.InferOutput<typeof deleteCourseArguments>,
+): Promise<{ courseId: string; deleted: true }> {
+  const result = await writeAs(services, actor, (session) => deleteCourse(session, args));
+  await services.exports.deleteCourseExports(result.courseId);
+  return result;
 }

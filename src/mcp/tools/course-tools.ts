@@ -7,8 +7,8 @@ import * as v from "valibot";
 import {
   createCourse,
   createCourseArguments,
-  deleteCourse,
   deleteCourseArguments,
+  deleteCourseWithPackages,
   getCourse,
   getCourseArguments,
   listCourses,
@@ -137,9 +137,7 @@ const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArgume
   output: v.object({ courseId: v.string(), deleted: v.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
-    const result = await writeAs(services, user, (session) => deleteCourse(session, args));
-    // The course is gone; its built packages go with it rather than waiting to expire.
-    await services.exports.deleteCourseExports(result.courseId);
+    const result = await deleteCourseWithPackages(services, user, args);
     return { structuredContent: result, summary: `Deleted course ${result.courseId}.` };
   },
 });
