@@ -8,6 +8,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { courseUri, matchCourseUri } from "../course-uris.ts";
 import type { ExportFormat } from "./types.ts";
 
 export const defaultExportTtlMs = 24 * 60 * 60 * 1000;
@@ -52,13 +53,13 @@ export function newExportId(): string {
 }
 
 export function exportUri(courseId: string, exportId: string): string {
-  return `course://${courseId}/exports/${exportId}`;
+  return courseUri("export", { courseId, exportId });
 }
 
 /** The course and export IDs of an export URI, or null when `uri` is not one. */
 export function parseExportUri(uri: string): { courseId: string; exportId: string } | null {
-  const match = /^course:\/\/(crs_[0-9a-z]{1,64})\/exports\/(exp_[0-9a-z]{1,64})$/.exec(uri);
-  return match?.[1] && match[2] ? { courseId: match[1], exportId: match[2] } : null;
+  const match = matchCourseUri("export", uri);
+  return match?.courseId && match.exportId ? { courseId: match.courseId, exportId: match.exportId } : null;
 }
 
 function extensionOf(fileName: string): string {

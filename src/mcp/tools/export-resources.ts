@@ -10,10 +10,11 @@ import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defaultExportTtlMs, parseExportUri } from "../../export/export-store.ts";
 import type { CallerIdentity } from "../registry.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { courseUriTemplates } from "../../course-uris.ts";
 import type { ResourceProvider } from "../server.ts";
 
 export const exportResourceTemplate: ResourceTemplate = {
-  uriTemplate: "course://{courseId}/exports/{exportId}",
+  uriTemplate: courseUriTemplates.export,
   name: "course-export",
   title: "Course export package",
   description: `A package made by export_course (SCORM, cmi5, IMS CC, HTML zip or JSON), as a base64 blob. Available for ${defaultExportTtlMs / 3_600_000} hours after the export.`,
