@@ -215,3 +215,59 @@ describe("protocol errors", () => {
     expect(error?.code).toBe(-32002);
   });
 });
+
+describe("the whole flow in few calls", () => {
+  test("build → read → validate → publish → export in 5 calls, each write's version equal to get_course's", async () => {
+    let calls = 0;
+    const call = async (name: string, args: Json) => {
+      calls++;
+      return alice.call(name, args);
+    };
+    const lessons = (module: number) => [
+      ...[1, 2, 3].map((lesson) => ({
+        title: `Lesson ${module}.${lesson}`,
+        blocks: [
+          { type: "heading", text: `Topic ${module}.${lesson}` },
+          { type: "text", markdown: "Short, plain sentences. One idea each." },
+          { type: "image", url: "https://example.test/diagram.png", alt: "A diagram of the topic" },
+          { type: "flashcards", cards: [{ front: "Term", back: "Meaning" }] },
+        ],
+      })),
+      {
+        title: `Module ${module} quiz`,
+        kind: "quiz",
+        passingScore: 80,
+        blocks: [{ type: "true_false", prompt: "Is onboarding useful?", answer: true, objectiveIds: ["o1"], explanation: "It is." }],
+      },
+    ];
+    const created = await call("create_course", {
+      title: "Onboarding",
+      description: "Everything a new colleague needs in the first week, in short lessons.",
+      objectives: [{ key: "o1", text: "Find your way around" }],
+      modules: [1, 2, 3].map((module) => ({ title: `Module ${module}`, lessons: lessons(module) })),
+    });
+    const read = await call("get_course", { courseId: created.id });
+    expect(read.version).toBe(created.version);
+    const validation = await call("validate_course", { courseId: created.id });
+    expect(validation.publishable).toBe(true);
+    const published = await call("set_status", { courseId: created.id, status: "published", expectedVersion: read.version });
+    expect(published.version).toBe((await alice.call("get_course", { courseId: created.id, includeBlocks: false })).version);
+    const exported = await call("export_course", { courseId: created.id, format: "scorm12", variant: "published" });
+    expect(exported.delivery).toBe("link");
+    expect(calls).toBeLessThanOrEqual(10);
+  });
+
+  test("fixes from validate_course are edit_course calls naming the course and the place, and a fractional passing score is flagged", async () => {
+    const course = await alice.call("create_course", {
+      title: "Needs work",
+      modules: [{ title: "Empty" }, { title: "Quiz", lessons: [{ title: "Check", kind: "quiz", passingScore: 0.8, blocks: [{ type: "true_false", prompt: "Yes?", answer: true }] }] }],
+    });
+    const modules = course.modules as { id: string; lessons: { id: string }[] }[];
+    const { findings } = (await alice.call("validate_course", { courseId: course.id })) as { findings: { ruleId: string; fix: string; location: Json }[] };
+    const empty = findings.find((finding) => finding.ruleId === "structure.empty_module");
+    expect(empty?.fix).toContain(`edit_course { courseId: "${course.id}", operations: [{ op: "add_lesson", moduleId: "${modules[0]!.id}"`);
+    const fraction = findings.find((finding) => finding.ruleId === "quiz.passing_score_fraction");
+    expect(fraction?.location).toMatchObject({ lessonId: modules[1]!.lessons[0]!.id, field: "passingScore" });
+    expect(fraction?.fix).toContain(`op: "update_lesson", lessonId: "${modules[1]!.lessons[0]!.id}", passingScore: 80`);
+  });
+});
