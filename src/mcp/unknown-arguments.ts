@@ -46,8 +46,6 @@ function unwrap(schema: AnySchema): AnySchema {
       current = current.wrapped as AnySchema;
     } else if (Array.isArray(current.pipe)) {
       current = current.pipe[0] as AnySchema;
-    } else if (current.type === "lazy") {
-      return current;
     } else {
       return current;
     }
