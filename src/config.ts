@@ -48,7 +48,12 @@ export interface Config {
   metricsPort: number | undefined;
   /** Connections each replica may open to PostgreSQL. */
   databasePoolSize: number;
+  /** Largest MCP tool result (its text and structured content), in bytes; larger reads page or narrow. */
+  mcpResultMaxBytes: number;
 }
+
+/** About 15k tokens: under the 25k-token cap hosts such as Claude Code put on one tool result. */
+export const defaultMcpResultMaxBytes = 60 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const scopes = read(env, "AUTH_REQUIRED_SCOPES", v.pipe(v.string(), v.regex(/^[\x21\x23-\x5B\x5D-\x7E ]+$/, "must be space-separated scope tokens")));
   const origins = read(env, "ALLOWED_ORIGINS", v.string());
   const stateless = read(env, "MCP_STATELESS", v.picklist(["true", "false", "1", "0"], "must be true or false"));
+  const resultMaxBytes = read(env, "MCP_RESULT_MAX_BYTES", v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number of bytes"), v.transform(Number), v.number(), v.minValue(8192, "must be at least 8192"), v.maxValue(10_000_000, "must be at most 10000000")));
   return {
     port: listenPort,
     host: read(env, "HOST", v.string()) ?? "0.0.0.0",
@@ -144,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: readLimits(env),
     metricsPort: read(env, "METRICS_PORT", port),
     databasePoolSize: read(env, "DATABASE_POOL_SIZE", v.pipe(port, v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))) ?? 10,
+    mcpResultMaxBytes: resultMaxBytes ?? defaultMcpResultMaxBytes,
   };
 }
 

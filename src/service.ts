@@ -17,7 +17,6 @@ import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/opena
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { buildServerCard } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { compileTools } from "./mcp/registry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
@@ -35,8 +34,7 @@ import { openSqliteStore } from "./store/sqlite/store.ts";
 import { openPostgresDatabase, type PostgresDatabase } from "./store/postgres/open.ts";
 import { DatabaseConnectError } from "./store/postgres/connect.ts";
 import { join } from "node:path";
-import { authoringTools } from "./mcp/tools/index.ts";
-import { blockSchema } from "./authoring/schemas/blocks.ts";
+import { compileAuthoringTools } from "./mcp/tools/catalogue.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
@@ -135,9 +133,8 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
-  // The block union appears many times in edit_course; as a $defs entry it is listed once per tool.
   const metrics = config.metricsPort === undefined ? undefined : createServiceMetrics(() => knownPaths);
-  const compiled = withStoreOutageAnswers(compileTools(authoringTools, { Block: blockSchema }));
+  const compiled = withStoreOutageAnswers(compileAuthoringTools());
   const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
@@ -168,6 +165,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         resources: withExportResources(authoringResources),
         prompts: authoringPrompts,
         logger,
+        resultMaxBytes: config.mcpResultMaxBytes,
       }),
   });
 

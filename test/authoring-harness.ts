@@ -1,19 +1,22 @@
 /**
- * Runs the authoring tools the way the MCP layer does, without HTTP: arguments are validated with the
- * tool's valibot schema (invalid → `invalid_arguments`), the handler runs against a real SQLite file in
- * a temporary folder or a fresh PostgreSQL database (`openHarness("postgres")`), and every result is checked against the tool's advertised JSON output schema
- * with the same validator the SDK client uses.
+ * Runs the authoring tools through the real MCP call dispatcher (`callTool` of `src/mcp/call-tool.ts`)
+ * without HTTP: unknown and invalid arguments → `invalid_arguments`, the handler against a real SQLite
+ * file in a temporary folder or a fresh PostgreSQL database (`openHarness("postgres")`), the result
+ * cap, and every result checked against the tool's advertised JSON output schema with the same
+ * validator the SDK client uses.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as v from "valibot";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { AuthoringServices } from "../src/authoring/services.ts";
 import { openAuthoringServices } from "../src/service.ts";
-import { authoringTools } from "../src/mcp/tools/index.ts";
-import { compileTools, type CallerIdentity } from "../src/mcp/registry.ts";
-import { describeIssues, CourseAuthoringError } from "../src/course-authoring-error.ts";
+import { compileAuthoringTools } from "../src/mcp/tools/catalogue.ts";
+import type { CallerIdentity } from "../src/mcp/registry.ts";
+import { callTool, structuredBudget } from "../src/mcp/call-tool.ts";
+import { CourseAuthoringError, type ErrorCode } from "../src/course-authoring-error.ts";
+import { defaultMcpResultMaxBytes } from "../src/config.ts";
+import { createLogger } from "../src/log.ts";
 import { createTestDatabase, type StoreKind } from "./support/postgres.ts";
 
 export type Json = Record<string, unknown>;
@@ -28,7 +31,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const compiled = compileTools(authoringTools);
+const compiled = compileAuthoringTools();
+const logger = createLogger("error");
 const validator = new AjvJsonSchemaValidator();
 const outputValidators = new Map([...compiled].map(([name, tool]) => [name, validator.getValidator(tool.listing.outputSchema as Json)]));
 
@@ -41,23 +45,20 @@ export async function openHarness(kind: StoreKind = "sqlite"): Promise<Harness> 
   const database = kind === "postgres" ? await createTestDatabase() : undefined;
   const services = await openAuthoringServices(database?.url ?? `sqlite://${join(dataDir, "authoring.db")}`);
   const call = async (user: CallerIdentity | string, name: string, args: Json): Promise<Json> => {
-    const tool = compiled.get(name);
-    if (!tool) throw new Error(`no tool ${name}`);
-    const parsed = v.safeParse(tool.definition.input, args);
-    if (!parsed.success) {
-      const described = describeIssues(parsed.issues);
-      throw new CourseAuthoringError("invalid_arguments", described.message, { fields: described.fields });
-    }
-    const result = await tool.definition.handler(parsed.output, {
-      user: identity(user),
-      services,
-      signal: new AbortController().signal,
-      progress: async () => {},
-    });
-    const check = outputValidators.get(name)?.(result.structuredContent);
+    const result = await callTool(
+      compiled,
+      name,
+      args,
+      { user: identity(user), services, signal: new AbortController().signal, progress: async () => {}, resultMaxBytes: defaultMcpResultMaxBytes, structuredBudgetBytes: structuredBudget(defaultMcpResultMaxBytes) },
+      { resultMaxBytes: defaultMcpResultMaxBytes, logger },
+    );
+    if (result.isError) throw errorOf(result.content);
+    const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+    if (!text) throw new Error(`${name} returned no summary`);
+    const structured = result.structuredContent as Json;
+    const check = outputValidators.get(name)?.(structured);
     if (check && !check.valid) throw new Error(`${name} output does not match its outputSchema: ${check.errorMessage}`);
-    if (typeof result.summary !== "string" || result.summary.length === 0) throw new Error(`${name} returned no summary`);
-    return result.structuredContent;
+    return structured;
   };
   return {
     services,
@@ -78,4 +79,11 @@ export async function openHarness(kind: StoreKind = "sqlite"): Promise<Harness> 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The tool error as the dispatcher reported it: the JSON text `{ error: { code, message, ...details } }`. */
+function errorOf(content: { type: string; text?: string }[]): CourseAuthoringError {
+  const json = content.find((item) => item.type === "text" && item.text?.startsWith("{"))?.text ?? "{}";
+  const { code, message, ...details } = (JSON.parse(json) as { error: Record<string, unknown> }).error;
+  return new CourseAuthoringError(code as ErrorCode, String(message), details);
 }

@@ -71,7 +71,8 @@ function planStep(model: Model, rng: ReturnType<typeof random>, label: string): 
       tool: "add_blocks",
       args: { lessonId: lesson.id, position, blocks: texts.map((markdown) => ({ type: "text", markdown })) },
       expectFailure: false,
-      apply: (m, r) => insertAt(findLesson(m, lesson.id).blocks, position, ...(r.blocks as Json[]).map((b) => ({ id: b.id as string, text: b.markdown as string }))),
+      // add_blocks answers with the new IDs in order, not an echo of the content sent.
+      apply: (m, r) => insertAt(findLesson(m, lesson.id).blocks, position, ...(r.blocks as Json[]).map((b, index) => ({ id: b.id as string, text: texts[index] as string }))),
     };
   }
   if (choice === 4) {

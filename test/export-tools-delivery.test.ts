@@ -1,6 +1,6 @@
 /**
  * export_course through the real service with the SDK client: every format comes back as an embedded
- * resource that decodes to a valid package, a package over 1 MB comes back as a resource link that
+ * resource when asked for (delivery: embedded) that decodes to a valid package, the default answer is a resource link that
  * resources/read serves, progress notifications arrive while it is built, and only people who may read
  * the course may read its exports.
  */
@@ -39,10 +39,10 @@ const zipFormats = {
   html: ["index.html"],
 } as const;
 
-describe("small packages are embedded in the result", () => {
+describe("small packages are embedded in the result when the caller asks", () => {
   for (const [format, required] of Object.entries(zipFormats)) {
     test(`${format}: an embedded zip with its manifest, pages and the uploaded image`, async () => {
-      const { result, structured } = await exportPackage(alice, { courseId, format });
+      const { result, structured } = await exportPackage(alice, { delivery: "embedded", courseId, format });
       expect(structured).toMatchObject({ courseId, format, variant: "draft", delivery: "embedded", mimeType: "application/zip" });
       expect(structured.uri).toBe(`course://${courseId}/exports/${structured.exportId}`);
       const embedded = embeddedBytes(result);
@@ -57,7 +57,7 @@ describe("small packages are embedded in the result", () => {
   }
 
   test("imscc: the quiz travels as a QTI assessment", async () => {
-    const { result } = await exportPackage(alice, { courseId, format: "imscc" });
+    const { result } = await exportPackage(alice, { delivery: "embedded", courseId, format: "imscc" });
     const files = unzipSync(embeddedBytes(result).bytes);
     const qti = Object.entries(files).find(([, bytes]) => new TextDecoder().decode(bytes).includes("questestinterop"));
     expect(qti).toBeDefined();
@@ -65,7 +65,7 @@ describe("small packages are embedded in the result", () => {
   });
 
   test("json: the lossless document with the image as base64", async () => {
-    const { result, structured } = await exportPackage(alice, { courseId, format: "json" });
+    const { result, structured } = await exportPackage(alice, { delivery: "embedded", courseId, format: "json" });
     expect(structured).toMatchObject({ format: "json", mimeType: "application/json", delivery: "embedded" });
     const document = JSON.parse(new TextDecoder().decode(embeddedBytes(result).bytes)) as { format: string; course: { id: string; title: string }; assets: { base64: string }[] };
     expect(document.format).toBe("course-authoring-service/course");
@@ -74,13 +74,13 @@ describe("small packages are embedded in the result", () => {
   });
 
   test("scoMode module: one SCO per module in the SCORM 2004 manifest", async () => {
-    const { result } = await exportPackage(alice, { courseId, format: "scorm2004", scoMode: "module" });
-    const manifest = new TextDecoder().decode(unzipSync(embeddedBytes(result).bytes)["imsmanifest.xml"]);
+    const { structured } = await exportPackage(alice, { courseId, format: "scorm2004", scoMode: "module" });
+    const manifest = new TextDecoder().decode(unzipSync((await readExport(alice, structured.uri)).bytes)["imsmanifest.xml"]);
     expect(manifest.match(/adlcp:scormType="sco"/g)).toHaveLength(2);
   });
 
   test("an embedded export can also be read again through its URI", async () => {
-    const { result, structured } = await exportPackage(alice, { courseId, format: "html" });
+    const { result, structured } = await exportPackage(alice, { delivery: "embedded", courseId, format: "html" });
     const read = await readExport(alice, structured.uri);
     expect(read.bytes).toEqual(embeddedBytes(result).bytes);
     expect(read.meta).toMatchObject({ fileName: structured.fileName, size: structured.size });
@@ -102,6 +102,17 @@ describe("progress", () => {
   test("the JSON export reports the bytes written", async () => {
     const { progress, structured } = await exportPackage(alice, { courseId, format: "json" });
     expect(progress.at(-1)).toMatchObject({ progress: structured.size, total: structured.size });
+  });
+});
+
+describe("the default answer is a link", () => {
+  test("a small package comes as a resource_link, no base64 in the result, unless delivery: embedded is asked for", async () => {
+    const { result, structured } = await exportPackage(alice, { courseId, format: "html" });
+    expect(structured.delivery).toBe("link");
+    expect(result.content.some((item) => item.type === "resource")).toBe(false);
+    expect(result.content.find((item) => item.type === "resource_link")).toMatchObject({ uri: structured.uri, size: structured.size });
+    expect(JSON.stringify(result).length).toBeLessThan(8 * 1024);
+    expect((await readExport(alice, structured.uri)).bytes.byteLength).toBe(structured.size);
   });
 });
 
@@ -137,6 +148,16 @@ describe("large packages are linked, then read", () => {
     const files = unzipSync(read.bytes);
     const image = Object.keys(files).find((path) => path.endsWith("photo.png"));
     expect(files[image as string]).toEqual(bigImage);
+  });
+
+  test("delivery: embedded for a package too large to embed is limit_exceeded naming delivery, the size and the link that serves it", async () => {
+    const error = await alice.fail("export_course", { courseId: bigCourseId, format: "scorm2004", delivery: "embedded" });
+    expect(error.code).toBe("limit_exceeded");
+    expect(error.details.field).toBe("delivery");
+    expect(error.message).toContain('delivery: "link"');
+    const uri = error.details.uri as string;
+    expect(uri).toMatch(/^course:\/\/crs_[0-9a-z]+\/exports\/exp_[0-9a-z]+$/);
+    expect((await readExport(alice, uri)).bytes.byteLength).toBe(error.details.size as number);
   });
 });
 

@@ -39,11 +39,11 @@ describe("draft or published", () => {
     const published = (await alice.call("set_status", { courseId, status: "published" })) as { version: number };
     await alice.call("update_course", { courseId, title: "Draft title" });
 
-    const snapshot = await exportPackage(alice, { courseId, format: "json", variant: "published" });
+    const snapshot = await exportPackage(alice, { delivery: "embedded", courseId, format: "json", variant: "published" });
     expect(snapshot.structured).toMatchObject({ variant: "published", courseVersion: published.version });
     expect(jsonDocument(snapshot.result).course.title).toBe("Published title");
 
-    const draft = await exportPackage(alice, { courseId, format: "json" });
+    const draft = await exportPackage(alice, { delivery: "embedded", courseId, format: "json" });
     expect(draft.structured.variant).toBe("draft");
     expect(jsonDocument(draft.result).course.title).toBe("Draft title");
   });

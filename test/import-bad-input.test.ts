@@ -29,7 +29,7 @@ beforeAll(async () => {
   token = await devAccessToken(service, "alice");
   alice = await connectAgent(service, token);
   const courseId = await createRichCourse(alice);
-  exportText = new TextDecoder().decode(embeddedBytes((await exportPackage(alice, { courseId, format: "json" })).result).bytes);
+  exportText = new TextDecoder().decode(embeddedBytes((await exportPackage(alice, { delivery: "embedded", courseId, format: "json" })).result).bytes);
   coursesBefore = await courseList();
 });
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
   alice = await connectAgent(service, await devAccessToken(service, "alice"));
   bob = await connectAgent(service, await devAccessToken(service, "bob"));
   sourceId = await createRichCourse(alice);
-  exported = embeddedBytes((await exportPackage(alice, { courseId: sourceId, format: "json" })).result).bytes;
+  exported = embeddedBytes((await exportPackage(alice, { delivery: "embedded", courseId: sourceId, format: "json" })).result).bytes;
 });
 
 afterAll(async () => {
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function exportJson(agent: Agent, courseId: string): Promise<Record<string, unknown>> {
-  const { result } = await exportPackage(agent, { courseId, format: "json" });
+  const { result } = await exportPackage(agent, { delivery: "embedded", courseId, format: "json" });
   return JSON.parse(new TextDecoder().decode(embeddedBytes(result).bytes)) as Record<string, unknown>;
 }
 
@@ -76,7 +76,7 @@ describe("JSON round trip", () => {
 
   test("the copy is a version-1 draft owned by the importer, created in one revision", async () => {
     await alice.call("set_status", { courseId: sourceId, status: "published" });
-    const publishedExport = embeddedBytes((await exportPackage(alice, { courseId: sourceId, format: "json" })).result).bytes;
+    const publishedExport = embeddedBytes((await exportPackage(alice, { delivery: "embedded", courseId: sourceId, format: "json" })).result).bytes;
     const imported = (await bob.call("import_course", { content: new TextDecoder().decode(publishedExport), title: "Bob's lab safety" })) as unknown as ImportResult;
     expect(imported.course).toMatchObject({ title: "Bob's lab safety", status: "draft", version: 1, ownerSub: "bob", role: "owner" });
     const revisions = (await bob.call("list_revisions", { courseId: imported.course.id })) as { revisions: { tool: string; version: number }[] };

@@ -101,7 +101,8 @@ interface ImportedCourse {
 async function importOutline(args: Record<string, unknown>): Promise<ImportedCourse> {
   const result = (await alice.call("import_course", args)) as { importedFrom: string; course: ImportedCourse };
   expect(result.importedFrom).toBe("markdown");
-  return result.course;
+  // import_course answers with IDs (blocks as { id, type }); the content is read back with get_course.
+  return (await alice.call("get_course", { courseId: result.course.id })) as unknown as ImportedCourse;
 }
 
 describe("Markdown outline", () => {

@@ -77,12 +77,20 @@ describe("the SDK client as the agent", () => {
     await client.close();
   });
 
-  test("an unknown tool is a tool error that lists the available tools", async () => {
+  test("an unknown tool is a -32602 protocol error that names the closest tool and lists the others, prefixed once", async () => {
     const client = await connect(service, aliceToken);
-    const result = await client.callTool({ name: "make_coffee", arguments: {} });
-    expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toContain("list_courses");
-    await client.close();
+    try {
+      const error = await client.callTool({ name: "get_cours", arguments: {} }).then(
+        () => undefined,
+        (caught: unknown) => caught as { code: number; message: string },
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toContain("Did you mean get_course?");
+      expect(error?.message).toContain("list_courses");
+      expect(error?.message.match(/MCP error/g)?.length).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 
   test("courses are scoped to the token's sub: another user does not see them", async () => {

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import type { AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { CourseAuthoringError } from "./errors.ts";
-import { courseEditOperations } from "./operations/index.ts";
+import { courseEditOperations, withCommittedCourse } from "./operations/index.ts";
 import { expectedVersionField, idField, limits } from "./schemas/fields.ts";
 
 const operationsByName = new Map(courseEditOperations.map((operation) => [operation.name, operation]));
@@ -62,7 +62,7 @@ export async function editCourse(
   const summary = `Applied ${results.length} operation(s): ${summaries.join("; ")}`;
   const committed = await commitCourseEdit(edit, "edit_course", summary.length > 2000 ? `${summary.slice(0, 1999)}…` : summary);
   return {
-    structured: { courseId: args.courseId, version: committed.version, results },
+    structured: { courseId: args.courseId, version: committed.version, results: results.map((result) => withCommittedCourse(result, edit.course)) },
     summary: `${summary.length > 500 ? `${summary.slice(0, 499)}…` : summary}. Course ${args.courseId} is now at version ${committed.version}.`,
   };
 }

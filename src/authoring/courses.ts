@@ -5,7 +5,8 @@
 import * as v from "valibot";
 import type { CourseRow } from "../store/types.ts";
 import { openCourse, roleOnCourse, type CourseRole } from "./access.ts";
-import { timestamp, actorEmail, type AuthoringSession } from "./context.ts";
+import { timestamp, actorEmail, type Actor, type AuthoringSession } from "./context.ts";
+import { writeAs, type AuthoringServices } from "./services.ts";
 import { CourseEdit, commitCourseEdit, beginCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
@@ -23,6 +24,7 @@ import {
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import { publicationOf, readPublishedCourse } from "./publications.ts";
 import { insertModule } from "./structure.ts";
+import { selectCourseParts, type CourseSelection } from "./course-pages.ts";
 
 export const createCourseArguments = v.object({
   ...courseFieldEntries,
@@ -101,10 +103,14 @@ export const courseVariantField = v.optional(
 
 export const getCourseArguments = v.object({
   courseId: idField("course"),
-  includeBlocks: v.optional(
-    v.pipe(v.boolean(), v.description("false returns the outline only (modules and lessons with block counts), which is much smaller.")),
-    true,
+  includeBlocks: v.optional(v.pipe(v.boolean(), v.description("false: the outline only (modules, lessons, block counts).")), true),
+  moduleIds: v.optional(
+    v.pipe(v.array(idField("module")), v.maxLength(limits.modulesPerCall), v.description("Only these modules, whole (with their lessons and blocks).")),
   ),
+  lessonIds: v.optional(
+    v.pipe(v.array(idField("lesson")), v.maxLength(limits.lessonsPerModule), v.description("Only these lessons (with blocks), inside their modules.")),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.description("nextCursor of the previous page of the same read."))),
   variant: courseVariantField,
 });
 
@@ -113,15 +119,15 @@ export type CourseVariant = (typeof courseVariants)[number];
 /** The draft (with its publication state once published) or the immutable published snapshot. */
 export async function getCourse(
   session: AuthoringSession,
-  args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined },
+  args: { courseId: string; includeBlocks: boolean; variant?: CourseVariant | undefined } & CourseSelection,
   permission: "read" | "copy" = "read",
 ): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, permission);
-  if (args.variant === "published") return readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks });
+  if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
   const rows = await loadCourseRows(session.tx, course);
   const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
   const publication = await publicationOf(session, course, rows);
-  return publication ? { ...document, publication } : document;
+  return selectCourseParts(publication ? { ...document, publication } : document, args);
 }
 
 /** The whole course as an export packages it: exporting needs the editor role or ownership, as duplicating does. */
@@ -167,4 +173,18 @@ export async function deleteCourse(session: AuthoringSession, args: v.InferOutpu
   const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion, "manage");
   await session.tx.deleteCourse(edit.course.id);
   return { courseId: edit.course.id, deleted: true };
+}
+
+/**
+ * Deleting a course removes its built packages too, once the deletion has committed: a package of a
+ * course that no longer exists must not stay readable until it expires.
+ */
+export async function deleteCourseWithPackages(
+  services: AuthoringServices,
+  actor: Actor,
+  args: v.InferOutput<typeof deleteCourseArguments>,
+): Promise<{ courseId: string; deleted: true }> {
+  const result = await writeAs(services, actor, (session) => deleteCourse(session, args));
+  await services.exports.deleteCourseExports(result.courseId);
+  return result;
 }

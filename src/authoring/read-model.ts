@@ -123,7 +123,8 @@ export function moduleFields(module: ModuleRow): ModuleFields {
   return { id: module.id, title: module.title, summary: module.summary, objectiveIds: module.objectiveIds };
 }
 
-export function lessonFields(lesson: LessonRow): LessonFields {
+/** `blocks` are the lesson's own: a derived estimate comes from them, as in `lessonDocument`. */
+export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): LessonFields {
   return {
     id: lesson.id,
     moduleId: lesson.moduleId,
@@ -131,6 +132,7 @@ export function lessonFields(lesson: LessonRow): LessonFields {
     kind: lesson.kind,
     passingScore: lesson.passingScore,
     maxAttempts: lesson.maxAttempts,
-    estimatedMinutes: lesson.estimatedMinutes,
+    estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
+    estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
   };
 }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { limitExceededError } from "../authoring/limits.ts";
 import { idPattern, idPrefixes, idSuffixPattern, randomId } from "../authoring/ids.ts";
 import { defaultEmbedLimitBytes, defaultExportTtlMs, type NewExport, type PackageStorage, type StoredExport } from "../store/packages.ts";
+import { courseUri, matchCourseUri } from "../course-uris.ts";
 
 export type { NewExport, StoredExport } from "../store/packages.ts";
 
@@ -36,13 +37,13 @@ export function newExportId(): string {
 }
 
 export function exportUri(courseId: string, exportId: string): string {
-  return `course://${courseId}/exports/${exportId}`;
+  return courseUri("export", { courseId, exportId });
 }
 
 /** The course and export IDs of an export URI, or null when `uri` is not one. */
 export function parseExportUri(uri: string): { courseId: string; exportId: string } | null {
-  const match = /^course:\/\/(crs_[0-9a-z]{1,64})\/exports\/(exp_[0-9a-z]{1,64})$/.exec(uri);
-  return match?.[1] && match[2] ? { courseId: match[1], exportId: match[2] } : null;
+  const match = matchCourseUri("export", uri);
+  return match?.courseId && match.exportId ? { courseId: match.courseId, exportId: match.exportId } : null;
 }
 
 function extensionOf(fileName: string): string {

@@ -4,7 +4,8 @@
  */
 export const serverInstructions = `Course Authoring Service: build and edit e-learning courses (course → modules → lessons → blocks).
 - Start with list_courses or create_course. create_course accepts a complete nested outline (modules, lessons, blocks, objectives) in one call: prefer it over many small calls.
-- Use edit_course to apply several changes atomically in one call; each write returns the new course version.
+- Use edit_course for every change to an existing course (fields, objectives, modules, lessons, blocks), several at once, atomically; each write returns the new course version. describe_blocks gives the exact schema of a block type.
+- get_course reads the whole course, the outline (includeBlocks: false), or just some modules or lessons (moduleIds, lessonIds); a large course comes in pages (pass nextCursor back as cursor).
 - Pass expectedVersion on writes to avoid overwriting someone else's edit; a conflict error names the current version: re-read with get_course and retry.
 - Errors carry a code (not_found, conflict, invalid_arguments, forbidden, limit_exceeded, invalid_state) and name the field to fix.
 - Every change is a revision: list_revisions, get_revision and restore_revision undo mistakes.

@@ -19,6 +19,10 @@ export interface ToolContext<Services> {
   user: CallerIdentity;
   services: Services;
   signal: AbortSignal;
+  /** The cap on a whole result, in bytes (`MCP_RESULT_MAX_BYTES`). */
+  resultMaxBytes: number;
+  /** Largest serialised structuredContent that fits the result cap; reads that can page stop there. */
+  structuredBudgetBytes: number;
   /** Sends `notifications/progress` when the client asked for it; a no-op otherwise. */
   progress: ProgressReporter;
 }
@@ -34,12 +38,16 @@ export interface ToolResult {
 
 export interface ToolDefinition<Services, Input extends v.GenericSchema = v.GenericSchema> {
   name: string;
+  /** The toolset that lists it (see `toolsets.ts`); hosts choose toolsets to keep their context small. */
+  toolset: string;
   title: string;
   /** Written for the model: what it does, when to use it, what it returns. */
   description: string;
   input: Input;
   output: v.GenericSchema;
   annotations: Omit<ToolAnnotations, "title">;
+  /** How to ask for less when an answer would pass the result cap ("pass moduleIds or lessonIds"). */
+  narrow?: string;
   /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
   meta?: Record<string, unknown>;
   handler: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<ToolResult>;
@@ -54,17 +62,36 @@ export function defineTool<Services, Input extends v.GenericSchema>(
 
 type JsonObjectSchema = Tool["inputSchema"];
 
-/** Schemas that many tools embed (e.g. the block union) become `$defs` entries, once per tool that uses them. */
-export type SharedDefinitions = Record<string, v.GenericSchema>;
+/**
+ * Schemas that many tools embed (the block union, a batch step) become one `$defs` entry per tool that
+ * uses them, listed as `listed`: a compact summary instead of the full JSON Schema. The server still
+ * validates against `schema`, so what is accepted does not change, only how much the listing costs.
+ */
+export interface SharedDefinition {
+  schema: v.GenericSchema;
+  listed: Record<string, unknown>;
+}
+export type SharedDefinitions = Record<string, SharedDefinition>;
 
 function objectJsonSchema(schema: v.GenericSchema, where: string, shared: SharedDefinitions): JsonObjectSchema {
-  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions: shared }) as Record<string, unknown>;
+  const definitions = Object.fromEntries(Object.entries(shared).map(([name, definition]) => [name, definition.schema]));
+  const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions }) as Record<string, unknown>;
   if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
   delete json.$schema;
   const defs = json.$defs as Record<string, unknown> | undefined;
   if (defs) {
-    const body = JSON.stringify({ ...json, $defs: undefined });
-    for (const name of Object.keys(defs)) if (!body.includes(`"#/$defs/${name}"`)) delete defs[name];
+    for (const name of Object.keys(defs)) if (shared[name]) defs[name] = shared[name].listed;
+    // Keep a definition only while the schema or another kept definition still refers to it.
+    for (let pruned = true; pruned; ) {
+      pruned = false;
+      for (const name of Object.keys(defs)) {
+        const rest = JSON.stringify({ ...json, $defs: { ...defs, [name]: undefined } });
+        if (!rest.includes(`"#/$defs/${name}"`)) {
+          delete defs[name];
+          pruned = true;
+        }
+      }
+    }
     if (Object.keys(defs).length === 0) delete json.$defs;
   }
   return json as JsonObjectSchema;

@@ -30,7 +30,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log.ts";
 import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
-import { CourseAuthoringError, describeIssues } from "../course-authoring-error.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
+import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -58,6 +60,8 @@ export interface McpServerDeps<Services> {
   resources?: ResourceProvider<Services>;
   prompts?: PromptProvider<Services>;
   logger: Logger;
+  /** Largest tool result in bytes (`MCP_RESULT_MAX_BYTES`). */
+  resultMaxBytes: number;
 }
 
 /** The identity the HTTP auth layer verified, handed to the transport as `authInfo.extra`. */
@@ -67,27 +71,14 @@ export function callerOf(extra: Extra): CallerIdentity {
   return identity;
 }
 
-/**
- * Errors carry no `structuredContent`: SDK clients check it against the tool's output schema even
- * when `isError` is set. The code, message and details travel as a readable line and a JSON text.
- */
-function toolErrorResult(error: CourseAuthoringError): CallToolResult {
-  const payload = { error: { code: error.code, message: error.message, ...error.details } };
-  return {
-    isError: true,
-    content: [
-      { type: "text", text: `${error.code}: ${error.message}` },
-      { type: "text", text: JSON.stringify(payload) },
-    ],
-  };
-}
-
-function contextFor<Services>(services: Services, extra: Extra): ToolContext<Services> {
+function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number): ToolContext<Services> {
   const progressToken = extra._meta?.progressToken;
   return {
     user: callerOf(extra),
     services,
     signal: extra.signal,
+    resultMaxBytes,
+    structuredBudgetBytes: structuredBudget(resultMaxBytes),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
       await extra.sendNotification({
@@ -112,30 +103,25 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
       instructions: deps.instructions,
     },
   );
-  const listing = { tools: [...deps.tools.values()].map((tool) => tool.listing) };
+  const allTools = [...deps.tools.values()];
 
-  server.setRequestHandler(ListToolsRequestSchema, () => listing);
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = deps.tools.get(request.params.name);
-    if (!tool) {
-      const names = [...deps.tools.keys()].join(", ");
-      return toolErrorResult(new CourseAuthoringError("invalid_arguments", `unknown tool "${request.params.name}"; available tools: ${names}`));
-    }
-    const parsed = v.safeParse(tool.definition.input, request.params.arguments ?? {});
-    if (!parsed.success) {
-      const { message, fields } = describeIssues(parsed.issues);
-      return toolErrorResult(new CourseAuthoringError("invalid_arguments", `invalid arguments for ${tool.definition.name}: ${message}`, { fields }));
-    }
+  // The listing depends only on the chosen toolsets; the request names them (URL or header).
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
     try {
-      const result = await tool.definition.handler(parsed.output, contextFor(deps.services, extra));
-      return { content: [{ type: "text", text: result.summary }, ...(result.content ?? [])], structuredContent: result.structuredContent };
+      const chosen = requestedToolsets(extra.requestInfo);
+      return { tools: allTools.filter((tool) => chosen.has(tool.definition.toolset as never)).map((tool) => tool.listing) };
     } catch (error) {
-      if (error instanceof CourseAuthoringError) return toolErrorResult(error);
-      deps.logger.error("tool failed", { tool: tool.definition.name, error: error instanceof Error ? error.message : String(error) });
-      return toolErrorResult(new CourseAuthoringError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it"));
+      if (error instanceof UnknownToolsetError) throw new ProtocolError(ErrorCode.InvalidParams, error.message, { toolsets: error.names });
+      throw error;
     }
   });
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+    callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
+      resultMaxBytes: deps.resultMaxBytes,
+      logger: deps.logger,
+    }),
+  );
 
   const resources = deps.resources;
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resources?.templates ?? [] }));
@@ -143,22 +129,25 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     resources ? resources.list(deps.services, callerOf(extra), request.params?.cursor) : { resources: [] },
   );
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
-    if (!resources) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${request.params.uri}`);
+    if (!resources) throw new ProtocolError(resourceNotFound, `Resource ${request.params.uri} was not found`, { uri: request.params.uri });
     try {
-      return await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra));
+      return await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra, deps.resultMaxBytes));
     } catch (error) {
-      throw asProtocolError(error, deps.logger);
+      throw asProtocolError(error, deps.logger, resourceNotFound);
     }
   });
 
   const prompts = deps.prompts;
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts?.prompts ?? [] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    if (!prompts) throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}`);
+    const known = prompts?.prompts.map((prompt) => prompt.name) ?? [];
+    if (!prompts || !known.includes(request.params.name)) {
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts: ${known.join(", ") || "none"}`);
+    }
     try {
       return await prompts.get(deps.services, callerOf(extra), request.params.name, request.params.arguments ?? {});
     } catch (error) {
-      throw asProtocolError(error, deps.logger);
+      throw asProtocolError(error, deps.logger, ErrorCode.InvalidParams);
     }
   });
 
@@ -174,13 +163,19 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   return server;
 }
 
-/** Resource and prompt reads have no `isError` result: their failures travel as JSON-RPC errors with our code in `data`. */
-function asProtocolError(error: unknown, logger: Logger): McpError {
-  if (error instanceof McpError) return error;
+/** MCP's code for a resource that does not exist (or that the caller may not see). */
+const resourceNotFound = -32002;
+
+/**
+ * Resource and prompt reads have no `isError` result: their failures travel as JSON-RPC errors, with
+ * our code in `data`. `not_found` uses the code of what was read; bad arguments are invalid params.
+ */
+function asProtocolError(error: unknown, logger: Logger, notFoundCode: number): Error {
+  if (error instanceof McpError || error instanceof ProtocolError) return error;
   if (error instanceof CourseAuthoringError) {
-    const code = error.code === "not_found" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-    return new McpError(code, `${error.code}: ${error.message}`, { code: error.code, ...error.details });
+    const code = error.code === "not_found" ? notFoundCode : error.code === "invalid_arguments" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+    return new ProtocolError(code, `${error.code}: ${error.message}`, { code: error.code, ...error.details });
   }
   logger.error("resource read failed", { error: error instanceof Error ? error.message : String(error) });
-  return new McpError(ErrorCode.InternalError, "the read failed unexpectedly");
+  return new ProtocolError(ErrorCode.InternalError, "the read failed unexpectedly");
 }

@@ -22,13 +22,13 @@ export const addBlocks = defineOperation({
     ),
     position: positionField,
   }),
-  result: { lessonId: v.string(), blocks: v.array(storedBlockSchema) },
+  result: { lessonId: v.string(), blocks: v.pipe(v.array(storedBlockSchema), v.description("The new blocks' IDs and types, in order (not an echo of their content).")) },
   async apply(edit, args) {
     const lesson = await findInCourse(edit, "lesson", args.lessonId, "lessonId");
     const rows = await insertBlocks(edit, lesson.id, args.blocks, args.position, "blocks");
     return {
-      result: { lessonId: lesson.id, blocks: rows.map(blockDocument) },
-      summary: `Added ${rows.length} block(s) to lesson ${lesson.id}: ${rows.map((row) => `${row.id} (${row.type})`).join(", ")}`,
+      result: { lessonId: lesson.id, blocks: rows.map((row) => ({ id: row.id, type: row.type })) },
+      summary: `Added ${rows.length} block(s) to lesson ${lesson.id}: ${rows.slice(0, 10).map((row) => `${row.id} (${row.type})`).join(", ")}${rows.length > 10 ? ", …" : ""}`,
     };
   },
 });

@@ -3,6 +3,7 @@
  * `expectedVersion`, apply, record one revision. The batch (`edit_course`) reuses the same list.
  */
 import type * as v from "valibot";
+import type { CourseRow } from "../../store/types.ts";
 import type { AuthoringSession } from "../context.ts";
 import { beginCourseEdit, commitCourseEdit } from "../course-edit.ts";
 import { blockOperations } from "./block-ops.ts";
@@ -39,7 +40,17 @@ export async function runOperation(
   const outcome = await operation.apply(edit, operationArgs);
   const committed = await commitCourseEdit(edit, operation.name, outcome.summary);
   return {
-    structured: { courseId, version: committed.version, ...outcome.result },
+    structured: { courseId, version: committed.version, ...withCommittedCourse(outcome.result, edit.course) },
     summary: `${outcome.summary}. Course ${courseId} is now at version ${committed.version}${committed.revisionId ? "" : " (nothing changed)"}.`,
   };
+}
+
+/**
+ * A result that carries the course itself (update_course) was shaped before the commit stepped the
+ * version; it reports the course as committed, so its `version` and `updatedAt` match get_course.
+ */
+export function withCommittedCourse<Result extends Record<string, unknown>>(result: Result, committed: CourseRow): Result {
+  const course = result.course as { id?: unknown } | undefined;
+  if (!course || course.id !== committed.id) return result;
+  return { ...result, course: { ...course, version: committed.version, updatedAt: committed.updatedAt } };
 }

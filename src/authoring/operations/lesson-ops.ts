@@ -9,7 +9,7 @@ import { lessonDocumentSchema, lessonFieldsSchema, lessonOutlineSchema, lessonUp
 import { idField, positionField } from "../schemas/fields.ts";
 import { insertLesson, lessonSettings } from "../structure.ts";
 import { removeLessonContent } from "./module-ops.ts";
-import { defineOperation, findInCourse } from "./operation.ts";
+import { blockIdsOnly, defineOperation, findInCourse } from "./operation.ts";
 
 export const addLesson = defineOperation({
   name: "add_lesson",
@@ -20,7 +20,7 @@ export const addLesson = defineOperation({
     const [position] = await allocatePositions(edit, "lesson", module.id, args.position, 1, "position");
     const lesson = await insertLesson(edit, module.id, args, position as number, "lesson");
     const blocks = await edit.tx.listChildren("block", lesson.id);
-    return { result: { lesson: lessonDocument(lesson, blocks, true) }, summary: `Added lesson ${lesson.id} "${lesson.title}" to module ${module.id}` };
+    return { result: { lesson: blockIdsOnly(lessonDocument(lesson, blocks, true)) }, summary: `Added lesson ${lesson.id} "${lesson.title}" to module ${module.id}` };
   },
 });
 
@@ -32,7 +32,7 @@ export const updateLesson = defineOperation({
     const current = await findInCourse(edit, "lesson", args.lessonId, "lessonId");
     const settings = lessonSettings(args, current, "lesson");
     const lesson = await edit.update("lesson", current, { title: args.title, ...settings });
-    return { result: { lesson: lessonFields(lesson) }, summary: `Updated lesson ${lesson.id} "${lesson.title}"` };
+    return { result: { lesson: lessonFields(lesson, await edit.tx.listChildren("block", lesson.id)) }, summary: `Updated lesson ${lesson.id} "${lesson.title}"` };
   },
 });
 
@@ -51,7 +51,7 @@ export const moveLesson = defineOperation({
     const sameModule = moduleId === current.moduleId;
     const [position] = await allocatePositions(edit, "lesson", moduleId, args.position, 1, "position", sameModule ? current.id : undefined);
     const lesson = await edit.update("lesson", current, { moduleId, position });
-    return { result: { lesson: lessonFields(lesson) }, summary: `Moved lesson ${lesson.id} to module ${moduleId}${args.position === undefined ? "" : ` position ${args.position}`}` };
+    return { result: { lesson: lessonFields(lesson, await edit.tx.listChildren("block", lesson.id)) }, summary: `Moved lesson ${lesson.id} to module ${moduleId}${args.position === undefined ? "" : ` position ${args.position}`}` };
   },
 });
 

@@ -10,7 +10,7 @@ import { resolveObjectiveRefs } from "../references.ts";
 import { moduleDocumentSchema, moduleFieldsSchema, moduleOutlineSchema, moduleUpdateEntries } from "../schemas/course.ts";
 import { idField, positionField } from "../schemas/fields.ts";
 import { insertModule } from "../structure.ts";
-import { defineOperation, findInCourse } from "./operation.ts";
+import { blockIdsOnly, defineOperation, findInCourse } from "./operation.ts";
 
 export const addModule = defineOperation({
   name: "add_module",
@@ -21,7 +21,7 @@ export const addModule = defineOperation({
     const module = await insertModule(edit, args, position as number, "module");
     const lessons = await edit.tx.listChildren("lesson", module.id);
     const documents = [];
-    for (const lesson of lessons) documents.push(lessonDocument(lesson, await edit.tx.listChildren("block", lesson.id), true));
+    for (const lesson of lessons) documents.push(blockIdsOnly(lessonDocument(lesson, await edit.tx.listChildren("block", lesson.id), true)));
     return { result: { module: moduleDocument(module, documents) }, summary: `Added module ${module.id} "${module.title}"` };
   },
 });

@@ -44,3 +44,8 @@ export async function findInCourse<K extends OrderedKind>(
   if (!row || row.courseId !== edit.course.id) throw notFound(kind as EntityLabel, id, field);
   return row;
 }
+
+/** A written lesson as a write returns it: its blocks as { id, type }, not an echo of the content just sent. */
+export function blockIdsOnly<Lesson extends { blocks?: { id: string; type: string }[] | undefined }>(lesson: Lesson): Lesson {
+  return lesson.blocks ? { ...lesson, blocks: lesson.blocks.map((block) => ({ id: block.id, type: block.type })) } : lesson;
+}

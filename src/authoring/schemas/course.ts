@@ -177,7 +177,7 @@ export const moduleFieldsSchema = v.object({
   objectiveIds: v.array(v.string()),
 });
 
-/** A lesson's own fields, as lesson writes return them; `estimatedMinutes` null means derived from content. */
+/** A lesson's own fields, as lesson writes return them; the estimate has the same shape as in get_course. */
 export const lessonFieldsSchema = v.object({
   id: idField("lesson"),
   moduleId: idField("module"),
@@ -185,7 +185,8 @@ export const lessonFieldsSchema = v.object({
   kind: lessonKindField,
   passingScore: v.nullable(v.number()),
   maxAttempts: v.nullable(v.number()),
-  estimatedMinutes: v.nullable(v.number()),
+  estimatedMinutes: v.number(),
+  estimatedMinutesIsSet: v.boolean(),
 });
 
 export type ModuleFields = v.InferOutput<typeof moduleFieldsSchema>;

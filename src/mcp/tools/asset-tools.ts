@@ -4,13 +4,15 @@
 import * as v from "valibot";
 import { assetSchema, listAssets, listAssetsArguments, uploadAsset, uploadAssetArguments } from "../../authoring/assets.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { limits } from "../../authoring/schemas/fields.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArguments>({
   name: "upload_asset",
+  toolset: "assets",
   title: "Upload asset",
   description:
-    "Uploads a file for a course (base64 in dataBase64, at most 10 MB decoded): PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
+    `Uploads a file for a course (base64 in dataBase64, at most ${limits.assetBytes / 1024 / 1024} MB decoded): ` + "PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
     "The type is recognised from the bytes; a filename extension or mediaType that disagrees is refused, and SVG is refused. " +
     "Returns the asset; put its id in an image, video or audio block's assetId (or captions.assetId for .vtt).",
   input: uploadAssetArguments,
@@ -25,6 +27,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
 
 const listAssetsTool = defineTool<AuthoringServices, typeof listAssetsArguments>({
   name: "list_assets",
+  toolset: "assets",
   title: "List assets",
   description: "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor.",
   input: listAssetsArguments,

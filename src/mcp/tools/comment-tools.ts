@@ -25,6 +25,7 @@ function commentLine(comment: CommentDocument): string {
 
 const addCommentTool = defineTool<AuthoringServices, typeof addCommentArguments>({
   name: "add_comment",
+  toolset: "review",
   title: "Add comment",
   description:
     `Leaves a review comment (Markdown, at most ${commentLimits.bodyCharacters} characters) on the course, a module, a lesson or a block, named by targetId. ` +
@@ -41,6 +42,7 @@ const addCommentTool = defineTool<AuthoringServices, typeof addCommentArguments>
 
 const listCommentsTool = defineTool<AuthoringServices, typeof listCommentsArguments>({
   name: "list_comments",
+  toolset: "review",
   title: "List comments",
   description:
     "Lists a course's review comments, open ones first (oldest first), then resolved ones. Filter by status (open, resolved, all) or by targetId. " +
@@ -61,6 +63,7 @@ const listCommentsTool = defineTool<AuthoringServices, typeof listCommentsArgume
 
 const resolveCommentTool = defineTool<AuthoringServices, typeof resolveCommentArguments>({
   name: "resolve_comment",
+  toolset: "review",
   title: "Resolve comment",
   description:
     "Marks a comment resolved, recording who resolved it and when, with an optional note on how it was addressed; reopen: true reopens it. " +

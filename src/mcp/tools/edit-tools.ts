@@ -32,7 +32,8 @@ const toolTexts: Record<string, ToolText> = {
     description:
       "Replaces the course's ordered list of learning objectives. Keep an objective by including its id (you may change its text); add one by giving text only. " +
       "Objectives you leave out are deleted and unlinked from modules and questions.",
-    annotations: { idempotentHint: true },
+    // Leaving an objective out deletes it and unlinks it everywhere: a removal, so hosts confirm it.
+    annotations: { idempotentHint: true, destructiveHint: true },
   },
   add_module: {
     title: "Add module",
@@ -87,6 +88,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
   const input = v.object({ courseId: idField("course"), expectedVersion: expectedVersionField, ...operation.arguments.entries });
   return defineTool<AuthoringServices, typeof input>({
     name: operation.name,
+    toolset: "edits",
     title: text.title,
     description: text.description + writeNotes,
     input,
@@ -101,6 +103,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
 
 const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>({
   name: "edit_course",
+  toolset: "courses",
   title: "Edit course (batch)",
   description:
     "Applies an ordered list of edits to one course atomically, as one revision: either all apply or none does. Each step is { op: <tool name>, ...that tool's arguments " +

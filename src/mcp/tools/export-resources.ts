@@ -7,20 +7,21 @@
 import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { openCourse } from "../../authoring/access.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
-import { parseExportUri } from "../../export/export-store.ts";
+import { defaultExportTtlMs, parseExportUri } from "../../export/export-store.ts";
 import type { CallerIdentity } from "../registry.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { courseUriTemplates } from "../../course-uris.ts";
 import type { ResourceProvider } from "../server.ts";
 
 export const exportResourceTemplate: ResourceTemplate = {
-  uriTemplate: "course://{courseId}/exports/{exportId}",
+  uriTemplate: courseUriTemplates.export,
   name: "course-export",
   title: "Course export package",
-  description: "A package made by export_course (SCORM, cmi5, IMS CC, HTML zip or JSON), as a base64 blob. Available for 24 hours after the export.",
+  description: `A package made by export_course (SCORM, cmi5, IMS CC, HTML zip or JSON), as a base64 blob. Available for ${defaultExportTtlMs / 3_600_000} hours after the export.`,
 };
 
 function exportNotFound(uri: string): CourseAuthoringError {
-  return new CourseAuthoringError("not_found", `Export ${uri} was not found. Exports are kept for 24 hours; run export_course again for a fresh one.`, { uri });
+  return new CourseAuthoringError("not_found", `Export ${uri} was not found. Exports are kept for ${defaultExportTtlMs / 3_600_000} hours; run export_course again for a fresh one.`, { uri });
 }
 
 export async function readExportResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {

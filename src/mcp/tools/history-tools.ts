@@ -12,12 +12,13 @@ import {
   restoreRevisionArguments,
   revisionSummarySchema,
 } from "../../authoring/revisions.ts";
-import { courseDocumentSchema } from "../../authoring/schemas/course.ts";
+import { coursePageSchema } from "./course-tools.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArguments>({
   name: "list_revisions",
+  toolset: "history",
   title: "List revisions",
   description:
     "Lists a course's history, newest first: each revision's id, the version it produced, who (actorSub), which tool, when, a one-line summary and how many rows changed. " +
@@ -34,11 +35,12 @@ const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArgu
 
 const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArguments>({
   name: "get_revision",
+  toolset: "history",
   title: "Get revision",
   description:
     "Returns the whole course exactly as it was right after a revision (same shape as get_course), plus the revision's details; includeChanges adds the rows it changed.",
   input: getRevisionArguments,
-  output: v.object({ revision: v.looseObject(revisionSummarySchema.entries), course: courseDocumentSchema }),
+  output: v.object({ revision: v.looseObject(revisionSummarySchema.entries), course: coursePageSchema }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await readAs(services, user, (session) => getRevision(session, args));
@@ -51,12 +53,13 @@ const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArgument
 
 const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevisionArguments>({
   name: "restore_revision",
+  toolset: "history",
   title: "Restore revision",
   description:
     "Makes the course's content (fields, objectives, modules, lessons, blocks) what it was right after the given revision, recorded as a new revision so it can itself be undone. " +
     "Status and sharing are not changed. Returns the new version and the restored outline. Pass expectedVersion to be sure nobody changed the course meanwhile.",
   input: restoreRevisionArguments,
-  output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: courseDocumentSchema }),
+  output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: coursePageSchema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await writeAs(services, user, (session) => restoreRevision(session, args));

@@ -15,11 +15,13 @@ import { commentTools } from "./comment-tools.ts";
 import { exportTools } from "./export-tools.ts";
 import { importTools } from "./import-tools.ts";
 import { previewTools } from "./preview-tools.ts";
+import { blockTypeTools } from "./block-types.ts";
 
 export type { AuthoringServices } from "../../authoring/services.ts";
 
 export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...courseTools,
+  ...blockTypeTools,
   ...editTools,
   ...assetTools,
   ...historyTools,

@@ -9,18 +9,19 @@ import type { CourseVariant } from "../../authoring/courses.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { loadCoursePreview, renderLoadedPreview } from "../../review/preview.ts";
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
+import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { CallerIdentity } from "../registry.ts";
 
 export const previewResourceTemplates: ResourceTemplate[] = [
   {
-    uriTemplate: "course://{courseId}/preview",
+    uriTemplate: courseUriTemplates.preview,
     name: "course-preview",
     title: "Course preview (HTML)",
     description: "The draft course rendered as learners will see it: one self-contained HTML page with its images and media inlined.",
     mimeType: "text/html",
   },
   {
-    uriTemplate: "course://{courseId}/preview/published",
+    uriTemplate: courseUriTemplates.publishedPreview,
     name: "course-preview-published",
     title: "Published course preview (HTML)",
     description: "The published snapshot rendered as learners get it (also course://{courseId}/preview?variant=published).",
@@ -28,16 +29,19 @@ export const previewResourceTemplates: ResourceTemplate[] = [
   },
 ];
 
-const previewUri = /^course:\/\/(crs_[0-9a-z]{1,64})\/preview(\/published)?(?:\?variant=(draft|published))?$/;
-
+/** The preview a URI names; `?variant=draft|published` on the draft preview's URI picks the variant too. */
 export function parsePreviewUri(uri: string): { courseId: string; variant: CourseVariant } | null {
-  const match = previewUri.exec(uri);
-  if (!match?.[1] || (match[2] && match[3] === "draft")) return null;
-  return { courseId: match[1], variant: match[2] || match[3] === "published" ? "published" : "draft" };
+  const [path = "", query] = uri.split("?", 2);
+  const variantParam = query === undefined ? undefined : /^variant=(draft|published)$/.exec(query)?.[1];
+  if (query !== undefined && !variantParam) return null;
+  const published = matchCourseUri("publishedPreview", path);
+  if (published?.courseId) return variantParam === "draft" ? null : { courseId: published.courseId, variant: "published" };
+  const draft = matchCourseUri("preview", path);
+  return draft?.courseId ? { courseId: draft.courseId, variant: variantParam === "published" ? "published" : "draft" } : null;
 }
 
 export function previewUriOf(courseId: string, variant: CourseVariant): string {
-  return `course://${courseId}/preview${variant === "published" ? "/published" : ""}`;
+  return courseUri(variant === "published" ? "publishedPreview" : "preview", { courseId });
 }
 
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: { courseId: string; variant: CourseVariant }): Promise<ReadResourceResult> {

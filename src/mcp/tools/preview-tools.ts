@@ -35,6 +35,7 @@ const previewOutput = v.object({
 
 const previewCourseTool = defineTool<AuthoringServices, typeof previewCourseArguments>({
   name: "preview_course",
+  toolset: "review",
   title: "Preview course",
   description:
     "Shows the course as learners will see it, for the author to review: the draft (default) or, with variant: \"published\", the published snapshot. " +

@@ -12,20 +12,21 @@ import { notFound } from "../../authoring/errors.ts";
 import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import type { CallerIdentity } from "../registry.ts";
+import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { ResourceProvider } from "../server.ts";
 import { coursePreviewViewUri } from "../apps/course-preview-view.ts";
 import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPreviewResource } from "./preview-resources.ts";
 
 export const courseResourceTemplates: ResourceTemplate[] = [
   {
-    uriTemplate: "course://{courseId}",
+    uriTemplate: courseUriTemplates.course,
     name: "course",
     title: "Course (JSON)",
     description: "A whole course — fields, objectives, modules, lessons and blocks — as JSON, exactly as get_course returns it.",
     mimeType: "application/json",
   },
   {
-    uriTemplate: "course://{courseId}/outline",
+    uriTemplate: courseUriTemplates.outline,
     name: "course-outline",
     title: "Course outline (Markdown)",
     description: "A readable Markdown outline of a course with module, lesson and block IDs.",
@@ -34,17 +35,16 @@ export const courseResourceTemplates: ResourceTemplate[] = [
   ...previewResourceTemplates,
 ];
 
-const courseUri = /^course:\/\/(crs_[0-9a-z]{1,64})(\/outline)?$/;
 
 export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
   if (uri === coursePreviewViewUri) return readCoursePreviewView();
   const preview = parsePreviewUri(uri);
   if (preview) return readPreviewResource(services, user, uri, preview);
-  const match = courseUri.exec(uri);
-  if (!match?.[1]) throw notFound("course", uri);
-  const courseId = match[1];
+  const outline = matchCourseUri("outline", uri);
+  const courseId = (outline ?? matchCourseUri("course", uri))?.courseId;
+  if (!courseId) throw notFound("course", uri);
   const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: true }));
-  if (match[2]) return { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
+  if (outline) return { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(course) }] };
 }
 
@@ -56,13 +56,13 @@ export async function listCourseResources(
   const page = await readAs(services, user, (session) => listCourses(session, { limit: 50, cursor }));
   const resources = page.courses.flatMap((course): Resource[] => [
     {
-      uri: `course://${course.id}`,
+      uri: courseUri("course", { courseId: course.id }),
       name: course.title,
       title: course.title,
       description: `${course.status} course, version ${course.version}, your role: ${course.role}`,
       mimeType: "application/json",
     },
-    { uri: `course://${course.id}/outline`, name: `${course.title} (outline)`, title: `${course.title} — outline`, mimeType: "text/markdown" },
+    { uri: courseUri("outline", { courseId: course.id }), name: `${course.title} (outline)`, title: `${course.title} — outline`, mimeType: "text/markdown" },
   ]);
   return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
 }

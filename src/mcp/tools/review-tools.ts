@@ -12,6 +12,7 @@ const findingsInSummary = 20;
 
 const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseArguments>({
   name: "validate_course",
+  toolset: "review",
   title: "Validate course",
   description:
     "Checks the draft course for accessibility, quiz, structure and pacing problems and returns findings, errors first. Each finding has severity " +
@@ -36,6 +37,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
 
 const setStatusTool = defineTool<AuthoringServices, typeof setStatusArguments>({
   name: "set_status",
+  toolset: "review",
   title: "Set course status",
   description:
     "Moves a course through review and publishing. draft ⇄ in_review (editor or owner); draft or in_review → published (editor or owner), only when validate_course " +

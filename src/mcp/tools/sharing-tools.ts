@@ -8,6 +8,7 @@ import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const shareCourseTool = defineTool<AuthoringServices, typeof shareCourseArguments>({
   name: "share_course",
+  toolset: "sharing",
   title: "Share course",
   description:
     "Gives someone access to a course you own, by user ID (sub) or e-mail: editor (can edit), reviewer (can read and comment) or viewer (can read). " +
@@ -23,6 +24,7 @@ const shareCourseTool = defineTool<AuthoringServices, typeof shareCourseArgument
 
 const unshareCourseTool = defineTool<AuthoringServices, typeof unshareCourseArguments>({
   name: "unshare_course",
+  toolset: "sharing",
   title: "Unshare course",
   description: "Removes a collaborator's access to a course you own (by the sub or e-mail it was shared with). Returns the remaining collaborators.",
   input: unshareCourseArguments,

@@ -20,7 +20,7 @@ export { ruleIds, validationRules, type Finding, type RuleId, type Severity } fr
 /** All findings for the course in `rows`, errors first, each severity in course order. */
 export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]): Finding[] {
   const course = walkCourse(rows, assets);
-  const findings = new FindingList();
+  const findings = new FindingList(rows.course.id);
   checkCourseFields(course, findings);
   const pacing = coursePacing(course);
   for (const module of course.modules) {

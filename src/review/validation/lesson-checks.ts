@@ -65,6 +65,15 @@ export function checkLesson(lesson: WalkedLesson, course: WalkedCourse, pacing: 
       `Add question blocks with add_blocks { lessonId: "${lesson.row.id}" }, or make it a content lesson with update_lesson { kind: "content" }.`,
     );
   }
+  // 0.8 is almost surely meant as 80 %: passing scores are percentages, so it would pass nearly everyone.
+  if (lesson.row.kind === "quiz" && lesson.row.passingScore !== null && lesson.row.passingScore > 0 && lesson.row.passingScore < 1) {
+    findings.report(
+      "quiz.passing_score_fraction",
+      atField(lesson.location, "passingScore"),
+      `The passing score is ${lesson.row.passingScore}, which is ${lesson.row.passingScore} %: nearly any attempt passes. Passing scores are percentages (0-100).`,
+      `Set it as a percentage with update_lesson { passingScore: ${Math.round(lesson.row.passingScore * 100)} }.`,
+    );
+  }
   checkHeadingLevels(lesson, findings);
   checkLength(lesson, pacing, findings);
   checkReadingLevel(lesson, course, findings);

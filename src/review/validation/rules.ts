@@ -4,6 +4,7 @@
  * renamed or reused. `error` findings block publishing; warnings and infos are advice.
  */
 import * as v from "valibot";
+import { withFixCalls } from "./fix-calls.ts";
 
 export const severities = ["error", "warning", "info"] as const;
 export type Severity = (typeof severities)[number];
@@ -16,6 +17,7 @@ export const validationRules = {
   "structure.empty_module": { severity: "error", checks: "every module has at least one lesson" },
   "structure.empty_lesson": { severity: "error", checks: "every lesson has at least one block" },
   "quiz.no_questions": { severity: "error", checks: "every quiz lesson has at least one question" },
+  "quiz.passing_score_fraction": { severity: "warning", checks: "a quiz's passing score is a percentage, not a fraction below 1" },
   "module.no_knowledge_check": { severity: "warning", checks: "every module asks at least one question" },
   "objective.unassessed": { severity: "warning", checks: "every learning objective is assessed by a question" },
   "lesson.too_long": { severity: "warning", checks: "no lesson is much longer than the course's pacing" },
@@ -56,8 +58,12 @@ export type Finding = v.InferOutput<typeof findingSchema>;
 export class FindingList {
   readonly findings: Finding[] = [];
 
+  /** `courseId` makes each fix a call that can be sent as written. */
+  constructor(private readonly courseId?: string) {}
+
   report(ruleId: RuleId, location: FindingLocation, message: string, fix: string): void {
-    this.findings.push({ ruleId, severity: validationRules[ruleId].severity, message, location, fix });
+    const callable = this.courseId ? withFixCalls(fix, this.courseId, location) : fix;
+    this.findings.push({ ruleId, severity: validationRules[ruleId].severity, message, location, fix: callable });
   }
 }
 

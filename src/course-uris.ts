@@ -1,0 +1,37 @@
+/**
+ * The `course://` resource URIs, written once as URI templates (RFC 6570) and matched with the MCP
+ * SDK's `UriTemplate`: the course as JSON, its Markdown outline, its HTML previews and its export
+ * packages. Resource listings, links in tool results and the export store all build and parse them here.
+ */
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+
+export const courseUriTemplates = {
+  course: "course://{courseId}",
+  outline: "course://{courseId}/outline",
+  preview: "course://{courseId}/preview",
+  publishedPreview: "course://{courseId}/preview/published",
+  export: "course://{courseId}/exports/{exportId}",
+} as const;
+
+export type CourseUriKind = keyof typeof courseUriTemplates;
+
+const compiled = Object.fromEntries(Object.entries(courseUriTemplates).map(([kind, template]) => [kind, new UriTemplate(template)])) as Record<CourseUriKind, UriTemplate>;
+
+/** What each variable must look like; a URI whose values do not is no resource of ours. */
+const variablePatterns: Record<string, RegExp> = { courseId: /^crs_[0-9a-z]{1,64}$/, exportId: /^exp_[0-9a-z]{1,64}$/ };
+
+export function courseUri(kind: CourseUriKind, variables: Record<string, string>): string {
+  return compiled[kind].expand(variables);
+}
+
+/** The variables of `uri` when it is a `kind` URI with well-formed IDs, else null. */
+export function matchCourseUri(kind: CourseUriKind, uri: string): Record<string, string> | null {
+  const match = compiled[kind].match(uri);
+  if (!match) return null;
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(match)) {
+    if (typeof value !== "string" || !variablePatterns[name]?.test(value)) return null;
+    variables[name] = value;
+  }
+  return variables;
+}

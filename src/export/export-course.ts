@@ -1,0 +1,146 @@
+/**
+ * The export use case: read a course (draft or published snapshot), build the package in any format
+ * while reporting progress per packed file, save it to the export store, and answer with the record
+ * and, when asked for and small enough, the bytes to embed. Adapters (the MCP tool) only translate.
+ * Everything that can be wrong with the course fails before a byte is written.
+ */
+import * as v from "valibot";
+import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
+import { idField } from "../authoring/schemas/fields.ts";
+import { readAs, type AuthoringServices } from "../authoring/services.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { renderCourseHtmlChunks } from "../render/index.ts";
+import { buildPackage } from "./build-package.ts";
+import { courseAssetSource } from "./course-assets.ts";
+import { exportUri } from "./export-store.ts";
+import { exportFormats, scoModes, type ExportFormat } from "./types.ts";
+
+/** Sends one progress notification; a no-op when the caller did not ask for progress. */
+export type ExportProgressReporter = (progress: number, total?: number, message?: string) => Promise<void>;
+
+export const formatNames: Record<ExportFormat, string> = {
+  scorm12: "SCORM 1.2",
+  scorm2004: "SCORM 2004 4th Edition",
+  cmi5: "cmi5",
+  imscc: "IMS Common Cartridge 1.3",
+  html: "HTML site",
+  json: "JSON (lossless)",
+};
+
+export const exportDeliveries = ["link", "embedded"] as const;
+
+export const exportCourseArguments = v.object({
+  courseId: idField("course"),
+  format: v.pipe(
+    v.picklist(exportFormats, `must be one of ${exportFormats.join(", ")}`),
+    v.description(
+      "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
+        "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back.",
+    ),
+  ),
+  variant: courseVariantField,
+  scoMode: v.optional(
+    v.pipe(
+      v.picklist(scoModes, "must be course or module"),
+      v.description("scorm12, scorm2004 and cmi5: one SCO (cmi5: AU) for the whole course (default), or one per module so the LMS tracks each module."),
+    ),
+    "course",
+  ),
+  delivery: v.optional(
+    v.pipe(
+      v.picklist(exportDeliveries, "must be link or embedded"),
+      v.description("link (default): a resource link to read the package with resources/read. embedded: the package inline as base64, only for small packages."),
+    ),
+    "link",
+  ),
+});
+
+export const exportResultSchema = v.object({
+  exportId: v.string(),
+  courseId: v.string(),
+  format: v.picklist(exportFormats),
+  variant: v.picklist(["draft", "published"]),
+  courseVersion: v.pipe(v.number(), v.description("The course version the package was built from.")),
+  fileName: v.string(),
+  mimeType: v.string(),
+  size: v.pipe(v.number(), v.description("Bytes.")),
+  uri: v.pipe(v.string(), v.description("course://{courseId}/exports/{exportId}: read it with resources/read until expiresAt.")),
+  delivery: v.pipe(
+    v.picklist(["embedded", "link"]),
+    v.description("link: read uri with resources/read. embedded: the package is in this result as an embedded resource (base64 blob)."),
+  ),
+  expiresAt: v.string(),
+  notices: v.pipe(v.array(v.string()), v.description("Content the format could not carry, in words for the author.")),
+});
+export type ExportResult = v.InferOutput<typeof exportResultSchema>;
+
+/** Sends progress in order without holding up the build: each notification waits for the one before. */
+function progressChain(progress: ExportProgressReporter): { report(done: number, total: number | undefined, message: string): void; settled(): Promise<void> } {
+  let last = Promise.resolve();
+  return {
+    report(done, total, message) {
+      last = last.then(() => progress(done, total, message)).catch(() => {});
+    },
+    settled: () => last,
+  };
+}
+
+export function humanSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Reads the course, builds the package (progress per packed file), saves it to the export store and
+ * answers with its record; `embedded` carries the bytes when the caller asked for them and they fit
+ * `embedLimitBytes`. Asking to embed a package that does not fit is `limit_exceeded`, naming the
+ * link that already serves it, so nothing is built twice.
+ */
+export async function exportCourse(
+  services: AuthoringServices,
+  context: { user: { sub: string; email?: string }; progress: ExportProgressReporter; signal: AbortSignal },
+  args: v.InferOutput<typeof exportCourseArguments>,
+  options: { embedLimitBytes: number },
+): Promise<{ result: ExportResult; embedded?: Uint8Array }> {
+  const { course, assets } = await readAs(services, context.user, async (session) => {
+    const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
+    return { course: document, assets: await session.tx.listAllAssets(document.id) };
+  });
+  const notices: string[] = [];
+  const progress = progressChain(context.progress);
+  const built = await buildPackage(course, {
+    format: args.format,
+    scoMode: args.scoMode,
+    assets: courseAssetSource(services.store, course.id, assets),
+    renderer: renderCourseHtmlChunks,
+    onProgress: (done, total, message) => progress.report(done, total, message),
+    onNotice: (notice) => notices.push(notice),
+  });
+  let reportedBytes = 0;
+  const record = await services.exports.save(
+    { courseId: course.id, format: args.format, variant: args.variant, courseVersion: course.version, fileName: built.fileName, mimeType: built.mimeType, createdBy: context.user.sub },
+    built.stream,
+    (written) => {
+      if (context.signal.aborted) throw new CourseAuthoringError("invalid_state", "the export was cancelled; nothing was kept");
+      // The JSON document has no entries to count, so its progress is in bytes.
+      if (args.format === "json" && written - reportedBytes >= 256 * 1024) {
+        reportedBytes = written;
+        progress.report(written, undefined, `Wrote ${humanSize(written)}`);
+      }
+    },
+  );
+  if (args.format === "json") progress.report(record.size, record.size, `Wrote ${humanSize(record.size)}`);
+  await progress.settled();
+  const uri = exportUri(record.courseId, record.exportId);
+  const { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
+  const result: ExportResult = { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
+  if (args.delivery === "link") return { result };
+  if (record.size > options.embedLimitBytes) {
+    throw new CourseAuthoringError(
+      "limit_exceeded",
+      `delivery: the package is ${humanSize(record.size)}, more than the ${humanSize(options.embedLimitBytes)} that can be embedded in a result. It is saved: read ${uri} with resources/read (until ${record.expiresAt}), or export again with delivery: "link" (the default).`,
+      { field: "delivery", size: record.size, limit: options.embedLimitBytes, uri },
+    );
+  }
+  return { result, embedded: await services.exports.readBytes(record) };
+}
+

@@ -1,0 +1,46 @@
+/**
+ * The import use case: read the source (text, base64 or a zip holding one document), plan a course
+ * from our JSON export or a Markdown outline, validate it with create_course's schemas, and write it
+ * with its assets in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
+ */
+import * as v from "valibot";
+import type { Actor } from "../authoring/context.ts";
+import type { CourseDocument } from "../authoring/schemas/course.ts";
+import { titleField } from "../authoring/schemas/fields.ts";
+import { writeAs, type AuthoringServices } from "../authoring/services.ts";
+import { createImportedCourse } from "./create-course.ts";
+import { planFromJsonExport } from "./json-document.ts";
+import { planFromMarkdown } from "./markdown-outline.ts";
+import { validateImportedCourse } from "./plan.ts";
+import { importFormats, maxImportBytes, readImportSource } from "./source.ts";
+
+export const importCourseArguments = v.object({
+  format: v.optional(
+    v.pipe(
+      v.picklist(importFormats, `must be one of ${importFormats.join(", ")}`),
+      v.description("json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it."),
+    ),
+  ),
+  content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
+  contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
+  title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
+});
+
+export interface ImportedCourse {
+  importedFrom: "json" | "markdown";
+  /** The document's path inside a zip archive, when one was imported. */
+  archiveEntry?: string;
+  /** In words, for the summary: "a Markdown outline", "json in a zip archive (course.json)". */
+  sourceName: string;
+  assetCount: number;
+  course: CourseDocument;
+}
+
+export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
+  const document = readImportSource(args);
+  const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+  const validated = validateImportedCourse(plan);
+  const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
+  const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));
+  return { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), sourceName, assetCount: plan.assets.length, course };
+}

@@ -1,0 +1,86 @@
+/**
+ * The one place that teaches the block types. `tools/list` carries them as a compact `Block`
+ * definition (one signature per type, derived from the valibot schemas that validate them) in each
+ * tool that takes blocks; `describe_blocks` returns the full JSON Schema of the types an agent asks
+ * about. Both come from `blockSchema`, so neither can drift from what the server accepts.
+ */
+import * as v from "valibot";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import { batchStepSchema } from "../../authoring/batch.ts";
+import { courseEditOperations } from "../../authoring/operations/index.ts";
+import { blockSchema, blockTypes, type BlockType } from "../../authoring/schemas/blocks.ts";
+import type { AuthoringServices } from "../../authoring/services.ts";
+import { defineTool, type SharedDefinitions, type ToolDefinition } from "../registry.ts";
+import { variantSignatures } from "../schema-signature.ts";
+
+const blockNames = new Map<v.GenericSchema, string>([[blockSchema, "Block"]]);
+
+/** The cross-field rules the signatures cannot show; the valibot checks enforce them and name the field. */
+const blockRules =
+  "Rules: media (image, video, audio, captions, poster) take exactly one of assetId (from upload_asset) or url; image needs alt unless decorative:true; " +
+  "video/audio need captions or transcript; single_choice has exactly one choice with correct:true, multiple_choice at least one; " +
+  "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items are in the correct order. " +
+  "Questions: points default 1, objectiveIds name course objectives (create_course also takes their keys or exact text).";
+
+export const blockDefinitionText = `A content block; type picks its fields (? = optional): ${variantSignatures(blockSchema, "type").join("; ")}. ${blockRules} describe_blocks gives the full schema of any type.`;
+
+const editStepText =
+  "One edit: {op, ...that edit's arguments}. Ops: " +
+  variantSignatures(batchStepSchema, "op", blockNames).join("; ") +
+  ". position is 0-based (omit: at the end).";
+
+/** `$defs` listed in place of the full JSON Schema of the block union and of an edit_course step. */
+export const sharedDefinitions: SharedDefinitions = {
+  Block: {
+    schema: blockSchema,
+    listed: { type: "object", description: blockDefinitionText, properties: { type: { enum: [...blockTypes] } }, required: ["type"] },
+  },
+  EditStep: {
+    schema: batchStepSchema,
+    listed: {
+      type: "object",
+      description: editStepText,
+      properties: {
+        op: { enum: courseEditOperations.map((operation) => operation.name) },
+        blocks: { type: "array", items: { $ref: "#/$defs/Block" } },
+        block: { $ref: "#/$defs/Block" },
+      },
+      required: ["op"],
+    },
+  },
+};
+
+function blockTypeSchema(type: BlockType): Record<string, unknown> {
+  const option = blockSchema.options.find((candidate) => ("pipe" in candidate ? candidate.pipe[0] : candidate).entries.type.literal === type);
+  const json = toJsonSchema(option as v.GenericSchema, { errorMode: "ignore", typeMode: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+const describeBlocksArguments = v.object({
+  types: v.optional(
+    v.pipe(
+      v.array(v.picklist(blockTypes, `must be one of ${blockTypes.join(", ")}`)),
+      v.description("Block types to describe; omit for all."),
+    ),
+  ),
+});
+
+const describeBlocksTool = defineTool<AuthoringServices, typeof describeBlocksArguments>({
+  name: "describe_blocks",
+  toolset: "courses",
+  title: "Describe block types",
+  description: "Returns the exact JSON Schema (fields, limits, allowed values) of the block types you name, or of all. The Block signatures in create_course and edit_course summarise the same rules.",
+  input: describeBlocksArguments,
+  output: v.object({ blocks: v.array(v.object({ type: v.string(), schema: v.looseObject({}) })), rules: v.string() }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args) {
+    const types = args.types?.length ? args.types : [...blockTypes];
+    return {
+      structuredContent: { blocks: types.map((type) => ({ type, schema: blockTypeSchema(type) })), rules: blockRules },
+      summary: `Schemas of ${types.length} block type(s): ${types.join(", ")}.`,
+    };
+  },
+});
+
+export const blockTypeTools: ToolDefinition<AuthoringServices>[] = [describeBlocksTool];
