@@ -13,6 +13,8 @@ import { pixelPng } from "./support/export-course.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent, type AgentToolError } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
+import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
+import { SQL } from "bun";
 
 const limits = {
   LIMIT_COURSE_CONTENT_BYTES: "4000",
@@ -206,6 +208,42 @@ describe("per user", () => {
     const erin = await agentFor("exports-erin");
     const own = await courseWith(erin);
     await erin.call("export_course", { courseId: own.courseId, format: "json" });
+  });
+});
+
+describe("LIMIT_USER_EXPORTS on PostgreSQL, where packages are rows shared by every replica", () => {
+  let database: TestDatabase;
+  let shared: TestService;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    shared = await startTestService({ ...limits, DATABASE_URL: database.url });
+  }, 60_000);
+  afterAll(async () => {
+    await shared?.dispose();
+    await database?.drop();
+  }, 60_000);
+
+  test("an export past the kept packages is refused and stores no package row", async () => {
+    const agent = await connectAgent(shared, await devAccessToken(shared, "exports-pg"));
+    try {
+      const { courseId, lessonIds } = await courseWith(agent);
+      await agent.call("add_blocks", { courseId, lessonId: lessonIds[0], blocks: [text(100)] });
+      await agent.call("export_course", { courseId, format: "json" });
+      await agent.call("export_course", { courseId, format: "html" });
+      const error = await agent.fail("export_course", { courseId, format: "scorm12" });
+      expectLimit(error, "LIMIT_USER_EXPORTS", 2, 2);
+      expect(error.message).toContain("expires at");
+      const sql = new SQL(database.url, { max: 1 });
+      try {
+        const [row] = await sql.unsafe("SELECT COUNT(*)::int AS count FROM export_packages WHERE course_id = $1", [courseId]);
+        expect(row.count).toBe(2);
+      } finally {
+        await sql.close();
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });
 

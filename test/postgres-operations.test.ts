@@ -12,6 +12,7 @@ import { openAuthoringServices } from "../src/service.ts";
 import { applyPostgresMigrations, postgresMigrations } from "../src/store/postgres/migrations.ts";
 import { createTestDatabase, testPostgresServer } from "./support/postgres.ts";
 import { freePort, startTestService, type TestService } from "./support/service.ts";
+import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
 import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
 import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
 import { AgentToolError, connectAgent, type Agent } from "./support/mcp-client.ts";
@@ -91,6 +92,8 @@ describe("a database outage during operation", () => {
     url.port = String(relay.port);
     issuer = await startTestIssuer();
     service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience, METRICS_PORT: String(await freePort()) });
+    // The issuer's metadata loads in the background; until then /mcp answers 503 to every token.
+    await waitForOAuthConfiguration(service.url);
     agent = await connectAgent(service, await issuer.sign({ sub: "alice" }));
   });
   afterAll(async () => {

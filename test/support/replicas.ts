@@ -5,6 +5,7 @@
  * refuses the connection; a replica that dies while answering costs the client that request. The
  * proxy records which replica served each request and with which session id.
  */
+import { waitForOAuthConfiguration } from "./rest-fixture.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +47,10 @@ export async function startReplica(env: Record<string, string>, cwd: string): Pr
   void (async () => {
     for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) break;
   })();
-  return { port, url: `http://127.0.0.1:${port}`, process: child, exited: child.exited };
+  const url = `http://127.0.0.1:${port}`;
+  // The issuer's metadata loads in the background; until then /mcp answers 503 to every token.
+  await waitForOAuthConfiguration(url);
+  return { port, url, process: child, exited: child.exited };
 }
 
 export interface ServedRequest {

@@ -21,7 +21,7 @@ export interface RestFixture {
 
 export const allowedBrowserOrigin = "https://author.example";
 
-export async function waitForOAuthConfiguration(base: string, timeoutMs = 10_000): Promise<void> {
+export async function waitForOAuthConfiguration(base: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const response = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
