@@ -122,3 +122,17 @@ export function compileTools<Services>(definitions: ToolDefinition<Services>[], 
   }
   return tools;
 }
+
+export type ToolHandler<Services> = ToolDefinition<Services>["handler"];
+
+/** The same catalogue with each handler wrapped (outage answers, metrics); listings stay as compiled. */
+export function wrapToolHandlers<Services>(
+  tools: Map<string, CompiledTool<Services>>,
+  wrap: (name: string, handler: ToolHandler<Services>) => ToolHandler<Services>,
+): Map<string, CompiledTool<Services>> {
+  const wrapped = new Map<string, CompiledTool<Services>>();
+  for (const [name, tool] of tools) {
+    wrapped.set(name, { ...tool, definition: { ...tool.definition, handler: wrap(name, tool.definition.handler) } });
+  }
+  return wrapped;
+}

@@ -5,32 +5,21 @@
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { DatabaseUnavailableError } from "../store/unavailable.ts";
-import type { CompiledTool } from "./registry.ts";
+import { wrapToolHandlers, type CompiledTool } from "./registry.ts";
 
 export const outageRetryAfterSeconds = 5;
 
 export function withStoreOutageAnswers<S>(tools: Map<string, CompiledTool<S>>): Map<string, CompiledTool<S>> {
-  const wrapped = new Map<string, CompiledTool<S>>();
-  for (const [name, tool] of tools) {
-    const handler = tool.definition.handler;
-    wrapped.set(name, {
-      ...tool,
-      definition: {
-        ...tool.definition,
-        async handler(args, context) {
-          try {
-            return await handler(args, context);
-          } catch (error) {
-            if (!(error instanceof DatabaseUnavailableError)) throw error;
-            throw new CourseAuthoringError(
-              "invalid_state",
-              `the database is temporarily unavailable, so ${name} changed nothing; retry in ${outageRetryAfterSeconds} seconds`,
-              { retryable: true, retryAfterSeconds: outageRetryAfterSeconds },
-            );
-          }
-        },
-      },
-    });
-  }
-  return wrapped;
+  return wrapToolHandlers(tools, (name, handler) => async (args, context) => {
+    try {
+      return await handler(args, context);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError)) throw error;
+      throw new CourseAuthoringError(
+        "invalid_state",
+        `the database is temporarily unavailable, so ${name} changed nothing; retry in ${outageRetryAfterSeconds} seconds`,
+        { retryable: true, retryAfterSeconds: outageRetryAfterSeconds },
+      );
+    }
+  });
 }

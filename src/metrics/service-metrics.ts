@@ -5,7 +5,7 @@
  * a separate port (`METRICS_PORT`, off by default) so the published interface is unchanged and the
  * numbers are not exposed to the internet through the balancer.
  */
-import type { CompiledTool } from "../mcp/registry.ts";
+import { wrapToolHandlers, type CompiledTool } from "../mcp/registry.ts";
 import { Counter, Gauge, Histogram, MetricsRegistry } from "./registry.ts";
 
 export interface MetricSources {
@@ -42,32 +42,21 @@ export function createServiceMetrics(knownRoutes: () => ReadonlySet<string>) {
 
     /** The same tools, each handler timed and counted; results and errors pass through unchanged. */
     instrumentTools<S>(tools: Map<string, CompiledTool<S>>): Map<string, CompiledTool<S>> {
-      const wrapped = new Map<string, CompiledTool<S>>();
-      for (const [name, tool] of tools) {
-        const handler = tool.definition.handler;
-        wrapped.set(name, {
-          ...tool,
-          definition: {
-            ...tool.definition,
-            async handler(args, context) {
-              const started = performance.now();
-              running.set(name, (running.get(name) ?? 0) + 1);
-              let outcome = "ok";
-              try {
-                return await handler(args, context);
-              } catch (error) {
-                outcome = (error as Error)?.name === "CourseAuthoringError" ? "tool_error" : "failed";
-                throw error;
-              } finally {
-                running.set(name, (running.get(name) ?? 1) - 1);
-                toolCalls.inc({ tool: name, outcome });
-                toolSeconds.observe({ tool: name }, (performance.now() - started) / 1000);
-              }
-            },
-          },
-        });
-      }
-      return wrapped;
+      return wrapToolHandlers(tools, (name, handler) => async (args, context) => {
+        const started = performance.now();
+        running.set(name, (running.get(name) ?? 0) + 1);
+        let outcome = "ok";
+        try {
+          return await handler(args, context);
+        } catch (error) {
+          outcome = (error as Error)?.name === "CourseAuthoringError" ? "tool_error" : "failed";
+          throw error;
+        } finally {
+          running.set(name, (running.get(name) ?? 1) - 1);
+          toolCalls.inc({ tool: name, outcome });
+          toolSeconds.observe({ tool: name }, (performance.now() - started) / 1000);
+        }
+      });
     },
 
     /** Wires the gauges that read live numbers from the sessions and the store. */
