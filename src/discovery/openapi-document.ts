@@ -7,7 +7,10 @@
  */
 import type { OpenAPIV3_1 } from "@scalar/openapi-types";
 import { problemTypes } from "../http/problem.ts";
-import { scopeDescriptions, supportedScopes } from "./protected-resource.ts";
+import { protectedResourceMetadataSchema, scopeDescriptions, supportedScopes } from "./protected-resource.ts";
+import { serverCardSchema } from "./server-card.ts";
+import * as v from "valibot";
+import { toJsonSchema } from "@valibot/to-json-schema";
 
 type Responses = OpenAPIV3_1.ResponsesObject;
 
@@ -121,6 +124,12 @@ const protectedResourceMetadataOperation = (operationId: string, summary: string
   },
 });
 
+/** A response shape defined once in valibot (the TS type is inferred from it) as an OpenAPI schema. */
+function openApiSchemaOf(schema: v.GenericSchema): OpenAPIV3_1.SchemaObject {
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, { errorMode: "throw" }) as Record<string, unknown>;
+  return json as OpenAPIV3_1.SchemaObject;
+}
+
 const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {
   ProblemDetails: {
     type: "object",
@@ -174,47 +183,8 @@ const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {
     required: ["status"],
     properties: { status: { type: "string", enum: ["ok"] } },
   },
-  ProtectedResourceMetadata: {
-    type: "object",
-    required: ["resource", "authorization_servers", "scopes_supported", "bearer_methods_supported"],
-    properties: {
-      resource: { type: "string", format: "uri", description: "`{base_url}/mcp`" },
-      authorization_servers: { type: "array", minItems: 1, items: { type: "string", format: "uri" } },
-      scopes_supported: { type: "array", items: { type: "string" } },
-      bearer_methods_supported: { type: "array", items: { type: "string", enum: ["header"] } },
-      resource_documentation: { type: "string", format: "uri" },
-      resource_name: { type: "string" },
-    },
-  },
-  ServerCard: {
-    type: "object",
-    description: "MCP server card: what a client learns before it connects.",
-    required: ["name", "version", "protocolVersion", "protocolVersions", "transport", "authentication", "capabilities"],
-    properties: {
-      name: { type: "string" },
-      version: { type: "string" },
-      description: { type: "string" },
-      protocolVersion: { type: "string", description: "The newest MCP protocol version served." },
-      protocolVersions: { type: "array", minItems: 1, items: { type: "string" } },
-      transport: {
-        type: "object",
-        required: ["type", "url"],
-        properties: { type: { type: "string", const: "streamable-http" }, url: { type: "string", format: "uri" } },
-      },
-      authentication: {
-        type: "object",
-        required: ["type", "protected_resource_metadata", "authorization_servers"],
-        properties: {
-          type: { type: "string", const: "oauth2" },
-          required: { type: "boolean" },
-          protected_resource_metadata: { type: "string", format: "uri" },
-          authorization_servers: { type: "array", items: { type: "string", format: "uri" } },
-        },
-      },
-      capabilities: { type: "object" },
-      documentation: { type: "string", format: "uri" },
-    },
-  },
+  ProtectedResourceMetadata: openApiSchemaOf(protectedResourceMetadataSchema),
+  ServerCard: openApiSchemaOf(serverCardSchema),
   McpMessage: {
     type: "object",
     description: "A JSON-RPC message of the MCP protocol (any properties).",

@@ -4,6 +4,7 @@
  * authorization server issues tokens for `{base_url}/mcp`, which scopes exist and that the token
  * travels in the `Authorization` header; every `WWW-Authenticate` challenge points here.
  */
+import * as v from "valibot";
 
 /** The scopes of spec section 5, in the order the spec lists them. */
 export const supportedScopes = ["openid", "profile", "email", "offline_access"] as const;
@@ -18,14 +19,17 @@ export const scopeDescriptions: Record<SupportedScope, string> = {
   offline_access: "Refresh access when the user permits",
 };
 
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers: string[];
-  scopes_supported: SupportedScope[];
-  bearer_methods_supported: ["header"];
-  resource_documentation: string;
-  resource_name: string;
-}
+/** The document's shape: its TS type and its OpenAPI schema both come from this one definition. */
+export const protectedResourceMetadataSchema = v.object({
+  resource: v.pipe(v.string(), v.url(), v.description("`{base_url}/mcp`")),
+  authorization_servers: v.pipe(v.array(v.pipe(v.string(), v.url())), v.minLength(1)),
+  scopes_supported: v.array(v.picklist(supportedScopes)),
+  bearer_methods_supported: v.array(v.literal("header")),
+  resource_documentation: v.pipe(v.string(), v.url()),
+  resource_name: v.string(),
+});
+
+export type ProtectedResourceMetadata = v.InferOutput<typeof protectedResourceMetadataSchema>;
 
 export function buildProtectedResourceMetadata({ baseUrl, authUrl }: { baseUrl: string; authUrl: string }): ProtectedResourceMetadata {
   return {

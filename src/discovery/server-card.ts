@@ -4,32 +4,34 @@
  * the MCP protocol versions it speaks, where the streamable HTTP transport lives and how to
  * authenticate to it. Spec section 9.4: clients read the MCP protocol version here, not from a path.
  */
+import * as v from "valibot";
 
-export interface ServerCard {
-  name: string;
-  version: string;
-  description: string;
-  /** The newest MCP protocol version the server speaks. */
-  protocolVersion: string;
-  /** Every MCP protocol version the server accepts, newest first. */
-  protocolVersions: string[];
-  transport: { type: "streamable-http"; url: string };
-  authentication: {
-    type: "oauth2";
-    required: true;
-    protected_resource_metadata: string;
-    authorization_servers: string[];
-  };
-  /** Same shape as the MCP `initialize` result's capabilities: a present key means supported. */
-  capabilities: {
-    tools: Record<string, never>;
-    resources: Record<string, never>;
-    prompts: Record<string, never>;
-    completions: Record<string, never>;
-    logging: Record<string, never>;
-  };
-  documentation: string;
-}
+const uri = () => v.pipe(v.string(), v.url());
+const supported = () => v.strictObject({});
+
+/** The card's shape: its TS type and its OpenAPI schema both come from this one definition. */
+export const serverCardSchema = v.pipe(
+  v.object({
+    name: v.string(),
+    version: v.string(),
+    description: v.string(),
+    protocolVersion: v.pipe(v.string(), v.description("The newest MCP protocol version served.")),
+    protocolVersions: v.pipe(v.array(v.string()), v.minLength(1), v.description("Every MCP protocol version the server accepts, newest first.")),
+    transport: v.object({ type: v.literal("streamable-http"), url: uri() }),
+    authentication: v.object({
+      type: v.literal("oauth2"),
+      required: v.literal(true),
+      protected_resource_metadata: uri(),
+      authorization_servers: v.array(uri()),
+    }),
+    /** Same shape as the MCP `initialize` result's capabilities: a present key means supported. */
+    capabilities: v.object({ tools: supported(), resources: supported(), prompts: supported(), completions: supported(), logging: supported() }),
+    documentation: uri(),
+  }),
+  v.description("MCP server card: what a client learns before it connects."),
+);
+
+export type ServerCard = v.InferOutput<typeof serverCardSchema>;
 
 export interface ServerCardOptions {
   baseUrl: string;
