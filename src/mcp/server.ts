@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -116,7 +116,11 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     }
   });
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+  // Registered through Protocol's method, not Server's override: the override parses the request a
+  // second time and every result again against CallToolResultSchema (a deep copy, proportional to the
+  // answer). callTool builds each result in that shape itself (test/mcp-*.test.ts read them through the
+  // SDK client, which validates them and their structuredContent against the output schema).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
     callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
       resultMaxBytes: deps.resultMaxBytes,
       logger: deps.logger,
