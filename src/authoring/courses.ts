@@ -11,7 +11,7 @@ import { CourseEdit, commitCourseEdit, beginCourseEdit } from "./course-edit.ts"
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
-import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
+import { courseDocument, courseSummary, loadCourseRows, type CourseRows } from "./read-model.ts";
 import {
   courseFieldEntries,
   courseStatusField,
@@ -124,7 +124,7 @@ export async function getCourse(
 ): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
-  const rows = await loadCourseRows(session.tx, course);
+  const rows = await readCourseRows(session, course);
   const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
   const publication = await publicationOf(session, course, rows);
   return selectCourseParts(publication ? { ...document, publication } : document, args);
@@ -135,8 +135,17 @@ export function getCourseForExport(session: AuthoringSession, args: { courseId: 
   return getCourse(session, { ...args, includeBlocks: true }, "copy");
 }
 
-export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
+/** The course's content rows, from the read cache while its version stands (see course-rows-cache.ts). */
+async function readCourseRows(session: AuthoringSession, course: CourseRow): Promise<CourseRows> {
+  const cached = session.courseRows?.get(course);
+  if (cached) return cached;
   const rows = await loadCourseRows(session.tx, course);
+  session.courseRows?.set(rows);
+  return rows;
+}
+
+export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
+  const rows = await readCourseRows(session, course);
   return courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks });
 }
 

@@ -1,0 +1,61 @@
+/**
+ * The content rows of recently read courses (objectives, modules, lessons, blocks), kept per course
+ * and keyed by the course row's `version` and `updatedAt`: every content change goes through
+ * `commitCourseEdit`, which steps both in the same transaction, so rows remembered for a version are
+ * the rows of that version on any replica. A read first loads the course row (it must, for access),
+ * and reuses the rows only when that row still names the remembered version; otherwise it loads them
+ * and remembers them. Only read transactions use it (`readAs`), and callers treat the rows as
+ * read-only, as they already must. Bounded by rows in all, least recently used first out.
+ */
+import type { CourseRow } from "../store/types.ts";
+import type { CourseRows } from "./read-model.ts";
+
+type ContentRows = Omit<CourseRows, "course">;
+
+interface Entry {
+  version: number;
+  updatedAt: string;
+  rows: ContentRows;
+  size: number;
+}
+
+export class CourseRowsCache {
+  private readonly entries = new Map<string, Entry>();
+  private rowsHeld = 0;
+
+  /** `maxRows`: rows held in all (a 10,000-block course is ~10,000); a larger course is not kept. */
+  constructor(private readonly maxRows = 50_000) {}
+
+  /** The remembered rows of `course`, when they are of its current version. */
+  get(course: CourseRow): CourseRows | undefined {
+    const entry = this.entries.get(course.id);
+    if (entry === undefined) return undefined;
+    if (entry.version !== course.version || entry.updatedAt !== course.updatedAt) {
+      this.drop(course.id, entry);
+      return undefined;
+    }
+    // Re-inserted: Map order is recency order, so eviction takes the least recently read.
+    this.entries.delete(course.id);
+    this.entries.set(course.id, entry);
+    return { course, ...entry.rows };
+  }
+
+  set(rows: CourseRows): void {
+    const { course, ...content } = rows;
+    const size = 1 + content.objectives.length + content.modules.length + content.lessons.length + content.blocks.length;
+    if (size > this.maxRows) return;
+    const previous = this.entries.get(course.id);
+    if (previous) this.drop(course.id, previous);
+    while (this.rowsHeld + size > this.maxRows) {
+      const [oldestId, oldest] = this.entries.entries().next().value as [string, Entry];
+      this.drop(oldestId, oldest);
+    }
+    this.entries.set(course.id, { version: course.version, updatedAt: course.updatedAt, rows: content, size });
+    this.rowsHeld += size;
+  }
+
+  private drop(id: string, entry: Entry): void {
+    this.entries.delete(id);
+    this.rowsHeld -= entry.size;
+  }
+}
