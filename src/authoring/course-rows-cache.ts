@@ -1,21 +1,32 @@
 /**
- * The content rows of recently read courses (objectives, modules, lessons, blocks), kept per course
- * and keyed by the course row's `version` and `updatedAt`: every content change goes through
- * `commitCourseEdit`, which steps both in the same transaction, so rows remembered for a version are
- * the rows of that version on any replica. A read first loads the course row (it must, for access),
+ * What a read of a recently read course needs besides the course row — its content rows (objectives,
+ * modules, lessons, blocks), its collaborators and its publication summary — kept per course and keyed
+ * by the course row's `version` and `updatedAt`: every content change, share and publish goes through
+ * `commitCourseEdit`, which steps both in the same transaction, so what is remembered for a version is
+ * that version's on any replica. A read first loads the course row (it must, for access),
  * and reuses the rows only when that row still names the remembered version; otherwise it loads them
  * and remembers them. Only read transactions use it (`readAs`), and callers treat the rows as
  * read-only, as they already must. Bounded by rows in all, least recently used first out.
  */
-import type { CourseRow } from "../store/types.ts";
+import type { CollaboratorRow, CourseRow } from "../store/types.ts";
+import type { PublicationSummary } from "./schemas/course.ts";
 import type { CourseRows } from "./read-model.ts";
 
 type ContentRows = Omit<CourseRows, "course">;
+
+/** One course's remembered state; `publication` is filled by the first read that computes it. */
+export interface CourseReadState {
+  rows: CourseRows;
+  collaborators: readonly CollaboratorRow[];
+  publication?: PublicationSummary | null;
+}
 
 interface Entry {
   version: number;
   updatedAt: string;
   rows: ContentRows;
+  collaborators: readonly CollaboratorRow[];
+  publication?: PublicationSummary | null;
   size: number;
 }
 
@@ -26,8 +37,8 @@ export class CourseRowsCache {
   /** `maxRows`: rows held in all (a 10,000-block course is ~10,000); a larger course is not kept. */
   constructor(private readonly maxRows = 50_000) {}
 
-  /** The remembered rows of `course`, when they are of its current version. */
-  get(course: CourseRow): CourseRows | undefined {
+  /** What is remembered of `course`, when it is of its current version. */
+  get(course: CourseRow): CourseReadState | undefined {
     const entry = this.entries.get(course.id);
     if (entry === undefined) return undefined;
     if (entry.version !== course.version || entry.updatedAt !== course.updatedAt) {
@@ -37,11 +48,17 @@ export class CourseRowsCache {
     // Re-inserted: Map order is recency order, so eviction takes the least recently read.
     this.entries.delete(course.id);
     this.entries.set(course.id, entry);
-    return { course, ...entry.rows };
+    return { rows: { course, ...entry.rows }, collaborators: entry.collaborators, publication: entry.publication };
   }
 
-  set(rows: CourseRows): void {
-    const { course, ...content } = rows;
+  /** Remembers the publication summary computed for `course` at its current version. */
+  setPublication(course: CourseRow, publication: PublicationSummary | null): void {
+    const entry = this.entries.get(course.id);
+    if (entry && entry.version === course.version && entry.updatedAt === course.updatedAt) entry.publication = publication;
+  }
+
+  set(state: CourseReadState): void {
+    const { course, ...content } = state.rows;
     const size = 1 + content.objectives.length + content.modules.length + content.lessons.length + content.blocks.length;
     if (size > this.maxRows) return;
     const previous = this.entries.get(course.id);
@@ -50,7 +67,7 @@ export class CourseRowsCache {
       const [oldestId, oldest] = this.entries.entries().next().value as [string, Entry];
       this.drop(oldestId, oldest);
     }
-    this.entries.set(course.id, { version: course.version, updatedAt: course.updatedAt, rows: content, size });
+    this.entries.set(course.id, { version: course.version, updatedAt: course.updatedAt, rows: content, collaborators: state.collaborators, publication: state.publication, size });
     this.rowsHeld += size;
   }
 

@@ -11,7 +11,8 @@ import { CourseEdit, commitCourseEdit, beginCourseEdit } from "./course-edit.ts"
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
-import { courseDocument, courseSummary, loadCourseRows, type CourseRows } from "./read-model.ts";
+import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
+import type { CourseReadState } from "./course-rows-cache.ts";
 import {
   courseFieldEntries,
   courseStatusField,
@@ -124,9 +125,13 @@ export async function getCourse(
 ): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
-  const rows = await readCourseRows(session, course);
-  const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
-  const publication = await publicationOf(session, course, rows);
+  const state = await readCourseState(session, course);
+  const document = courseDocument(state.rows, role, state.collaborators, { includeBlocks: args.includeBlocks });
+  let publication = state.publication;
+  if (publication === undefined) {
+    publication = await publicationOf(session, course, state.rows);
+    session.courseRows?.setPublication(course, publication);
+  }
   return selectCourseParts(publication ? { ...document, publication } : document, args);
 }
 
@@ -135,18 +140,19 @@ export function getCourseForExport(session: AuthoringSession, args: { courseId: 
   return getCourse(session, { ...args, includeBlocks: true }, "copy");
 }
 
-/** The course's content rows, from the read cache while its version stands (see course-rows-cache.ts). */
-async function readCourseRows(session: AuthoringSession, course: CourseRow): Promise<CourseRows> {
+/** The course's rows and collaborators, from the read cache while its version stands (see course-rows-cache.ts). */
+async function readCourseState(session: AuthoringSession, course: CourseRow): Promise<CourseReadState> {
   const cached = session.courseRows?.get(course);
   if (cached) return cached;
-  const rows = await loadCourseRows(session.tx, course);
-  session.courseRows?.set(rows);
-  return rows;
+  const [rows, collaborators] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listCollaborators(course.id)]);
+  const state = { rows, collaborators };
+  session.courseRows?.set(state);
+  return state;
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
-  const rows = await readCourseRows(session, course);
-  return courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks });
+  const state = await readCourseState(session, course);
+  return courseDocument(state.rows, role, state.collaborators, { includeBlocks });
 }
 
 export const listCoursesArguments = v.object({
