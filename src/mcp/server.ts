@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
@@ -89,6 +90,13 @@ function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: 
   };
 }
 
+/**
+ * One JSON Schema validator for every server: left out, the SDK builds a new Ajv instance (with its
+ * meta-schemas) in each Server's constructor, about half of a stateless request's time. Ajv keeps its
+ * compiled schemas by schema, so sharing it is safe.
+ */
+const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server {
   const server = new Server(
     { name: deps.name, version: deps.version },
@@ -101,6 +109,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
         logging: {},
       },
       instructions: deps.instructions,
+      jsonSchemaValidator: sharedJsonSchemaValidator,
     },
   );
   const allTools = [...deps.tools.values()];
