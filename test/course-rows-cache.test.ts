@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { CourseRowsCache } from "../src/authoring/course-rows-cache.ts";
 import type { CourseRows } from "../src/authoring/read-model.ts";
 import type { BlockRow, CourseRow } from "../src/store/types.ts";
+import { openHarness } from "./authoring-harness.ts";
 
 function courseRow(id: string, version: number, updatedAt = `2026-01-01T00:00:0${version}.000Z`): CourseRow {
   return { id, ownerSub: "u", title: "t", description: "", language: "en", audience: "", level: null, tags: [], status: "draft", version, createdAt: updatedAt, updatedAt };
@@ -51,5 +52,39 @@ describe("course rows cache", () => {
     expect(cache.get(courseRow("crs_c", 1))).toBeDefined();
     cache.set(stateOf(courseRow("crs_d", 1), 30));
     expect(cache.get(courseRow("crs_d", 1))).toBeUndefined();
+  });
+});
+
+describe("get_course through the read cache (real services, SQLite)", () => {
+  test("each reader sees their own role, and a read after an edit, a share or a publish shows it", async () => {
+    const harness = await openHarness();
+    try {
+      const course = await harness.call("owner", "create_course", {
+        title: "Cached",
+        modules: [{ title: "M", lessons: [{ title: "L", blocks: [{ type: "text", markdown: "First words." }] }] }],
+      });
+      const courseId = course.id as string;
+      await harness.call("owner", "share_course", { courseId, sub: "rev", role: "reviewer" });
+      const asOwner = await harness.call("owner", "get_course", { courseId });
+      const asReviewer = await harness.call("rev", "get_course", { courseId });
+      expect([asOwner.role, asReviewer.role]).toEqual(["owner", "reviewer"]);
+      expect((await harness.call("owner", "get_course", { courseId })).role).toBe("owner");
+
+      const lesson = (asOwner.modules as { lessons: { id: string; blocks: { id: string }[] }[] }[])[0]!.lessons[0]!;
+      await harness.call("owner", "update_block", { courseId, blockId: lesson.blocks[0]!.id, block: { type: "text", markdown: "Edited words." } });
+      const afterEdit = await harness.call("rev", "get_course", { courseId });
+      expect(JSON.stringify(afterEdit)).toContain("Edited words.");
+
+      await harness.call("owner", "share_course", { courseId, sub: "third", role: "viewer" });
+      expect((await harness.call("rev", "get_course", { courseId })).collaborators).toContainEqual({ sub: "third", role: "viewer" });
+
+      await harness.call("owner", "set_status", { courseId, status: "published" });
+      const published = await harness.call("owner", "get_course", { courseId });
+      expect(published.publication).toMatchObject({ hasUnpublishedChanges: false });
+      await harness.call("owner", "update_block", { courseId, blockId: lesson.blocks[0]!.id, block: { type: "text", markdown: "After publishing." } });
+      expect((await harness.call("owner", "get_course", { courseId })).publication).toMatchObject({ hasUnpublishedChanges: true });
+    } finally {
+      await harness.close();
+    }
   });
 });

@@ -9,16 +9,23 @@
  * read-only, as they already must. Bounded by rows in all, least recently used first out.
  */
 import type { CollaboratorRow, CourseRow } from "../store/types.ts";
-import type { PublicationSummary } from "./schemas/course.ts";
+import type { CourseDocument, PublicationSummary } from "./schemas/course.ts";
 import type { CourseRows } from "./read-model.ts";
 
 type ContentRows = Omit<CourseRows, "course">;
 
-/** One course's remembered state; `publication` is filled by the first read that computes it. */
+/** Built documents, with and without blocks; `role` in them is the first reader's and is replaced per read. */
+export interface BuiltDocuments {
+  withBlocks?: CourseDocument;
+  outline?: CourseDocument;
+}
+
+/** One course's remembered state; `publication` and `documents` are filled by the first read that computes them. */
 export interface CourseReadState {
   rows: CourseRows;
   collaborators: readonly CollaboratorRow[];
   publication?: PublicationSummary | null;
+  documents?: BuiltDocuments;
 }
 
 interface Entry {
@@ -27,6 +34,7 @@ interface Entry {
   rows: ContentRows;
   collaborators: readonly CollaboratorRow[];
   publication?: PublicationSummary | null;
+  documents: BuiltDocuments;
   size: number;
 }
 
@@ -48,7 +56,7 @@ export class CourseRowsCache {
     // Re-inserted: Map order is recency order, so eviction takes the least recently read.
     this.entries.delete(course.id);
     this.entries.set(course.id, entry);
-    return { rows: { course, ...entry.rows }, collaborators: entry.collaborators, publication: entry.publication };
+    return { rows: { course, ...entry.rows }, collaborators: entry.collaborators, publication: entry.publication, documents: entry.documents };
   }
 
   /** Remembers the publication summary computed for `course` at its current version. */
@@ -67,7 +75,7 @@ export class CourseRowsCache {
       const [oldestId, oldest] = this.entries.entries().next().value as [string, Entry];
       this.drop(oldestId, oldest);
     }
-    this.entries.set(course.id, { version: course.version, updatedAt: course.updatedAt, rows: content, collaborators: state.collaborators, publication: state.publication, size });
+    this.entries.set(course.id, { version: course.version, updatedAt: course.updatedAt, rows: content, collaborators: state.collaborators, publication: state.publication, documents: state.documents ?? {}, size });
     this.rowsHeld += size;
   }
 

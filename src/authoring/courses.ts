@@ -126,7 +126,7 @@ export async function getCourse(
   const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
   const state = await readCourseState(session, course);
-  const document = courseDocument(state.rows, role, state.collaborators, { includeBlocks: args.includeBlocks });
+  const document = builtDocument(state, role, args.includeBlocks);
   let publication = state.publication;
   if (publication === undefined) {
     publication = await publicationOf(session, course, state.rows);
@@ -145,9 +145,24 @@ async function readCourseState(session: AuthoringSession, course: CourseRow): Pr
   const cached = session.courseRows?.get(course);
   if (cached) return cached;
   const [rows, collaborators] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listCollaborators(course.id)]);
-  const state = { rows, collaborators };
+  // `documents` is shared with the cache entry, so documents built from this state are remembered too.
+  const state: CourseReadState = { rows, collaborators, ...(session.courseRows ? { documents: {} } : {}) };
   session.courseRows?.set(state);
   return state;
+}
+
+/**
+ * The course document from the state's rows, built once per version and kind while the state is cached
+ * (every page of a paged read of a large course would otherwise rebuild all of it); only `role` differs
+ * between readers. Documents are never mutated: pages and selections are built as new objects.
+ */
+function builtDocument(state: CourseReadState, role: CourseRole, includeBlocks: boolean): CourseDocument {
+  const kind = includeBlocks ? "withBlocks" : "outline";
+  const built = state.documents?.[kind];
+  if (built) return built.role === role ? built : { ...built, role };
+  const document = courseDocument(state.rows, role, state.collaborators, { includeBlocks });
+  if (state.documents) state.documents[kind] = document;
+  return document;
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
