@@ -26,6 +26,7 @@ import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
+import { CourseRowsCache } from "./authoring/course-rows-cache.ts";
 import { randomId } from "./authoring/ids.ts";
 import { defaultAuthoringLimits, limitExceededError, type AuthoringLimits } from "./authoring/limits.ts";
 import { ExportStore, newExportId } from "./export/export-store.ts";
@@ -62,11 +63,11 @@ export async function openAuthoringServices(
       if (error instanceof DatabaseConnectError) throw new ConfigError("DATABASE_URL", error.message);
       throw error;
     }
-    return { store: shared.store, now: monotonicClock(), newId: randomId, exports: shared.exports, limits, shared, close: () => shared.close() };
+    return { store: shared.store, now: monotonicClock(), newId: randomId, exports: shared.exports, limits, courseRows: new CourseRowsCache(), shared, close: () => shared.close() };
   }
   const store = openSqliteStore(databaseUrl);
   const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports"), keptPerUser: limits.userExports });
-  return { store, now: monotonicClock(), newId: randomId, exports, limits, shared: undefined, close: async () => store.close() };
+  return { store, now: monotonicClock(), newId: randomId, exports, limits, courseRows: new CourseRowsCache(), shared: undefined, close: async () => store.close() };
 }
 
 /** `LIMIT_USER_EXPORTS` for package storage that lives below the domain: the domain words the refusal. */

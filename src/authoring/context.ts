@@ -4,6 +4,7 @@
  * Request or an MCP message.
  */
 import type { StoreTransaction } from "../store/types.ts";
+import type { CourseRowsCache } from "./course-rows-cache.ts";
 import type { IdGenerator } from "./ids.ts";
 import type { AuthoringLimits } from "./limits.ts";
 
@@ -24,6 +25,8 @@ export interface AuthoringSession {
   newId: IdGenerator;
   /** How much one course or one user may hold; checked when an edit commits. */
   limits: AuthoringLimits;
+  /** Content rows of recently read courses, by version; present in read transactions only (`readAs`). */
+  courseRows?: CourseRowsCache | undefined;
 }
 
 export function timestamp(session: AuthoringSession): string {

@@ -12,6 +12,7 @@ import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
 import { courseDocument, courseSummary, loadCourseRows } from "./read-model.ts";
+import type { CourseReadState } from "./course-rows-cache.ts";
 import {
   courseFieldEntries,
   courseStatusField,
@@ -124,9 +125,13 @@ export async function getCourse(
 ): Promise<CourseDocument> {
   const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
-  const rows = await loadCourseRows(session.tx, course);
-  const document = courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks: args.includeBlocks });
-  const publication = await publicationOf(session, course, rows);
+  const state = await readCourseState(session, course);
+  const document = builtDocument(state, role, args.includeBlocks);
+  let publication = state.publication;
+  if (publication === undefined) {
+    publication = await publicationOf(session, course, state.rows);
+    session.courseRows?.setPublication(course, publication);
+  }
   return selectCourseParts(publication ? { ...document, publication } : document, args);
 }
 
@@ -135,9 +140,34 @@ export function getCourseForExport(session: AuthoringSession, args: { courseId: 
   return getCourse(session, { ...args, includeBlocks: true }, "copy");
 }
 
+/** The course's rows and collaborators, from the read cache while its version stands (see course-rows-cache.ts). */
+async function readCourseState(session: AuthoringSession, course: CourseRow): Promise<CourseReadState> {
+  const cached = session.courseRows?.get(course);
+  if (cached) return cached;
+  const [rows, collaborators] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listCollaborators(course.id)]);
+  // `documents` is shared with the cache entry, so documents built from this state are remembered too.
+  const state: CourseReadState = { rows, collaborators, ...(session.courseRows ? { documents: {} } : {}) };
+  session.courseRows?.set(state);
+  return state;
+}
+
+/**
+ * The course document from the state's rows, built once per version and kind while the state is cached
+ * (every page of a paged read of a large course would otherwise rebuild all of it); only `role` differs
+ * between readers. Documents are never mutated: pages and selections are built as new objects.
+ */
+function builtDocument(state: CourseReadState, role: CourseRole, includeBlocks: boolean): CourseDocument {
+  const kind = includeBlocks ? "withBlocks" : "outline";
+  const built = state.documents?.[kind];
+  if (built) return built.role === role ? built : { ...built, role };
+  const document = courseDocument(state.rows, role, state.collaborators, { includeBlocks });
+  if (state.documents) state.documents[kind] = document;
+  return document;
+}
+
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {
-  const rows = await loadCourseRows(session.tx, course);
-  return courseDocument(rows, role, await session.tx.listCollaborators(course.id), { includeBlocks });
+  const state = await readCourseState(session, course);
+  return courseDocument(state.rows, role, state.collaborators, { includeBlocks });
 }
 
 export const listCoursesArguments = v.object({

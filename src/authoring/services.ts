@@ -6,6 +6,7 @@
 import type { PackageStorage } from "../store/packages.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { Actor, AuthoringSession } from "./context.ts";
+import type { CourseRowsCache } from "./course-rows-cache.ts";
 import type { IdGenerator } from "./ids.ts";
 import type { AuthoringLimits } from "./limits.ts";
 
@@ -17,6 +18,8 @@ export interface AuthoringServices {
   exports: PackageStorage;
   /** Per-course and per-user limits, from the configuration. */
   limits: AuthoringLimits;
+  /** Content rows of recently read courses, reused while their version stands (reads only). */
+  courseRows?: CourseRowsCache;
 }
 
 /** Wall-clock time that never repeats or goes back within the process, so "newest first" is a total order. */
@@ -29,7 +32,7 @@ export function monotonicClock(): () => Date {
 }
 
 export function readAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {
-  return services.store.read((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits }));
+  return services.store.read((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits, courseRows: services.courseRows }));
 }
 
 export function writeAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {

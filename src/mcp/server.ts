@@ -6,7 +6,8 @@
  */
 import * as v from "valibot";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -89,6 +90,13 @@ function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: 
   };
 }
 
+/**
+ * One JSON Schema validator for every server: left out, the SDK builds a new Ajv instance (with its
+ * meta-schemas) in each Server's constructor, about half of a stateless request's time. Ajv keeps its
+ * compiled schemas by schema, so sharing it is safe.
+ */
+const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
+
 export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server {
   const server = new Server(
     { name: deps.name, version: deps.version },
@@ -101,6 +109,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
         logging: {},
       },
       instructions: deps.instructions,
+      jsonSchemaValidator: sharedJsonSchemaValidator,
     },
   );
   const allTools = [...deps.tools.values()];
@@ -116,7 +125,11 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     }
   });
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+  // Registered through Protocol's method, not Server's override: the override parses the request a
+  // second time and every result again against CallToolResultSchema (a deep copy, proportional to the
+  // answer). callTool builds each result in that shape itself (test/mcp-*.test.ts read them through the
+  // SDK client, which validates them and their structuredContent against the output schema).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
     callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
       resultMaxBytes: deps.resultMaxBytes,
       logger: deps.logger,
