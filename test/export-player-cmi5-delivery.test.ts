@@ -6,14 +6,11 @@
  * cmi5-allowed `answered` statements, one per graded question.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { buildPackage } from "../src/export/build-package.ts";
-import { renderCourseHtml } from "../src/render/index.ts";
-import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
+import { quizLessonId } from "./support/export-course.ts";
 import { answerQuiz, currentLessonId, nextUntil, waitForCourse } from "./support/export-player.ts";
-import { sessionIdExtension, startCmi5Lms, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
-import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { sessionIdExtension, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
+import { startCmi5Player, type Cmi5Au, type Cmi5Player } from "./support/cmi5-player.ts";
 
 setDefaultTimeout(30_000);
 
@@ -21,26 +18,17 @@ const verb = (name: string): string => `http://adlnet.gov/expapi/verbs/${name}`;
 const cmi5Category = "https://w3id.org/xapi/cmi5/context/categories/cmi5";
 const progressStateId = "course-authoring-progress";
 
+let player: Cmi5Player;
 let browser: Browser;
 let lms: Cmi5Lms;
-let packageServer: PackageServer;
-let au: { id: string; url: string; moveOn: string; masteryScore: number };
+let au: Cmi5Au;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  lms = startCmi5Lms();
-  const built = await buildPackage(sampleCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
-  const directory = await unpackToDirectory(built.stream, "player-cmi5-delivery");
-  packageServer = startPackageServer(directory);
-  const structure = await Bun.file(join(directory, "cmi5.xml")).text();
-  const auElement = /<au ([^>]*)>[\s\S]*?<url>([^<]+)<\/url>/.exec(structure);
-  const attribute = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(auElement?.[1] ?? "")?.[1] ?? "";
-  au = { id: attribute("id"), url: `${packageServer.origin}/pkg/${auElement?.[2] ?? ""}`, moveOn: attribute("moveOn"), masteryScore: Number(attribute("masteryScore")) };
+  player = await startCmi5Player("player-cmi5-delivery");
+  ({ browser, lms, au } = player);
 });
 afterAll(async () => {
-  await browser?.close();
-  lms?.stop();
-  packageServer?.stop();
+  await player?.stop();
 });
 
 /** Waits (up to 20 s) until `ready` holds, then returns its value; fails naming what it waited for. */

@@ -5,14 +5,14 @@
  * rules: order, verbs, result fields, categories, registration and session consistency.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerQuiz, currentLessonId, nextUntil, retryQuiz, waitForCourse } from "./support/export-player.ts";
-import { sessionIdExtension, startCmi5Lms, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
-import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { sessionIdExtension, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
+import { startCmi5Player, type Cmi5Au, type Cmi5Player } from "./support/cmi5-player.ts";
+import { startPackageServer, type PackageServer } from "./support/lms-harness.ts";
 
 const verbs = {
   initialized: "http://adlnet.gov/expapi/verbs/initialized",
@@ -29,27 +29,17 @@ const masteryExtension = "https://w3id.org/xapi/cmi5/context/extensions/masterys
 // A browser session plays a whole course; give it more than the default five seconds.
 setDefaultTimeout(30_000);
 
+let player: Cmi5Player;
 let browser: Browser;
 let lms: Cmi5Lms;
-let packageServer: PackageServer;
-let au: { id: string; url: string; moveOn: string; masteryScore: number };
+let au: Cmi5Au;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  lms = startCmi5Lms();
-  const built = await buildPackage(sampleCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
-  const directory = await unpackToDirectory(built.stream, "player-cmi5");
-  packageServer = startPackageServer(directory);
-  // Import the course structure as an LMS would.
-  const structure = await Bun.file(join(directory, "cmi5.xml")).text();
-  const auElement = /<au ([^>]*)>[\s\S]*?<url>([^<]+)<\/url>/.exec(structure);
-  const attribute = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(auElement?.[1] ?? "")?.[1] ?? "";
-  au = { id: attribute("id"), url: `${packageServer.origin}/pkg/${auElement?.[2] ?? ""}`, moveOn: attribute("moveOn"), masteryScore: Number(attribute("masteryScore")) };
+  player = await startCmi5Player("player-cmi5");
+  ({ browser, lms, au } = player);
 });
 afterAll(async () => {
-  await browser?.close();
-  lms?.stop();
-  packageServer?.stop();
+  await player?.stop();
 });
 
 async function openAu(page: Page, registration: string): Promise<string> {
@@ -186,7 +176,7 @@ describe("cmi5 package built with default options", () => {
     });
     const page = await context.newPage();
     const registration = crypto.randomUUID();
-    const { url, sessionId } = lms.launch({ auUrl: au.url.replace(packageServer.origin, defaultPackage.origin), auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
+    const { url, sessionId } = lms.launch({ auUrl: au.url.replace(player.packageServer.origin, defaultPackage.origin), auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
     const atLrs = url.replaceAll(encodeURIComponent(lms.origin), encodeURIComponent(lrsOrigin));
     expect(atLrs).toContain(`endpoint=${encodeURIComponent(`${lrsOrigin}/xapi/`)}`);
     await page.goto(atLrs);
