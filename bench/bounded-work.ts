@@ -8,8 +8,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
-import { freePort, load, openMcpSession, startProcess, type LoadResult, type Row } from "./support.ts";
+import { freePort, load, serviceEnv, signedIn, startProcess, type LoadResult, type McpSession, type Row } from "./support.ts";
 
 const bun = process.execPath;
 const megabyte = 1024 * 1024;
@@ -17,31 +16,10 @@ const megabyte = 1024 * 1024;
 const paragraph = "Phishing messages **imitate** people and _services_ you trust, ask you to act before you think, and link to [look-alike sites](https://example.com/login). ";
 const blockMarkdown = `${paragraph.repeat(Math.floor(48_000 / paragraph.length))}`;
 
-function serviceEnv(dataDir: string, port: number, devAuthPort: number): Record<string, string> {
-  return {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DEV_AUTH_PORT: String(devAuthPort),
-    DATABASE_URL: `sqlite://${join(dataDir, "bench.db")}`,
-    LOG_LEVEL: "warn",
-  };
-}
 
-async function signedIn(port: number, devAuthPort: number) {
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 200; tries++) {
-    const response = await fetch(`${baseUrl}/.well-known/oauth-protected-resource/mcp`);
-    await response.arrayBuffer();
-    if (response.status === 200) break;
-    await Bun.sleep(25);
-  }
-  const { accessToken } = await obtainAccessTokenByLogin({ issuer: `http://127.0.0.1:${devAuthPort}`, resource: `${baseUrl}/mcp`, username: "bench-bounded" });
-  return openMcpSession(`${baseUrl}/mcp`, accessToken);
-}
 
 /** A course of about `bytes` of block content: lessons of ten ~48 KB text blocks, added lesson by lesson. */
-async function seedCourse(session: Awaited<ReturnType<typeof signedIn>>, bytes: number): Promise<string> {
+async function seedCourse(session: McpSession, bytes: number): Promise<string> {
   const blocks = Math.max(1, Math.round(bytes / blockMarkdown.length));
   const lessons = Math.ceil(blocks / 10);
   const course = await session.call("create_course", {
@@ -68,13 +46,13 @@ async function exportPeak(bytes: number): Promise<{ peakBytes: number; packageBy
   let server = await startProcess([bun, "src/main.ts"], env);
   let courseId: string;
   try {
-    courseId = await seedCourse(await signedIn(port, devAuthPort), bytes);
+    courseId = await seedCourse(await signedIn(port, devAuthPort, "bench-bounded"), bytes);
   } finally {
     await server.stop();
   }
   server = await startProcess([bun, "src/main.ts"], env);
   try {
-    const exported = await (await signedIn(port, devAuthPort)).call("export_course", { courseId, format: "scorm2004" });
+    const exported = await (await signedIn(port, devAuthPort, "bench-bounded")).call("export_course", { courseId, format: "scorm2004" });
     return { peakBytes: peakResidentBytes(server.pid), packageBytes: Number(exported.size) };
   } finally {
     await server.stop();
@@ -86,7 +64,7 @@ async function healthBesideExport(): Promise<{ idle: LoadResult; busy: LoadResul
   const [port, devAuthPort] = [await freePort(), await freePort()];
   const server = await startProcess([bun, "src/main.ts"], serviceEnv(dataDir, port, devAuthPort));
   try {
-    const session = await signedIn(port, devAuthPort);
+    const session = await signedIn(port, devAuthPort, "bench-bounded");
     const courseId = await seedCourse(session, 5 * megabyte);
     const health = () => load({ url: `http://127.0.0.1:${port}/api/health`, concurrency: 4 });
     const idle = await health();

@@ -8,8 +8,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
-import { freePort, median, openMcpSession, startProcess, type RunningProcess, type Row } from "./support.ts";
+import { freePort, median, serviceEnv, signedIn, startProcess, type RunningProcess, type Row } from "./support.ts";
 
 const bun = process.execPath;
 const format = process.env.BENCH_EXPORT_FORMAT ?? "scorm2004";
@@ -21,29 +20,7 @@ interface Measured {
   packageBytes: number;
 }
 
-function serviceEnv(dataDir: string, port: number, devAuthPort: number): Record<string, string> {
-  return {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DEV_AUTH_PORT: String(devAuthPort),
-    DATABASE_URL: `sqlite://${join(dataDir, "bench.db")}`,
-    LOG_LEVEL: "warn",
-  };
-}
 
-async function signedIn(port: number, devAuthPort: number) {
-  const baseUrl = `http://127.0.0.1:${port}`;
-  // The service answers 503 until it has loaded its identity provider's metadata.
-  for (let tries = 0; tries < 200; tries++) {
-    const response = await fetch(`${baseUrl}/.well-known/oauth-protected-resource/mcp`);
-    await response.arrayBuffer();
-    if (response.status === 200) break;
-    await Bun.sleep(25);
-  }
-  const { accessToken } = await obtainAccessTokenByLogin({ issuer: `http://127.0.0.1:${devAuthPort}`, resource: `${baseUrl}/mcp`, username: "bench-exporter" });
-  return openMcpSession(`${baseUrl}/mcp`, accessToken);
-}
 
 /** A course of `lessons` lessons in modules of 10: a heading, two paragraphs and a question each. */
 function courseOutline(lessons: number): Record<string, unknown> {
@@ -78,7 +55,7 @@ async function measure(lessons: number, rounds: number): Promise<Measured> {
   let server: RunningProcess = await startProcess([bun, "src/main.ts"], env);
   let courseId: string;
   try {
-    const seeding = await signedIn(port, devAuthPort);
+    const seeding = await signedIn(port, devAuthPort, "bench-exporter");
     courseId = String((await seeding.call("create_course", courseOutline(lessons))).id);
   } finally {
     await server.stop();
@@ -86,7 +63,7 @@ async function measure(lessons: number, rounds: number): Promise<Measured> {
   // A fresh process: what it holds at its peak is start-up plus exporting, never the seeding.
   server = await startProcess([bun, "src/main.ts"], env);
   try {
-    const session = await signedIn(port, devAuthPort);
+    const session = await signedIn(port, devAuthPort, "bench-exporter");
     // The peak of start-up plus one export, read before later exports add uncollected garbage.
     const first = await session.call("export_course", { courseId, format });
     const peakBytes = peakResidentBytes(server.pid);

@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 
 export interface LoadResult {
   requests: number;
@@ -174,4 +175,31 @@ export async function openMcpSession(mcpUrl: string, token: string) {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** The environment of a service process a bench starts: loopback, its own SQLite file, quiet logs. */
+export function serviceEnv(dataDir: string, port: number, devAuthPort: number): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DEV_AUTH_PORT: String(devAuthPort),
+    DATABASE_URL: `sqlite://${join(dataDir, "bench.db")}`,
+    LOG_LEVEL: "warn",
+  };
+}
+
+export type McpSession = Awaited<ReturnType<typeof openMcpSession>>;
+
+/** An MCP session of `username` on a service process, once it has loaded its identity provider's metadata (503 until then). */
+export async function signedIn(port: number, devAuthPort: number, username: string): Promise<McpSession> {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 200; tries++) {
+    const response = await fetch(`${baseUrl}/.well-known/oauth-protected-resource/mcp`);
+    await response.arrayBuffer();
+    if (response.status === 200) break;
+    await Bun.sleep(25);
+  }
+  const { accessToken } = await obtainAccessTokenByLogin({ issuer: `http://127.0.0.1:${devAuthPort}`, resource: `${baseUrl}/mcp`, username });
+  return openMcpSession(`${baseUrl}/mcp`, accessToken);
 }
