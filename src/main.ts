@@ -4,7 +4,7 @@
  * start-up with one line naming the variable.
  */
 import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./log.ts";
+import { createLogger, flushStdout } from "./log.ts";
 import { startService } from "./service.ts";
 import { startupBanner } from "./banner.ts";
 
@@ -38,6 +38,7 @@ async function main() {
     logger.info("shutting down", { signal });
     await service.stop();
     logger.info("stopped", { signal });
+    await flushStdout();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

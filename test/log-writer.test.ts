@@ -1,0 +1,96 @@
+/**
+ * The log's asynchronous stdout writer and its access line: every line reaches the file in the order
+ * it was logged, flush waits for the writes, and the access line stays valid JSON whatever the client
+ * put in the path.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAsyncWriter, createLogger } from "../src/log.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "log-writer-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("asynchronous log writer", () => {
+  test("writes every line, in order, once flushed; urgent lines and large volumes included", async () => {
+    const file = join(dir, "order.log");
+    const fd = openSync(file, "w");
+    const writer = createAsyncWriter(fd);
+    const expected: string[] = [];
+    // Well over the 64 KiB chunk size, so several writes are in flight one after another.
+    for (let i = 0; i < 20_000; i++) {
+      const line = `{"n":${i},"pad":"${"x".repeat(i % 50)}"}\n`;
+      expected.push(line);
+      writer.write(line, i % 997 === 0);
+    }
+    await writer.flush();
+    closeSync(fd);
+    expect(readFileSync(file, "utf8")).toBe(expected.join(""));
+  });
+
+  test("flush with nothing pending resolves at once, and lines written after a flush still arrive", async () => {
+    const file = join(dir, "later.log");
+    const fd = openSync(file, "w");
+    const writer = createAsyncWriter(fd);
+    await writer.flush();
+    writer.write("first\n", false);
+    await writer.flush();
+    expect(readFileSync(file, "utf8")).toBe("first\n");
+    writer.write("second\n", false);
+    writer.write("third\n", true);
+    await writer.flush();
+    closeSync(fd);
+    expect(readFileSync(file, "utf8")).toBe("first\nsecond\nthird\n");
+  });
+
+  test("multi-byte text is written whole", async () => {
+    const file = join(dir, "utf8.log");
+    const fd = openSync(file, "w");
+    const writer = createAsyncWriter(fd);
+    const line = `${"é✓𝄞".repeat(30_000)}\n`;
+    writer.write(line, false);
+    await writer.flush();
+    closeSync(fd);
+    expect(readFileSync(file, "utf8")).toBe(line);
+  });
+});
+
+describe("access line", () => {
+  const entry = { requestId: "ab12cd34-17", method: "GET", path: "/api/health", status: 200, durationMs: 0.42, sub: undefined };
+
+  test("is the same JSON object an info line with the same fields would be", () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", (line) => void lines.push(line));
+    logger.access({ ...entry, sub: "user-1" });
+    logger.info("request", { ...entry, sub: "user-1" });
+    const [access, info] = lines.map((line) => JSON.parse(line));
+    expect(access).toEqual(info);
+    expect(access).toMatchObject({ level: "info", msg: "request", path: "/api/health", status: 200, sub: "user-1" });
+  });
+
+  test("escapes whatever the client put in the path or method", () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", (line) => void lines.push(line));
+    const nasty = ['/x"y', "/back\\slash", "/new\nline", "/tab\there", "/ünïcode", "/\u0000nul", "/\u2028sep"];
+    for (const path of nasty) logger.access({ ...entry, path, method: 'GE"T' });
+    expect(lines).toHaveLength(nasty.length);
+    for (const [i, line] of lines.entries()) {
+      expect(line.endsWith("}\n")).toBe(true);
+      expect(line.slice(0, -1)).not.toContain("\n");
+      const parsed = JSON.parse(line);
+      expect(parsed.path).toBe(nasty[i]);
+      expect(parsed.method).toBe('GE"T');
+      expect("sub" in parsed).toBe(false);
+    }
+  });
+
+  test("is not written above info", () => {
+    const lines: string[] = [];
+    createLogger("warn", (line) => void lines.push(line)).access(entry);
+    expect(lines).toEqual([]);
+  });
+});
