@@ -8,7 +8,7 @@ import type { Logger } from "./log.ts";
 import { apiVersion, unsupportedApiVersion } from "./http/api-version.ts";
 import { corsHeaders, isOriginAllowed, type OriginPolicy } from "./http/cors.ts";
 import { problemResponse, problemTypes } from "./http/problem.ts";
-import { createRouter, type RequestContext, type Route } from "./http/router.ts";
+import { createRouter, type PreparedDocument, type RequestContext, type Route } from "./http/router.ts";
 import { authenticateRequest } from "./auth/challenge.ts";
 import type { AccessTokenVerifier } from "./auth/types.ts";
 import { jsonRpcErrorResponse, type McpSessions } from "./mcp/sessions.ts";
@@ -46,6 +46,7 @@ function databaseUnavailable(): Response {
   return temporarilyUnavailableResponse("The database is temporarily unavailable; retry shortly");
 }
 const mcpMethods = "GET, POST, DELETE, OPTIONS";
+const publicExposeHeaders = "Service-Api-Version, Retry-After";
 
 function oauthStyleError(status: number, description: string, headers: Record<string, string> = {}): Response {
   return jsonResponse({ error: "invalid_request", error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -59,9 +60,9 @@ function pathOf(url: string): string {
 }
 
 /** Request ids: a random per-process prefix and a counter, unique without a random draw per request. */
-const requestIdPrefix = crypto.randomUUID().slice(0, 8);
+const requestIdPrefix = `${crypto.randomUUID().slice(0, 8)}-`;
 let requestCounter = 0;
-const nextRequestId = () => `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+const nextRequestId = () => requestIdPrefix + ++requestCounter;
 
 export function createApp(deps: AppDeps) {
   const mcpRoute: Route = {
@@ -139,7 +140,20 @@ export function createApp(deps: AppDeps) {
         headers: { Allow: allow },
       });
     }
-    return match.handler(request, context);
+    const target = match.handler;
+    if (typeof target !== "function") return documentResponse(request, target, context, origin);
+    return target(request, context);
+  }
+
+  /** A prepared document's response with every header it needs, written at once (see `finish` for the rest). */
+  function documentResponse(request: Request, document: PreparedDocument, context: RequestContext, origin: string | null): Response {
+    const headers: Record<string, string> = { ...document.headers, "Service-Api-Version": apiVersion, "Request-Id": context.requestId };
+    if (origin !== null && context.route?.publicCors) {
+      headers["Access-Control-Allow-Origin"] = "*";
+      headers["Access-Control-Expose-Headers"] = publicExposeHeaders;
+    }
+    context.headersWritten = true;
+    return new Response(request.method === "HEAD" ? null : document.body, { headers });
   }
 
   function finish(request: Request, response: Response, path: string, context: RequestContext): Response {
@@ -158,7 +172,7 @@ export function createApp(deps: AppDeps) {
         if (isOriginAllowed(origin, deps.origins)) for (const [k, v] of Object.entries(corsHeaders(origin, mcpMethods))) headers.set(k, v);
       } else if (context.route?.publicCors) {
         headers.set("Access-Control-Allow-Origin", "*");
-        headers.set("Access-Control-Expose-Headers", "Service-Api-Version, Retry-After");
+        headers.set("Access-Control-Expose-Headers", publicExposeHeaders);
       }
     }
     if (request.method === "HEAD") return new Response(null, { status: response.status, headers });
@@ -174,17 +188,14 @@ export function createApp(deps: AppDeps) {
   }
 
   function completed(request: Request, response: Response, path: string, context: RequestContext, started: number): Response {
-    response = finish(request, response, path, context);
-    response.headers.set("Request-Id", context.requestId);
-    deps.observe?.(request.method, path, response.status, (performance.now() - started) / 1000);
-    deps.logger.info("request", {
-      requestId: context.requestId,
-      method: request.method,
-      path,
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      sub: context.sub,
-    });
+    if (!context.headersWritten) {
+      response = finish(request, response, path, context);
+      response.headers.set("Request-Id", context.requestId);
+    }
+    const elapsedMs = performance.now() - started;
+    const status = response.status;
+    deps.observe?.(request.method, path, status, elapsedMs / 1000);
+    deps.logger.access({ requestId: context.requestId, method: request.method, path, status, durationMs: Math.round(elapsedMs * 100) / 100, sub: context.sub });
     return response;
   }
 

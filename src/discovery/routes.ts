@@ -1,7 +1,7 @@
 /**
  * The discovery routes: health, the OpenAPI document, the OAuth protected-resource metadata (with its
  * own JSON error forms), the MCP server card and the API documentation page. Documents are built once
- * at start-up and served as prepared strings, so these handlers do no work per request.
+ * at start-up and served as prepared documents, so nothing is done for them per request.
  */
 import type { Route } from "../http/router.ts";
 import type { AuthorizationServerMetadataSource } from "../auth/types.ts";
@@ -39,8 +39,8 @@ export function discoveryRoutes(deps: {
     deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", publicCors: true, methods: { GET: () => new Response(healthBody, { headers: healthHeaders }) } },
-    { path: "/openapi.json", publicCors: true, methods: { GET: () => new Response(deps.documents.openApiJson, { headers: jsonHeaders }) } },
+    { path: "/api/health", publicCors: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
+    { path: "/openapi.json", publicCors: true, methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
     // The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2).
     { path: protectedResourcePath, publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
     {
@@ -50,11 +50,8 @@ export function discoveryRoutes(deps: {
       methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
     },
     { path: "/.well-known/oauth-protected-resource", publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
-    { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: () => new Response(deps.documents.serverCardJson, { headers: jsonHeaders }) } },
-    {
-      path: "/docs/api",
-      methods: { GET: () => new Response(deps.documents.docsHtml, { headers: htmlHeaders }) },
-    },
+    { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
+    { path: "/docs/api", methods: { GET: { body: deps.documents.docsHtml, headers: htmlHeaders } } },
   ];
 }
 

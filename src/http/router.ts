@@ -1,7 +1,7 @@
 /**
  * A hand-written router: exact paths to per-method handlers, plus prefix routes for path families
  * that answer for any suffix. It decides 404 and 405 itself and serves HEAD wherever GET is served,
- * so handlers stay small functions from a Request to a Response.
+ * so handlers stay small functions from a Request to a Response, or prepared documents.
  */
 
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
@@ -14,15 +14,26 @@ export interface RequestContext {
   sub?: string;
   /** The route the path matched (whatever the method), once routed; undefined for an unknown path. */
   route?: Route;
+  /** Set when the response was written with the common headers already in it (a prepared document). */
+  headersWritten?: boolean;
 }
 
 export type Handler = (request: Request, context: RequestContext) => Response | Promise<Response>;
+
+/**
+ * A document prepared at start-up and served as is: the app writes its response, the common headers
+ * included, with one constructor call instead of adding headers to a finished response.
+ */
+export interface PreparedDocument {
+  body: string;
+  headers: Readonly<Record<string, string>>;
+}
 
 export interface Route {
   path: string;
   /** When true, the route also answers every path below `path + "/"`. */
   prefix?: boolean;
-  methods: Partial<Record<Method, Handler>>;
+  methods: Partial<Record<Method, Handler | PreparedDocument>>;
   /** A public document any origin may read from a browser: CORS preflight and `Access-Control-Allow-Origin: *`. */
   publicCors?: boolean;
   /** How the app's own errors on this route are shaped: problem+json (the default) or OAuth-style JSON. */
@@ -30,7 +41,7 @@ export interface Route {
 }
 
 export type Match =
-  | { kind: "found"; route: Route; handler: Handler }
+  | { kind: "found"; route: Route; handler: Handler | PreparedDocument }
   | { kind: "method-not-allowed"; route: Route; allow: string[] }
   | { kind: "not-found" };
 
