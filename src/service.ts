@@ -32,6 +32,7 @@ import { defaultAuthoringLimits, limitExceededError, type AuthoringLimits } from
 import { ExportStore, newExportId } from "./export/export-store.ts";
 import type { KeptPackagesLimit } from "./store/packages.ts";
 import { openSqliteStore } from "./store/sqlite/store.ts";
+import { DatabaseInUseError } from "./store/sqlite/ownership.ts";
 import { openPostgresDatabase, type PostgresDatabase } from "./store/postgres/open.ts";
 import { DatabaseConnectError } from "./store/postgres/connect.ts";
 import { join } from "node:path";
@@ -65,7 +66,13 @@ export async function openAuthoringServices(
     }
     return { store: shared.store, now: monotonicClock(), newId: randomId, exports: shared.exports, limits, courseRows: new CourseRowsCache(), shared, close: () => shared.close() };
   }
-  const store = openSqliteStore(databaseUrl);
+  let store: ReturnType<typeof openSqliteStore>;
+  try {
+    store = openSqliteStore(databaseUrl);
+  } catch (error) {
+    if (error instanceof DatabaseInUseError) throw new ConfigError("DATABASE_URL", error.message);
+    throw error;
+  }
   const exports = new ExportStore({ directory: join(dataDirectory(databaseUrl), "exports"), keptPerUser: limits.userExports });
   return { store, now: monotonicClock(), newId: randomId, exports, limits, courseRows: new CourseRowsCache(), shared: undefined, close: async () => store.close() };
 }

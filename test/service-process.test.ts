@@ -57,6 +57,40 @@ describe("configuration", () => {
 });
 
 describe("lifecycle", () => {
+  test("a second process on the same SQLite file stops at start-up, saying why; once the first stops, the file can be served again", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "cas-owner-"));
+    const env = async () => ({ PORT: String(await freePort()), DEV_AUTH_PORT: String(await freePort()), HOST: "127.0.0.1", DATABASE_URL: `sqlite://${join(dataDir, "db.sqlite")}` });
+    const firstEnv = await env();
+    const first = spawnService(firstEnv);
+    let third: ReturnType<typeof spawnService> | undefined;
+    try {
+      await untilHealthy(`http://127.0.0.1:${firstEnv.PORT}/api/health`);
+      const second = spawnService(await env());
+      const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
+      expect(code).toBe(1);
+      const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("$ ") && !line.startsWith("error: script"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("DATABASE_URL");
+      expect(lines[0]).toContain("another process is already serving");
+      expect(lines[0]).toContain("PostgreSQL");
+      // The first process is unaffected.
+      expect((await fetch(`http://127.0.0.1:${firstEnv.PORT}/api/health`)).status).toBe(200);
+
+      first.kill("SIGTERM");
+      expect(await first.exited).toBe(0);
+      const thirdEnv = await env();
+      third = spawnService(thirdEnv);
+      expect((await untilHealthy(`http://127.0.0.1:${thirdEnv.PORT}/api/health`)).status).toBe(200);
+      third.kill("SIGTERM");
+      expect(await third.exited).toBe(0);
+    } finally {
+      first.kill("SIGKILL");
+      third?.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+
   test("npm start serves with the embedded identity provider, and SIGTERM stops it gracefully with exit code 0", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "cas-process-"));
     const port = await freePort();

@@ -1,18 +1,38 @@
 /**
  * Opens the SQLite database named by `DATABASE_URL` (`sqlite://<path>` or `sqlite::memory:`), creates
- * its folder, sets the pragmas a single-node server needs (WAL, NORMAL sync, foreign keys, a busy
- * time-out for a second process) and brings the schema up to date.
+ * its folder, takes the file's ownership for this process (see ownership.ts), sets the pragmas a
+ * single-node server needs (WAL, NORMAL sync, foreign keys, a busy time-out for readers such as a
+ * backup) and brings the schema up to date.
  */
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { sqlitePathFromUrl } from "../database-url.ts";
 import { applyMigrations } from "./migrations.ts";
+import { ownDatabaseFile, type Ownership } from "./ownership.ts";
 
-export function openSqliteDatabase(databaseUrl: string): Database {
+export function openSqliteDatabase(databaseUrl: string): { database: Database; ownership: Ownership } {
   const path = sqlitePathFromUrl(databaseUrl);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path, { create: true, readwrite: true, strict: true });
+  let ownership: Ownership;
+  try {
+    ownership = ownDatabaseFile(path);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  try {
+    prepare(database);
+  } catch (error) {
+    database.close();
+    ownership.release();
+    throw error;
+  }
+  return { database, ownership };
+}
+
+function prepare(database: Database): void {
   database.run("PRAGMA busy_timeout = 5000");
   // Normal (shared) locking, although EXCLUSIVE made read calls ~10 µs faster: operators must be able
   // to read the live file (sqlite3 .backup, Litestream), which an exclusive lock forbids.
@@ -20,5 +40,4 @@ export function openSqliteDatabase(databaseUrl: string): Database {
   database.run("PRAGMA synchronous = NORMAL");
   database.run("PRAGMA foreign_keys = ON");
   applyMigrations(database);
-  return database;
 }
