@@ -6,6 +6,7 @@
  * different query, or kept across an edit, is refused with what to send instead.
  */
 import * as v from "valibot";
+import { documentJson } from "./document-json.ts";
 import { CourseAuthoringError, invalidArgument } from "./errors.ts";
 import type { CourseDocument, LessonDocument, ModuleDocument } from "./schemas/course.ts";
 
@@ -119,7 +120,7 @@ export function pageCourse(
   options: { budgetBytes: number; cursor?: string | undefined; query: string },
 ): { page: CourseDocument; nextCursor: string | null } {
   const start = options.cursor ? decodePageCursor(options.cursor, course, options.query) : { module: 0, lesson: 0, block: 0 };
-  if (!options.cursor && bytes(course) <= options.budgetBytes) return { page: course, nextCursor: null };
+  if (!options.cursor && documentJson(course).bytes + 1 <= options.budgetBytes) return { page: course, nextCursor: null };
   const header = { ...course, modules: [] as ModuleDocument[] };
   let used = bytes(header) + 64;
   let placed = 0;

@@ -126,13 +126,11 @@ export async function getCourse(
   const { course, role } = await openCourse(session, args.courseId, permission);
   if (args.variant === "published") return selectCourseParts(await readPublishedCourse(session, course, role, { includeBlocks: args.includeBlocks }), args);
   const state = await readCourseState(session, course);
-  const document = builtDocument(state, role, args.includeBlocks);
-  let publication = state.publication;
-  if (publication === undefined) {
-    publication = await publicationOf(session, course, state.rows);
-    session.courseRows?.setPublication(course, publication);
+  if (state.publication === undefined) {
+    state.publication = await publicationOf(session, course, state.rows);
+    session.courseRows?.setPublication(course, state.publication);
   }
-  return selectCourseParts(publication ? { ...document, publication } : document, args);
+  return selectCourseParts(builtDocument(state, role, args.includeBlocks), args);
 }
 
 /** The whole course as an export packages it: exporting needs the editor role or ownership, as duplicating does. */
@@ -152,17 +150,19 @@ async function readCourseState(session: AuthoringSession, course: CourseRow): Pr
 }
 
 /**
- * The course document from the state's rows, built once per version and kind while the state is cached
- * (every page of a paged read of a large course would otherwise rebuild all of it); only `role` differs
- * between readers. Documents are never mutated: pages and selections are built as new objects.
+ * The course document from the state's rows, with its publication summary, built once per version and
+ * kind while the state is cached (every page of a paged read of a large course would otherwise rebuild
+ * all of it); only `role` differs between readers. Documents are never mutated: pages and selections
+ * are built as new objects, and their JSON text is kept per object (document-json.ts).
  */
 function builtDocument(state: CourseReadState, role: CourseRole, includeBlocks: boolean): CourseDocument {
   const kind = includeBlocks ? "withBlocks" : "outline";
   const built = state.documents?.[kind];
   if (built) return built.role === role ? built : { ...built, role };
   const document = courseDocument(state.rows, role, state.collaborators, { includeBlocks });
-  if (state.documents) state.documents[kind] = document;
-  return document;
+  const complete = state.publication ? { ...document, publication: state.publication } : document;
+  if (state.documents) state.documents[kind] = complete;
+  return complete;
 }
 
 export async function readCourseDocument(session: AuthoringSession, course: CourseRow, role: CourseRole, includeBlocks: boolean): Promise<CourseDocument> {

@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CourseAuthoringError, describeIssues } from "../course-authoring-error.ts";
+import { rememberedJson } from "../authoring/document-json.ts";
 import type { Logger } from "../log.ts";
 import type { CompiledTool, ToolContext } from "./registry.ts";
 import { closestName, describeUnknownArguments, findUnknownArguments } from "./unknown-arguments.ts";
@@ -88,9 +89,12 @@ export async function callTool<Services>(
   }
   try {
     const result = await tool.definition.handler(parsed.output, context);
-    const data = JSON.stringify(result.structuredContent);
+    // A course document's text was usually made already, when the read measured it to page it.
+    const known = rememberedJson(result.structuredContent);
+    const data = known?.text ?? JSON.stringify(result.structuredContent);
     const text = `${result.summary}\n${data}`;
-    const size = byteLength(text) + byteLength(data) + (result.content ? byteLength(JSON.stringify(result.content)) : 0);
+    const dataBytes = known?.bytes ?? byteLength(data);
+    const size = byteLength(result.summary) + 1 + 2 * dataBytes + (result.content ? byteLength(JSON.stringify(result.content)) : 0);
     if (size > options.resultMaxBytes) {
       const narrow = tool.definition.narrow ?? "ask for less";
       return toolErrorResult(
