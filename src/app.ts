@@ -195,7 +195,8 @@ export function createApp(deps: AppDeps) {
     const elapsedMs = performance.now() - started;
     const status = response.status;
     deps.observe?.(request.method, path, status, elapsedMs / 1000);
-    deps.logger.access({ requestId: context.requestId, method: request.method, path, status, durationMs: Math.round(elapsedMs * 100) / 100, sub: context.sub });
+    const entry = { requestId: context.requestId, method: request.method, path, status, durationMs: Math.round(elapsedMs * 100) / 100, sub: context.sub };
+    deps.logger.access(entry, context.route?.probe === true && status < 300);
     return response;
   }
 

@@ -14,8 +14,14 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
-  /** The access line of one finished request, at info: the same line as `info("request", entry)`. */
-  access(entry: AccessEntry): void;
+  /**
+   * The access line of one finished request, at info: the same line as `info("request", entry)`. A
+   * successful `probe` (a health check) is logged at debug instead, and counted: once a minute, an info
+   * line says how many were answered. A balancer probing every replica every second would otherwise
+   * fill the log with lines nobody reads, and at thousands a second they cost a health check a tenth
+   * of its time (bench/NOTES.md).
+   */
+  access(entry: AccessEntry, probe?: boolean): void;
 }
 
 export interface AccessEntry {
@@ -166,7 +172,39 @@ function jsonString(text: string): string {
   return plainJsonText.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
-export function createLogger(level: LogLevel, write: (line: string, urgent: boolean) => void = bufferedStdout()): Logger {
+/**
+ * Counts successful probes and reports them in one info line per period, only for periods that had
+ * any. The timer does not keep the process alive.
+ */
+function probeSummary(report: (count: number, seconds: number) => void, periodMs: number): { count(): void } {
+  let counted = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const summarise = () => {
+    timer = undefined;
+    report(counted, periodMs / 1000);
+    counted = 0;
+  };
+  return {
+    count() {
+      counted++;
+      if (timer === undefined) {
+        timer = setTimeout(summarise, periodMs);
+        timer.unref?.();
+      }
+    },
+  };
+}
+
+export interface LoggerOptions {
+  /** How often successful probes are summarised at info; a minute unless a test says otherwise. */
+  probeSummaryMs?: number;
+}
+
+export function createLogger(
+  level: LogLevel,
+  write: (line: string, urgent: boolean) => void = bufferedStdout(),
+  options: LoggerOptions = {},
+): Logger {
   const threshold = rank[level];
   const time = isoClock();
   const emit = (lvl: LogLevel, message: string, fields?: LogFields) => {
@@ -178,14 +216,22 @@ export function createLogger(level: LogLevel, write: (line: string, urgent: bool
   };
   // One line per request: written from a template rather than by stringifying an object, which took
   // twice as long; each string is still escaped, since the path and the method come from the client.
-  const logsAccess = rank.info >= threshold;
-  const access = (entry: AccessEntry) => {
-    if (!logsAccess) return;
+  const accessLine = (lvl: "debug" | "info", entry: AccessEntry) => {
     const sub = entry.sub === undefined ? "" : `,"sub":${jsonString(entry.sub)}`;
     write(
-      `{"time":"${time()}","level":"info","msg":"request","requestId":${jsonString(entry.requestId)},"method":${jsonString(entry.method)},"path":${jsonString(entry.path)},"status":${entry.status},"durationMs":${entry.durationMs}${sub}}\n`,
+      `{"time":"${time()}","level":"${lvl}","msg":"request","requestId":${jsonString(entry.requestId)},"method":${jsonString(entry.method)},"path":${jsonString(entry.path)},"status":${entry.status},"durationMs":${entry.durationMs}${sub}}\n`,
       false,
     );
+  };
+  const probes = probeSummary((count, seconds) => emit("info", "probes answered", { count, seconds }), options.probeSummaryMs ?? 60_000);
+  const access = (entry: AccessEntry, probe = false) => {
+    if (!probe) {
+      if (rank.info >= threshold) accessLine("info", entry);
+    } else if (rank.debug >= threshold) {
+      accessLine("debug", entry);
+    } else if (rank.info >= threshold) {
+      probes.count();
+    }
   };
   return {
     debug: (m, f) => emit("debug", m, f),

@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAsyncWriter, createLogger } from "../src/log.ts";
+import { waitFor } from "./support/wait.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -88,9 +89,35 @@ describe("access line", () => {
     }
   });
 
+  test("a successful probe is logged at debug, and at info counted in one summary line per period", async () => {
+    const debugLines: string[] = [];
+    const debug = createLogger("debug", (line) => void debugLines.push(line));
+    debug.access(entry, true);
+    expect(JSON.parse(debugLines[0] as string)).toMatchObject({ level: "debug", msg: "request", path: "/api/health", status: 200 });
+
+    const lines: string[] = [];
+    let summarised!: (line: string) => void;
+    const summary = new Promise<string>((resolve) => (summarised = resolve));
+    const info = createLogger(
+      "info",
+      (line) => {
+        lines.push(line);
+        if (line.includes("probes answered")) summarised(line);
+      },
+      { probeSummaryMs: 20 },
+    );
+    for (let i = 0; i < 3; i++) info.access(entry, true);
+    info.access({ ...entry, path: "/mcp" });
+    expect(lines.map((line) => JSON.parse(line).path)).toEqual(["/mcp"]);
+    const line = await waitFor(summary, 10_000, "the probe summary line");
+    expect(JSON.parse(line)).toMatchObject({ level: "info", msg: "probes answered", count: 3, seconds: 0.02 });
+  });
+
   test("is not written above info", () => {
     const lines: string[] = [];
-    createLogger("warn", (line) => void lines.push(line)).access(entry);
+    const warn = createLogger("warn", (line) => void lines.push(line));
+    warn.access(entry);
+    warn.access(entry, true);
     expect(lines).toEqual([]);
   });
 });

@@ -39,7 +39,7 @@ export function discoveryRoutes(deps: {
     deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", publicCors: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
+    { path: "/api/health", publicCors: true, probe: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
     { path: "/openapi.json", publicCors: true, methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
     // The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2).
     { path: protectedResourcePath, publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },

@@ -38,6 +38,11 @@ export interface Route {
   publicCors?: boolean;
   /** How the app's own errors on this route are shaped: problem+json (the default) or OAuth-style JSON. */
   errorStyle?: "problem" | "oauth";
+  /**
+   * A route balancers and orchestrators probe every few seconds: its successful answers are counted in
+   * a summary line at info and logged one by one only at debug (see `Logger.access`).
+   */
+  probe?: boolean;
 }
 
 export type Match =
