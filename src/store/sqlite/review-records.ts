@@ -16,18 +16,23 @@ const resolvedRank = "(resolved_at IS NOT NULL)";
 export class SqliteReviewRecords {
   constructor(protected readonly database: Database) {}
 
-  /** Statement helpers shared with `SqliteTransaction`; bun:sqlite caches each prepared statement by its SQL. */
+  /** The prepared statement for `sql` (bun:sqlite caches each by its SQL); every statement helper goes through it. */
+  protected statement(sql: string) {
+    return this.database.query<SqlRecord, Bindings>(sql);
+  }
+
+  /** Statement helpers shared with `SqliteTransaction`. */
   protected all(sql: string, bindings: Bindings): SqlRecord[] {
-    return this.database.query<SqlRecord, Bindings>(sql).all(...bindings);
+    return this.statement(sql).all(...bindings);
   }
 
   protected get(sql: string, bindings: Bindings): SqlRecord | undefined {
-    return this.database.query<SqlRecord, Bindings>(sql).get(...bindings) ?? undefined;
+    return this.statement(sql).get(...bindings) ?? undefined;
   }
 
   /** Runs a statement and returns how many rows it changed. */
   protected run(sql: string, bindings: Bindings): number {
-    return this.database.query<SqlRecord, Bindings>(sql).run(...bindings).changes;
+    return this.statement(sql).run(...bindings).changes;
   }
 
   async listAllAssets(courseId: string): Promise<AssetRow[]> {

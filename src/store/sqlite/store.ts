@@ -77,11 +77,13 @@ class SqliteAuthoringStore implements AuthoringStore {
     await previous;
     const writing = begin === "BEGIN IMMEDIATE";
     try {
-      this.control(begin);
-      this.transaction.began(writing);
+      // A read begins at its first statement (DEFERRED takes no lock or snapshot before one anyway),
+      // so a read answered from memory (the memo, the course cache) runs no statement at all.
+      if (writing) this.control(begin);
+      this.transaction.began(writing ? undefined : () => this.control(begin));
       try {
         const result = await work(this.transaction);
-        this.control("COMMIT");
+        if (writing || this.database.inTransaction) this.control("COMMIT");
         return result;
       } catch (error) {
         // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original error is the one to report.
@@ -89,6 +91,7 @@ class SqliteAuthoringStore implements AuthoringStore {
         throw error;
       }
     } finally {
+      this.transaction.ended();
       if (writing) this.transaction.memo.forgetAll();
       release();
     }
@@ -98,6 +101,8 @@ class SqliteAuthoringStore implements AuthoringStore {
 class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction {
   /** The memo's generation when the current read transaction began; undefined in a write. */
   private readingSince: number | undefined;
+  /** A read's BEGIN, run before its first statement. */
+  private pendingBegin: (() => void) | undefined;
 
   constructor(
     database: Database,
@@ -106,8 +111,23 @@ class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction 
     super(database);
   }
 
-  began(writing: boolean): void {
-    this.readingSince = writing ? undefined : this.memo.generation;
+  /** A write has begun (no argument), or a read, whose `begin` waits for its first statement. */
+  began(begin?: () => void): void {
+    this.pendingBegin = begin;
+    this.readingSince = begin === undefined ? undefined : this.memo.generation;
+  }
+
+  ended(): void {
+    this.pendingBegin = undefined;
+  }
+
+  protected override statement(sql: string) {
+    const begin = this.pendingBegin;
+    if (begin !== undefined) {
+      this.pendingBegin = undefined;
+      begin();
+    }
+    return super.statement(sql);
   }
 
   async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
