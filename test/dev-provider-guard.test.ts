@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, isLoopbackUrl } from "../src/config.ts";
-import { freePort, startTestService } from "./support/service.ts";
+import { freePort, startTestService, startupFailure } from "./support/service.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -87,10 +87,8 @@ describe("npm start", () => {
         stdout: "pipe",
         stderr: "pipe",
       });
-      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      const { code, lines } = await startupFailure(child);
       expect(code).toBe(1);
-      // `bun run` adds its own "$ command" and "error: script … exited" lines around ours.
-      const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("$ ") && !line.startsWith("error: script"));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toStartWith("Configuration error: AUTH_URL: ");
       expect(lines[0]).toContain("loopback");

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./support/service.ts";
+import { freePort, startupFailure } from "./support/service.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -44,11 +44,8 @@ describe("configuration", () => {
     ["MCP_STATELESS", "maybe", "true or false"],
   ] as const) {
     test(`an invalid ${variable} stops start-up with one line naming the variable`, async () => {
-      const child = spawnService({ [variable]: value });
-      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      const { code, lines } = await startupFailure(spawnService({ [variable]: value }));
       expect(code).toBe(1);
-      // `bun run` adds its own "$ command" and "error: script … exited" lines around ours.
-      const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("$ ") && !line.startsWith("error: script"));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(variable);
       expect(lines[0]).toContain(words);
@@ -65,10 +62,8 @@ describe("lifecycle", () => {
     let third: ReturnType<typeof spawnService> | undefined;
     try {
       await untilHealthy(`http://127.0.0.1:${firstEnv.PORT}/api/health`);
-      const second = spawnService(await env());
-      const [code, stderr] = await Promise.all([second.exited, new Response(second.stderr).text()]);
+      const { code, lines } = await startupFailure(spawnService(await env()));
       expect(code).toBe(1);
-      const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("$ ") && !line.startsWith("error: script"));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain("DATABASE_URL");
       expect(lines[0]).toContain("another process is already serving");

@@ -47,3 +47,13 @@ export async function startTestService(env: Record<string, string> = {}, dataDir
     },
   };
 }
+
+/**
+ * What a service process that refused to start said: its exit code and its stderr lines, without the
+ * "$ command" and "error: script … exited" lines `bun run` adds around them.
+ */
+export async function startupFailure(child: { exited: Promise<number>; stderr: ReadableStream<Uint8Array> }): Promise<{ code: number; lines: string[] }> {
+  const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+  const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("$ ") && !line.startsWith("error: script"));
+  return { code, lines };
+}
