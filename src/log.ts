@@ -22,6 +22,8 @@ export interface Logger {
    * of its time (bench/NOTES.md).
    */
   access(entry: AccessEntry, probe?: boolean): void;
+  /** Writes what is so far only counted (the probes not yet summarised): called before a graceful exit. */
+  flush(): void;
 }
 
 export interface AccessEntry {
@@ -174,23 +176,30 @@ function jsonString(text: string): string {
 
 /**
  * Counts successful probes and reports them in one info line per period, only for periods that had
- * any. The timer does not keep the process alive.
+ * any; `flush` reports what was counted so far (on shutdown). The timer does not keep the process alive.
  */
-function probeSummary(report: (count: number, seconds: number) => void, periodMs: number): { count(): void } {
+function probeSummary(report: (count: number, seconds: number) => void, periodMs: number): { count(): void; flush(): void } {
   let counted = 0;
+  let since = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const summarise = () => {
+  const summarise = (seconds: number) => {
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    report(counted, periodMs / 1000);
+    const count = counted;
     counted = 0;
+    if (count > 0) report(count, seconds);
   };
   return {
     count() {
       counted++;
       if (timer === undefined) {
-        timer = setTimeout(summarise, periodMs);
+        since = Date.now();
+        timer = setTimeout(() => summarise(periodMs / 1000), periodMs);
         timer.unref?.();
       }
+    },
+    flush() {
+      summarise(Math.round((Date.now() - since) / 100) / 10);
     },
   };
 }
@@ -239,5 +248,6 @@ export function createLogger(
     warn: (m, f) => emit("warn", m, f),
     error: (m, f) => emit("error", m, f),
     access,
+    flush: () => probes.flush(),
   };
 }

@@ -37,6 +37,7 @@ async function main() {
     stopping = true;
     logger.info("shutting down", { signal });
     await service.stop();
+    logger.flush();
     logger.info("stopped", { signal });
     await flushStdout();
     process.exit(0);

@@ -113,6 +113,19 @@ describe("access line", () => {
     expect(JSON.parse(line)).toMatchObject({ level: "info", msg: "probes answered", count: 3, seconds: 0.02 });
   });
 
+  test("flush reports the probes counted so far, once, and nothing when there were none", () => {
+    const lines: string[] = [];
+    const info = createLogger("info", (line) => void lines.push(line));
+    info.flush();
+    expect(lines).toEqual([]);
+    info.access(entry, true);
+    info.access(entry, true);
+    info.flush();
+    info.flush();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: "info", msg: "probes answered", count: 2 });
+  });
+
   test("is not written above info", () => {
     const lines: string[] = [];
     const warn = createLogger("warn", (line) => void lines.push(line));

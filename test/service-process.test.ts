@@ -104,7 +104,8 @@ describe("lifecycle", () => {
       expect(await child.exited).toBe(0);
       const stdout = await new Response(child.stdout).text();
       const messages = stdout.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
-      expect(messages).toEqual(expect.arrayContaining(["listening", "shutting down", "stopped"]));
+      // The health check above is counted, and the count is written on the way out.
+      expect(messages).toEqual(expect.arrayContaining(["listening", "shutting down", "probes answered", "stopped"]));
       const stderr = await new Response(child.stderr).text();
       expect(stderr).toContain("MCP endpoint");
       expect(stderr).toContain("Claude Code");
