@@ -54,6 +54,6 @@ export function withExportResources(base: ResourceProvider<AuthoringServices>): 
     templates: [...base.templates, exportResourceTemplate],
     list: (services, user, cursor) => base.list(services, user, cursor),
     read: (services, user, uri, context) => (uri.includes("/exports/") ? readExportResource(services, user, uri) : base.read(services, user, uri, context)),
-    complete: (services, user, argument, value) => base.complete(services, user, argument, value),
+    complete: (services, user, argument, value, resolved) => base.complete(services, user, argument, value, resolved),
   };
 }
