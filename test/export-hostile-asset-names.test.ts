@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import { unzipSync } from "fflate";
+import { unzipSync, zipSync } from "fflate";
 import { acceptedMediaTypes, sniffMediaType } from "../src/authoring/media-types.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng } from "./support/export-course.ts";
@@ -110,9 +110,16 @@ describe("upload_asset and import_course run one file-name rule", () => {
     }
   });
 
-  test("a hostile extension is refused with the extension its bytes allow", async () => {
+  test("a hostile extension is refused with the extension its bytes allow, from JSON and from a zip archive alike", async () => {
     const imported = await importOutcome("evil.html", scriptCaptions, "text/vtt");
     expect(imported).toEqual({ refused: expect.stringContaining("ends in .html but the content is text/vtt; use .vtt") });
+    const before = await courseIds();
+    const archive = zipSync({ "course.json": encoder.encode(jsonDocument([{ id: "ast_source", fileName: "evil.html", mimeType: "text/vtt", bytes: scriptCaptions }])) });
+    const zipped = await alice.fail("import_course", { format: "zip", contentBase64: base64(archive) });
+    expect(zipped.code).toBe("invalid_arguments");
+    expect(zipped.message).toContain("assets[0].fileName");
+    expect(zipped.message).toContain("use .vtt");
+    expect(await courseIds()).toEqual(before);
   });
 });
 
