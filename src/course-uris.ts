@@ -1,15 +1,19 @@
 /**
  * The `course://` resource URIs, written once as URI templates (RFC 6570) and matched with the MCP
- * SDK's `UriTemplate`: the course as JSON, its Markdown outline, its HTML previews and its export
- * packages. Resource listings, links in tool results and the export store all build and parse them here.
+ * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson), its Markdown outline, its HTML
+ * previews (whole, per module, per lesson) and its export packages. Resource listings, links in tool results and the export store all build and parse them here.
  */
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 
 export const courseUriTemplates = {
   course: "course://{courseId}",
+  module: "course://{courseId}/modules/{moduleId}",
+  lesson: "course://{courseId}/lessons/{lessonId}",
   outline: "course://{courseId}/outline",
   preview: "course://{courseId}/preview",
   publishedPreview: "course://{courseId}/preview/published",
+  modulePreview: "course://{courseId}/modules/{moduleId}/preview",
+  lessonPreview: "course://{courseId}/lessons/{lessonId}/preview",
   export: "course://{courseId}/exports/{exportId}",
 } as const;
 
@@ -18,7 +22,12 @@ export type CourseUriKind = keyof typeof courseUriTemplates;
 const compiled = Object.fromEntries(Object.entries(courseUriTemplates).map(([kind, template]) => [kind, new UriTemplate(template)])) as Record<CourseUriKind, UriTemplate>;
 
 /** What each variable must look like; a URI whose values do not is no resource of ours. */
-const variablePatterns: Record<string, RegExp> = { courseId: /^crs_[0-9a-z]{1,64}$/, exportId: /^exp_[0-9a-z]{1,64}$/ };
+const variablePatterns: Record<string, RegExp> = {
+  courseId: /^crs_[0-9a-z]{1,64}$/,
+  moduleId: /^mod_[0-9a-z]{1,64}$/,
+  lessonId: /^les_[0-9a-z]{1,64}$/,
+  exportId: /^exp_[0-9a-z]{1,64}$/,
+};
 
 export function courseUri(kind: CourseUriKind, variables: Record<string, string>): string {
   return compiled[kind].expand(variables);

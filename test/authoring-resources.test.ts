@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { completeCourseId, listCourseResources, readCourseResource } from "../src/mcp/tools/resources.ts";
+import { defaultMcpResultMaxBytes } from "../src/config.ts";
 import { getAuthoringPrompt } from "../src/mcp/tools/prompts.ts";
 import { openHarness, identity, type Harness, type Json } from "./authoring-harness.ts";
 
@@ -44,9 +45,9 @@ test("lesson time is derived from words, media length and questions unless set",
 });
 
 test("course://{id} is get_course as JSON; course://{id}/outline is Markdown with every ID", async () => {
-  const json = await readCourseResource(harness.services, identity("alice"), `course://${course.id}`);
+  const json = await readCourseResource(harness.services, identity("alice"), `course://${course.id}`, defaultMcpResultMaxBytes);
   expect(JSON.parse((json.contents[0] as { text: string }).text)).toEqual(await harness.call("alice", "get_course", { courseId: course.id }));
-  const outline = await readCourseResource(harness.services, identity("alice"), `course://${course.id}/outline`);
+  const outline = await readCourseResource(harness.services, identity("alice"), `course://${course.id}/outline`, defaultMcpResultMaxBytes);
   const markdown = (outline.contents[0] as { text: string; mimeType: string }).text;
   expect(outline.contents[0]!.mimeType).toBe("text/markdown");
   expect(markdown).toStartWith("# Resource course\n");
@@ -59,7 +60,7 @@ test("course://{id} is get_course as JSON; course://{id}/outline is Markdown wit
 });
 
 test("resources of a course the caller cannot see are not found", async () => {
-  await expect(readCourseResource(harness.services, identity("mallory"), `course://${course.id}`)).rejects.toMatchObject({ code: "not_found" });
+  await expect(readCourseResource(harness.services, identity("mallory"), `course://${course.id}`, defaultMcpResultMaxBytes)).rejects.toMatchObject({ code: "not_found" });
 });
 
 test("listing and completion offer only the caller's courses", async () => {

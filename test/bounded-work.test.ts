@@ -20,11 +20,12 @@ const blockCount = 40;
  */
 const answeredWhileRendering = blockCount / 2;
 
-/** Markdown that is expensive to render: every few characters open and close an inline element. */
-const markupHeavy = "**bold** _it_ `code` [link](https://example.com/a) <tag> & ".repeat(1600);
+/** Markdown that is expensive to render: every few characters open and close an inline element (about 9 MB of HTML in all, under the largest result cap). */
+const markupHeavy = "**bold** _it_ `code` [link](https://example.com/a) <tag> & ".repeat(1000);
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The preview is a resource read, bounded by the result cap: this test raises the cap to its maximum.
+  service = await startTestService({ MCP_RESULT_MAX_BYTES: "10000000" });
   alice = await connectAgent(service, await devAccessToken(service, "heavy-alice"));
   const course = await alice.call("create_course", { title: "Heavy", modules: [{ title: "Module", lessons: [{ title: "One long lesson" }] }] });
   courseId = String(course.id);

@@ -1,8 +1,8 @@
 /**
  * export_course through the real service with the SDK client: every format comes back as an embedded
  * resource when asked for (delivery: embedded) that decodes to a valid package, the default answer is a resource link that
- * resources/read serves, progress notifications arrive while it is built, and only people who may read
- * the course may read its exports.
+ * resources/read serves, progress notifications arrive while it is built, and only people who may copy
+ * the course (owner, editor) may read its exports.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
@@ -169,9 +169,27 @@ describe("who may read an export", () => {
     expect(denied.code).toBe("not_found");
   });
 
-  test("a viewer of the course may read its exports", async () => {
+  test("a viewer or reviewer cannot read its exports: the same not_found as an export that does not exist", async () => {
     const { structured } = await exportPackage(alice, { courseId, format: "json" });
-    await alice.call("share_course", { courseId, sub: "mallory", role: "viewer" });
+    const missing = await mallory.client.readResource({ uri: `course://${courseId}/exports/exp_doesnotexist` }).catch((error: Error) => error.message);
+    for (const role of ["viewer", "reviewer"]) {
+      await alice.call("share_course", { courseId, sub: "mallory", role });
+      try {
+        const denied = await mallory.client.readResource({ uri: structured.uri }).then(
+          () => "read",
+          (error: Error) => error.message,
+        );
+        expect(denied).toMatch(/not_found/);
+        expect(denied.replace(structured.uri, "URI")).toBe(String(missing).replace(`course://${courseId}/exports/exp_doesnotexist`, "URI"));
+      } finally {
+        await alice.call("unshare_course", { courseId, sub: "mallory" });
+      }
+    }
+  });
+
+  test("an editor of the course may read its exports", async () => {
+    const { structured } = await exportPackage(alice, { courseId, format: "json" });
+    await alice.call("share_course", { courseId, sub: "mallory", role: "editor" });
     try {
       const read = await readExport(mallory, structured.uri);
       expect(read.bytes.byteLength).toBe(structured.size);

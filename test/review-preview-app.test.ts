@@ -89,9 +89,9 @@ afterAll(async () => {
   await service?.dispose();
 });
 
-async function openHost(readResource: (uri: string) => Promise<ReadResourceResult>): Promise<Page> {
+async function openHost(readResource: (uri: string) => Promise<ReadResourceResult>, result: CallToolResult = toolResult): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.exposeFunction("toolResult", () => toolResult);
+  await page.exposeFunction("toolResult", () => result);
   await page.exposeFunction("toolArguments", () => ({ courseId: course.id }));
   await page.exposeFunction("readResource", readResource);
   await page.goto(`http://127.0.0.1:${hostServer.port}/host.html`);
@@ -137,5 +137,19 @@ test("when the host cannot read resources, the view shows the course outline fro
   await frame.waitForSelector("#outline:not([hidden])");
   expect(await frame.locator("#outline").innerText()).toContain("Module 1: When the alarm sounds");
   expect(await frame.locator("#status").innerText()).toContain("outline");
+  await page.context().close();
+}, 30_000);
+
+test("a course too large to preview at once shows its outline and says to preview one module or lesson", async () => {
+  const large = (await agent.call("create_course", {
+    title: "Long manual",
+    modules: [{ title: "Everything", lessons: [{ title: "All of it", blocks: [1, 2, 3].map((part) => ({ type: "text", markdown: `Part ${part}. ${"Keep the exits clear. ".repeat(1_200)}` })) }] }],
+  })) as Course;
+  const result = (await agent.callRaw("preview_course", { courseId: large.id })) as CallToolResult;
+  const page = await openHost((uri) => agent.client.readResource({ uri }), result);
+  const frame = viewFrame(page);
+  await frame.waitForSelector("#outline:not([hidden])");
+  expect(await frame.locator("#status").innerText()).toContain("too large to preview here at once");
+  expect(await frame.locator("#outline").innerText()).toContain("All of it");
   await page.context().close();
 }, 30_000);

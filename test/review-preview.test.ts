@@ -8,6 +8,7 @@ import { coursePreviewViewUri } from "../src/mcp/apps/course-preview-view.ts";
 import { compileTools } from "../src/mcp/registry.ts";
 import { authoringTools } from "../src/mcp/tools/index.ts";
 import { readCourseResource } from "../src/mcp/tools/resources.ts";
+import { defaultMcpResultMaxBytes } from "../src/config.ts";
 import { identity, openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { blockOfType, createCourse, type Course } from "./support/review-courses.ts";
 
@@ -20,7 +21,7 @@ afterAll(() => harness.close());
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString("base64");
 
 async function htmlOf(uri: string, user = "alice"): Promise<{ text: string; mimeType: string | undefined; meta: Json }> {
-  const [content] = (await readCourseResource(harness.services, identity(user), uri)).contents;
+  const [content] = (await readCourseResource(harness.services, identity(user), uri, defaultMcpResultMaxBytes)).contents;
   return { text: (content as { text: string }).text, mimeType: content!.mimeType, meta: (content!._meta ?? {}) as Json };
 }
 
@@ -69,8 +70,8 @@ describe("course://{courseId}/preview", () => {
 
   test("a published preview of a never-published course is invalid_state; a stranger's read is not_found", async () => {
     const course = await createCourse(harness);
-    await expect(readCourseResource(harness.services, identity("alice"), `course://${course.id}/preview/published`)).rejects.toMatchObject({ code: "invalid_state" });
-    await expect(readCourseResource(harness.services, identity("mallory"), `course://${course.id}/preview`)).rejects.toMatchObject({ code: "not_found" });
+    await expect(readCourseResource(harness.services, identity("alice"), `course://${course.id}/preview/published`, defaultMcpResultMaxBytes)).rejects.toMatchObject({ code: "invalid_state" });
+    await expect(readCourseResource(harness.services, identity("mallory"), `course://${course.id}/preview`, defaultMcpResultMaxBytes)).rejects.toMatchObject({ code: "not_found" });
   });
 });
 

@@ -9,6 +9,7 @@ import { timestamp, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument, limitExceeded } from "./errors.ts";
+import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "./asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType } from "./media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import type { AssetRow } from "../store/types.ts";
@@ -23,8 +24,8 @@ export const uploadAssetArguments = v.object({
     v.string(),
     v.trim(),
     v.nonEmpty("must not be empty"),
-    v.maxLength(200, "must be at most 200 characters"),
-    v.regex(/^[^/\\\u0000-\u001f]+$/, "must be a plain file name without folders or control characters"),
+    v.maxLength(assetFileNameMaxLength, `must be at most ${assetFileNameMaxLength} characters`),
+    v.regex(assetFileNamePattern, "must be a plain file name without folders or control characters"),
   ),
   mediaType: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("The type you believe the file has; it must match the content."))),
   dataBase64: v.pipe(
@@ -74,12 +75,8 @@ export async function uploadAsset(
       detectedMediaType: type.mediaType,
     });
   }
-  const extension = /\.([A-Za-z0-9]+)$/.exec(args.filename)?.[1]?.toLowerCase();
-  if (extension !== undefined && !type.extensions.includes(extension)) {
-    throw invalidArgument("filename", `ends in .${extension} but the content is ${type.mediaType}; use .${type.extensions.join(" or .")}`, {
-      detectedMediaType: type.mediaType,
-    });
-  }
+  const nameProblem = assetFileNameProblem(args.filename, type);
+  if (nameProblem !== null) throw invalidArgument("filename", nameProblem, { detectedMediaType: type.mediaType });
   const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
   edit.addedAssetBytes += row.byteSize;
   const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {

@@ -3,7 +3,7 @@
  * assets the blocks reference and where each lands in the package. A reference to a missing asset fails
  * here, naming the block, so a broken course gives a clear tool error rather than a broken package.
  */
-import { acceptedMediaTypes } from "../authoring/media-types.ts";
+import { packagedAssetName } from "../authoring/asset-names.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
 import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
@@ -82,14 +82,13 @@ export interface PackagedAsset {
   readonly path: string;
 }
 
-/** The extension a packaged file gets from its media type: the first honest one of each type an upload may have. */
-const extensionsByType: Record<string, string | undefined> = Object.fromEntries(acceptedMediaTypes.map((type) => [type.mediaType, type.extensions[0]]));
-
+/**
+ * `<assetId>-<safe stem>.<extension of the recognised type>`: the author's extension never survives, so
+ * a file stored under a hostile name (`evil.html` holding captions) is written as `….vtt`, and only our
+ * own pages are HTML in a package.
+ */
 export function packagedFileName(assetId: string, info: AssetInfo): string {
-  const base = info.fileName.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[._]+/, "").slice(-80) || "file";
-  const extension = extensionsByType[info.mimeType.toLowerCase()];
-  const named = extension && !base.toLowerCase().endsWith(`.${extension}`) && !/\.[A-Za-z0-9]{1,5}$/.test(base) ? `${base}.${extension}` : base;
-  return `${assetId.replace(/[^A-Za-z0-9_-]/g, "_")}-${named}`;
+  return packagedAssetName(assetId, info.fileName, info.mimeType);
 }
 
 function brokenReferenceError(broken: readonly AssetReference[]): CourseAuthoringError {

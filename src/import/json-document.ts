@@ -6,6 +6,7 @@
  * refused by name, before anything is written.
  */
 import * as v from "valibot";
+import { assetFileNameProblem } from "../authoring/asset-names.ts";
 import { claimMatches, sniffMediaType } from "../authoring/media-types.ts";
 import { limits } from "../authoring/schemas/fields.ts";
 import { jsonExportFormat, jsonExportFormatVersion } from "../export/formats/json.ts";
@@ -117,7 +118,12 @@ function decodeAsset(asset: ExportDocument["assets"][number], index: number): Im
   if (!claimMatches(asset.mimeType, sniffed.type)) {
     throw invalidDocument(`${field} (${asset.id}) says ${asset.mimeType} but its bytes are ${sniffed.type.mediaType}`);
   }
-  const fileName = asset.fileName.replace(/[/\\\u0000-\u001f]/g, "_").trim().slice(0, 200) || `${asset.id}.${sniffed.type.extensions[0]}`;
+  // The rule upload_asset runs, so an import stores no name an upload would refuse.
+  const fileName = asset.fileName.trim();
+  const nameProblem = assetFileNameProblem(fileName, sniffed.type);
+  if (nameProblem !== null) {
+    throw invalidDocument(`${field}.fileName (${asset.id}, ${JSON.stringify(asset.fileName.slice(0, 200))}) ${nameProblem}`, { assetId: asset.id, detectedMediaType: sniffed.type.mediaType });
+  }
   return { sourceId: asset.id, fileName, mediaType: sniffed.type.mediaType, bytes };
 }
 

@@ -32,6 +32,7 @@ import {
 import type { Logger } from "../log.ts";
 import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
 
@@ -42,8 +43,8 @@ export interface ResourceProvider<Services> {
   templates: ResourceTemplate[];
   list(services: Services, user: CallerIdentity, cursor: string | undefined): Promise<ListResourcesResult>;
   read(services: Services, user: CallerIdentity, uri: string, context: ToolContext<Services>): Promise<ReadResourceResult>;
-  /** Values completing `argument` of a resource template, for the caller. */
-  complete(services: Services, user: CallerIdentity, argument: string, value: string): Promise<string[]>;
+  /** Values completing `argument` of a resource template, for the caller; `resolved` holds the template's arguments already filled in. */
+  complete(services: Services, user: CallerIdentity, argument: string, value: string, resolved?: Record<string, string>): Promise<string[]>;
 }
 
 export interface PromptProvider<Services> {
@@ -144,7 +145,12 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
     if (!resources) throw new ProtocolError(resourceNotFound, `Resource ${request.params.uri} was not found`, { uri: request.params.uri });
     try {
-      return await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra, deps.resultMaxBytes));
+      const result = await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra, deps.resultMaxBytes));
+      // Providers name narrower reads themselves; this catches any answer that did not (packages aside).
+      if (isPackageAnswer(result)) return result;
+      const { size, fits } = measuredWithin(result, deps.resultMaxBytes);
+      if (!fits) throw resourceTooLarge(request.params.uri, size, deps.resultMaxBytes, { how: "", uris: [], templates: [], otherwise: "read a narrower resource (see resources/templates/list)" });
+      return result;
     } catch (error) {
       throw asProtocolError(error, deps.logger, resourceNotFound);
     }
@@ -165,10 +171,10 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
-    const { ref, argument } = request.params;
+    const { ref, argument, context } = request.params;
     const user = callerOf(extra);
     let values: string[] = [];
-    if (ref.type === "ref/resource" && resources) values = await resources.complete(deps.services, user, argument.name, argument.value);
+    if (ref.type === "ref/resource" && resources) values = await resources.complete(deps.services, user, argument.name, argument.value, context?.arguments);
     if (ref.type === "ref/prompt" && prompts?.complete) values = await prompts.complete(deps.services, user, ref.name, argument.name, argument.value);
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });

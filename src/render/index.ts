@@ -39,13 +39,18 @@ export function renderCourseHtmlChunks(course: RenderableCourse, options: Render
 /**
  * `renderCourseHtml` without holding the event loop: the pieces are rendered one at a time (a block
  * at most) and the render yields whenever a time slice is used up, so a large preview never stalls
- * other requests. The pieces are joined once, at the end.
+ * other requests. The pieces are joined once, at the end. With `maxLength`, rendering stops as soon
+ * as the document is longer (null), so a page too large to send is never rendered whole.
  */
-export async function renderCourseHtmlSliced(course: RenderableCourse, options: RenderOptions): Promise<string> {
+export async function renderCourseHtmlSliced(course: RenderableCourse, options: RenderOptions, maxLength = Number.POSITIVE_INFINITY): Promise<string | null> {
   const pause = timeSlicer();
   const pieces: string[] = [];
+  let length = 0;
   for (const piece of renderCourseDocumentChunks(course, options)) {
-    pieces.push(flatString(piece));
+    const flat = flatString(piece);
+    length += flat.length;
+    if (length > maxLength) return null;
+    pieces.push(flat);
     await pause();
   }
   return pieces.join("");

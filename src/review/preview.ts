@@ -2,12 +2,14 @@
  * The course preview: the renderer's HTML for the draft or the published snapshot, with the assets
  * the course uses inlined as `data:` URLs, so the page is one self-contained document a host can show
  * without fetching anything. Assets past the size budget are left out (and named), which keeps a
- * preview of a video-heavy course from growing without bound. Loading happens inside the caller's
+ * preview of a video-heavy course from growing without bound; a caller with a byte cap renders it
+ * bounded, inlining only what still fits. Loading happens inside the caller's
  * store transaction; rendering happens after it, in time slices, so a large preview holds neither the
  * store nor the event loop.
  */
 import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
+import type { CourseSelection } from "../authoring/course-pages.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
 
@@ -28,36 +30,69 @@ export interface CoursePreview {
 /** Shown in place of an asset that was not inlined: an empty resource rather than a request elsewhere. */
 const omittedAssetUrl = "data:,";
 
-/** The course and its inlined assets, read in one transaction; `renderLoadedPreview` makes the page. */
+/** The course (or the chosen modules or lessons of it) and the data URLs of the assets that may be inlined, read in one transaction. */
 export interface LoadedPreview {
   course: CourseDocument;
   dataUrls: ReadonlyMap<string, string>;
   omittedAssetIds: string[];
 }
 
-export async function loadCoursePreview(session: AuthoringSession, args: { courseId: string; variant: CourseVariant }): Promise<LoadedPreview> {
-  const course = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant });
+export interface PreviewTarget extends CourseSelection {
+  courseId: string;
+  variant: CourseVariant;
+}
+
+/** `budgetBytes` bounds the data URLs read: no asset whose data URL alone is larger is read at all. */
+export async function loadCoursePreview(session: AuthoringSession, args: PreviewTarget, budgetBytes: number = previewLimits.totalBytes): Promise<LoadedPreview> {
+  const course = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant, moduleIds: args.moduleIds, lessonIds: args.lessonIds });
   const dataUrls = new Map<string, string>();
   const omittedAssetIds: string[] = [];
+  const budget = Math.min(budgetBytes, previewLimits.totalBytes);
   let inlinedBytes = 0;
   for (const assetId of referencedAssetIds(course)) {
     const asset = await session.tx.findAsset(assetId);
-    const fits = asset && asset.courseId === course.id && asset.byteSize <= previewLimits.assetBytes && inlinedBytes + asset.byteSize <= previewLimits.totalBytes;
+    const urlBytes = asset ? dataUrlLength(asset.mediaType, asset.byteSize) : Number.POSITIVE_INFINITY;
+    const fits = asset && asset.courseId === course.id && asset.byteSize <= previewLimits.assetBytes && inlinedBytes + urlBytes <= budget;
     const bytes = fits ? await session.tx.readAssetBytes(assetId) : undefined;
     if (!asset || !bytes) {
       omittedAssetIds.push(assetId);
       continue;
     }
-    inlinedBytes += bytes.byteLength;
+    inlinedBytes += urlBytes;
     dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
   }
   return { course, dataUrls, omittedAssetIds };
 }
 
-export async function renderLoadedPreview(loaded: LoadedPreview): Promise<CoursePreview> {
-  const { course, dataUrls, omittedAssetIds } = loaded;
-  const html = await renderCourseHtmlSliced(course, { mode: "preview", assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl });
-  return { course, html, omittedAssetIds };
+function dataUrlLength(mediaType: string, byteSize: number): number {
+  return `data:${mediaType};base64,`.length + Math.ceil(byteSize / 3) * 4;
+}
+
+/**
+ * The page whose answer stays within `limit` as `answerSize` measures it: rendered once with a
+ * placeholder per asset (stopping as soon as it is longer than `limit`), then as many loaded assets
+ * inlined, in course order, as still fit; the others are left out and named. Null when the page is
+ * too large even without its assets.
+ */
+export async function renderBoundedPreview(loaded: LoadedPreview, limit: number, answerSize: (html: string) => number): Promise<CoursePreview | null> {
+  const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
+  const html = await renderCourseHtmlSliced(loaded.course, { mode: "preview", assetUrl: (assetId) => placeholder(assetId).slice(1, -1) }, limit);
+  if (html === null) return null;
+  let size = answerSize(html);
+  if (size > limit) return null;
+  const omitted = new Set(loaded.omittedAssetIds);
+  let page = html;
+  for (const assetId of referencedAssetIds(loaded.course)) {
+    const parts = page.split(placeholder(assetId));
+    const url = loaded.dataUrls.get(assetId);
+    // Base64 data URLs need no escaping in JSON, so each use grows the answer by exactly this much.
+    const growth = url === undefined ? 0 : (parts.length - 1) * (url.length + 2 - placeholder(assetId).length);
+    const inline = url !== undefined && size + growth <= limit;
+    if (inline) size += growth;
+    else omitted.add(assetId);
+    page = parts.join(`"${inline ? url : omittedAssetUrl}"`);
+  }
+  return { course: loaded.course, html: page, omittedAssetIds: [...omitted] };
 }
 
 /** Every asset ID the course's blocks use (media, captions, posters), once each, in course order. */

@@ -3,6 +3,7 @@
  * role, owner, collaborators) and every referenced asset as base64, written as a stream so media is
  * encoded a chunk at a time. `import_course` reads this format back into an identical course.
  */
+import { honestAssetFileName } from "../../authoring/asset-names.ts";
 import { timeSlicer } from "../../render/time-slicer.ts";
 import type { PackagedAsset } from "../plan.ts";
 import { jsonPieces } from "./json-pieces.ts";
@@ -78,7 +79,9 @@ export async function* jsonExportChunks(
   yield encoder.encode(`${text.slice(0, -2)},\n  "assets": [`);
   let first = true;
   for (const asset of assets.values()) {
-    const meta = JSON.stringify({ id: asset.assetId, fileName: asset.info.fileName, mimeType: asset.info.mimeType });
+    // A name stored before upload and import shared one rule is corrected, so the file imports again.
+    const fileName = honestAssetFileName(asset.info.fileName, asset.info.mimeType);
+    const meta = JSON.stringify({ id: asset.assetId, fileName, mimeType: asset.info.mimeType });
     yield encoder.encode(`${first ? "" : ","}\n    ${meta.slice(0, -1)}, "base64": "`);
     yield* base64Chunks(await source.open(asset.assetId));
     yield encoder.encode('"}');

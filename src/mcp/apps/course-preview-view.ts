@@ -70,7 +70,12 @@ const bridgeScript = `(() => {
       window.addEventListener("message", onMessage);
       watchSize();
     } catch (error) {
-      showText("The host could not load the HTML preview, so here is the course outline.", texts.join("\\n\\n"));
+      // The server answers limit_exceeded for a preview over its result cap; the outline names the parts to preview instead.
+      const tooLarge = /limit_exceeded/.test(String(error && error.message));
+      const note = tooLarge
+        ? "This course is too large to preview here at once, so here is its outline. Ask for a preview of one module or lesson."
+        : "The host could not load the HTML preview, so here is the course outline.";
+      showText(note, texts.join("\\n\\n"));
     }
   };
 

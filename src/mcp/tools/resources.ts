@@ -1,6 +1,9 @@
 /**
  * Courses as MCP resources: `course://{courseId}` (the whole course as JSON, as get_course returns it),
- * `course://{courseId}/outline` (a Markdown outline) and the HTML previews of `preview-resources.ts`,
+ * the same per module and per lesson (`course://{courseId}/modules/{moduleId}`,
+ * `course://{courseId}/lessons/{lessonId}`), `course://{courseId}/outline` (a Markdown outline) and the
+ * HTML previews of `preview-resources.ts`, every answer within the result cap (a larger one is
+ * `limit_exceeded` naming the narrower URIs to read),
  * plus the MCP Apps view preview_course links to. Listing shows each of the caller's courses as JSON and
  * outline (previews are offered by template, and the view through preview_course's `_meta`, which
  * keeps a page of listings small); completion offers the caller's course IDs. A course the caller may
@@ -8,7 +11,7 @@
  */
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { getCourse, listCourses } from "../../authoring/courses.ts";
-import { notFound } from "../../authoring/errors.ts";
+import { CourseAuthoringError, notFound } from "../../authoring/errors.ts";
 import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import type { CallerIdentity } from "../registry.ts";
@@ -16,6 +19,9 @@ import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris
 import type { ResourceProvider } from "../server.ts";
 import { coursePreviewViewUri } from "../apps/course-preview-view.ts";
 import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPreviewResource } from "./preview-resources.ts";
+import { boundedResult, type NarrowerReads } from "../resource-bounds.ts";
+import { rememberedJson } from "../../authoring/document-json.ts";
+import type { CourseDocument } from "../../authoring/schemas/course.ts";
 
 export const courseResourceTemplates: ResourceTemplate[] = [
   {
@@ -23,6 +29,20 @@ export const courseResourceTemplates: ResourceTemplate[] = [
     name: "course",
     title: "Course (JSON)",
     description: "A whole course — fields, objectives, modules, lessons and blocks — as JSON, exactly as get_course returns it.",
+    mimeType: "application/json",
+  },
+  {
+    uriTemplate: courseUriTemplates.module,
+    name: "course-module",
+    title: "Module (JSON)",
+    description: "One module of a course with its lessons and blocks, as get_course { moduleIds } returns it; for a course too large to read whole.",
+    mimeType: "application/json",
+  },
+  {
+    uriTemplate: courseUriTemplates.lesson,
+    name: "course-lesson",
+    title: "Lesson (JSON)",
+    description: "One lesson of a course with its blocks, inside its module, as get_course { lessonIds } returns it.",
     mimeType: "application/json",
   },
   {
@@ -36,16 +56,66 @@ export const courseResourceTemplates: ResourceTemplate[] = [
 ];
 
 
-export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string): Promise<ReadResourceResult> {
+/** Where to read a course or module too large to send: its modules, or its lessons. */
+function narrowerJson(course: CourseDocument, part: { moduleId?: string; lessonId?: string }): NarrowerReads {
+  const courseId = course.id;
+  if (part.lessonId) {
+    return {
+      how: "",
+      uris: [],
+      templates: [],
+      otherwise: `one lesson is the narrowest resource; read it with get_course { courseId: "${courseId}", lessonIds: ["${part.lessonId}"] }, which pages it with nextCursor`,
+    };
+  }
+  if (part.moduleId) {
+    const lessons = course.modules.flatMap((module) => module.lessons);
+    return { how: "one lesson at a time", uris: lessons.map((lesson) => courseUri("lesson", { courseId, lessonId: lesson.id })), templates: [courseUriTemplates.lesson] };
+  }
+  return {
+    how: "one module at a time (or one lesson at a time)",
+    uris: course.modules.map((module) => courseUri("module", { courseId, moduleId: module.id })),
+    templates: [courseUriTemplates.module, courseUriTemplates.lesson],
+  };
+}
+
+function courseJsonTarget(uri: string): { courseId: string; moduleId?: string; lessonId?: string } | null {
+  const module = matchCourseUri("module", uri);
+  if (module?.courseId && module.moduleId) return { courseId: module.courseId, moduleId: module.moduleId };
+  const lesson = matchCourseUri("lesson", uri);
+  if (lesson?.courseId && lesson.lessonId) return { courseId: lesson.courseId, lessonId: lesson.lessonId };
+  const course = matchCourseUri("course", uri);
+  return course?.courseId ? { courseId: course.courseId } : null;
+}
+
+/** Reads a course resource; no answer is larger than `limit` bytes (`MCP_RESULT_MAX_BYTES`). */
+export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string, limit: number): Promise<ReadResourceResult> {
   if (uri === coursePreviewViewUri) return readCoursePreviewView();
   const preview = parsePreviewUri(uri);
-  if (preview) return readPreviewResource(services, user, uri, preview);
+  if (preview) return readPreviewResource(services, user, uri, preview, limit);
   const outline = matchCourseUri("outline", uri);
-  const courseId = (outline ?? matchCourseUri("course", uri))?.courseId;
-  if (!courseId) throw notFound("course", uri);
-  const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: true }));
-  if (outline) return { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
-  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(course) }] };
+  if (outline?.courseId) {
+    const courseId = outline.courseId;
+    const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: true }));
+    const result: ReadResourceResult = { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
+    return boundedResult(result, uri, limit, () => ({
+      how: "",
+      uris: [],
+      templates: [],
+      otherwise: `read the outline with get_course { courseId: "${courseId}", includeBlocks: false }, which pages it with nextCursor`,
+    }));
+  }
+  const target = courseJsonTarget(uri);
+  if (!target) throw notFound("course", uri);
+  const course = await readAs(services, user, (session) =>
+    getCourse(session, {
+      courseId: target.courseId,
+      includeBlocks: true,
+      ...(target.moduleId ? { moduleIds: [target.moduleId] } : {}),
+      ...(target.lessonId ? { lessonIds: [target.lessonId] } : {}),
+    }),
+  );
+  const text = rememberedJson(course)?.text ?? JSON.stringify(course);
+  return boundedResult({ contents: [{ uri, mimeType: "application/json", text }] }, uri, limit, () => narrowerJson(course, target));
 }
 
 export async function listCourseResources(
@@ -75,9 +145,25 @@ export async function completeCourseId(services: AuthoringServices, user: Caller
   return page.courses.map((course) => course.id).filter((id) => byTitle !== undefined || id.startsWith(text));
 }
 
+/** Module or lesson IDs of the course already chosen (the request's `context.arguments.courseId`) that start with what was typed. */
+export async function completePartId(services: AuthoringServices, user: CallerIdentity, argument: "moduleId" | "lessonId", courseId: string | undefined, typed: string): Promise<string[]> {
+  if (!courseId || !matchCourseUri("course", `course://${courseId}`)) return [];
+  const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: false })).catch((error: unknown) => {
+    if (error instanceof CourseAuthoringError) return null;
+    throw error;
+  });
+  if (!course) return [];
+  const ids = argument === "moduleId" ? course.modules.map((module) => module.id) : course.modules.flatMap((module) => module.lessons.map((lesson) => lesson.id));
+  return ids.filter((id) => id.startsWith(typed.trim()));
+}
+
 export const authoringResources: ResourceProvider<AuthoringServices> = {
   templates: courseResourceTemplates,
   list: listCourseResources,
-  read: (services, user, uri) => readCourseResource(services, user, uri),
-  complete: async (services, user, argument, value) => (argument === "courseId" ? completeCourseId(services, user, value) : []),
+  read: (services, user, uri, context) => readCourseResource(services, user, uri, context.resultMaxBytes),
+  complete: async (services, user, argument, value, resolved) => {
+    if (argument === "courseId") return completeCourseId(services, user, value);
+    if (argument === "moduleId" || argument === "lessonId") return completePartId(services, user, argument, resolved?.courseId, value);
+    return [];
+  },
 };
