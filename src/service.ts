@@ -217,7 +217,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       sharedSessions: shared && (() => shared.sessions.count()),
       pool: shared && (() => ({ size: shared.poolSize, inUse: shared.store.active, available: shared.store.available, retries: shared.store.retries })),
     });
-    metricsServer = startMetricsServer(metrics, config.metricsPort, config.host);
+    metricsServer = startMetricsServer(metrics, config.metricsPort, config.metricsHost);
   }
 
   let stopped: Promise<void> | undefined;
