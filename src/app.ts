@@ -16,6 +16,7 @@ import { jsonResponse } from "./http/json.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { temporarilyUnavailableResponse } from "./auth/challenge.ts";
 import { DatabaseUnavailableError, type DatabaseHealth } from "./store/unavailable.ts";
+import { notAPageHeaders } from "./http/security-headers.ts";
 
 export interface AppDeps {
   baseUrl: string;
@@ -40,6 +41,7 @@ interface ClientAddressSource {
 }
 
 const mcpPath = "/mcp";
+const textEncoder = new TextEncoder();
 
 /** The spec's TemporarilyUnavailableError (503 with Retry-After), for a database outage. */
 function databaseUnavailable(): Response {
@@ -147,12 +149,13 @@ export function createApp(deps: AppDeps) {
 
   /** A prepared document's response with every header it needs, written at once (see `finish` for the rest). */
   function documentResponse(request: Request, document: PreparedDocument, context: RequestContext, origin: string | null): Response {
-    const headers: Record<string, string> = { ...document.headers, "Service-Api-Version": apiVersion, "Request-Id": context.requestId };
+    const headers: Record<string, string> = { ...notAPageHeaders, ...document.headers, "Service-Api-Version": apiVersion, "Request-Id": context.requestId };
     if (origin !== null && context.route?.publicCors) {
       headers["Access-Control-Allow-Origin"] = "*";
       headers["Access-Control-Expose-Headers"] = publicExposeHeaders;
     }
     context.headersWritten = true;
+    if (request.method === "HEAD") headers["Content-Length"] = String(textEncoder.encode(document.body).byteLength);
     return new Response(request.method === "HEAD" ? null : document.body, { headers });
   }
 
@@ -166,6 +169,8 @@ export function createApp(deps: AppDeps) {
       headers = response.headers;
       headers.set("Service-Api-Version", apiVersion);
     }
+    // A handler's own policy (an HTML page's) stands; everything else gets the locked-down one.
+    for (const name in notAPageHeaders) if (!headers.has(name)) headers.set(name, notAPageHeaders[name]!);
     const origin = request.headers.get("origin");
     if (origin !== null && request.method !== "OPTIONS") {
       if (path === mcpPath) {
@@ -175,8 +180,19 @@ export function createApp(deps: AppDeps) {
         headers.set("Access-Control-Expose-Headers", publicExposeHeaders);
       }
     }
-    if (request.method === "HEAD") return new Response(null, { status: response.status, headers });
     return response;
+  }
+
+  /**
+   * HEAD answers what GET would, Content-Length included (RFC 9110 §9.3.2), without the body. No route
+   * streams on HEAD (the MCP transport refuses it), but a stream is never read to count it.
+   */
+  async function withoutBody(response: Response): Promise<Response> {
+    if (response.body === null) return response;
+    const headers = new Headers(response.headers);
+    if (headers.get("content-type")?.startsWith("text/event-stream")) void response.body.cancel();
+    else headers.set("Content-Length", String((await response.arrayBuffer()).byteLength));
+    return new Response(null, { status: response.status, headers });
   }
 
   function failed(error: unknown, path: string, context: RequestContext): Response {
@@ -213,6 +229,7 @@ export function createApp(deps: AppDeps) {
       } catch (error) {
         routed = failed(error, path, context);
       }
+      if (request.method === "HEAD") routed = Promise.resolve(routed).then(withoutBody);
       if (routed instanceof Response) return completed(request, routed, path, context, started);
       return routed.then(
         (response) => completed(request, response, path, context, started),

@@ -15,6 +15,7 @@ import { startDevIdentityProvider, type DevIdentityProvider } from "./dev-identi
 import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
 import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
+import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { createMcpServer } from "./mcp/server.ts";
@@ -152,7 +153,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     serverCardJson: JSON.stringify(
       buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }),
     ),
-    docsHtml: renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document }),
+    docsPage: await preparedHtmlPage(renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document })),
   };
 
   const sessions = createMcpSessions({
@@ -205,7 +206,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     fetch: app.fetch,
     error(error) {
       logger.error("unhandled server error", { error: error.message });
-      return new Response(null, { status: 500 });
+      return new Response(null, { status: 500, headers: everyResponseHeaders });
     },
   });
 

@@ -3,7 +3,7 @@
  * own JSON error forms), the MCP server card and the API documentation page. Documents are built once
  * at start-up and served as prepared documents, so nothing is done for them per request.
  */
-import type { Route } from "../http/router.ts";
+import type { PreparedDocument, Route } from "../http/router.ts";
 import type { AuthorizationServerMetadataSource } from "../auth/types.ts";
 import { buildProtectedResourceMetadata } from "./protected-resource.ts";
 import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
@@ -11,13 +11,13 @@ import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
 export interface DiscoveryDocuments {
   openApiJson: string;
   serverCardJson: string;
-  docsHtml: string;
+  /** The API documentation page with its security policy (http/security-headers.ts). */
+  docsPage: PreparedDocument;
 }
 
 const jsonHeaders = { "Content-Type": "application/json" };
 const healthHeaders = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 const metadataHeaders = { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" };
-const htmlHeaders = { "Content-Type": "text/html; charset=utf-8" };
 
 export const protectedResourcePath = "/.well-known/oauth-protected-resource/mcp";
 
@@ -51,7 +51,7 @@ export function discoveryRoutes(deps: {
     },
     { path: "/.well-known/oauth-protected-resource", publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
     { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
-    { path: "/docs/api", methods: { GET: { body: deps.documents.docsHtml, headers: htmlHeaders } } },
+    { path: "/docs/api", methods: { GET: deps.documents.docsPage } },
   ];
 }
 
