@@ -39,18 +39,18 @@ export function discoveryRoutes(deps: {
     deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", publicCors: true, probe: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
-    { path: "/openapi.json", publicCors: true, methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
+    { path: "/api/health", cors: "public", probe: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
+    { path: "/openapi.json", cors: "public", methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
     // The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2).
-    { path: protectedResourcePath, publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
+    { path: protectedResourcePath, cors: "public", errorStyle: "oauth", methods: { GET: protectedResource } },
     {
       // Any suffix below the metadata path is a plain-text 404 (spec 4.2), whatever the method.
       path: protectedResourcePath,
       prefix: true,
       methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
     },
-    { path: "/.well-known/oauth-protected-resource", publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
-    { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
+    { path: "/.well-known/oauth-protected-resource", cors: "public", errorStyle: "oauth", methods: { GET: protectedResource } },
+    { path: "/.well-known/mcp.json", cors: "public", methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
     { path: "/docs/api", methods: { GET: deps.documents.docsPage } },
   ];
 }
