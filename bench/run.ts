@@ -18,6 +18,7 @@ import { runGrowthBench } from "./growth.ts";
 import { runPeersBench } from "./peers.ts";
 import { runReplicaBench } from "./replicas.ts";
 import { runSlowClientsBench } from "./slow-clients.ts";
+import { runCallToolSeamBench } from "./call-tool-seam.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -91,3 +92,4 @@ if (!only || only === "slow-clients") rows.push(...(await runSlowClientsBench())
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();
+if (only === "call-tool-seam") await runCallToolSeamBench();
