@@ -18,7 +18,6 @@ import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 
-export { jsonRpcErrorResponse };
 
 export interface SessionOptions {
   stateless: boolean;
