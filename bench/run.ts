@@ -7,7 +7,7 @@
  *     the example server shipped in the SDK package (simpleStreamableHttp), calling its read tool `greet`.
  * Further benchmarks live beside this file and run from here: block edits by course size
  * (block-edit.ts), exports by course size (export.ts), and PostgreSQL vs SQLite and two replicas vs one
- * (replicas.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
+ * (replicas.ts), health and MCP under 1,000 slow clients (slow-clients.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
  * with equal token memoisation), and costs as work grows (growth.ts). `bun run bench <name>` runs one.
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
@@ -17,6 +17,8 @@ import { runExportBench } from "./export.ts";
 import { runGrowthBench } from "./growth.ts";
 import { runPeersBench } from "./peers.ts";
 import { runReplicaBench } from "./replicas.ts";
+import { runSlowClientsBench } from "./slow-clients.ts";
+import { runCallToolSeamBench } from "./call-tool-seam.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -86,6 +88,8 @@ if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
 if (!only || only === "export") rows.push(...(await runExportBench()));
 if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench()));
 if (!only || only === "replicas") rows.push(...(await runReplicaBench()));
+if (!only || only === "slow-clients") rows.push(...(await runSlowClientsBench()));
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();
+if (only === "call-tool-seam") await runCallToolSeamBench();

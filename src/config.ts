@@ -46,6 +46,8 @@ export interface Config {
   limits: AuthoringLimits;
   /** Port of the Prometheus `/metrics` listener; undefined: no listener. */
   metricsPort: number | undefined;
+  /** Address the `/metrics` listener binds to: loopback unless a deployment asks otherwise (it has no auth). */
+  metricsHost: string;
   /** Connections each replica may open to PostgreSQL. */
   databasePoolSize: number;
   /** Largest MCP tool result (its text and structured content), in bytes; larger reads page or narrow. */
@@ -73,6 +75,18 @@ const port = v.pipe(
   v.transform(Number),
   v.number(),
   v.maxValue(65535, "must be at most 65535"),
+);
+/** An IPv4 or IPv6 literal (brackets optional), or a host name the resolver turns into one. */
+function isListenAddress(value: string): boolean {
+  const bare = value.replace(/^\[(.*)\]$/, "$1");
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(bare)) return bare.split(".").every((part) => Number(part) <= 255);
+  if (bare.includes(":")) return URL.canParse(`http://[${bare}]/`);
+  return /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(bare) && !/^[\d.]+$/.test(bare);
+}
+const listenAddress = v.pipe(
+  v.string(),
+  v.check(isListenAddress, "must be an IP address (e.g. 127.0.0.1, ::1, 0.0.0.0) or a host name"),
+  v.transform((value) => value.replace(/^\[(.*)\]$/, "$1")),
 );
 const positiveCount = v.pipe(v.string(), v.regex(/^[1-9]\d{0,8}$/, "must be a whole number from 1 to 999999999"), v.transform(Number));
 const countOrZero = v.pipe(v.string(), v.regex(/^\d{1,9}$/, "must be a whole number from 0 (off) to 999999999"), v.transform(Number));
@@ -149,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     nodeEnv: env.NODE_ENV ?? "development",
     limits: readLimits(env),
     metricsPort: read(env, "METRICS_PORT", port),
+    metricsHost: read(env, "METRICS_HOST", listenAddress) ?? "127.0.0.1",
     databasePoolSize: read(env, "DATABASE_POOL_SIZE", v.pipe(port, v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))) ?? 10,
     mcpResultMaxBytes: resultMaxBytes ?? defaultMcpResultMaxBytes,
   };

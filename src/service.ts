@@ -15,10 +15,12 @@ import { startDevIdentityProvider, type DevIdentityProvider } from "./dev-identi
 import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
 import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
+import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
@@ -45,6 +47,14 @@ export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;
 /** Requests to /mcp may carry base64 assets; this bounds them (10 MB decoded is ~13.4 MB encoded). */
 export const maxMcpBodyBytes = 16 * 1024 * 1024;
+
+/**
+ * How long a client may take (README, "Slow clients"): a request's headers, and an idle keep-alive
+ * connection, get `headersSeconds` (Bun's idle time-out, which bytes trickling in do not reset); a
+ * body gets `bodySeconds` from when its reading starts; then the answer (a long tool call, an event
+ * stream) may stay silent up to `answerSeconds`, Bun's maximum.
+ */
+export const requestDeadlines = { headersSeconds: 10, bodySeconds: 30, answerSeconds: 255 } as const;
 
 /** The services plus what only a shared database offers (session records, health, pool), and a way to close. */
 export type OpenedServices = AuthoringServices & { shared: PostgresDatabase | undefined; close(): Promise<void> };
@@ -152,16 +162,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     serverCardJson: JSON.stringify(
       buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }),
     ),
-    docsHtml: renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document }),
+    docsPage: await preparedHtmlPage(renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document })),
   };
 
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
-    rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
     logger,
-    maxBodyBytes: maxMcpBodyBytes,
     sharing: services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 }),
     createServer: () =>
       createMcpServer({
@@ -180,17 +188,29 @@ export async function startService(config: Config, logger: Logger = createLogger
   const app = createApp({
     baseUrl: config.baseUrl,
     logger,
-    discovery: discoveryRoutes({ baseUrl: config.baseUrl, authUrl, metadata, documents }),
+    routes: [
+      ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl, metadata, documents }),
+      mcpRoute({
+        sessions,
+        body: {
+          maxBytes: maxMcpBodyBytes,
+          deadlineMs: requestDeadlines.bodySeconds * 1000,
+          // The client went away mid-body: its business, not a server fault, so not an error in our logs.
+          onIncomplete: (reason) => logger.info("request body not received", { reason }),
+        },
+        answerSeconds: requestDeadlines.answerSeconds,
+        rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
+        database: services.shared?.store,
+      }),
+    ],
     verifier,
     requiredScopes: config.authRequiredScopes,
     resourceMetadataUrl: `${config.baseUrl}${protectedResourcePath}`,
-    sessions,
     restRateLimiter: config.rateLimitRest && createRateLimiter(config.rateLimitRest),
     origins: {
       allowed: new Set([new URL(config.baseUrl).origin, ...config.allowedOrigins]),
       allowLoopback: devProvider !== undefined,
     },
-    database: services.shared?.store,
     observe: metrics?.observeRequest,
   });
   assertRoutesMatchDocument(document, app.router.routes);
@@ -199,13 +219,13 @@ export async function startService(config: Config, logger: Logger = createLogger
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    // Long-lived SSE streams carry their own keep-alives; the socket idle limit is Bun's maximum.
-    idleTimeout: 255,
+    // The headers' deadline; a route that reads a body or answers slowly allows itself more (app.ts).
+    idleTimeout: requestDeadlines.headersSeconds,
     maxRequestBodySize: maxMcpBodyBytes + 1024,
     fetch: app.fetch,
     error(error) {
       logger.error("unhandled server error", { error: error.message });
-      return new Response(null, { status: 500 });
+      return new Response(null, { status: 500, headers: everyResponseHeaders });
     },
   });
 
@@ -217,7 +237,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       sharedSessions: shared && (() => shared.sessions.count()),
       pool: shared && (() => ({ size: shared.poolSize, inUse: shared.store.active, available: shared.store.available, retries: shared.store.retries })),
     });
-    metricsServer = startMetricsServer(metrics, config.metricsPort, config.host);
+    metricsServer = startMetricsServer(metrics, config.metricsPort, config.metricsHost);
   }
 
   let stopped: Promise<void> | undefined;

@@ -229,6 +229,16 @@ describe("embedded development identity provider", () => {
     expect(html).toMatch(/<input[^>]*name="username"[^>]*value="dev-user"/);
     expect(html).toContain(">Sign in</button>");
     expect(html).toContain("Sign-in page test");
+    // Its policy allows its own stylesheet by hash and nothing else; every answer says nosniff.
+    expect(started.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    const policy = (page.headers.get("content-security-policy") ?? "").split(";").map((directive) => directive.trim());
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+    const styleHash = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)))));
+    expect(policy).toContain(`style-src 'sha256-${styleHash}'`);
 
     const cancelled = await fetch(new URL(`${pageUrl.pathname}/abort`, pageUrl), { method: "POST", headers: { cookie }, redirect: "manual" });
     expect(cancelled.status).toBe(303);

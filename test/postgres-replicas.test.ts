@@ -107,6 +107,28 @@ describe("three replicas on one PostgreSQL", () => {
     }
   });
 
+  test("a stranger racing the owner with the owner's session id on a replica that has not seen it never makes the owner's request fail", async () => {
+    const aliceToken = await issuer.sign({ sub: "alice", aud: audience });
+    const malloryToken = await issuer.sign({ sub: "mallory", aud: audience });
+    for (let round = 0; round < 12; round++) {
+      // A fresh session each round, opened on one replica, so the next one must restore it.
+      const opened = await fetch(`${replicas[0]!.url}/mcp`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${aliceToken}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "race", version: "1" } } }),
+      });
+      await opened.text();
+      const session = opened.headers.get("mcp-session-id")!;
+      const target = replicas[1 + (round % 2)]!.url;
+      // The stranger's request leaves first, so its restore is in flight when the owner's arrives.
+      const strangers = rawMcp(target, malloryToken, session);
+      const owners = rawMcp(target, aliceToken, session);
+      const [stranger, owner] = await Promise.all([strangers, owners]);
+      await Promise.all([stranger.text(), owner.text()]);
+      expect({ round, owner: owner.status, stranger: stranger.status }).toEqual({ round, owner: 200, stranger: 404 });
+    }
+  });
+
   test("an asset uploaded and an export made through one replica are read through the others", async () => {
     const created = await alice.call("create_course", { title: "Shared packages", modules: [{ title: "M", lessons: [{ title: "L" }] }] });
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);

@@ -14,7 +14,8 @@ export interface AuthenticationDeps {
   requiredScopes: string[];
 }
 
-export type AuthenticationResult = { ok: true; identity: CallerIdentity } | { ok: false; response: Response };
+/** The verified caller with the token as parsed here, so nothing after auth parses the header again. */
+export type AuthenticationResult = { ok: true; identity: CallerIdentity; token: string } | { ok: false; response: Response };
 
 /** Larger headers are refused before any parsing or cryptography. */
 export const maxAuthorizationHeaderBytes = 8 * 1024;
@@ -32,7 +33,7 @@ export async function authenticateRequest(request: Request, deps: Authentication
   if (token === undefined) return reject(deps, "invalid_token", "malformed bearer token");
 
   const outcome = await deps.verifier.verify(token);
-  if (outcome.ok) return { ok: true, identity: outcome.identity };
+  if (outcome.ok) return { ok: true, identity: outcome.identity, token };
   if (outcome.error === "temporarily_unavailable") return { ok: false, response: temporarilyUnavailableResponse(outcome.description) };
   return reject(deps, outcome.error, outcome.description, outcome.requiredScopes);
 }

@@ -3,11 +3,13 @@
  * (duplicate or export it); a reviewer reads and comments; a viewer reads. Previewing is reading. Anyone else is told the course does not exist, in exactly the words used
  * for a course that really does not exist.
  */
-import type { CollaboratorRole, CourseRow } from "../store/types.ts";
+import type { CourseRow } from "../store/types.ts";
 import { actorEmail, type AuthoringSession } from "./context.ts";
 import { forbidden, notFound } from "./errors.ts";
 
-export type CourseRole = "owner" | CollaboratorRole;
+import type { CourseRole } from "./course-role.ts";
+
+export type { CourseRole };
 /** `copy`: take the content out as a new course or a package (duplicate_course, export_course). */
 export type Permission = "read" | "comment" | "copy" | "edit" | "manage";
 

@@ -4,7 +4,7 @@
  * course reconstructed as of an old revision.
  */
 import type { BlockRow, CollaboratorRow, CourseRow, JsonObject, LessonRow, ModuleRow, ObjectiveRow, StoreTransaction } from "../store/types.ts";
-import type { CourseRole } from "./access.ts";
+import type { CourseRole } from "./course-role.ts";
 import { estimateLessonMinutes } from "./estimate.ts";
 import type { Block } from "./schemas/blocks.ts";
 import type { CourseDocument, CourseSummary, LessonDocument, LessonFields, ModuleDocument, ModuleFields } from "./schemas/course.ts";

@@ -68,6 +68,7 @@ export async function startDevIdentityProvider(options: DevIdentityProviderOptio
   let provider: Provider | undefined;
   let handleProviderRequest: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   const server = createServer((req, res) => {
+    res.setHeader("x-content-type-options", "nosniff");
     if (!provider || !handleProviderRequest) {
       res.writeHead(503, { "retry-after": "1" }).end();
       return;

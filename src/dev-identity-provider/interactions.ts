@@ -5,6 +5,7 @@
  * follows a sign-in is granted automatically for exactly the scopes and resource that were requested.
  * No password: this provider only ever runs on loopback, and never in production.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Interaction, Provider } from "oidc-provider";
 import { escapeHtml } from "../render/html.ts";
@@ -114,6 +115,16 @@ function loginPage(interaction: Interaction, client: string, username: string, e
   );
 }
 
+const pageStyles = `
+    body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1f2328}
+    label{display:block;font-weight:600;margin:1rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
+    button{margin-top:1rem;width:100%;padding:.6rem;font-size:1rem;cursor:pointer}
+    button.secondary{background:none;border:none;color:#57606a;margin-top:.25rem}
+    .error{color:#cf222e}code{word-break:break-all}
+`;
+/** The page's one inline stylesheet, allowed by hash: nothing else may style or script it. */
+const pageStylesHash = `'sha256-${createHash("sha256").update(pageStyles).digest("base64")}'`;
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -121,13 +132,7 @@ function page(title: string, body: string): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${escapeHtml(title)} · Course Authoring (development)</title>
-  <style>
-    body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1f2328}
-    label{display:block;font-weight:600;margin:1rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
-    button{margin-top:1rem;width:100%;padding:.6rem;font-size:1rem;cursor:pointer}
-    button.secondary{background:none;border:none;color:#57606a;margin-top:.25rem}
-    .error{color:#cf222e}code{word-break:break-all}
-  </style>
+  <style>${pageStyles}</style>
 </head>
 <body>
   <h1>${escapeHtml(title)}</h1>
@@ -141,8 +146,10 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    "content-security-policy": `default-src 'none'; style-src ${pageStylesHash}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
   });
   res.end(html);
 }

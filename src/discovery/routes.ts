@@ -3,7 +3,7 @@
  * own JSON error forms), the MCP server card and the API documentation page. Documents are built once
  * at start-up and served as prepared documents, so nothing is done for them per request.
  */
-import type { Route } from "../http/router.ts";
+import type { PreparedDocument, Route } from "../http/router.ts";
 import type { AuthorizationServerMetadataSource } from "../auth/types.ts";
 import { buildProtectedResourceMetadata } from "./protected-resource.ts";
 import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
@@ -11,13 +11,13 @@ import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
 export interface DiscoveryDocuments {
   openApiJson: string;
   serverCardJson: string;
-  docsHtml: string;
+  /** The API documentation page with its security policy (http/security-headers.ts). */
+  docsPage: PreparedDocument;
 }
 
 const jsonHeaders = { "Content-Type": "application/json" };
 const healthHeaders = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 const metadataHeaders = { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" };
-const htmlHeaders = { "Content-Type": "text/html; charset=utf-8" };
 
 export const protectedResourcePath = "/.well-known/oauth-protected-resource/mcp";
 
@@ -39,19 +39,19 @@ export function discoveryRoutes(deps: {
     deps.metadata.current() ? new Response(metadataBody, { headers: metadataHeaders }) : oauthConfigurationUnavailable();
 
   return [
-    { path: "/api/health", publicCors: true, probe: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
-    { path: "/openapi.json", publicCors: true, methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
+    { path: "/api/health", cors: "public", probe: true, methods: { GET: { body: healthBody, headers: healthHeaders } } },
+    { path: "/openapi.json", cors: "public", methods: { GET: { body: deps.documents.openApiJson, headers: jsonHeaders } } },
     // The protected-resource metadata speaks OAuth-style JSON errors, never problem+json (spec 4.2).
-    { path: protectedResourcePath, publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
+    { path: protectedResourcePath, cors: "public", errorStyle: "oauth", methods: { GET: protectedResource } },
     {
       // Any suffix below the metadata path is a plain-text 404 (spec 4.2), whatever the method.
       path: protectedResourcePath,
       prefix: true,
       methods: { GET: notFoundText, POST: notFoundText, PUT: notFoundText, PATCH: notFoundText, DELETE: notFoundText },
     },
-    { path: "/.well-known/oauth-protected-resource", publicCors: true, errorStyle: "oauth", methods: { GET: protectedResource } },
-    { path: "/.well-known/mcp.json", publicCors: true, methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
-    { path: "/docs/api", methods: { GET: { body: deps.documents.docsHtml, headers: htmlHeaders } } },
+    { path: "/.well-known/oauth-protected-resource", cors: "public", errorStyle: "oauth", methods: { GET: protectedResource } },
+    { path: "/.well-known/mcp.json", cors: "public", methods: { GET: { body: deps.documents.serverCardJson, headers: jsonHeaders } } },
+    { path: "/docs/api", methods: { GET: deps.documents.docsPage } },
   ];
 }
 

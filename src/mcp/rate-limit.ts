@@ -6,7 +6,7 @@
  */
 import type { RateDecision, RateLimiter } from "../http/rate-limit.ts";
 import type { CallerIdentity } from "./registry.ts";
-import { jsonRpcErrorResponse } from "./sessions.ts";
+import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 
 /** Units a call of each expensive tool costs in all; every other request costs 1. */
 export const toolCosts: Readonly<Record<string, number>> = { export_course: 10, import_course: 5, upload_asset: 5 };

@@ -7,9 +7,9 @@
 import * as v from "valibot";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { setCallToolHandlerUnwrapped } from "./sdk-call-tool-seam.ts";
 import {
-  CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -19,7 +19,6 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  type CallToolResult,
   type CompleteResult,
   type GetPromptResult,
   type ListResourcesResult,
@@ -126,11 +125,8 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     }
   });
 
-  // Registered through Protocol's method, not Server's override: the override parses the request a
-  // second time and every result again against CallToolResultSchema (a deep copy, proportional to the
-  // answer). callTool builds each result in that shape itself (test/mcp-*.test.ts read them through the
-  // SDK client, which validates them and their structuredContent against the output schema).
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra): Promise<CallToolResult> =>
+  // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
+  setCallToolHandlerUnwrapped(server, (request, extra) =>
     callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
       resultMaxBytes: deps.resultMaxBytes,
       logger: deps.logger,

@@ -4,7 +4,7 @@
  * carries it (every host lists edit_course; the one-tool-per-edit set is optional), filling in the
  * course ID, the IDs the finding's location gives, and a marked placeholder for content to write.
  */
-import type { FindingLocation } from "./rules.ts";
+import type { FindingLocation } from "./finding-location.ts";
 
 type IdField = "blockId" | "lessonId" | "moduleId";
 

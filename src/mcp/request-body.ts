@@ -1,0 +1,89 @@
+/**
+ * Reading an MCP request's body: `application/json` in UTF-8 only, at most `maxBytes` (declared or
+ * actually sent), and all of it within `deadlineMs`, so a client trickling bytes cannot hold the
+ * request open. Every refusal is a JSON-RPC error response, never problem+json.
+ */
+import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
+
+export interface BodyPolicy {
+  maxBytes: number;
+  /** The whole body must arrive within this many milliseconds of starting to read it. */
+  deadlineMs: number;
+  /** Told when a client stopped sending mid-body: its business, not a server fault. */
+  onIncomplete?: (reason: string) => void;
+}
+
+export type BodyResult = { ok: true; body: unknown } | { ok: false; response: Response };
+
+/**
+ * Why a POST body's `Content-Type` is refused, or undefined when it is `application/json` in UTF-8:
+ * the body is decoded as UTF-8 (RFC 8259 §8.1), so another declared charset would be misread.
+ */
+export function unsupportedContentType(contentType: string): string | undefined {
+  const [mediaType = "", ...parameters] = contentType.split(";");
+  if (mediaType.trim().toLowerCase() !== "application/json") return "Content-Type must be application/json";
+  for (const parameter of parameters) {
+    const [name = "", value = ""] = parameter.split("=", 2);
+    if (name.trim().toLowerCase() !== "charset") continue;
+    const charset = value.trim().replace(/^"(.*)"$/, "$1");
+    if (charset.toLowerCase() !== "utf-8") return `Content-Type charset "${charset.slice(0, 40)}" is not supported: send UTF-8 (charset=utf-8, or no charset)`;
+  }
+  return undefined;
+}
+
+const tooLarge = (maxBytes: number) => ({ ok: false as const, response: jsonRpcErrorResponse(413, -32600, `request body exceeds ${maxBytes} bytes`) });
+
+class BodyDeadline extends Error {}
+
+/** The body's bytes, or why not: too large while arriving, too slow, or the client went away. */
+async function readBytes(body: ReadableStream<Uint8Array>, policy: BodyPolicy): Promise<Uint8Array | BodyResult> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyDeadline()), policy.deadlineMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > policy.maxBytes) return tooLarge(policy.maxBytes);
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof BodyDeadline) {
+      const seconds = Math.round(policy.deadlineMs / 1000);
+      return { ok: false, response: jsonRpcErrorResponse(408, -32600, `Request Timeout: the request body did not arrive within ${seconds} seconds`, { Connection: "close" }) };
+    }
+    policy.onIncomplete?.(error instanceof Error ? error.message : String(error));
+    return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body ended before it was complete") };
+  } finally {
+    clearTimeout(timer);
+    // Stops reading whatever is still coming (a body cut off by a refusal); harmless when done.
+    reader.cancel().catch(() => undefined);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+export async function readJsonBody(request: Request, policy: BodyPolicy): Promise<BodyResult> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > policy.maxBytes) return tooLarge(policy.maxBytes);
+  const unsupported = unsupportedContentType(request.headers.get("content-type") ?? "");
+  if (unsupported !== undefined) return { ok: false, response: jsonRpcErrorResponse(415, -32600, unsupported) };
+  const bytes = request.body === null ? new Uint8Array(0) : await readBytes(request.body, policy);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  try {
+    return { ok: true, body: JSON.parse(new TextDecoder().decode(bytes)) };
+  } catch {
+    return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body is not valid JSON") };
+  }
+}
