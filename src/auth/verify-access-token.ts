@@ -9,6 +9,7 @@
  */
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type LocalJWKSet } from "jose";
 import type { AccessTokenVerifier, AuthorizationServerMetadataSource, CallerIdentity, VerificationOutcome } from "./types.ts";
+import { fromBase64url, toBase64url } from "../bytes.ts";
 
 export interface AccessTokenVerifierOptions {
   metadata: AuthorizationServerMetadataSource;
@@ -209,7 +210,11 @@ const base64urlAlphabet = /^[A-Za-z0-9_-]*$/;
 function isCanonicalBase64url(segment: string): boolean {
   if (!base64urlAlphabet.test(segment) || segment.length % 4 === 1) return false;
   // Re-encoding the decoded bytes gives the one canonical spelling; non-zero trailing bits differ.
-  return Buffer.from(segment, "base64url").toString("base64url") === segment;
+  try {
+    return toBase64url(fromBase64url(segment)) === segment;
+  } catch {
+    return false;
+  }
 }
 
 /**

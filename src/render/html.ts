@@ -3,6 +3,7 @@
  * it is already `SafeHtml`, so author text can only become markup by passing through the escaper or the
  * Markdown sanitiser. All templates quote attribute values with double quotes, which the escaper covers.
  */
+import { utf8Bytes, utf8Text } from "../bytes.ts";
 
 const brand: unique symbol = Symbol("SafeHtml");
 
@@ -73,5 +74,5 @@ export function scriptLiteral(value: unknown): string {
  * one byte per character.
  */
 export function flatString(text: string): string {
-  return Buffer.from(text, "utf8").toString("utf8");
+  return utf8Text(utf8Bytes(text));
 }

@@ -10,6 +10,7 @@ import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
+import { toBase64 } from "../bytes.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -49,7 +50,7 @@ export async function loadCoursePreview(session: AuthoringSession, args: { cours
       continue;
     }
     inlinedBytes += bytes.byteLength;
-    dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
+    dataUrls.set(assetId, `data:${asset.mediaType};base64,${toBase64(bytes)}`);
   }
   return { course, dataUrls, omittedAssetIds };
 }
