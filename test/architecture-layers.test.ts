@@ -122,3 +122,18 @@ test("the runtime check sees what it looks for: Bun's APIs are found where they 
   expect(uses("service.ts")).toBe(true);
   expect(uses("store/sqlite/open.ts")).toBe(true);
 });
+
+/** Statements (SELECT, INSERT, UPDATE, DELETE) in a file's "…" and `…` strings, whitespace collapsed. */
+function statementsIn(file: string): string[] {
+  const quoted = [...readFileSync(file, "utf8").matchAll(/(["`])((?:(?!\1)[\s\S])*)\1/g)].map((match) => match[2]!.replace(/\s+/g, " ").trim());
+  return quoted.filter((text) => /^(SELECT|INSERT|UPDATE|DELETE)\b/.test(text));
+}
+
+test("the store's SQL is written once: no statement appears in both store/sqlite/ and store/postgres/ (migrations aside)", () => {
+  const statementsOf = (folder: string) =>
+    new Set(sourceFiles(join(srcRoot, "store", folder)).filter((file) => !file.endsWith("migrations.ts")).flatMap(statementsIn));
+  const sqlite = statementsOf("sqlite");
+  const postgres = statementsOf("postgres");
+  expect(statementsIn(join(srcRoot, "store", "sql", "transaction.ts")).length).toBeGreaterThan(20);
+  expect([...sqlite].filter((statement) => postgres.has(statement))).toEqual([]);
+});
