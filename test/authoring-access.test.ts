@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { storeKinds } from "./support/postgres.ts";
 
-// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+// Every rule holds on both stores.
 describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 let ids: { courseId: string; moduleId: string; lessonId: string; blockId: string; revisionId: string };

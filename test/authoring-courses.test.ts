@@ -8,7 +8,7 @@ import { storeKinds } from "./support/postgres.ts";
 import { withBlockIdsOnly } from "../src/authoring/course-pages.ts";
 import type { CourseDocument } from "../src/authoring/schemas/course.ts";
 
-// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+// Every rule holds on both stores.
 describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeEach(async () => {

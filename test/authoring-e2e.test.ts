@@ -13,7 +13,7 @@ import { storeKinds, testDatabaseFor } from "./support/postgres.ts";
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: (Json & { id: string; lessons: (Json & { id: string; blocks: (Json & { id: string })[] })[] })[] };
 
-// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+// Every rule holds on both stores.
 describe.each(storeKinds)("on %s", (store) => {
 let service: TestService;
 let database: Awaited<ReturnType<typeof testDatabaseFor>>;

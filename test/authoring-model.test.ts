@@ -12,7 +12,7 @@ interface ModelLesson { id: string; title: string; blocks: { id: string; text: s
 interface ModelModule { id: string; title: string; lessons: ModelLesson[] }
 type Model = ModelModule[];
 
-// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+// Every rule holds on both stores.
 describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeEach(async () => {

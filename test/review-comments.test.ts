@@ -8,7 +8,7 @@ import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { storeKinds } from "./support/postgres.ts";
 import { blockOfType, createCourse, type Course } from "./support/review-courses.ts";
 
-// Every rule holds on both stores; the body is not re-indented so the suite reads as before.
+// Every rule holds on both stores.
 describe.each(storeKinds)("on %s", (store) => {
 let harness: Harness;
 beforeAll(async () => {

@@ -116,7 +116,7 @@ class RemoteKeySet {
 
 /**
  * Tokens that verified are remembered briefly, so a session's next calls skip the signature check
- * (~100 µs for RS256) for a map lookup. A minute is well inside the JWKS refresh interval, so a
+ * (costly for RS256) for a map lookup. A minute is well inside the JWKS refresh interval, so a
  * withdrawn key is not honoured any longer than the key cache honours it anyway.
  */
 class VerifiedTokens {

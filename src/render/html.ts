@@ -69,9 +69,8 @@ export function scriptLiteral(value: unknown): string {
 /**
  * The same text as one flat string. Markdown-it and our templates build markup with `+=`, which the
  * engine keeps as a rope of thousands of small fragments; held (a preview keeps every block's markup
- * until the page is joined) a rope costs several times its text. Measured on 120 markup-heavy 99 KB
- * blocks: 360 MB of heap as ropes, 45 MB flattened. The UTF-8 round trip also stores Latin-1 text in
- * one byte per character.
+ * until the page is joined) a rope costs several times its text (bench/NOTES.md). The UTF-8 round trip
+ * also stores Latin-1 text in one byte per character.
  */
 export function flatString(text: string): string {
   return utf8Text(utf8Bytes(text));
