@@ -95,3 +95,45 @@ test("render/ and store/ import no use case, adapter or transport (render may re
   );
   expect(show(wrong)).toEqual([]);
 });
+
+/** The runtime-neutral core (design card): web standards only, Bun's APIs stay in the adapters that pick the runtime. */
+const runtimeNeutral = ["authoring", "review", "render", "export", "import", "mcp", "auth", "http", "discovery"] as const;
+/** The package storage writes files and zips on the host; it is the export's adapter, not its core. */
+const runtimeAdapters = ["export/export-store.ts"];
+const runtimeSpecific = /\bBun\.|["']bun(?::[\w-]+)?["']|\bBuffer\b/;
+const isComment = (line: string) => /^\s*(?:\/\/|\/\*|\*)/.test(line);
+
+test("the core (authoring/, review/, render/, export/, import/, mcp/, auth/, http/, discovery/) uses no Bun.*, bun:* or Buffer", () => {
+  const files = sourceFiles(srcRoot).filter((file) => {
+    const path = relative(srcRoot, file);
+    return under(path, runtimeNeutral) && !runtimeAdapters.includes(path);
+  });
+  expect(files.length).toBeGreaterThan(50);
+  const offenders = files.flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, index) => (!isComment(line) && runtimeSpecific.test(line) ? [`${relative(srcRoot, file)}:${index + 1}: ${line.trim()}`] : [])),
+  );
+  expect(offenders).toEqual([]);
+});
+
+test("the runtime check sees what it looks for: Bun's APIs are found where they belong", () => {
+  const uses = (path: string) => readFileSync(join(srcRoot, path), "utf8").split("\n").some((line) => !isComment(line) && runtimeSpecific.test(line));
+  expect(uses("service.ts")).toBe(true);
+  expect(uses("store/sqlite/open.ts")).toBe(true);
+});
+
+/** Statements (SELECT, INSERT, UPDATE, DELETE) in a file's "…" and `…` strings, whitespace collapsed. */
+function statementsIn(file: string): string[] {
+  const quoted = [...readFileSync(file, "utf8").matchAll(/(["`])((?:(?!\1)[\s\S])*)\1/g)].map((match) => match[2]!.replace(/\s+/g, " ").trim());
+  return quoted.filter((text) => /^(SELECT|INSERT|UPDATE|DELETE)\b/.test(text));
+}
+
+test("the store's SQL is written once: no statement appears in both store/sqlite/ and store/postgres/ (migrations aside)", () => {
+  const statementsOf = (folder: string) =>
+    new Set(sourceFiles(join(srcRoot, "store", folder)).filter((file) => !file.endsWith("migrations.ts")).flatMap(statementsIn));
+  const sqlite = statementsOf("sqlite");
+  const postgres = statementsOf("postgres");
+  expect(statementsIn(join(srcRoot, "store", "sql", "transaction.ts")).length).toBeGreaterThan(20);
+  expect([...sqlite].filter((statement) => postgres.has(statement))).toEqual([]);
+});

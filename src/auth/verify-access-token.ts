@@ -9,6 +9,7 @@
  */
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type LocalJWKSet } from "jose";
 import type { AccessTokenVerifier, AuthorizationServerMetadataSource, CallerIdentity, VerificationOutcome } from "./types.ts";
+import { fromBase64url, toBase64url } from "../bytes.ts";
 
 export interface AccessTokenVerifierOptions {
   metadata: AuthorizationServerMetadataSource;
@@ -115,7 +116,7 @@ class RemoteKeySet {
 
 /**
  * Tokens that verified are remembered briefly, so a session's next calls skip the signature check
- * (~100 µs for RS256) for a map lookup. A minute is well inside the JWKS refresh interval, so a
+ * (costly for RS256) for a map lookup. A minute is well inside the JWKS refresh interval, so a
  * withdrawn key is not honoured any longer than the key cache honours it anyway.
  */
 class VerifiedTokens {
@@ -209,7 +210,11 @@ const base64urlAlphabet = /^[A-Za-z0-9_-]*$/;
 function isCanonicalBase64url(segment: string): boolean {
   if (!base64urlAlphabet.test(segment) || segment.length % 4 === 1) return false;
   // Re-encoding the decoded bytes gives the one canonical spelling; non-zero trailing bits differ.
-  return Buffer.from(segment, "base64url").toString("base64url") === segment;
+  try {
+    return toBase64url(fromBase64url(segment)) === segment;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } fr
 import { acceptedTypesText, claimMatches, sniffMediaType } from "./media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import type { AssetRow } from "../store/types.ts";
+import { fromBase64, sha256Hex } from "../bytes.ts";
 
 /** Base64 of the size limit, with slack for line breaks; longer strings are refused before decoding. */
 const maxBase64Characters = Math.ceil((limits.assetBytes * 4) / 3) + 1_000_000;
@@ -93,7 +94,7 @@ export async function storeAsset(session: AuthoringSession, courseId: string, fi
     filename: file.filename,
     mediaType: file.mediaType,
     byteSize: file.bytes.byteLength,
-    sha256: new Bun.CryptoHasher("sha256").update(file.bytes).digest("hex"),
+    sha256: await sha256Hex(file.bytes),
     createdBy: session.actor.sub,
     createdAt: timestamp(session),
   };
@@ -107,7 +108,7 @@ export function decodeBase64(text: string): Uint8Array {
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
     throw invalidArgument("dataBase64", "is not valid base64: use the standard alphabet A-Z a-z 0-9 + / with = padding, no data: prefix");
   }
-  return new Uint8Array(Buffer.from(compact, "base64"));
+  return fromBase64(compact);
 }
 
 export const listAssetsArguments = v.object({ courseId: idField("course"), limit: pageSizeField, cursor: cursorField });

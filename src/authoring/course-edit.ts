@@ -9,6 +9,7 @@ import { openCourse, type CourseRole, type Permission } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
 import { archivedCourse, staleVersion } from "./errors.ts";
 import { assertWithinLimit } from "./limits.ts";
+import { utf8Length } from "../bytes.ts";
 
 /** Bookkeeping columns that change on every write and are carried by the revision itself. */
 const unrecordedFields = new Set(["version", "updatedAt"]);
@@ -77,7 +78,7 @@ export class CourseEdit {
 
 /** The measure `LIMIT_COURSE_CONTENT_BYTES` counts: a block body's UTF-8 JSON, as the store keeps it. */
 export function contentBytes(body: unknown): number {
-  return body === undefined ? 0 : Buffer.byteLength(JSON.stringify(body));
+  return body === undefined ? 0 : utf8Length(JSON.stringify(body));
 }
 
 /**

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { documentJson } from "./document-json.ts";
 import { CourseAuthoringError, invalidArgument } from "./errors.ts";
 import type { CourseDocument, LessonDocument, ModuleDocument } from "./schemas/course.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Length, utf8Text } from "../bytes.ts";
 
 export interface CourseSelection {
   moduleIds?: readonly string[] | undefined;
@@ -61,7 +62,7 @@ const cursorSchema = v.object({
 type PagePosition = v.InferOutput<typeof cursorSchema>;
 
 function encodePageCursor(position: PagePosition): string {
-  return Buffer.from(JSON.stringify(position)).toString("base64url");
+  return toBase64url(utf8Bytes(JSON.stringify(position)));
 }
 
 /**
@@ -71,7 +72,7 @@ function encodePageCursor(position: PagePosition): string {
 function decodePageCursor(cursor: string, course: CourseDocument, query: string): PagePosition {
   let position: PagePosition;
   try {
-    position = v.parse(cursorSchema, JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    position = v.parse(cursorSchema, JSON.parse(utf8Text(fromBase64url(cursor))));
   } catch {
     throw invalidArgument("cursor", "is not a cursor returned by get_course; pass nextCursor from the previous page, or omit cursor for the first page");
   }
@@ -108,7 +109,7 @@ export function documentBytes(value: unknown): number {
 }
 
 function bytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), "utf8") + 1;
+  return utf8Length(JSON.stringify(value)) + 1;
 }
 
 /**

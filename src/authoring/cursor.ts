@@ -4,18 +4,19 @@
  */
 import * as v from "valibot";
 import { invalidArgument } from "./errors.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
 
 const keysetSchema = v.object({ createdAt: v.string(), id: v.string() });
 export type Keyset = v.InferOutput<typeof keysetSchema>;
 
 export function encodeCursor(keyset: Keyset): string {
-  return Buffer.from(JSON.stringify({ createdAt: keyset.createdAt, id: keyset.id })).toString("base64url");
+  return toBase64url(utf8Bytes(JSON.stringify({ createdAt: keyset.createdAt, id: keyset.id })));
 }
 
 export function decodeCursor(cursor: string | undefined, tool: string): Keyset | undefined {
   if (cursor === undefined) return undefined;
   try {
-    return v.parse(keysetSchema, JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    return v.parse(keysetSchema, JSON.parse(utf8Text(fromBase64url(cursor))));
   } catch {
     throw invalidArgument("cursor", `is not a cursor returned by ${tool}; pass nextCursor from the previous page, or omit it for the first page`);
   }

@@ -5,6 +5,7 @@
  * because a document is never changed once built (see `builtDocument` in courses.ts); only objects
  * passed to `documentJson` are remembered, weakly.
  */
+import { utf8Length } from "../bytes.ts";
 export interface DocumentJson {
   text: string;
   /** UTF-8 bytes of `text`. */
@@ -17,7 +18,7 @@ export function documentJson(document: object): DocumentJson {
   let json = texts.get(document);
   if (json === undefined) {
     const text = JSON.stringify(document);
-    json = { text, bytes: Buffer.byteLength(text, "utf8") };
+    json = { text, bytes: utf8Length(text) };
     texts.set(document, json);
   }
   return json;

@@ -4,6 +4,7 @@
  * editing continues on the draft. A fingerprint of the content tells whether the draft has moved on
  * since, so reordering and reverting count as what they are, not as a version number going up.
  */
+import { sha256Hex } from "../bytes.ts";
 import type { CourseRow, JsonObject } from "../store/types.ts";
 import type { CourseRole } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
@@ -20,9 +21,9 @@ export function publishedContent(rows: CourseRows): PublishedContent {
 }
 
 /** Hash of what a learner would see; bookkeeping (version, timestamps, status) is left out. */
-export function contentFingerprint(content: PublishedContent): string {
+export function contentFingerprint(content: PublishedContent): Promise<string> {
   const { version: _version, updatedAt: _updatedAt, status: _status, ...learnerFacing } = content;
-  return new Bun.CryptoHasher("sha256").update(JSON.stringify(learnerFacing)).digest("hex");
+  return sha256Hex(JSON.stringify(learnerFacing));
 }
 
 /** Stores the snapshot of `rows` (already at the published version and status). */
@@ -34,7 +35,7 @@ export async function recordPublication(session: AuthoringSession, rows: CourseR
     version: rows.course.version,
     publishedBy: session.actor.sub,
     publishedAt,
-    contentFingerprint: contentFingerprint(content),
+    contentFingerprint: await contentFingerprint(content),
     document: content as unknown as JsonObject,
   });
   return { version: rows.course.version, publishedAt, publishedBy: session.actor.sub, hasUnpublishedChanges: false };
@@ -52,7 +53,7 @@ export async function publicationOf(session: AuthoringSession, course: CourseRow
     version: latest.version,
     publishedAt: latest.publishedAt,
     publishedBy: latest.publishedBy,
-    hasUnpublishedChanges: contentFingerprint(publishedContent(rows)) !== latest.contentFingerprint,
+    hasUnpublishedChanges: (await contentFingerprint(publishedContent(rows))) !== latest.contentFingerprint,
   };
 }
 
@@ -85,7 +86,7 @@ export async function readPublishedCourse(
       version: latest.version,
       publishedAt: latest.publishedAt,
       publishedBy: latest.publishedBy,
-      hasUnpublishedChanges: contentFingerprint(publishedContent(draft)) !== latest.contentFingerprint,
+      hasUnpublishedChanges: (await contentFingerprint(publishedContent(draft))) !== latest.contentFingerprint,
     },
   };
 }

@@ -13,6 +13,7 @@ import { notFound, invalidArgument } from "./errors.ts";
 import { courseDocument, loadCourseRows, type CourseRows } from "./read-model.ts";
 import type { CourseDocument } from "./schemas/course.ts";
 import { expectedVersionField, idField, pageSizeField, cursorField } from "./schemas/fields.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
 
 export const revisionSummarySchema = v.object({
   id: idField("revision"),
@@ -40,12 +41,12 @@ export async function listRevisions(
   return {
     courseId: course.id,
     revisions: page.map(({ courseId: _courseId, ...summary }) => summary),
-    nextCursor: rows.length > limit && last ? Buffer.from(`v${last.version}`).toString("base64url") : null,
+    nextCursor: rows.length > limit && last ? toBase64url(utf8Bytes(`v${last.version}`)) : null,
   };
 }
 
 function decodeVersionCursor(cursor: string): number {
-  const match = /^v(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const match = /^v(\d+)$/.exec(base64urlText(cursor));
   if (!match) throw invalidArgument("cursor", "is not a cursor returned by list_revisions; pass nextCursor from the previous page");
   return Number(match[1]);
 }
@@ -161,5 +162,14 @@ async function applyDifference(edit: CourseEdit, current: CourseRows, target: Co
   for (const kind of [...parentsFirst].reverse()) {
     const wanted = new Set(target[listOf[kind]].map((row) => row.id));
     for (const row of current[listOf[kind]]) if (!wanted.has(row.id)) await edit.remove(kind as EntityKind, row as never);
+  }
+}
+
+/** The text inside a cursor, or "" when it is not base64url at all. */
+function base64urlText(cursor: string): string {
+  try {
+    return utf8Text(fromBase64url(cursor));
+  } catch {
+    return "";
   }
 }

@@ -3,6 +3,7 @@
  * copies of the official files; see `schemas/README.md` for where each came from). They are streamed into
  * the zip from disk, never downloaded at run time.
  */
+import { readFile } from "node:fs/promises";
 import type { ZipEntry } from "./zip/zip-stream.ts";
 
 const schemaDirectory = new URL("./schemas/", import.meta.url);
@@ -36,5 +37,5 @@ export function schemaPath(folder: string, fileName: string): string {
 
 /** Zip entries for a format's schema files, placed at the package root where the manifest's `schemaLocation` points. */
 export function schemaEntries(folder: string, fileNames: readonly string[]): ZipEntry[] {
-  return fileNames.map((fileName) => ({ path: fileName, body: () => Promise.resolve(Bun.file(schemaPath(folder, fileName)).stream()) }));
+  return fileNames.map((fileName) => ({ path: fileName, body: async () => new Uint8Array(await readFile(schemaPath(folder, fileName))) }));
 }

@@ -12,6 +12,7 @@ import { limits } from "../authoring/schemas/fields.ts";
 import { jsonExportFormat, jsonExportFormatVersion } from "../export/formats/json.ts";
 import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
 import type { ImportedAsset, ImportPlan } from "./plan.ts";
+import { fromBase64 } from "../bytes.ts";
 
 const documentBlock = v.looseObject({ id: v.optional(v.string()), type: v.string() });
 const documentLesson = v.looseObject({
@@ -106,7 +107,7 @@ function decodeAsset(asset: ExportDocument["assets"][number], index: number): Im
   const field = `assets[${index}]`;
   const compact = asset.base64.replace(/\s+/g, "");
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw invalidDocument(`${field} (${asset.id}): base64 is not valid`);
-  const bytes = new Uint8Array(Buffer.from(compact, "base64"));
+  const bytes = fromBase64(compact);
   if (bytes.byteLength > limits.assetBytes) {
     throw new CourseAuthoringError("limit_exceeded", `content: ${field} (${asset.id}) is ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes.`, {
       field: "content",

@@ -6,6 +6,7 @@
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "./archive.ts";
+import { fromBase64 } from "../bytes.ts";
 
 export const importFormats = ["json", "markdown", "zip"] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -55,7 +56,7 @@ function decodeBase64(text: string): Uint8Array {
       field: "contentBase64",
     });
   }
-  return new Uint8Array(Buffer.from(compact, "base64"));
+  return fromBase64(compact);
 }
 
 function isZip(bytes: Uint8Array): boolean {

@@ -12,6 +12,7 @@ import { rememberedJson } from "../authoring/document-json.ts";
 import type { Logger } from "../log.ts";
 import type { CompiledTool, ToolContext } from "./registry.ts";
 import { closestName, describeUnknownArguments, findUnknownArguments } from "./unknown-arguments.ts";
+import { utf8Length } from "../bytes.ts";
 
 /**
  * A JSON-RPC error whose message travels as written: the SDK's `McpError` prefixes "MCP error <code>:"
@@ -52,7 +53,7 @@ export function toolErrorResult(error: CourseAuthoringError): CallToolResult {
 }
 
 function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+  return utf8Length(text);
 }
 
 export async function callTool<Services>(

@@ -3,6 +3,7 @@
  * it is already `SafeHtml`, so author text can only become markup by passing through the escaper or the
  * Markdown sanitiser. All templates quote attribute values with double quotes, which the escaper covers.
  */
+import { utf8Bytes, utf8Text } from "../bytes.ts";
 
 const brand: unique symbol = Symbol("SafeHtml");
 
@@ -68,10 +69,9 @@ export function scriptLiteral(value: unknown): string {
 /**
  * The same text as one flat string. Markdown-it and our templates build markup with `+=`, which the
  * engine keeps as a rope of thousands of small fragments; held (a preview keeps every block's markup
- * until the page is joined) a rope costs several times its text. Measured on 120 markup-heavy 99 KB
- * blocks: 360 MB of heap as ropes, 45 MB flattened. The UTF-8 round trip also stores Latin-1 text in
- * one byte per character.
+ * until the page is joined) a rope costs several times its text (bench/NOTES.md). The UTF-8 round trip
+ * also stores Latin-1 text in one byte per character.
  */
 export function flatString(text: string): string {
-  return Buffer.from(text, "utf8").toString("utf8");
+  return utf8Text(utf8Bytes(text));
 }

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { invalidArgument } from "../authoring/errors.ts";
 import { commentTargetKinds, type CommentRow } from "../store/types.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
 
 export const commentSchema = v.object({
   id: v.string(),
@@ -34,13 +35,13 @@ export const commentCountsSchema = v.object({ open: v.number(), resolved: v.numb
 const cursorSchema = v.object({ resolved: v.boolean(), createdAt: v.string(), id: v.string() });
 
 export function encodeCommentCursor(row: CommentRow): string {
-  return Buffer.from(JSON.stringify({ resolved: row.resolvedAt !== null, createdAt: row.createdAt, id: row.id })).toString("base64url");
+  return toBase64url(utf8Bytes(JSON.stringify({ resolved: row.resolvedAt !== null, createdAt: row.createdAt, id: row.id })));
 }
 
 export function decodeCommentCursor(cursor: string | undefined): v.InferOutput<typeof cursorSchema> | undefined {
   if (cursor === undefined) return undefined;
   try {
-    return v.parse(cursorSchema, JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    return v.parse(cursorSchema, JSON.parse(utf8Text(fromBase64url(cursor))));
   } catch {
     throw invalidArgument("cursor", "is not a cursor returned by list_comments; pass nextCursor from the previous page, or omit it for the first page");
   }

@@ -12,6 +12,7 @@ import type { AuthoringSession } from "../authoring/context.ts";
 import type { CourseSelection } from "../authoring/course-pages.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
+import { toBase64 } from "../bytes.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -59,7 +60,7 @@ export async function loadCoursePreview(session: AuthoringSession, args: Preview
       continue;
     }
     inlinedBytes += urlBytes;
-    dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
+    dataUrls.set(assetId, `data:${asset.mediaType};base64,${toBase64(bytes)}`);
   }
   return { course, dataUrls, omittedAssetIds };
 }

@@ -2,7 +2,7 @@
  * `JSON.stringify(value, null, 2)` as a sequence of pieces, byte for byte the same text: objects and
  * arrays are opened and walked down to `depth` levels, and only the values below are stringified whole.
  * For a course that means one block at a time, so a JSON export never holds the whole document as one
- * string (a 16 MB course was a 20 MB string and its encoded copy).
+ * string and its encoded copy.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

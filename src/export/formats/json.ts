@@ -8,6 +8,7 @@ import { timeSlicer } from "../../render/time-slicer.ts";
 import type { PackagedAsset } from "../plan.ts";
 import { jsonPieces } from "./json-pieces.ts";
 import type { AssetSource, ExportCourse } from "../types.ts";
+import { toBase64 as bytesToBase64 } from "../../bytes.ts";
 
 export const jsonExportFormat = "course-authoring-service/course";
 export const jsonExportFormatVersion = 1;
@@ -22,7 +23,7 @@ export function exportableCourse(course: ExportCourse): Record<string, unknown> 
 const encoder = new TextEncoder();
 
 function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return bytesToBase64(bytes);
 }
 
 /** Base64 of a byte stream, cut on 3-byte boundaries so the pieces concatenate into one valid string. */

@@ -11,6 +11,7 @@ import { cmi5RuntimeScript, scormRuntimeScript } from "../runtime/index.ts";
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
+import { toBase64 } from "../../bytes.ts";
 
 export interface WebPackageInput {
   readonly course: ExportCourse;
@@ -59,7 +60,7 @@ function inlinedCaptions(input: WebPackageInput): () => Promise<ReadonlyMap<stri
       const isCaptions = asset.info.mimeType.toLowerCase() === "text/vtt";
       if (!isCaptions || (asset.info.size !== undefined && asset.info.size > inlineCaptionsLimit)) continue;
       const bytes = await bytesOf(await input.source.open(asset.assetId));
-      if (bytes.byteLength <= inlineCaptionsLimit) urls.set(asset.assetId, `data:text/vtt;base64,${Buffer.from(bytes).toString("base64")}`);
+      if (bytes.byteLength <= inlineCaptionsLimit) urls.set(asset.assetId, `data:text/vtt;base64,${toBase64(bytes)}`);
     }
     return urls;
   };

@@ -13,6 +13,7 @@ import type { CallerIdentity } from "../registry.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { courseUriTemplates } from "../../course-uris.ts";
 import type { ResourceProvider } from "../server.ts";
+import { toBase64 } from "../../bytes.ts";
 
 export const exportResourceTemplate: ResourceTemplate = {
   uriTemplate: courseUriTemplates.export,
@@ -41,7 +42,7 @@ export async function readExportResource(services: AuthoringServices, user: Call
       {
         uri,
         mimeType: record.mimeType,
-        blob: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+        blob: toBase64(bytes),
         _meta: { fileName: record.fileName, size: record.size, format: record.format, expiresAt: record.expiresAt },
       },
     ],

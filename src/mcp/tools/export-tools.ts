@@ -9,6 +9,7 @@ import type { AuthoringServices } from "../../authoring/services.ts";
 import { exportCourse, exportCourseArguments, exportResultSchema, formatNames, humanSize, type ExportResult } from "../../export/export-course.ts";
 import { defaultExportTtlMs } from "../../export/export-store.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { toBase64 } from "../../bytes.ts";
 
 export { exportCourseArguments, exportResultSchema };
 
@@ -22,7 +23,7 @@ export function embedLimit(storeLimitBytes: number, resultMaxBytes: number): num
 
 function deliveryContent(result: ExportResult, embedded: Uint8Array | undefined): ContentBlock[] {
   if (embedded) {
-    const blob = Buffer.from(embedded.buffer, embedded.byteOffset, embedded.byteLength).toString("base64");
+    const blob = toBase64(embedded);
     return [{ type: "resource", resource: { uri: result.uri, mimeType: result.mimeType, blob, _meta: { fileName: result.fileName } } }];
   }
   return [

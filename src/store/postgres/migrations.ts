@@ -5,11 +5,14 @@
  * migration runs exactly once; a schema newer than this code refuses to start with a clear message.
  */
 import type { SQL } from "bun";
+import { foldCase } from "../sql/fold.ts";
 
 interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Fills what SQL alone cannot compute, after `sql` and in the same transaction. */
+  fill?: (tx: SQL) => Promise<void>;
 }
 
 /** Any fixed 64-bit key works; this one is "cas-migr" in ASCII, so it is recognisable in pg_locks. */
@@ -133,6 +136,16 @@ export const postgresMigrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 5,
+    name: "case-folded course titles for search",
+    // Mirrors SQLite's migration 4: folded by the application (sql/fold.ts), not by lower(), whose result depends on the locale.
+    sql: "ALTER TABLE courses ADD COLUMN title_folded TEXT NOT NULL DEFAULT ''",
+    fill: async (tx) => {
+      const rows = (await tx.unsafe("SELECT id, title FROM courses")) as { id: string; title: string }[];
+      for (const row of rows) await tx.unsafe("UPDATE courses SET title_folded = $1 WHERE id = $2", [foldCase(row.title), row.id]);
+    },
+  },
 ];
 
 export class SchemaTooNewError extends Error {
@@ -156,6 +169,7 @@ export async function applyPostgresMigrations(sql: SQL, migrations: readonly Mig
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       await tx.unsafe(migration.sql);
+      await migration.fill?.(tx);
       await tx.unsafe("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
         migration.version,
         migration.name,

@@ -1,13 +1,11 @@
 /**
- * The statement helpers every PostgreSQL transaction class shares: `?` placeholders (as in the SQLite
- * store, so the two read alike) numbered into `$1…$n`, rows with BIGINT positions and counts turned
- * back into numbers, and connection failures reported as `DatabaseUnavailableError`.
+ * How the PostgreSQL store runs the shared statements: `?` placeholders (as written in `../sql/`)
+ * numbered into `$1…$n`, rows with BIGINT positions turned back into numbers, and connection failures
+ * reported as `DatabaseUnavailableError`.
  */
 import type { SQL } from "bun";
+import type { Bindings, SqlRecord } from "../sql/statements.ts";
 import { classify } from "./connect.ts";
-
-export type Bindings = unknown[];
-export type SqlRecord = Record<string, unknown>;
 
 const numbered = new Map<string, string>();
 
@@ -28,29 +26,22 @@ function normalise(record: SqlRecord): SqlRecord {
   return record;
 }
 
-export class PostgresStatements {
-  constructor(protected readonly sql: SQL) {}
-
-  protected async all(text: string, bindings: Bindings): Promise<SqlRecord[]> {
-    try {
-      const rows = (await this.sql.unsafe(numberPlaceholders(text), bindings)) as SqlRecord[];
-      return rows.map(normalise);
-    } catch (error) {
-      throw classify(error);
-    }
+/** The rows a statement returns. */
+export async function allRows(sql: SQL, text: string, bindings: Bindings): Promise<SqlRecord[]> {
+  try {
+    const rows = (await sql.unsafe(numberPlaceholders(text), bindings)) as SqlRecord[];
+    return rows.map(normalise);
+  } catch (error) {
+    throw classify(error);
   }
+}
 
-  protected async get(text: string, bindings: Bindings): Promise<SqlRecord | undefined> {
-    return (await this.all(text, bindings))[0];
-  }
-
-  /** Runs a statement and returns how many rows it changed. */
-  protected async run(text: string, bindings: Bindings): Promise<number> {
-    try {
-      const result = (await this.sql.unsafe(numberPlaceholders(text), bindings)) as unknown as { count: number | null };
-      return Number(result.count ?? 0);
-    } catch (error) {
-      throw classify(error);
-    }
+/** Runs a statement and returns how many rows it changed. */
+export async function runStatement(sql: SQL, text: string, bindings: Bindings): Promise<number> {
+  try {
+    const result = (await sql.unsafe(numberPlaceholders(text), bindings)) as unknown as { count: number | null };
+    return Number(result.count ?? 0);
+  } catch (error) {
+    throw classify(error);
   }
 }

@@ -8,34 +8,24 @@
  * as `DatabaseUnavailableError`.
  */
 import type { SQL } from "bun";
-import type {
-  AssetRow,
-  AuthoringStore,
-  CollaboratorRole,
-  CollaboratorRow,
-  CourseQuery,
-  CourseRow,
-  EntityKind,
-  EntityRows,
-  OrderedKind,
-  RevisionListing,
-  RevisionRow,
-  StoreTransaction,
-} from "../types.ts";
-import { fromColumns, parentColumn, tables, toColumns } from "../sql/tables.ts";
-import { assetFromRecord, collaboratorFromRecord, revisionFromRecord, revisionListingFromRecord } from "../sql/records.ts";
+import type { AuthoringStore, StoreTransaction } from "../types.ts";
+import type { Bindings, SqlDialect, SqlRecord } from "../sql/statements.ts";
+import { SqlTransaction } from "../sql/transaction.ts";
 import { DatabaseUnavailableError, type DatabaseHealth } from "../unavailable.ts";
 import { classify, isConnectionFailure, isRetryableConflict } from "./connect.ts";
-import { PostgresReviewRecords } from "./review-records.ts";
-import type { Bindings } from "./statements.ts";
+import { allRows, runStatement } from "./statements.ts";
 
-/** The shape of issue 8b's `CourseUsage`, spelled out until that type lands here. */
-type ContentTotals = { lessons: number; blocks: number; contentBytes: number };
+/**
+ * Untyped parameters need their type for LIMIT and integer comparisons. strpos() matches `%` and `_`
+ * literally; a text value cannot hold a NUL, so no title contains one and such a search finds nothing.
+ */
+const postgresDialect: SqlDialect = {
+  integer: "?::int",
+  contains: (column, needle) => (needle.includes("\u0000") ? { sql: "FALSE", bindings: [] } : { sql: `strpos(${column}, ?) > 0`, bindings: [needle] }),
+};
 
 /** Attempts of a write that keeps losing serialisation races before the failure is reported. */
 const maxWriteAttempts = 12;
-/** The largest INTEGER; "before no version" pages from the newest. */
-const int4Max = 2147483647;
 
 export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
   #available = true;
@@ -93,190 +83,22 @@ export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
   }
 }
 
-class PostgresTransaction extends PostgresReviewRecords implements StoreTransaction {
-  async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
-    const values = toColumns(kind, row);
-    const columns = [...values.keys()];
-    await this.run(`INSERT INTO ${tables[kind].table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [...values.values()]);
+class PostgresTransaction extends SqlTransaction {
+  protected readonly dialect = postgresDialect;
+
+  constructor(private readonly sql: SQL) {
+    super();
   }
 
-  async update<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityRows[K]>): Promise<void> {
-    const values = toColumns(kind, fields);
-    if (values.size === 0) return;
-    const assignments = [...values.keys()].map((column) => `${column} = ?`).join(", ");
-    await this.run(`UPDATE ${tables[kind].table} SET ${assignments} WHERE id = ?`, [...values.values(), id]);
+  protected all(text: string, bindings: Bindings): Promise<SqlRecord[]> {
+    return allRows(this.sql, text, bindings);
   }
 
-  async remove(kind: EntityKind, id: string): Promise<void> {
-    await this.run(`DELETE FROM ${tables[kind].table} WHERE id = ?`, [id]);
+  protected async get(text: string, bindings: Bindings): Promise<SqlRecord | undefined> {
+    return (await allRows(this.sql, text, bindings))[0];
   }
 
-  async find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined> {
-    const record = await this.get(`SELECT * FROM ${tables[kind].table} WHERE id = ?`, [id]);
-    return record ? fromColumns(kind, record) : undefined;
-  }
-
-  async listInCourse<K extends OrderedKind>(kind: K, courseId: string): Promise<EntityRows[K][]> {
-    const records = await this.all(`SELECT * FROM ${tables[kind].table} WHERE course_id = ? ORDER BY ${parentColumn(kind)}, position, id`, [courseId]);
-    return records.map((record) => fromColumns(kind, record));
-  }
-
-  async listChildren<K extends OrderedKind>(kind: K, parentId: string): Promise<EntityRows[K][]> {
-    const records = await this.all(`SELECT * FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? ORDER BY position, id`, [parentId]);
-    return records.map((record) => fromColumns(kind, record));
-  }
-
-  async countChildren(kind: OrderedKind, parentId: string): Promise<number> {
-    const record = await this.get(`SELECT COUNT(*) AS count FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ?`, [parentId]);
-    return Number(record?.count ?? 0);
-  }
-
-  async positionsAround(kind: OrderedKind, parentId: string, index: number, excludeId = "") {
-    const sql = `SELECT position FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? AND id <> ? ORDER BY position, id LIMIT ?::int OFFSET ?::int`;
-    if (index === 0) {
-      const first = await this.get(sql, [parentId, excludeId, 1, 0]);
-      return { before: null, after: first ? Number(first.position) : null };
-    }
-    const [before, after] = await this.all(sql, [parentId, excludeId, 2, index - 1]);
-    return { before: before ? Number(before.position) : null, after: after ? Number(after.position) : null };
-  }
-
-  async listCourses(query: CourseQuery): Promise<CourseRow[]> {
-    const conditions = [
-      `(c.owner_sub = ? OR EXISTS (SELECT 1 FROM collaborators k WHERE k.course_id = c.id AND
-        ((k.principal_kind = 'sub' AND k.principal = ?) OR (k.principal_kind = 'email' AND k.principal = ?))))`,
-    ];
-    const bindings: Bindings = [query.sub, query.sub, query.email ?? ""];
-    if (query.status) {
-      conditions.push("c.status = ?");
-      bindings.push(query.status);
-    }
-    if (query.titleContains) {
-      conditions.push("lower(c.title) LIKE ? ESCAPE '\\'");
-      bindings.push(`%${query.titleContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
-    if (query.after) {
-      conditions.push("(c.created_at < ? OR (c.created_at = ? AND c.id < ?))");
-      bindings.push(query.after.createdAt, query.after.createdAt, query.after.id);
-    }
-    bindings.push(query.limit);
-    const sql = `SELECT c.* FROM courses c WHERE ${conditions.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT ?::int`;
-    return (await this.all(sql, bindings)).map((record) => fromColumns("course", record));
-  }
-
-  async deleteCourse(courseId: string): Promise<void> {
-    await this.run("DELETE FROM courses WHERE id = ?", [courseId]);
-    await this.run("DELETE FROM asset_blobs b WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE a.sha256 = b.sha256)", []);
-  }
-
-  /** Running totals for the limits work (issue 8b's `courseUsage` in StoreTransaction). */
-  async courseUsage(courseId: string): Promise<ContentTotals> {
-    const record = await this.get("SELECT lessons, blocks, content_bytes FROM course_usage WHERE course_id = ?", [courseId]);
-    return { lessons: Number(record?.lessons ?? 0), blocks: Number(record?.blocks ?? 0), contentBytes: Number(record?.content_bytes ?? 0) };
-  }
-
-  async addCourseUsage(courseId: string, delta: ContentTotals): Promise<void> {
-    await this.run(
-      `INSERT INTO course_usage (course_id, lessons, blocks, content_bytes) VALUES (?, ?, ?, ?)
-       ON CONFLICT (course_id) DO UPDATE SET lessons = course_usage.lessons + excluded.lessons, blocks = course_usage.blocks + excluded.blocks,
-       content_bytes = course_usage.content_bytes + excluded.content_bytes`,
-      [courseId, delta.lessons, delta.blocks, delta.contentBytes],
-    );
-  }
-
-  async ownerUsage(ownerSub: string): Promise<{ courses: number; assetBytes: number }> {
-    const record = await this.get(
-      `SELECT (SELECT COUNT(*) FROM courses WHERE owner_sub = ?) AS courses,
-       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?) AS asset_bytes`,
-      [ownerSub, ownerSub],
-    );
-    return { courses: Number(record?.courses ?? 0), assetBytes: Number(record?.asset_bytes ?? 0) };
-  }
-
-  async listCollaborators(courseId: string): Promise<CollaboratorRow[]> {
-    return (await this.all("SELECT * FROM collaborators WHERE course_id = ? ORDER BY added_at, principal", [courseId])).map(collaboratorFromRecord);
-  }
-
-  async rolesOf(courseId: string, sub: string, email: string | null): Promise<CollaboratorRole[]> {
-    const records = await this.all(
-      `SELECT role FROM collaborators WHERE course_id = ? AND
-       ((principal_kind = 'sub' AND principal = ?) OR (principal_kind = 'email' AND principal = ?))`,
-      [courseId, sub, email ?? ""],
-    );
-    return records.map((record) => record.role as CollaboratorRole);
-  }
-
-  async putCollaborator(row: CollaboratorRow): Promise<void> {
-    await this.run(
-      `INSERT INTO collaborators (course_id, principal_kind, principal, role, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (course_id, principal_kind, principal) DO UPDATE SET role = excluded.role`,
-      [row.courseId, row.principalKind, row.principal, row.role, row.addedBy, row.addedAt],
-    );
-  }
-
-  async removeCollaborator(courseId: string, principalKind: CollaboratorRow["principalKind"], principal: string): Promise<boolean> {
-    return (await this.run("DELETE FROM collaborators WHERE course_id = ? AND principal_kind = ? AND principal = ?", [courseId, principalKind, principal])) > 0;
-  }
-
-  async insertAsset(row: AssetRow, bytes: Uint8Array): Promise<void> {
-    await this.run("INSERT INTO asset_blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", [row.sha256, bytes]);
-    await this.insertAssetRow(row);
-  }
-
-  async copyAsset(source: AssetRow, target: { id: string; courseId: string; createdBy: string; createdAt: string }): Promise<void> {
-    await this.insertAssetRow({ ...source, ...target });
-  }
-
-  private async insertAssetRow(row: AssetRow): Promise<void> {
-    await this.run(
-      "INSERT INTO assets (id, course_id, filename, media_type, byte_size, sha256, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      [row.id, row.courseId, row.filename, row.mediaType, row.byteSize, row.sha256, row.createdBy, row.createdAt],
-    );
-  }
-
-  async findAsset(id: string): Promise<AssetRow | undefined> {
-    const record = await this.get("SELECT * FROM assets WHERE id = ?", [id]);
-    return record ? assetFromRecord(record) : undefined;
-  }
-
-  async readAssetBytes(id: string): Promise<Uint8Array | undefined> {
-    const record = await this.get("SELECT b.bytes FROM assets a JOIN asset_blobs b ON b.sha256 = a.sha256 WHERE a.id = ?", [id]);
-    return record?.bytes instanceof Uint8Array ? new Uint8Array(record.bytes.buffer, record.bytes.byteOffset, record.bytes.byteLength) : undefined;
-  }
-
-  async listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]> {
-    const records = after
-      ? await this.all(
-          "SELECT * FROM assets WHERE course_id = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?::int",
-          [courseId, after.createdAt, after.createdAt, after.id, limit],
-        )
-      : await this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT ?::int", [courseId, limit]);
-    return records.map(assetFromRecord);
-  }
-
-  async insertRevision(row: RevisionRow): Promise<void> {
-    await this.run(
-      `INSERT INTO revisions (id, course_id, version, actor_sub, tool, summary, changes, change_count, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.id, row.courseId, row.version, row.actorSub, row.tool, row.summary, JSON.stringify(row.changes), row.changes.length, row.createdAt],
-    );
-  }
-
-  async findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined> {
-    const record = await this.get("SELECT * FROM revisions WHERE course_id = ? AND id = ?", [courseId, revisionId]);
-    return record ? revisionFromRecord(record) : undefined;
-  }
-
-  async listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]> {
-    const records = await this.all(
-      `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at FROM revisions
-       WHERE course_id = ? AND version < ?::int ORDER BY version DESC LIMIT ?::int`,
-      [courseId, Math.min(beforeVersion ?? int4Max, int4Max), limit],
-    );
-    return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count) }));
-  }
-
-  async revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]> {
-    return (await this.all("SELECT * FROM revisions WHERE course_id = ? AND version > ?::int ORDER BY version DESC", [courseId, version])).map(revisionFromRecord);
+  protected run(text: string, bindings: Bindings): Promise<number> {
+    return runStatement(this.sql, text, bindings);
   }
 }

@@ -4,6 +4,7 @@
  * new column is added in one place.
  */
 import type { EntityKind, EntityRows } from "../types.ts";
+import { foldCase } from "./fold.ts";
 
 export interface TableSpec<Row> {
   table: string;
@@ -13,6 +14,8 @@ export interface TableSpec<Row> {
   json: readonly (keyof Row)[];
   /** The property naming the parent, for ordered kinds. */
   parent: keyof Row | null;
+  /** Columns kept only for queries, computed from a property and written whenever it is. */
+  derived?: readonly { column: string; from: keyof Row; value: (property: unknown) => SqlValue }[];
 }
 
 export const tables: { [K in EntityKind]: TableSpec<EntityRows[K]> } = {
@@ -34,6 +37,7 @@ export const tables: { [K in EntityKind]: TableSpec<EntityRows[K]> } = {
     },
     json: ["tags"],
     parent: null,
+    derived: [{ column: "title_folded", from: "title", value: (title) => foldCase(String(title)) }],
   },
   objective: {
     table: "objectives",
@@ -82,6 +86,9 @@ export function toColumns<K extends EntityKind>(kind: K, fields: Partial<EntityR
     if (!column) throw new Error(`${kind} has no property ${String(property)}`);
     const value = fields[property];
     values.set(column, spec.json.includes(property) ? JSON.stringify(value) : (value as SqlValue));
+  }
+  if (spec.derived) {
+    for (const derived of spec.derived) if (derived.from in fields) values.set(derived.column, derived.value(fields[derived.from]));
   }
   return values;
 }

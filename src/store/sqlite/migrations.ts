@@ -4,11 +4,14 @@
  * in one transaction at open; a database newer than this code refuses to open rather than guess.
  */
 import type { Database } from "bun:sqlite";
+import { foldCase } from "../sql/fold.ts";
 
 interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Fills what SQL alone cannot compute, after `sql` and in the same transaction. */
+  fill?: (database: Database) => void;
 }
 
 export const migrations: Migration[] = [
@@ -170,6 +173,16 @@ export const migrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 4,
+    name: "case-folded course titles for search",
+    // The folding is the application's (sql/fold.ts), the same on both stores, so existing titles are folded here.
+    sql: "ALTER TABLE courses ADD COLUMN title_folded TEXT NOT NULL DEFAULT ''",
+    fill: (database) => {
+      const update = database.query("UPDATE courses SET title_folded = ? WHERE id = ?");
+      for (const row of database.query<{ id: string; title: string }, []>("SELECT id, title FROM courses").all()) update.run(foldCase(row.title), row.id);
+    },
+  },
 ];
 
 export function applyMigrations(database: Database): void {
@@ -186,6 +199,7 @@ export function applyMigrations(database: Database): void {
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       database.run(migration.sql);
+      migration.fill?.(database);
       database
         .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
         .run(migration.version, migration.name, new Date().toISOString());

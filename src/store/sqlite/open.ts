@@ -34,8 +34,8 @@ export function openSqliteDatabase(databaseUrl: string): { database: Database; o
 
 function prepare(database: Database): void {
   database.run("PRAGMA busy_timeout = 5000");
-  // Normal (shared) locking, although EXCLUSIVE made read calls ~10 µs faster: operators must be able
-  // to read the live file (sqlite3 .backup, Litestream), which an exclusive lock forbids.
+  // Normal (shared) locking, although EXCLUSIVE made read calls faster (bench/NOTES.md): operators must
+  // be able to read the live file (sqlite3 .backup, Litestream), which an exclusive lock forbids.
   database.run("PRAGMA journal_mode = WAL");
   database.run("PRAGMA synchronous = NORMAL");
   database.run("PRAGMA foreign_keys = ON");

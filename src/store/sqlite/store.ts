@@ -1,40 +1,29 @@
 /**
  * The `AuthoringStore` on embedded SQLite (bun:sqlite). One connection per process; transactions are
  * queued so the awaits inside one tool call never interleave with another call's statements. Writes
- * take the lock up front (`BEGIN IMMEDIATE`) so a version check and its write are never split.
- * LIMIT and OFFSET are bound as `CAST(? AS INTEGER)`: a bare bound LIMIT made SQLite run these
- * queries three to six times slower (measured: 19.8 µs → 3.4 µs for list_courses' query).
+ * take the lock up front (`BEGIN IMMEDIATE`) so a version check and its write are never split. The
+ * statements themselves are shared with PostgreSQL (`../sql/transaction.ts`); this file runs them.
  *
  * Read transactions take course rows from a memo that every write ends by clearing (`CourseRowMemo`,
  * shared by the stores of this process on the file, which no other process writes: ownership.ts).
- * Every tool call opens its course first; on a busy server that one statement (a WAL read lock, two
- * fcntl calls, a row object) was a sixth of a cached get_course: 68 → 55 µs of CPU per call.
+ * Every tool call opens its course first, so a cached read then runs no statement at all.
  */
-import { assetFromRecord, collaboratorFromRecord, revisionFromRecord, revisionListingFromRecord } from "../sql/records.ts";
 import type { Database, SQLQueryBindings } from "bun:sqlite";
-import type {
-  AssetRow,
-  AuthoringStore,
-  CollaboratorRole,
-  CollaboratorRow,
-  CourseQuery,
-  CourseRow,
-  CourseUsage,
-  EntityKind,
-  EntityRows,
-  OrderedKind,
-  OwnerUsage,
-  RevisionListing,
-  RevisionRow,
-  StoreTransaction,
-} from "../types.ts";
+import type { AuthoringStore, CourseRow, EntityKind, EntityRows, StoreTransaction } from "../types.ts";
+import type { Bindings, SqlDialect, SqlRecord } from "../sql/statements.ts";
+import { SqlTransaction } from "../sql/transaction.ts";
 import { openSqliteDatabase } from "./open.ts";
 import type { CourseRowMemo, Ownership } from "./ownership.ts";
-import { SqliteReviewRecords } from "./review-records.ts";
-import { fromColumns, parentColumn, tables, toColumns } from "../sql/tables.ts";
 
-type Bindings = SQLQueryBindings[];
-type Record_ = Record<string, unknown>;
+/**
+ * A bare bound LIMIT makes SQLite plan these queries several times slower, hence the cast. instr()
+ * compares exactly the characters it is given: a NUL (which would end a LIKE pattern early, turning it
+ * into "match all"), % and _ match only themselves.
+ */
+const sqliteDialect: SqlDialect = {
+  integer: "CAST(? AS INTEGER)",
+  contains: (column, needle) => ({ sql: `instr(${column}, ?) > 0`, bindings: [needle] }),
+};
 
 export function openSqliteStore(databaseUrl: string): AuthoringStore {
   const { database, ownership } = openSqliteDatabase(databaseUrl);
@@ -98,17 +87,18 @@ class SqliteAuthoringStore implements AuthoringStore {
   }
 }
 
-class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction {
+class SqliteTransaction extends SqlTransaction {
+  protected readonly dialect = sqliteDialect;
   /** The memo's generation when the current read transaction began; undefined in a write. */
   private readingSince: number | undefined;
   /** A read's BEGIN, run before its first statement. */
   private pendingBegin: (() => void) | undefined;
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     readonly memo: CourseRowMemo,
   ) {
-    super(database);
+    super();
   }
 
   /** A write has begun (no argument), or a read, whose `begin` waits for its first statement. */
@@ -121,214 +111,33 @@ class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction 
     this.pendingBegin = undefined;
   }
 
-  protected override statement(sql: string) {
+  /** The prepared statement for `sql` (bun:sqlite caches each by its SQL), after a pending read's BEGIN. */
+  private statement(sql: string) {
     const begin = this.pendingBegin;
     if (begin !== undefined) {
       this.pendingBegin = undefined;
       begin();
     }
-    return super.statement(sql);
+    return this.database.query<SqlRecord, SQLQueryBindings[]>(sql);
   }
 
-  async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
-    const values = toColumns(kind, row);
-    const columns = [...values.keys()];
-    this.run(`INSERT INTO ${tables[kind].table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [...values.values()]);
+  protected all(sql: string, bindings: Bindings): SqlRecord[] {
+    return this.statement(sql).all(...(bindings as SQLQueryBindings[]));
   }
 
-  async update<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityRows[K]>): Promise<void> {
-    const values = toColumns(kind, fields);
-    if (values.size === 0) return;
-    const assignments = [...values.keys()].map((column) => `${column} = ?`).join(", ");
-    this.run(`UPDATE ${tables[kind].table} SET ${assignments} WHERE id = ?`, [...values.values(), id]);
+  protected get(sql: string, bindings: Bindings): SqlRecord | undefined {
+    return this.statement(sql).get(...(bindings as SQLQueryBindings[])) ?? undefined;
   }
 
-  async remove(kind: EntityKind, id: string): Promise<void> {
-    this.run(`DELETE FROM ${tables[kind].table} WHERE id = ?`, [id]);
+  protected run(sql: string, bindings: Bindings): number {
+    return this.statement(sql).run(...(bindings as SQLQueryBindings[])).changes;
   }
 
-  async find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined> {
-    const memoised = kind === "course" && this.readingSince === this.memo.generation;
-    if (memoised) {
-      const known = this.memo.get(id);
-      if (known) return known as EntityRows[K];
-    }
-    const record = this.get(`SELECT * FROM ${tables[kind].table} WHERE id = ?`, [id]);
-    if (!record) return undefined;
-    const row = fromColumns(kind, record);
-    return memoised ? (this.memo.remember(row as CourseRow) as EntityRows[K]) : row;
-  }
-
-  async listInCourse<K extends OrderedKind>(kind: K, courseId: string): Promise<EntityRows[K][]> {
-    const parent = parentColumn(kind);
-    return this.all(`SELECT * FROM ${tables[kind].table} WHERE course_id = ? ORDER BY ${parent}, position, id`, [courseId]).map((record) =>
-      fromColumns(kind, record),
-    );
-  }
-
-  async listChildren<K extends OrderedKind>(kind: K, parentId: string): Promise<EntityRows[K][]> {
-    return this.all(`SELECT * FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? ORDER BY position, id`, [parentId]).map((record) =>
-      fromColumns(kind, record),
-    );
-  }
-
-  async countChildren(kind: OrderedKind, parentId: string): Promise<number> {
-    const record = this.get(`SELECT COUNT(*) AS count FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ?`, [parentId]);
-    return Number(record?.count ?? 0);
-  }
-
-  async positionsAround(kind: OrderedKind, parentId: string, index: number, excludeId = "") {
-    const sql = `SELECT position FROM ${tables[kind].table} WHERE ${parentColumn(kind)} = ? AND id <> ? ORDER BY position, id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)`;
-    if (index === 0) {
-      const first = this.get(sql, [parentId, excludeId, 1, 0]);
-      return { before: null, after: first ? Number(first.position) : null };
-    }
-    const [before, after] = this.all(sql, [parentId, excludeId, 2, index - 1]);
-    return { before: before ? Number(before.position) : null, after: after ? Number(after.position) : null };
-  }
-
-  async listCourses(query: CourseQuery): Promise<CourseRow[]> {
-    const conditions = [
-      `(c.owner_sub = ? OR EXISTS (SELECT 1 FROM collaborators k WHERE k.course_id = c.id AND
-        ((k.principal_kind = 'sub' AND k.principal = ?) OR (k.principal_kind = 'email' AND k.principal = ?))))`,
-    ];
-    const bindings: Bindings = [query.sub, query.sub, query.email ?? ""];
-    if (query.status) {
-      conditions.push("c.status = ?");
-      bindings.push(query.status);
-    }
-    if (query.titleContains) {
-      // instr() compares the bytes it is given, so every character matches only itself: a NUL (which
-      // ends a LIKE pattern early, turning it into "match all"), % and _ included. SQLite's lower()
-      // folds ASCII only; folding the needle the same way keeps any title findable by its own text.
-      conditions.push("instr(lower(c.title), ?) > 0");
-      bindings.push(query.titleContains.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()));
-    }
-    if (query.after) {
-      conditions.push("(c.created_at < ? OR (c.created_at = ? AND c.id < ?))");
-      bindings.push(query.after.createdAt, query.after.createdAt, query.after.id);
-    }
-    bindings.push(query.limit);
-    const sql = `SELECT c.* FROM courses c WHERE ${conditions.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT CAST(? AS INTEGER)`;
-    return this.all(sql, bindings).map((record) => fromColumns("course", record));
-  }
-
-  async deleteCourse(courseId: string): Promise<void> {
-    this.run("DELETE FROM courses WHERE id = ?", [courseId]);
-    this.run("DELETE FROM asset_blobs WHERE NOT EXISTS (SELECT 1 FROM assets a WHERE a.sha256 = asset_blobs.sha256)", []);
-  }
-
-  async courseUsage(courseId: string): Promise<CourseUsage> {
-    const record = this.get("SELECT lessons, blocks, content_bytes FROM course_usage WHERE course_id = ?", [courseId]);
-    return { lessons: Number(record?.lessons ?? 0), blocks: Number(record?.blocks ?? 0), contentBytes: Number(record?.content_bytes ?? 0) };
-  }
-
-  async addCourseUsage(courseId: string, delta: CourseUsage): Promise<void> {
-    this.run(
-      `INSERT INTO course_usage (course_id, lessons, blocks, content_bytes) VALUES (?, ?, ?, ?)
-       ON CONFLICT (course_id) DO UPDATE SET lessons = lessons + excluded.lessons, blocks = blocks + excluded.blocks,
-       content_bytes = content_bytes + excluded.content_bytes`,
-      [courseId, delta.lessons, delta.blocks, delta.contentBytes],
-    );
-  }
-
-  async ownerUsage(ownerSub: string): Promise<OwnerUsage> {
-    const record = this.get(
-      `SELECT (SELECT COUNT(*) FROM courses WHERE owner_sub = ?) AS courses,
-       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?) AS asset_bytes`,
-      [ownerSub, ownerSub],
-    );
-    return { courses: Number(record?.courses ?? 0), assetBytes: Number(record?.asset_bytes ?? 0) };
-  }
-
-  async listCollaborators(courseId: string): Promise<CollaboratorRow[]> {
-    return this.all("SELECT * FROM collaborators WHERE course_id = ? ORDER BY added_at, principal", [courseId]).map(collaboratorFromRecord);
-  }
-
-  async rolesOf(courseId: string, sub: string, email: string | null): Promise<CollaboratorRole[]> {
-    const records = this.all(
-      `SELECT role FROM collaborators WHERE course_id = ? AND
-       ((principal_kind = 'sub' AND principal = ?) OR (principal_kind = 'email' AND principal = ?))`,
-      [courseId, sub, email ?? ""],
-    );
-    return records.map((record) => record.role as CollaboratorRole);
-  }
-
-  async putCollaborator(row: CollaboratorRow): Promise<void> {
-    this.run(
-      `INSERT INTO collaborators (course_id, principal_kind, principal, role, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (course_id, principal_kind, principal) DO UPDATE SET role = excluded.role`,
-      [row.courseId, row.principalKind, row.principal, row.role, row.addedBy, row.addedAt],
-    );
-  }
-
-  async removeCollaborator(courseId: string, principalKind: CollaboratorRow["principalKind"], principal: string): Promise<boolean> {
-    return this.run("DELETE FROM collaborators WHERE course_id = ? AND principal_kind = ? AND principal = ?", [courseId, principalKind, principal]) > 0;
-  }
-
-  async insertAsset(row: AssetRow, bytes: Uint8Array): Promise<void> {
-    this.run("INSERT INTO asset_blobs (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", [row.sha256, bytes]);
-    this.insertAssetRow(row);
-  }
-
-  async copyAsset(source: AssetRow, target: { id: string; courseId: string; createdBy: string; createdAt: string }): Promise<void> {
-    this.insertAssetRow({ ...source, ...target });
-  }
-
-  private insertAssetRow(row: AssetRow): void {
-    this.run(
-      "INSERT INTO assets (id, course_id, filename, media_type, byte_size, sha256, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      [row.id, row.courseId, row.filename, row.mediaType, row.byteSize, row.sha256, row.createdBy, row.createdAt],
-    );
-  }
-
-  async findAsset(id: string): Promise<AssetRow | undefined> {
-    const record = this.get("SELECT * FROM assets WHERE id = ?", [id]);
-    return record ? assetFromRecord(record) : undefined;
-  }
-
-  async readAssetBytes(id: string): Promise<Uint8Array | undefined> {
-    const record = this.get("SELECT b.bytes FROM assets a JOIN asset_blobs b ON b.sha256 = a.sha256 WHERE a.id = ?", [id]);
-    return record?.bytes instanceof Uint8Array ? record.bytes : undefined;
-  }
-
-  async listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]> {
-    const records = after
-      ? this.all(
-          "SELECT * FROM assets WHERE course_id = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT CAST(? AS INTEGER)",
-          [courseId, after.createdAt, after.createdAt, after.id, limit],
-        )
-      : this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT CAST(? AS INTEGER)", [courseId, limit]);
-    return records.map(assetFromRecord);
-  }
-
-  async insertRevision(row: RevisionRow): Promise<void> {
-    this.run(
-      `INSERT INTO revisions (id, course_id, version, actor_sub, tool, summary, changes, change_count, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.id, row.courseId, row.version, row.actorSub, row.tool, row.summary, JSON.stringify(row.changes), row.changes.length, row.createdAt],
-    );
-  }
-
-  async findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined> {
-    const record = this.get("SELECT * FROM revisions WHERE course_id = ? AND id = ?", [courseId, revisionId]);
-    return record ? revisionFromRecord(record) : undefined;
-  }
-
-  async listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]> {
-    const records = this.all(
-      `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at FROM revisions
-       WHERE course_id = ? AND version < ? ORDER BY version DESC LIMIT CAST(? AS INTEGER)`,
-      [courseId, beforeVersion ?? Number.MAX_SAFE_INTEGER, limit],
-    );
-    return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count) }));
-  }
-
-  async revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]> {
-    return this.all("SELECT * FROM revisions WHERE course_id = ? AND version > ? ORDER BY version DESC", [courseId, version]).map(revisionFromRecord);
+  override async find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined> {
+    if (kind !== "course" || this.readingSince !== this.memo.generation) return super.find(kind, id);
+    const known = this.memo.get(id);
+    if (known) return known as EntityRows[K];
+    const row = await super.find(kind, id);
+    return row && (this.memo.remember(row as CourseRow) as EntityRows[K]);
   }
 }
-
-
-
-

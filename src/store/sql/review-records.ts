@@ -1,16 +1,16 @@
 /**
- * The PostgreSQL statements for review and publishing: comments, published snapshots, and the course's
- * assets read in one go. The same queries as the SQLite store's, in PostgreSQL's dialect (booleans are
- * ranked with CASE, counts with FILTER), so both stores return the same rows in the same order.
+ * The statements for review and publishing: comments, published snapshots, and the course's assets
+ * read in one go for validation. `SqlTransaction` extends this class, so these are plain
+ * `StoreTransaction` methods running on the same connection and inside the same transaction.
  */
 import type { AssetRow, CommentQuery, CommentRow, JsonObject, PublicationListing, PublicationRow } from "../types.ts";
-import { assetFromRecord, commentFromRecord, publicationListingFromRecord } from "../sql/records.ts";
-import { PostgresStatements, type Bindings } from "./statements.ts";
+import { assetFromRecord, commentFromRecord, publicationListingFromRecord } from "./records.ts";
+import { SqlStatements, type Bindings } from "./statements.ts";
 
 /** Open comments sort before resolved ones. */
 const resolvedRank = "(CASE WHEN resolved_at IS NULL THEN 0 ELSE 1 END)";
 
-export class PostgresReviewRecords extends PostgresStatements {
+export abstract class SqlReviewRecords extends SqlStatements {
   async listAllAssets(courseId: string): Promise<AssetRow[]> {
     return (await this.all("SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id", [courseId])).map(assetFromRecord);
   }
@@ -38,6 +38,7 @@ export class PostgresReviewRecords extends PostgresStatements {
   }
 
   async listComments(query: CommentQuery): Promise<CommentRow[]> {
+    const integer = this.dialect.integer;
     const conditions = ["course_id = ?"];
     const bindings: Bindings = [query.courseId];
     if (query.resolved !== undefined) conditions.push(query.resolved ? "resolved_at IS NOT NULL" : "resolved_at IS NULL");
@@ -47,11 +48,11 @@ export class PostgresReviewRecords extends PostgresStatements {
     }
     if (query.after) {
       const rank = query.after.resolved ? 1 : 0;
-      conditions.push(`(${resolvedRank} > ?::int OR (${resolvedRank} = ?::int AND (created_at > ? OR (created_at = ? AND id > ?))))`);
+      conditions.push(`(${resolvedRank} > ${integer} OR (${resolvedRank} = ${integer} AND (created_at > ? OR (created_at = ? AND id > ?))))`);
       bindings.push(rank, rank, query.after.createdAt, query.after.createdAt, query.after.id);
     }
     bindings.push(query.limit);
-    const sql = `SELECT * FROM comments WHERE ${conditions.join(" AND ")} ORDER BY ${resolvedRank}, created_at, id LIMIT ?::int`;
+    const sql = `SELECT * FROM comments WHERE ${conditions.join(" AND ")} ORDER BY ${resolvedRank}, created_at, id LIMIT ${integer}`;
     return (await this.all(sql, bindings)).map(commentFromRecord);
   }
 
