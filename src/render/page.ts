@@ -104,7 +104,7 @@ ${baseHref ? html`<base href="${baseHref}">` : ""}
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
 <header class="site-header">
-<div class="header-inner"><p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge">${uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
+<div class="header-inner"><p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
 </header>
 <div class="layout">
 ${renderContents(course, placed)}

@@ -50,6 +50,8 @@ export interface RenderOptions {
   readonly assetUrl: (assetId: string) => string;
   /** `preview` marks the page as a preview; `package` is the learner-facing page inside an export. */
   readonly mode: "preview" | "package";
+  /** What a preview shows, named in its badge: the draft or the published snapshot, and its version. */
+  readonly previewOf?: { readonly variant: "draft" | "published"; readonly version: number };
   /** Extra script (a SCORM or cmi5 adapter) run after the course runtime, under the same nonce. */
   readonly runtimeScript?: string;
   /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */

@@ -8,6 +8,7 @@ export const uiText = {
   contentsToggle: "Contents",
   introduction: "Introduction",
   previewBadge: "Preview",
+  previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Preview: draft, version ${version}` : `Preview: published, version ${version}`),
   objectivesHeading: "What you will learn",
   audienceLabel: "Audience",
   levelLabel: "Level",

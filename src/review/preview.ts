@@ -31,6 +31,7 @@ const omittedAssetUrl = "data:,";
 /** The course and its inlined assets, read in one transaction; `renderLoadedPreview` makes the page. */
 export interface LoadedPreview {
   course: CourseDocument;
+  variant: CourseVariant;
   dataUrls: ReadonlyMap<string, string>;
   omittedAssetIds: string[];
 }
@@ -51,12 +52,16 @@ export async function loadCoursePreview(session: AuthoringSession, args: { cours
     inlinedBytes += bytes.byteLength;
     dataUrls.set(assetId, `data:${asset.mediaType};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`);
   }
-  return { course, dataUrls, omittedAssetIds };
+  return { course, variant: args.variant, dataUrls, omittedAssetIds };
 }
 
 export async function renderLoadedPreview(loaded: LoadedPreview): Promise<CoursePreview> {
-  const { course, dataUrls, omittedAssetIds } = loaded;
-  const html = await renderCourseHtmlSliced(course, { mode: "preview", assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl });
+  const { course, variant, dataUrls, omittedAssetIds } = loaded;
+  const html = await renderCourseHtmlSliced(course, {
+    mode: "preview",
+    previewOf: { variant, version: course.version },
+    assetUrl: (assetId) => dataUrls.get(assetId) ?? omittedAssetUrl,
+  });
   return { course, html, omittedAssetIds };
 }
 

@@ -62,7 +62,7 @@ const previewCourseTool = defineTool<AuthoringServices, typeof previewCourseArgu
           lessons: module.lessons.map((lesson) => ({ id: lesson.id, title: lesson.title, kind: lesson.kind, estimatedMinutes: lesson.estimatedMinutes, blockCount: lesson.blockCount })),
         })),
       },
-      summary: `${courseOutlineMarkdown(course)}\nHTML preview (${args.variant}): ${previewUri}`,
+      summary: `${courseOutlineMarkdown(course, args.variant)}\nHTML preview (${args.variant}, version ${course.version}): ${previewUri}`,
       content: [
         {
           type: "resource_link",
