@@ -18,7 +18,13 @@ function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): P
 }
 
 function contentsLink(pageId: string, label: SafeHtml | string): SafeHtml {
-  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-visited-note hidden> ${uiText.visited}</span></a>`;
+  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-state-note hidden></span></a>`;
+}
+
+/** The icons' meanings for sighted readers; screen readers hear each lesson's state after its name instead. */
+function contentsKey(): SafeHtml {
+  const entries = (["visited", "completed", "passed", "failed"] as const).map((state) => html`<li data-state="${state}">${uiText.contentsKey[state]}</li>`);
+  return html`<ul class="contents-key" aria-hidden="true">${entries}</ul>`;
 }
 
 export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
@@ -30,7 +36,7 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
     return html`<li><span class="module-title">${uiText.moduleEyebrow(index + 1, module.title)}</span><ol>${lessons}</ol></li>`;
   });
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
-<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol></nav>
+<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol>${contentsKey()}</nav>
 </details>`;
 }
 

@@ -39,7 +39,14 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .contents a { display: block; padding: 0.375rem 0.625rem; border-radius: 0.375rem; text-decoration: none; color: var(--text); border-left: 3px solid transparent; }
 .contents a:hover { background: var(--surface); text-decoration: underline; }
 .contents a[aria-current="page"] { background: #e0e7ff; border-left-color: var(--accent); font-weight: 600; color: var(--accent-strong); }
-.contents a.is-visited::after { content: " \\2713" / ""; color: var(--correct); }
+.contents a[data-state]::after, .contents-key [data-state]::before { font-weight: 700; }
+.contents a[data-state]::after { margin-left: 0.375rem; }
+.contents-key [data-state]::before { margin-right: 0.25rem; }
+.contents a[data-state="visited"]::after, .contents-key [data-state="visited"]::before { content: "\\25D1" / ""; color: var(--muted); }
+.contents a[data-state="completed"]::after, .contents-key [data-state="completed"]::before { content: "\\2713" / ""; color: var(--correct); }
+.contents a[data-state="passed"]::after, .contents-key [data-state="passed"]::before { content: "\\2605" / ""; color: var(--correct); }
+.contents a[data-state="failed"]::after, .contents-key [data-state="failed"]::before { content: "\\2717" / ""; color: var(--incorrect); }
+.contents-key { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 0.875rem; margin: 0.75rem 0 0; padding: 0.5rem 0 0; border-top: 1px solid var(--hairline); font-size: 0.875rem; color: var(--muted); }
 .kind-badge { display: inline-block; margin-left: 0.375rem; padding: 0 0.375rem; font-size: 0.8125rem; border: 1px solid var(--border); border-radius: 0.25rem; color: var(--muted); }
 main { min-width: 0; max-width: 48rem; }
 main:focus { outline: none; }

@@ -16,7 +16,7 @@ export const uiText = {
   previous: "Previous",
   next: "Next",
   quizBadge: "Quiz",
-  visited: "(visited)",
+  contentsKey: { visited: "Visited", completed: "Completed", passed: "Passed", failed: "Failed" },
   opensInNewTab: "(opens in a new tab)",
   transcript: "Transcript",
   captions: "Captions",
@@ -68,5 +68,7 @@ export const runtimeText = {
   lastScore: "Your last score: {percent}% after {attempts} attempt(s).",
   moved: "Moved “{item}” to position {position} of {count}.",
   lessonProgress: "Lesson {position} of {count}",
+  /** What a screen reader hears after a lesson's name in the contents; the icons are in `styles.ts`. */
+  contentsStates: { visited: "(visited)", completed: "(completed)", passed: "(passed)", failed: "(failed)" },
 };
 export type RuntimeText = typeof runtimeText;
