@@ -23,6 +23,8 @@ const course: CourseRow = {
   audience: "",
   level: null,
   tags: ["one"],
+  numbering: "modules",
+  targetMinutes: null,
   status: "draft",
   version: 1,
   createdAt: "2026-01-01T00:00:00.000Z",

@@ -69,6 +69,8 @@ export async function insertDraftCourse(session: AuthoringSession, outline: Crea
     audience: outline.audience,
     level: outline.level,
     tags: outline.tags,
+    numbering: outline.numbering,
+    targetMinutes: outline.targetMinutes,
     status: "draft",
     version: 1,
     createdAt: now,

@@ -21,7 +21,9 @@ export function publishedContent(rows: CourseRows): PublishedContent {
 
 /** Hash of what a learner would see; bookkeeping (version, timestamps, status) is left out. */
 export function contentFingerprint(content: PublishedContent): string {
-  const { version: _version, updatedAt: _updatedAt, status: _status, ...learnerFacing } = content;
+  const { version: _version, updatedAt: _updatedAt, status: _status, numbering, targetMinutes, ...rest } = content;
+  // Settings added later count only when they differ from their defaults, so snapshots taken before them still match.
+  const learnerFacing = { ...rest, ...(numbering === "modules" ? {} : { numbering }), ...(targetMinutes === null ? {} : { targetMinutes }) };
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(learnerFacing)).digest("hex");
 }
 
@@ -77,7 +79,10 @@ export async function readPublishedCourse(
   const content = snapshot.document as unknown as PublishedContent;
   const draft = await loadCourseRows(session.tx, course);
   return {
+    // Snapshots taken before these settings existed were rendered with the defaults.
     ...content,
+    numbering: (content as Partial<PublishedContent>).numbering ?? "modules",
+    targetMinutes: (content as Partial<PublishedContent>).targetMinutes ?? null,
     modules: options.includeBlocks ? content.modules : content.modules.map((module) => ({ ...module, lessons: module.lessons.map(withoutBlocks) })),
     role,
     collaborators: collaboratorDocuments(await session.tx.listCollaborators(course.id)),

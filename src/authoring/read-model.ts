@@ -76,6 +76,8 @@ export function courseDocument(
     ...courseSummary(rows.course, role),
     objectives: inOrder(rows.objectives).map((objective) => ({ id: objective.id, text: objective.text })),
     collaborators: collaboratorDocuments(collaborators),
+    numbering: rows.course.numbering,
+    targetMinutes: rows.course.targetMinutes,
     modules: inOrder(rows.modules).map((module) =>
       moduleDocument(
         module,

@@ -13,7 +13,8 @@ import { uiText } from "./ui-text.ts";
 export interface PlacedLesson {
   readonly lesson: RenderableLesson;
   readonly module: RenderableModule;
-  readonly moduleNumber: number;
+  /** Null when the course does not number its modules. */
+  readonly moduleNumber: number | null;
   readonly pageId: string;
 }
 

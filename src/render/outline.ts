@@ -10,6 +10,7 @@ import { pager } from "./lesson.ts";
 import { markdownHtml } from "./markdown.ts";
 import type { RenderableCourse, RenderableModule } from "./types.ts";
 import { uiText } from "./ui-text.ts";
+import { moduleNumberOf } from "./numbering.ts";
 
 export const introPageId = "course-introduction";
 
@@ -33,7 +34,7 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
       const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
-    return html`<li><span class="module-title">${uiText.moduleEyebrow(index + 1, module.title)}</span><ol>${lessons}</ol></li>`;
+    return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
 <nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol>${contentsKey()}</nav>
@@ -62,7 +63,7 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(index + 1, module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
   });
 }
 

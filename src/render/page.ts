@@ -9,6 +9,7 @@ import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { moduleNumberOf } from "./numbering.ts";
 import { courseStyles } from "./styles.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
@@ -69,7 +70,7 @@ function safeBaseHref(baseHref: string | undefined): string | null {
 
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
   return course.modules.flatMap((module, moduleIndex) =>
-    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleIndex + 1, pageId: context.ids.next("lesson", lesson.id) })),
+    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleNumberOf(course, moduleIndex), pageId: context.ids.next("lesson", lesson.id) })),
   );
 }
 

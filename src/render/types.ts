@@ -42,6 +42,8 @@ export interface RenderableCourse {
   readonly audience?: string | null;
   readonly level?: string | null;
   readonly objectives: readonly { readonly id: string; readonly text: string }[];
+  /** `"none"` shows module titles as written; absent or `"modules"` puts "Module 2:" before each. */
+  readonly numbering?: "modules" | "none" | null;
   readonly modules: readonly RenderableModule[];
 }
 

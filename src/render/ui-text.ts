@@ -39,7 +39,8 @@ export const uiText = {
   levels: { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", all_levels: "All levels" } as Record<string, string>,
   calloutVariants: { info: "Information", tip: "Tip", note: "Note", warning: "Warning", danger: "Danger", success: "Success" } as Record<string, string>,
   questionHeading: (number: number, points: number) => `Question ${number} (${points} ${points === 1 ? "point" : "points"})`,
-  moduleEyebrow: (number: number, title: string) => `Module ${number}: ${title}`,
+  /** A module's title as learners see it; `number` is null when the course does not number modules. */
+  moduleEyebrow: (number: number | null, title: string) => (number === null ? title : `Module ${number}: ${title}`),
   lessonNavigation: (title: string) => `Lesson navigation: ${title}`,
   estimatedMinutes: (minutes: number) => `About ${minutes} min`,
   passMark: (percent: number) => `Pass mark: ${percent}%`,

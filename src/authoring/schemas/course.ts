@@ -4,7 +4,7 @@
  * nested outline `create_course` accepts in one call.
  */
 import * as v from "valibot";
-import { courseStatuses, collaboratorRoles } from "../../store/types.ts";
+import { courseNumberings, courseStatuses, collaboratorRoles } from "../../store/types.ts";
 import { blockSchema, storedBlockSchema } from "./blocks.ts";
 import {
   idField,
@@ -20,6 +20,15 @@ import {
 
 export const courseStatusField = v.picklist(courseStatuses, `must be one of ${courseStatuses.join(", ")}`);
 
+export const numberingField = v.pipe(
+  v.picklist(courseNumberings, "must be modules or none"),
+  v.description('"modules" (default): learner pages put "Module 2:" before each module title; "none": titles as written.'),
+);
+export const targetMinutesField = v.pipe(
+  v.nullable(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000, "must be at most 100000"))),
+  v.description("The course length you aim at, in minutes; validate_course warns when the lessons add up to more than 25% away. null for none."),
+);
+
 /** Course fields an agent may set; every one optional on update. */
 export const courseFieldEntries = {
   title: titleField(),
@@ -28,6 +37,8 @@ export const courseFieldEntries = {
   audience: v.optional(shortTextField(500), ""),
   level: v.optional(v.nullable(levelField), null),
   tags: v.optional(tagsField, []),
+  numbering: v.optional(numberingField, "modules"),
+  targetMinutes: v.optional(targetMinutesField, null),
 };
 
 export const courseUpdateEntries = {
@@ -37,6 +48,8 @@ export const courseUpdateEntries = {
   audience: v.optional(shortTextField(500)),
   level: v.optional(v.nullable(levelField)),
   tags: v.optional(tagsField),
+  numbering: v.optional(numberingField),
+  targetMinutes: v.optional(targetMinutesField),
 };
 
 export const objectiveTextField = requiredTextField(500);
@@ -157,6 +170,8 @@ export const courseDocumentSchema = v.object({
   ...courseSummarySchema.entries,
   objectives: v.array(objectiveSchema),
   collaborators: v.array(collaboratorSchema),
+  numbering: v.picklist(courseNumberings),
+  targetMinutes: v.nullable(v.number()),
   modules: v.array(moduleDocumentSchema),
   publication: v.optional(
     v.pipe(publicationSchema, v.description("The latest published snapshot; get_course includes it once the course has been published.")),

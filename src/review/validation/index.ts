@@ -12,6 +12,7 @@ import type { AssetRow } from "../../store/types.ts";
 import { checkBlock } from "./block-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
+import { checkTitleNumbering } from "./numbering-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
 import { atLeast, bySeverity, FindingList, findingSchema, severities, type Finding, type Severity } from "./rules.ts";
 
@@ -31,6 +32,7 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
     }
   }
   checkObjectivesAssessed(course, findings);
+  checkTitleNumbering(course, findings);
   return bySeverity(findings.findings);
 }
 

@@ -30,6 +30,7 @@ export const validationRules = {
   "question.no_correct_answer": { severity: "error", checks: "every question has a correct answer" },
   "question.several_correct_single_choice": { severity: "error", checks: "a single-choice question has exactly one correct choice" },
   "question.duplicate_options": { severity: "error", checks: "no question offers the same option twice" },
+  "title.numbered_twice": { severity: "warning", checks: "module and lesson titles do not carry a number the learner pages already add" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleId = keyof typeof validationRules;

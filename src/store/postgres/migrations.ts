@@ -133,6 +133,14 @@ export const postgresMigrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 5,
+    name: "course numbering and target length",
+    sql: `
+      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
+      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -27,6 +27,8 @@ export const tables: { [K in EntityKind]: TableSpec<EntityRows[K]> } = {
       audience: "audience",
       level: "level",
       tags: "tags",
+      numbering: "numbering",
+      targetMinutes: "target_minutes",
       status: "status",
       version: "version",
       createdAt: "created_at",

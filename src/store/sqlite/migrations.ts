@@ -170,6 +170,14 @@ export const migrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 4,
+    name: "course numbering and target length",
+    sql: `
+      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
+      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
+    `,
+  },
 ];
 
 export function applyMigrations(database: Database): void {
