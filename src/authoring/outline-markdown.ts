@@ -13,7 +13,8 @@ import type { CourseDocument, LessonDocument } from "./schemas/course.ts";
 export function courseOutlineMarkdown(course: CourseDocument, variant?: "draft" | "published"): string {
   const lines: string[] = [`# ${course.title}`, ""];
   const shown = variant ? [`${variant}, version ${course.version}`, `course status: ${course.status}`] : [course.status, `version ${course.version}`];
-  const facts = [...shown, course.language, course.level, course.audience && `for ${course.audience}`].filter(Boolean);
+  const length = `~${course.estimatedMinutes} min in all${course.targetMinutes === null ? "" : ` (target ${course.targetMinutes} min)`}`;
+  const facts = [...shown, length, course.language, course.level, course.audience && `for ${course.audience}`].filter(Boolean);
   lines.push(`_${facts.join(" · ")}_ — \`${course.id}\``, "");
   if (course.description) lines.push(course.description, "");
   if (course.tags.length) lines.push(`Tags: ${course.tags.join(", ")}`, "");
@@ -39,7 +40,8 @@ export function courseOutlineMarkdown(course: CourseDocument, variant?: "draft" 
 
 function lessonFacts(lesson: LessonDocument): string {
   const quiz = lesson.kind === "quiz" ? `quiz, pass at ${lesson.passingScore}%${lesson.maxAttempts ? `, ${lesson.maxAttempts} attempt(s)` : ""}` : "content";
-  return `_${quiz} · ~${lesson.estimatedMinutes} min · ${lesson.blockCount} block(s)_`;
+  const minutes = lesson.estimatedMinutesIsSet ? `~${lesson.estimatedMinutes} min set, ~${lesson.derivedMinutes} min derived` : `~${lesson.estimatedMinutes} min`;
+  return `_${quiz} · ${minutes} · ${lesson.blockCount} block(s)_`;
 }
 
 function blockLine(block: Block): string {

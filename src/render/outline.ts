@@ -41,8 +41,23 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
 </details>`;
 }
 
-function courseMeta(course: RenderableCourse): SafeHtml | "" {
+/** The course's length: its lessons' minutes (set or derived) summed; null when none is known. */
+export function courseLength(course: RenderableCourse): number | null {
+  const minutes = course.modules.flatMap((module) => module.lessons).map((lesson) => (typeof lesson.estimatedMinutes === "number" ? lesson.estimatedMinutes : 0));
+  const total = minutes.reduce((sum, value) => sum + value, 0);
+  return total > 0 ? total : null;
+}
+
+function lengthText(course: RenderableCourse, mode: RenderContext["options"]["mode"]): string | null {
+  const total = courseLength(course);
+  if (total === null) return null;
+  return mode === "preview" && typeof course.targetMinutes === "number" ? uiText.totalAndTarget(total, course.targetMinutes) : uiText.estimatedMinutes(total);
+}
+
+function courseMeta(course: RenderableCourse, context: RenderContext): SafeHtml | "" {
   const items: SafeHtml[] = [];
+  const length = lengthText(course, context.options.mode);
+  if (length) items.push(html`<div data-course-length><dt>${uiText.lengthLabel}</dt><dd>${length}</dd></div>`);
   if (course.audience) items.push(html`<div><dt>${uiText.audienceLabel}</dt><dd>${course.audience}</dd></div>`);
   if (course.level) {
     // An own-property lookup: a level such as "constructor" must show as itself, not as Object's members.
@@ -72,7 +87,7 @@ export function renderIntroduction(course: RenderableCourse, placed: readonly Pl
   const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
   return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
 <h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
-${description}${courseMeta(course)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
+${description}${courseMeta(course, context)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
 }

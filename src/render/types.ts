@@ -20,6 +20,9 @@ export interface RenderableLesson {
   /** Attempts allowed for a quiz lesson; absent or null means unlimited. */
   readonly maxAttempts?: number | null;
   readonly estimatedMinutes?: number | null;
+  /** True when the author set `estimatedMinutes`; the preview then shows `derivedMinutes` beside it. */
+  readonly estimatedMinutesIsSet?: boolean | null;
+  readonly derivedMinutes?: number | null;
   readonly blocks?: readonly RenderableBlock[];
 }
 
@@ -44,6 +47,8 @@ export interface RenderableCourse {
   readonly objectives: readonly { readonly id: string; readonly text: string }[];
   /** `"none"` shows module titles as written; absent or `"modules"` puts "Module 2:" before each. */
   readonly numbering?: "modules" | "none" | null;
+  /** The length the author aims at; the preview shows it beside the course's total. */
+  readonly targetMinutes?: number | null;
   readonly modules: readonly RenderableModule[];
 }
 

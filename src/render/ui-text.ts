@@ -43,6 +43,10 @@ export const uiText = {
   moduleEyebrow: (number: number | null, title: string) => (number === null ? title : `Module ${number}: ${title}`),
   lessonNavigation: (title: string) => `Lesson navigation: ${title}`,
   estimatedMinutes: (minutes: number) => `About ${minutes} min`,
+  lengthLabel: "Length",
+  /** Preview only: the author's value beside what the content suggests. */
+  setAndDerivedMinutes: (set: number, derived: number) => `About ${set} min (set; the content suggests ${derived} min)`,
+  totalAndTarget: (total: number, target: number) => `About ${total} min (target ${target} min)`,
   passMark: (percent: number) => `Pass mark: ${percent}%`,
   attemptsAllowed: (attempts: number) => `${attempts} ${attempts === 1 ? "attempt" : "attempts"} allowed`,
   blankLabel: (number: number) => `Blank ${number}`,

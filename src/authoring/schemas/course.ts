@@ -143,6 +143,7 @@ export const lessonDocumentSchema = v.object({
   maxAttempts: v.nullable(v.number()),
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.pipe(v.boolean(), v.description("True when an author set the estimate; false when it is derived from the content.")),
+  derivedMinutes: v.pipe(v.number(), v.description("The estimate derived from the content, shown beside any value set.")),
   blockCount: v.number(),
   blocks: v.optional(v.array(storedBlockSchema)),
 });
@@ -172,6 +173,7 @@ export const courseDocumentSchema = v.object({
   collaborators: v.array(collaboratorSchema),
   numbering: v.picklist(courseNumberings),
   targetMinutes: v.nullable(v.number()),
+  estimatedMinutes: v.pipe(v.number(), v.description("The course's length: its lessons' minutes (set or derived) summed.")),
   modules: v.array(moduleDocumentSchema),
   publication: v.optional(
     v.pipe(publicationSchema, v.description("The latest published snapshot; get_course includes it once the course has been published.")),
