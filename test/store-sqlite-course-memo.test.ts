@@ -25,6 +25,7 @@ const course: CourseRow = {
   tags: ["one"],
   numbering: "modules",
   targetMinutes: null,
+  theme: null,
   status: "draft",
   version: 1,
   createdAt: "2026-01-01T00:00:00.000Z",

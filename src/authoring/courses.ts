@@ -71,6 +71,7 @@ export async function insertDraftCourse(session: AuthoringSession, outline: Crea
     tags: outline.tags,
     numbering: outline.numbering,
     targetMinutes: outline.targetMinutes,
+    theme: null,
     status: "draft",
     version: 1,
     createdAt: now,

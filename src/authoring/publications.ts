@@ -22,11 +22,11 @@ export function publishedContent(rows: CourseRows): PublishedContent {
 
 /** Hash of what a learner would see; bookkeeping (version, timestamps, status) is left out. */
 export function contentFingerprint(content: PublishedContent): string {
-  const { version: _version, updatedAt: _updatedAt, status: _status, numbering, targetMinutes, estimatedMinutes: _total, modules, ...rest } = content;
+  const { version: _version, updatedAt: _updatedAt, status: _status, numbering, targetMinutes, theme, estimatedMinutes: _total, modules, ...rest } = content;
   // Settings added later count only when they differ from their defaults, and figures derived from the
   // content not at all, so snapshots taken before them still match.
   const withoutDerived = modules.map((module) => ({ ...module, lessons: module.lessons.map(({ derivedMinutes: _derived, ...lesson }) => lesson) }));
-  const learnerFacing = { ...rest, modules: withoutDerived, ...(numbering === "modules" ? {} : { numbering }), ...(targetMinutes === null ? {} : { targetMinutes }) };
+  const learnerFacing = { ...rest, modules: withoutDerived, ...(numbering === "modules" ? {} : { numbering }), ...(targetMinutes === null ? {} : { targetMinutes }), ...(theme === null ? {} : { theme }) };
   return new Bun.CryptoHasher("sha256").update(JSON.stringify(learnerFacing)).digest("hex");
 }
 
@@ -87,6 +87,7 @@ export async function readPublishedCourse(
     ...content,
     numbering: (content as Partial<PublishedContent>).numbering ?? "modules",
     targetMinutes: (content as Partial<PublishedContent>).targetMinutes ?? null,
+    theme: (content as Partial<PublishedContent>).theme ?? null,
     estimatedMinutes: courseMinutes(modules),
     modules: options.includeBlocks ? modules : modules.map((module) => ({ ...module, lessons: module.lessons.map(withoutBlocks) })),
     role,

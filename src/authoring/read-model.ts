@@ -87,6 +87,7 @@ export function courseDocument(
     numbering: rows.course.numbering,
     targetMinutes: rows.course.targetMinutes,
     estimatedMinutes: courseMinutes(modules),
+    theme: (rows.course.theme ?? null) as CourseDocument["theme"],
     modules,
   };
 }

@@ -11,6 +11,7 @@ import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.t
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { courseStyles } from "./styles.ts";
+import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
@@ -49,6 +50,7 @@ function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: 
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data: blob: https: http:",
+    "font-src data:",
     "media-src 'self' data: blob: https: http:",
     `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
     "object-src 'none'",
@@ -100,12 +102,12 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles)}</style>
+<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)))}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
 <header class="site-header">
-<div class="header-inner"><p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
+<div class="header-inner">${themeLogo(themeOf(course), options)}<p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
 </header>
 <div class="layout">
 ${renderContents(course, placed)}

@@ -4,6 +4,7 @@
  * preview and the export packages.
  */
 import type { Block } from "../authoring/schemas/blocks.ts";
+import type { CourseTheme } from "../authoring/schemas/theme.ts";
 
 /**
  * A block as stored. Blocks are validated against the block schema when rendered, so the loosely typed
@@ -49,6 +50,8 @@ export interface RenderableCourse {
   readonly numbering?: "modules" | "none" | null;
   /** The length the author aims at; the preview shows it beside the course's total. */
   readonly targetMinutes?: number | null;
+  /** The organisation's look; absent or null for the default one. */
+  readonly theme?: CourseTheme | null;
   readonly modules: readonly RenderableModule[];
 }
 

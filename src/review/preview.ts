@@ -10,6 +10,7 @@ import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
+import { themeAssetIds } from "../render/theme.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -71,6 +72,7 @@ export function referencedAssetIds(course: CourseDocument): string[] {
   const add = (value: unknown) => {
     if (typeof value === "string") ids.add(value);
   };
+  for (const assetId of themeAssetIds(course.theme)) add(assetId);
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       for (const block of lesson.blocks ?? []) {

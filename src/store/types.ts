@@ -29,6 +29,8 @@ export interface CourseRow {
   numbering: CourseNumbering;
   /** The length the author aims at, in minutes; null when none is set. */
   targetMinutes: number | null;
+  /** The course theme as validated on write (see authoring/schemas/theme.ts); null for the default look. */
+  theme: JsonObject | null;
   status: CourseStatus;
   version: number;
   createdAt: string;

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { courseNumberings, courseStatuses, collaboratorRoles } from "../../store/types.ts";
 import { blockSchema, storedBlockSchema } from "./blocks.ts";
+import { themeInputSchema, themeSchema } from "./theme.ts";
 import {
   idField,
   languageField,
@@ -22,11 +23,11 @@ export const courseStatusField = v.picklist(courseStatuses, `must be one of ${co
 
 export const numberingField = v.pipe(
   v.picklist(courseNumberings, "must be modules or none"),
-  v.description('"modules" (default): learner pages put "Module 2:" before each module title; "none": titles as written.'),
+  v.description('"modules" (default) prefixes "Module N:" to module titles; "none" does not.'),
 );
 export const targetMinutesField = v.pipe(
   v.nullable(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000, "must be at most 100000"))),
-  v.description("The course length you aim at, in minutes; validate_course warns when the lessons add up to more than 25% away. null for none."),
+  v.description("Aimed length in minutes; validate_course warns beyond 25%."),
 );
 
 /** Course fields an agent may set; every one optional on update. */
@@ -50,6 +51,7 @@ export const courseUpdateEntries = {
   tags: v.optional(tagsField),
   numbering: v.optional(numberingField),
   targetMinutes: v.optional(targetMinutesField),
+  theme: v.optional(v.nullable(themeInputSchema)),
 };
 
 export const objectiveTextField = requiredTextField(500);
@@ -174,6 +176,7 @@ export const courseDocumentSchema = v.object({
   numbering: v.picklist(courseNumberings),
   targetMinutes: v.nullable(v.number()),
   estimatedMinutes: v.pipe(v.number(), v.description("The course's length: its lessons' minutes (set or derived) summed.")),
+  theme: v.nullable(themeSchema),
   modules: v.array(moduleDocumentSchema),
   publication: v.optional(
     v.pipe(publicationSchema, v.description("The latest published snapshot; get_course includes it once the course has been published.")),

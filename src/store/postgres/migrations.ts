@@ -141,6 +141,11 @@ export const postgresMigrations: Migration[] = [
       ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: "course theme",
+    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
+  },
 ];
 
 export class SchemaTooNewError extends Error {

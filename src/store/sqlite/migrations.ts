@@ -178,6 +178,11 @@ export const migrations: Migration[] = [
       ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
     `,
   },
+  {
+    version: 5,
+    name: "course theme",
+    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
+  },
 ];
 
 export function applyMigrations(database: Database): void {
