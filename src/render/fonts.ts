@@ -4,11 +4,11 @@
  * License), read once when first used.
  */
 import { readFileSync } from "node:fs";
+// Imported as files so `bun build --compile` embeds them in the binary; the import yields a readable path.
+import atkinsonBold from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-700-normal.woff2" with { type: "file" };
+import atkinsonRegular from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-400-normal.woff2" with { type: "file" };
 
-const atkinsonFiles = {
-  400: "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-400-normal.woff2",
-  700: "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-700-normal.woff2",
-} as const;
+const atkinsonFiles = { 400: atkinsonRegular, 700: atkinsonBold } as const;
 
 function base64Of(bytes: Uint8Array): string {
   let binary = "";
@@ -22,7 +22,7 @@ let atkinsonFaces: string | null = null;
 export function atkinsonHyperlegibleFaces(): string {
   atkinsonFaces ??= Object.entries(atkinsonFiles)
     .map(([weight, file]) => {
-      const bytes = new Uint8Array(readFileSync(new URL(import.meta.resolve(file))));
+      const bytes = new Uint8Array(readFileSync(file));
       return `@font-face { font-family: "Atkinson Hyperlegible"; font-style: normal; font-weight: ${weight}; font-display: swap; src: url(data:font/woff2;base64,${base64Of(bytes)}) format("woff2"); }`;
     })
     .join("\n");
