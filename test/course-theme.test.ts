@@ -123,12 +123,15 @@ describe("the theme in every package", () => {
     for (const format of formats) pages[format] = unzipSync((await readExport(alice, (await exportPackage(alice, { courseId, format })).structured.uri)).bytes);
   });
 
-  test.each(formats)("%s carries the colours, the embedded font and the logo file", (format) => {
+  test.each(formats)("%s carries the colours, the embedded font, the logo file, the progress bar and the cover's Start button", (format) => {
     const files = pages[format]!;
     const htmlName = Object.keys(files).find((name) => name.endsWith("index.html") || (format === "imscc" && name.endsWith(".html") && new TextDecoder().decode(files[name]).includes("site-header")));
     const page = new TextDecoder().decode(files[htmlName!]);
     expect(page).toContain(".site-header { background: #7c2d12;");
     expect(page).toContain("data:font/woff2;base64,");
+    // Every player opens with the cover's Start button and shows the progress bar.
+    expect(page).toContain("data-progress-bar");
+    if (format !== "imscc") expect(page).toContain("data-start-course");
     const logo = /<img class="course-logo" src="([^"]+)" alt="Acme Safety">/.exec(page)?.[1] ?? "";
     const logoPath = decodeURIComponent(new URL(logo, `http://package/${htmlName}`).pathname.slice(1));
     expect(Object.keys(files)).toContain(logoPath);

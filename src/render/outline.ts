@@ -12,6 +12,7 @@ import type { RenderableCourse, RenderableModule } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { themeCover, themeOf } from "./theme.ts";
+import { startButton } from "./cover.ts";
 
 export const introPageId = "course-introduction";
 
@@ -88,7 +89,7 @@ export function renderIntroduction(course: RenderableCourse, placed: readonly Pl
   const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
   return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
 ${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
-${description}${courseMeta(course, context)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
+${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
 }

@@ -10,6 +10,7 @@ import { html, trustedHtml } from "./html.ts";
 import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
+import { progressMeter } from "./cover.ts";
 import { courseStyles } from "./styles.ts";
 import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -107,7 +108,7 @@ ${baseHref ? html`<base href="${baseHref}">` : ""}
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
 <header class="site-header">
-<div class="header-inner">${themeLogo(themeOf(course), options)}<p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
+<div class="header-inner">${themeLogo(themeOf(course), options)}<p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p>${progressMeter(placed.length)}</div>
 </header>
 <div class="layout">
 ${renderContents(course, placed)}

@@ -153,7 +153,9 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-result[data-outcome="failed"] { color: var(--incorrect); }
 .objectives li { margin-bottom: 0.375rem; }
 .outline-module { border-top: 1px solid var(--hairline); }
-.start-link { margin-top: 1.5rem; }
+.start-link { margin: 1.5rem 0; }
+.progress-meter { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; }
+.progress-meter progress { width: 7rem; height: 0.625rem; accent-color: #ffffff; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-top: 3rem; padding-top: 1.5rem; border-top: 1px solid var(--hairline); }
 .pager .next { margin-left: auto; }
 .pager a:visited { color: var(--accent-strong); }

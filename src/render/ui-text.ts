@@ -13,6 +13,8 @@ export const uiText = {
   audienceLabel: "Audience",
   levelLabel: "Level",
   startCourse: "Start the course",
+  lessonsCompletedLabel: "Course progress",
+  lessonsCompleted: (done: number, count: number) => `${done} of ${count} lessons completed`,
   previous: "Previous",
   next: "Next",
   quizBadge: "Quiz",
@@ -73,6 +75,9 @@ export const runtimeText = {
   lastScore: "Your last score: {percent}% after {attempts} attempt(s).",
   moved: "Moved “{item}” to position {position} of {count}.",
   lessonProgress: "Lesson {position} of {count}",
+  lessonsCompleted: "{done} of {count} lessons completed",
+  resumeCourse: "Resume: {title}",
+  startCourse: "Start the course",
   /** What a screen reader hears after a lesson's name in the contents; the icons are in `styles.ts`. */
   contentsStates: { visited: "(visited)", completed: "(completed)", passed: "(passed)", failed: "(failed)" },
 };

@@ -61,6 +61,25 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
+    showProgress();
+  }
+
+  /** The progress bar (lessons completed or passed of all) and the cover's Start button, which becomes Resume. */
+  function showProgress(): void {
+    const done = lessons.filter((lesson) => {
+      const state = lessonState(lesson.id);
+      return state === "completed" || state === "passed";
+    }).length;
+    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]");
+    if (bar) bar.value = done;
+    const label = document.querySelector<HTMLElement>("[data-progress-text]");
+    if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
+    const start = document.querySelector<HTMLAnchorElement>("[data-start-course]");
+    const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
+    const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
+    if (!start || !resumeAt || !page) return;
+    start.href = `#${page.id}`;
+    start.textContent = fill(text.resumeCourse, { title: resumeAt.title });
   }
 
   function showPage(page: HTMLElement, moveFocus: boolean): void {
