@@ -11,6 +11,7 @@ import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.t
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { progressMeter } from "./cover.ts";
+import { printStyles } from "./print-styles.ts";
 import { courseStyles } from "./styles.ts";
 import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -103,7 +104,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)))}</style>
+<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)) + printStyles)}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>

@@ -1,7 +1,7 @@
 /**
  * The page's one stylesheet, inlined under the CSP nonce. Colours meet WCAG AA (4.5:1 for text, 3:1 for
  * focus rings and control borders); the layout is a sidebar and a readable column on wide screens and a
- * single column below 56rem; motion stops when the learner prefers reduced motion; print shows it all.
+ * single column below 56rem; motion stops when the learner prefers reduced motion; print is in `print-styles.ts`.
  */
 export const courseStyles = `
 :root {
@@ -174,10 +174,5 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 @media (prefers-reduced-motion: reduce) {
   html { scroll-behavior: auto; }
   *, *::before, *::after { transition: none !important; animation: none !important; }
-}
-@media print {
-  .site-header, .contents-disclosure, .pager, .skip-link, .question-actions, .quiz-actions { display: none !important; }
-  .page[hidden] { display: block !important; }
-  .layout { display: block; }
 }
 `;
