@@ -115,6 +115,15 @@ describe("update_course { theme }", () => {
   });
 });
 
+test("duplicate_course keeps the theme, its logo and cover image pointing at the copy's own assets", async () => {
+  const copy = (await alice.call("duplicate_course", { courseId })) as { id: string; theme: { logo: { assetId: string }; coverImage: { assetId: string }; primaryColor: string } };
+  const assets = ((await alice.call("list_assets", { courseId: copy.id })).assets as { id: string }[]).map((asset) => asset.id);
+  expect(copy.theme.primaryColor).toBe("#7c2d12");
+  expect(copy.theme.logo.assetId).not.toBe(logoId);
+  expect(assets).toContain(copy.theme.logo.assetId);
+  expect(assets).toContain(copy.theme.coverImage.assetId);
+});
+
 describe("the theme in every package", () => {
   const formats = ["scorm12", "scorm2004", "cmi5", "imscc", "html"] as const;
   const pages: Record<string, Record<string, Uint8Array>> = {};
