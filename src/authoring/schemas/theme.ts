@@ -9,8 +9,7 @@ import { idField, shortTextField } from "./fields.ts";
 export const themeFonts = ["system-sans", "system-serif", "atkinson-hyperlegible"] as const;
 export type ThemeFont = (typeof themeFonts)[number];
 
-const colorField = (role: string) =>
-  v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, "must be a #rrggbb colour, e.g. #1d4ed8"), v.toLowerCase(), v.description(role));
+const colorField = () => v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, "must be a #rrggbb colour, e.g. #1d4ed8"), v.toLowerCase());
 
 const themeImageSchema = v.object({
   assetId: idField("asset"),
@@ -18,26 +17,26 @@ const themeImageSchema = v.object({
 });
 
 export const themeColorEntries = {
-  primaryColor: v.optional(colorField("Header, links, buttons: 4.5:1 vs white and backgroundColor.")),
-  accentColor: v.optional(colorField("Focus, progress: 3:1 vs backgroundColor.")),
-  backgroundColor: v.optional(colorField("Page.")),
-  textColor: v.optional(colorField("4.5:1 vs backgroundColor.")),
+  primaryColor: v.optional(colorField()),
+  accentColor: v.optional(colorField()),
+  backgroundColor: v.optional(colorField()),
+  textColor: v.optional(colorField()),
 };
 
 export const themeSettingsEntries = {
   ...themeColorEntries,
-  font: v.optional(v.pipe(v.picklist(themeFonts, `must be one of ${themeFonts.join(", ")}`), v.description("Embedded in packages."))),
-  logo: v.optional(v.pipe(themeImageSchema, v.description("Image asset of this course."))),
+  font: v.optional(v.picklist(themeFonts, `must be one of ${themeFonts.join(", ")}`)),
+  logo: v.optional(themeImageSchema),
   coverImage: v.optional(themeImageSchema),
   corners: v.optional(v.picklist(["rounded", "square"], "must be rounded or square")),
 };
 
 export const themeInputSchema = v.pipe(
   v.object({
-    from: v.optional(v.pipe(idField("course"), v.description("Copy this readable course's theme; fields given change it."))),
+    from: v.optional(v.pipe(idField("course"), v.description("Copy that course's theme first."))),
     ...themeSettingsEntries,
   }),
-  v.description("Replaces the theme; null removes it."),
+  v.description("Replaces the theme (null: none). WCAG AA checked: text and primary 4.5:1 on background, white 4.5:1 on primary, accent 3:1. logo/coverImage: image assets of this course."),
 );
 
 export const themeSchema = v.object(themeSettingsEntries);
