@@ -5,7 +5,7 @@ import type { BlockRow, CourseRow } from "../src/store/types.ts";
 import { openHarness } from "./authoring-harness.ts";
 
 function courseRow(id: string, version: number, updatedAt = `2026-01-01T00:00:0${version}.000Z`): CourseRow {
-  return { id, ownerSub: "u", title: "t", description: "", language: "en", audience: "", level: null, tags: [], status: "draft", version, createdAt: updatedAt, updatedAt };
+  return { id, ownerSub: "u", title: "t", description: "", language: "en", audience: "", level: null, tags: [], numbering: "modules", targetMinutes: null, theme: null, status: "draft", version, createdAt: updatedAt, updatedAt };
 }
 
 function rowsOf(course: CourseRow, blockCount: number): CourseRows {

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { quizLessonId } from "./support/export-course.ts";
 import { answerQuiz, currentLessonId, nextUntil, waitForCourse } from "./support/export-player.ts";
 import { sessionIdExtension, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
+import { waitFor } from "./support/wait.ts";
 import { startCmi5Player, type Cmi5Au, type Cmi5Player } from "./support/cmi5-player.ts";
 
 setDefaultTimeout(30_000);
@@ -77,6 +78,7 @@ describe("cmi5 AU with an unreliable LRS", () => {
     expect(verbsOf(all).at(0)).toBe("initialized");
     expect(verbsOf(all).at(-1)).toBe("terminated");
     expect(new Set(all.map((statement) => statement.id)).size).toBe(all.length);
+    expect(resentIds(all)).toEqual({});
     const times = all.map((statement) => Date.parse(statement.timestamp));
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
@@ -134,8 +136,10 @@ describe("cmi5 AU with an unreliable LRS", () => {
     await page.close();
   });
 
-  test("a corrupted State document restarts the course cleanly at the introduction", async () => {
-    for (const corrupted of ["{not json", '{"progress":"{\\"v\\":1,\\"q\\":[[\\"x\\"]],\\"s\\":42}","reported":7}', "[1,2,3]", '"text"']) {
+  // One test per document, so each launch has the whole time-out to itself on a loaded machine.
+  test.each(["{not json", '{"progress":"{\\"v\\":1,\\"q\\":[[\\"x\\"]],\\"s\\":42}","reported":7}', "[1,2,3]", '"text"'])(
+    "a corrupted State document (%s) restarts the course cleanly at the introduction",
+    async (corrupted) => {
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
@@ -148,7 +152,84 @@ describe("cmi5 AU with an unreliable LRS", () => {
       expect(JSON.parse(saved)).toMatchObject({ reported: { completed: false, passed: false } });
       expect(errors).toEqual([]);
       await page.close();
-    }
+    },
+  );
+});
+
+/** Statement ids whose receipts break "sent once, re-sent only after a failure": not exactly one acceptance, or a send after it. */
+function resentIds(statements: readonly Statement[]): Record<string, number[]> {
+  const broken: Record<string, number[]> = {};
+  for (const { id } of statements) {
+    const receipts = lms.receipts(id);
+    const accepted = receipts.filter((status) => status >= 200 && status < 300).length;
+    if (accepted !== 1 || !(receipts.at(-1)! >= 200 && receipts.at(-1)! < 300)) broken[id] = receipts;
+  }
+  return broken;
+}
+
+describe("cmi5 statements are sent once", () => {
+  test("a learner who takes the quiz and leaves sends every statement exactly once", async () => {
+    const page = await browser.newPage();
+    const registration = crypto.randomUUID();
+    const sessionId = await openAu(page, registration);
+    await nextUntil(page, quizLessonId);
+    await answerQuiz(page, true);
+    await page.goto("about:blank");
+    const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
+    expect(verbsOf(all).filter((name) => name !== "answered")).toEqual(["initialized", "completed", "passed", "terminated"]);
+    expect(resentIds(all)).toEqual({});
+    for (const { id } of all) expect(lms.receipts(id)).toEqual([200]);
+  });
+
+  test("leaving while a batch is still in flight does not send that batch again", async () => {
+    const page = await browser.newPage();
+    const registration = crypto.randomUUID();
+    const sessionId = await openAu(page, registration);
+    await nextUntil(page, quizLessonId);
+    await until("completed", () => verbsOf(lms.sessionStatements(sessionId)), (sent) => sent.includes("completed"));
+    const held = lms.holdNextStatementPost();
+    await answerQuiz(page, true);
+    await waitFor(held.arrived, 20_000, "the first statement POST after the quiz");
+    await page.goto("about:blank");
+    await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
+    held.release();
+    const all = await until("passed and four answered", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).filter((name) => name === "answered" || name === "passed").length === 5);
+    expect(resentIds(all)).toEqual({});
+    for (const { id } of all) expect(lms.receipts(id)).toEqual([200]);
+  });
+});
+
+describe("cmi5 resume on a slow LRS", () => {
+  test("a learner who moves on before the saved progress arrives stays on their page", async () => {
+    const registration = crypto.randomUUID();
+    const first = await browser.newPage();
+    await openAu(first, registration);
+    await nextUntil(first, "les_ppe");
+    await first.goto("about:blank");
+    await until("a State document at les_ppe", () => lms.stateDocument(registration, au.id, progressStateId) ?? "", (document) => document.includes('\\"c\\":1'));
+    const context = await browser.newContext();
+    let releaseState = (): void => undefined;
+    const stateHeld = new Promise<void>((resolve) => (releaseState = resolve));
+    let stateAsked = (): void => undefined;
+    const stateRequested = new Promise<void>((resolve) => (stateAsked = resolve));
+    await context.route(/activities\/state\?.*stateId=course-authoring-progress/, async (route) => {
+      if (route.request().method() !== "GET") return route.continue();
+      stateAsked();
+      await stateHeld;
+      return route.continue();
+    });
+    const page = await context.newPage();
+    const { url, sessionId } = lms.launch({ auUrl: au.url, auId: au.id, registration, moveOn: au.moveOn, masteryScore: au.masteryScore });
+    await page.goto(url);
+    await waitForCourse(page);
+    await waitFor(stateRequested, 20_000, "the AU asking for its State document");
+    expect(await nextUntil(page, "les_welcome")).toEqual(["les_welcome"]);
+    releaseState();
+    await until("initialized", () => verbsOf(lms.sessionStatements(sessionId)), (sent) => sent.includes("initialized"));
+    // initialized is queued in the same task that restores the saved progress, so the restore has run.
+    expect(await currentLessonId(page)).toBe("les_welcome");
+    expect(await page.evaluate(() => window.CourseRuntime?.getState().visitedLessonIds)).toEqual(["les_welcome", "les_ppe"]);
+    await context.close();
   });
 });
 

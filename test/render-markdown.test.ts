@@ -83,7 +83,24 @@ describe("renderMarkdown: link URLs", () => {
   test("reference-style links and autolinks obey the same allow-list", () => {
     expect(urlsIn(renderMarkdown("[x][bad] <javascript:alert(1)> javascript:alert(1)\n\n[bad]: javascript:alert(1)"))).toEqual([]);
     expect(urlsIn(renderMarkdown("[x][good]\n\n[good]: https://example.com/ref"))).toEqual(["https://example.com/ref"]);
-    expect(urlsIn(renderMarkdown("<https://example.com/auto> and https://example.com/bare"))).toEqual(["https://example.com/auto", "https://example.com/bare"]);
+    expect(urlsIn(renderMarkdown("<https://example.com/auto> and [text](https://example.com/explicit)"))).toEqual(["https://example.com/auto", "https://example.com/explicit"]);
+  });
+
+  test.each([
+    ["a bare URL", "Visit https://example.com/login now", "https://example.com/login"],
+    ["a bare www address", "See www.example.com for details", "www.example.com"],
+    ["a bare e-mail address", "From: security-alert@examp1e-bank.com", "security-alert@examp1e-bank.com"],
+    ["a bare address in a list item", "- reply to ceo@example.com", "ceo@example.com"],
+  ])("%s stays text: only links the author wrote are links", (_what, source, text) => {
+    const rendered = renderMarkdown(source);
+    expect(rendered).not.toContain("<a");
+    expect(rendered).toContain(text);
+  });
+
+  test("bare URLs stay text in fill-in-the-blank prompts too", () => {
+    const rendered = markdownWithBlanksHtml("Report {{1}} to abuse@example.com", () => html`<input>`).markup;
+    expect(rendered).not.toContain("<a");
+    expect(rendered).toContain("abuse@example.com");
   });
 
   test('external links open in a new tab with rel="noopener noreferrer" and say so to screen readers', () => {

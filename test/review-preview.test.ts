@@ -4,6 +4,8 @@
  * links the MCP Apps view while giving every host a text outline and the HTML resource.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { courseOutlineMarkdown } from "../src/authoring/outline-markdown.ts";
+import type { CourseDocument } from "../src/authoring/schemas/course.ts";
 import { coursePreviewViewUri } from "../src/mcp/apps/course-preview-view.ts";
 import { compileTools } from "../src/mcp/registry.ts";
 import { authoringTools } from "../src/mcp/tools/index.ts";
@@ -66,6 +68,22 @@ describe("course://{courseId}/preview", () => {
     expect(published.text).not.toContain("Edited after publishing.");
     expect(published.text).toContain("Walk to the nearest exit.");
     expect(query.meta).toMatchObject({ variant: "published" });
+  });
+
+  test("the preview names the variant and version it shows, not the course's status", async () => {
+    const course = await createCourse(harness);
+    const published = (await harness.call("alice", "set_status", { courseId: course.id, status: "published" })) as Json;
+    const text = blockOfType(course, "text");
+    await harness.call("alice", "update_block", { courseId: course.id, blockId: text.id, block: { type: "text", markdown: "Edited after publishing." } });
+    const draftDocument = (await harness.call("alice", "get_course", { courseId: course.id })) as Course & { version: number; status: string };
+    expect(draftDocument.status).toBe("published");
+    const badge = (page: string): string => /<p class="preview-badge"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? "";
+    expect(badge((await htmlOf(`course://${course.id}/preview`)).text)).toBe(`Preview: draft, version ${draftDocument.version}`);
+    const publishedVersion = (published.publication as Json | undefined)?.version ?? published.version;
+    expect(badge((await htmlOf(`course://${course.id}/preview/published`)).text)).toBe(`Preview: published, version ${publishedVersion}`);
+    const outline = courseOutlineMarkdown(draftDocument as unknown as CourseDocument, "draft");
+    expect(outline).toContain(`_draft, version ${draftDocument.version} · course status: published`);
+    expect(outline).not.toMatch(/_published · version/);
   });
 
   test("a published preview of a never-published course is invalid_state; a stranger's read is not_found", async () => {

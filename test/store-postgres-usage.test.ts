@@ -20,7 +20,7 @@ test("course totals start at zero, add deltas, follow the owner's assets, and go
   const services = await openAuthoringServices(database.url);
   try {
     const now = new Date().toISOString();
-    const course = { id: "crs_usage1", ownerSub: "olivia", title: "T", description: "", language: "en", audience: "", level: null, tags: [], status: "draft" as const, version: 1, createdAt: now, updatedAt: now };
+    const course = { id: "crs_usage1", ownerSub: "olivia", title: "T", description: "", language: "en", audience: "", level: null, tags: [], numbering: "modules" as const, targetMinutes: null, theme: null, status: "draft" as const, version: 1, createdAt: now, updatedAt: now };
     await services.store.write(async (tx) => {
       const usage = tx as WithUsage;
       await tx.insert("course", course);

@@ -36,12 +36,15 @@ export async function duplicateCourse(session: AuthoringSession, args: v.InferOu
     title: args.title ?? `${source.title} (copy)`.slice(0, 200),
     status: "draft",
     version: 1,
+    // Set once the assets are copied: its logo and cover image must name the copy's own assets.
+    theme: null,
     createdAt: now,
     updatedAt: now,
   };
   const edit = new CourseEdit(session, copy, "owner", true);
   await edit.insert("course", copy);
   edit.addedAssetBytes += await copyAssets(session, source.id, copy.id, renew);
+  if (source.theme) await edit.update("course", edit.course, { theme: remapIds(source.theme, newIds) as typeof source.theme });
   for (const objective of rows.objectives) {
     await edit.insert("objective", { ...objective, id: renew("objective", objective.id), courseId: copy.id });
   }

@@ -6,9 +6,15 @@
 import type { Block } from "./schemas/blocks.ts";
 import type { CourseDocument, LessonDocument } from "./schemas/course.ts";
 
-export function courseOutlineMarkdown(course: CourseDocument): string {
+/**
+ * `variant` names what the document is (a preview of the draft or of the published snapshot), so the
+ * course's status is never read as the variant shown.
+ */
+export function courseOutlineMarkdown(course: CourseDocument, variant?: "draft" | "published"): string {
   const lines: string[] = [`# ${course.title}`, ""];
-  const facts = [course.status, `version ${course.version}`, course.language, course.level, course.audience && `for ${course.audience}`].filter(Boolean);
+  const shown = variant ? [`${variant}, version ${course.version}`, `course status: ${course.status}`] : [course.status, `version ${course.version}`];
+  const length = `~${course.estimatedMinutes} min in all${course.targetMinutes === null ? "" : ` (target ${course.targetMinutes} min)`}`;
+  const facts = [...shown, length, course.language, course.level, course.audience && `for ${course.audience}`].filter(Boolean);
   lines.push(`_${facts.join(" · ")}_ — \`${course.id}\``, "");
   if (course.description) lines.push(course.description, "");
   if (course.tags.length) lines.push(`Tags: ${course.tags.join(", ")}`, "");
@@ -34,7 +40,8 @@ export function courseOutlineMarkdown(course: CourseDocument): string {
 
 function lessonFacts(lesson: LessonDocument): string {
   const quiz = lesson.kind === "quiz" ? `quiz, pass at ${lesson.passingScore}%${lesson.maxAttempts ? `, ${lesson.maxAttempts} attempt(s)` : ""}` : "content";
-  return `_${quiz} · ~${lesson.estimatedMinutes} min · ${lesson.blockCount} block(s)_`;
+  const minutes = lesson.estimatedMinutesIsSet ? `~${lesson.estimatedMinutes} min set, ~${lesson.derivedMinutes} min derived` : `~${lesson.estimatedMinutes} min`;
+  return `_${quiz} · ${minutes} · ${lesson.blockCount} block(s)_`;
 }
 
 function blockLine(block: Block): string {

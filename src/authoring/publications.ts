@@ -9,8 +9,9 @@ import type { CourseRow, JsonObject } from "../store/types.ts";
 import type { CourseRole } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
 import { CourseAuthoringError } from "./errors.ts";
-import { collaboratorDocuments, courseDocument, loadCourseRows, type CourseRows } from "./read-model.ts";
-import type { CourseDocument, PublicationSummary } from "./schemas/course.ts";
+import { estimateLessonMinutes } from "./estimate.ts";
+import { blockBody, collaboratorDocuments, courseDocument, courseMinutes, loadCourseRows, type CourseRows } from "./read-model.ts";
+import type { CourseDocument, LessonDocument, PublicationSummary } from "./schemas/course.ts";
 
 /** What a snapshot keeps: the course document without the reader's role, sharing or publication state. */
 export type PublishedContent = Omit<CourseDocument, "role" | "collaborators" | "publication">;
@@ -22,7 +23,11 @@ export function publishedContent(rows: CourseRows): PublishedContent {
 
 /** Hash of what a learner would see; bookkeeping (version, timestamps, status) is left out. */
 export function contentFingerprint(content: PublishedContent): Promise<string> {
-  const { version: _version, updatedAt: _updatedAt, status: _status, ...learnerFacing } = content;
+  const { version: _version, updatedAt: _updatedAt, status: _status, numbering, targetMinutes, theme, estimatedMinutes: _total, modules, ...rest } = content;
+  // Settings added later count only when they differ from their defaults, and figures derived from the
+  // content not at all, so snapshots taken before them still match.
+  const withoutDerived = modules.map((module) => ({ ...module, lessons: module.lessons.map(({ derivedMinutes: _derived, ...lesson }) => lesson) }));
+  const learnerFacing = { ...rest, modules: withoutDerived, ...(numbering === "modules" ? {} : { numbering }), ...(targetMinutes === null ? {} : { targetMinutes }), ...(theme === null ? {} : { theme }) };
   return sha256Hex(JSON.stringify(learnerFacing));
 }
 
@@ -77,9 +82,15 @@ export async function readPublishedCourse(
   if (!latest || !snapshot) throw neverPublished(course.id);
   const content = snapshot.document as unknown as PublishedContent;
   const draft = await loadCourseRows(session.tx, course);
+  // Snapshots taken before numbering and the length figures existed get the defaults and derive the rest.
+  const modules = content.modules.map((module) => ({ ...module, lessons: module.lessons.map(withDerivedMinutes) }));
   return {
     ...content,
-    modules: options.includeBlocks ? content.modules : content.modules.map((module) => ({ ...module, lessons: module.lessons.map(withoutBlocks) })),
+    numbering: (content as Partial<PublishedContent>).numbering ?? "modules",
+    targetMinutes: (content as Partial<PublishedContent>).targetMinutes ?? null,
+    theme: (content as Partial<PublishedContent>).theme ?? null,
+    estimatedMinutes: courseMinutes(modules),
+    modules: options.includeBlocks ? modules : modules.map((module) => ({ ...module, lessons: module.lessons.map(withoutBlocks) })),
     role,
     collaborators: collaboratorDocuments(await session.tx.listCollaborators(course.id)),
     publication: {
@@ -89,6 +100,12 @@ export async function readPublishedCourse(
       hasUnpublishedChanges: (await contentFingerprint(publishedContent(draft))) !== latest.contentFingerprint,
     },
   };
+}
+
+function withDerivedMinutes(lesson: LessonDocument): LessonDocument {
+  if (typeof (lesson as Partial<LessonDocument>).derivedMinutes === "number") return lesson;
+  const blocks = (lesson.blocks ?? []).map((block) => ({ type: block.type, body: blockBody(block) }));
+  return { ...lesson, derivedMinutes: estimateLessonMinutes(blocks) };
 }
 
 function withoutBlocks<Lesson extends { blocks?: unknown }>(lesson: Lesson): Omit<Lesson, "blocks"> {

@@ -46,14 +46,16 @@ export function blockBody(block: { type: string } & object): JsonObject {
 }
 
 export function lessonDocument(lesson: LessonRow, blocks: readonly BlockRow[], includeBlocks: boolean): LessonDocument {
+  const derivedMinutes = estimateLessonMinutes(blocks);
   const document: LessonDocument = {
     id: lesson.id,
     title: lesson.title,
     kind: lesson.kind,
     passingScore: lesson.passingScore,
     maxAttempts: lesson.maxAttempts,
-    estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
+    estimatedMinutes: lesson.estimatedMinutes ?? derivedMinutes,
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
+    derivedMinutes,
     blockCount: blocks.length,
   };
   if (includeBlocks) document.blocks = blocks.map(blockDocument);
@@ -72,18 +74,21 @@ export function courseDocument(
 ): CourseDocument {
   const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
   const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
+  const modules = inOrder(rows.modules).map((module) =>
+    moduleDocument(
+      module,
+      inOrder(lessonsByModule.get(module.id) ?? []).map((lesson) => lessonDocument(lesson, inOrder(blocksByLesson.get(lesson.id) ?? []), options.includeBlocks)),
+    ),
+  );
   return {
     ...courseSummary(rows.course, role),
     objectives: inOrder(rows.objectives).map((objective) => ({ id: objective.id, text: objective.text })),
     collaborators: collaboratorDocuments(collaborators),
-    modules: inOrder(rows.modules).map((module) =>
-      moduleDocument(
-        module,
-        inOrder(lessonsByModule.get(module.id) ?? []).map((lesson) =>
-          lessonDocument(lesson, inOrder(blocksByLesson.get(lesson.id) ?? []), options.includeBlocks),
-        ),
-      ),
-    ),
+    numbering: rows.course.numbering,
+    targetMinutes: rows.course.targetMinutes,
+    estimatedMinutes: courseMinutes(modules),
+    theme: (rows.course.theme ?? null) as CourseDocument["theme"],
+    modules,
   };
 }
 
@@ -135,4 +140,9 @@ export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): Le
     estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
   };
+}
+
+/** A course's length: its lessons' minutes, set or derived, summed. */
+export function courseMinutes(modules: readonly { lessons: readonly { estimatedMinutes: number }[] }[]): number {
+  return modules.reduce((sum, module) => sum + module.lessons.reduce((lessonSum, lesson) => lessonSum + lesson.estimatedMinutes, 0), 0);
 }

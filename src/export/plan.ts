@@ -8,6 +8,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
 import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
 import { xmlId } from "./xml.ts";
+import { themeAssetIds } from "../render/theme.ts";
 
 /** One launchable unit: the whole course, or one module, rendered as its own page. */
 export interface ScoUnit {
@@ -63,6 +64,7 @@ function referencesIn(value: unknown, path: string, found: (assetId: string, fie
 
 export function assetReferences(course: ExportCourse): AssetReference[] {
   const references: AssetReference[] = [];
+  for (const assetId of themeAssetIds(course.theme)) references.push({ assetId, blockId: "", blockType: "theme", lessonId: "", lessonTitle: "(course theme)", field: "theme" });
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       for (const block of lesson.blocks ?? ([] as readonly RenderableBlock[])) {

@@ -67,7 +67,7 @@ export function renderTabsBlock(block: BlockOf<"tabs">, context: RenderContext):
   );
   const panels = block.tabs.map(
     (tab, index) =>
-      html`<div role="tabpanel" class="tab-panel" id="${panelIds[index]}" aria-labelledby="${tabIds[index]}" tabindex="0"${index === 0 ? "" : html` hidden`}>${markdownHtml(tab.markdown)}</div>`,
+      html`<div role="tabpanel" class="tab-panel" id="${panelIds[index]}" aria-labelledby="${tabIds[index]}" data-print-title="${tab.title}" tabindex="0"${index === 0 ? "" : html` hidden`}>${markdownHtml(tab.markdown)}</div>`,
   );
   return html`<div class="block tabs" data-tabs><div role="tablist" class="tab-list">${tabs}</div>${panels}</div>`;
 }

@@ -6,14 +6,15 @@
 import { renderBlock } from "./blocks.ts";
 import type { LessonContext, RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
-import type { RenderableLesson, RenderableModule } from "./types.ts";
+import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 
 /** A lesson with its place in the course, and the element ID it is reachable at (`#lesson-…`). */
 export interface PlacedLesson {
   readonly lesson: RenderableLesson;
   readonly module: RenderableModule;
-  readonly moduleNumber: number;
+  /** Null when the course does not number its modules. */
+  readonly moduleNumber: number | null;
   readonly pageId: string;
 }
 
@@ -22,10 +23,13 @@ export interface PageLink {
   readonly title: string;
 }
 
-function lessonMeta(lesson: RenderableLesson): string {
+function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): string {
   const parts: string[] = [];
   if (lesson.kind === "quiz") parts.push(uiText.quizBadge);
-  if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
+  const derived = lesson.derivedMinutes;
+  if (mode === "preview" && lesson.estimatedMinutesIsSet && typeof lesson.estimatedMinutes === "number" && typeof derived === "number" && derived !== lesson.estimatedMinutes) {
+    parts.push(uiText.setAndDerivedMinutes(lesson.estimatedMinutes, derived));
+  } else if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
   if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(uiText.passMark(lesson.passingScore));
   if (lesson.kind === "quiz" && typeof lesson.maxAttempts === "number") parts.push(uiText.attemptsAllowed(lesson.maxAttempts));
   return parts.join(" · ");
@@ -64,7 +68,7 @@ export function* renderLessonChunks(
   let questionNumber = 0;
   const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber };
   const headingId = context.ids.next("lesson-title", lesson.id);
-  const meta = lessonMeta(lesson);
+  const meta = lessonMeta(lesson, context.options.mode);
   const quizSettings =
     lesson.kind === "quiz"
       ? html` data-passing-score="${typeof lesson.passingScore === "number" ? lesson.passingScore : ""}" data-max-attempts="${typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : ""}"`

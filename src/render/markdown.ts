@@ -1,5 +1,6 @@
 /**
- * Markdown to sanitised HTML with markdown-it: raw HTML is off (it renders as text), every link and
+ * Markdown to sanitised HTML with markdown-it: raw HTML is off (it renders as text), links are only
+ * those the author wrote (no linkify: a phishing sender's address in a lesson must stay text), every link and
  * image URL passes our allow-lists, external links open in a new tab with `rel="noopener noreferrer"`,
  * and headings shift down one level because the lesson title is the page's `h1`. A second instance adds
  * `{{n}}` placeholders for fill-in-the-blank questions.
@@ -10,7 +11,7 @@ import { uiText } from "./ui-text.ts";
 import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl } from "./urls.ts";
 
 function createMarkdown(): Markdown {
-  const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
   // The first gate: links and images share it, so it admits the union; `sanitiseInline` narrows it.
   markdown.validateLink = (url) => isSafeLinkUrl(url) || isSafeImageUrl(url);
   markdown.core.ruler.push("shift_headings", shiftHeadings);

@@ -10,6 +10,9 @@ import { pager } from "./lesson.ts";
 import { markdownHtml } from "./markdown.ts";
 import type { RenderableCourse, RenderableModule } from "./types.ts";
 import { uiText } from "./ui-text.ts";
+import { moduleNumberOf } from "./numbering.ts";
+import { themeCover, themeOf } from "./theme.ts";
+import { startButton } from "./cover.ts";
 
 export const introPageId = "course-introduction";
 
@@ -18,7 +21,13 @@ function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): P
 }
 
 function contentsLink(pageId: string, label: SafeHtml | string): SafeHtml {
-  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-visited-note hidden> ${uiText.visited}</span></a>`;
+  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-state-note hidden></span></a>`;
+}
+
+/** The icons' meanings for sighted readers; screen readers hear each lesson's state after its name instead. */
+function contentsKey(): SafeHtml {
+  const entries = (["visited", "completed", "passed", "failed"] as const).map((state) => html`<li data-state="${state}">${uiText.contentsKey[state]}</li>`);
+  return html`<ul class="contents-key" aria-hidden="true">${entries}</ul>`;
 }
 
 export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
@@ -27,15 +36,30 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
       const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
-    return html`<li><span class="module-title">${uiText.moduleEyebrow(index + 1, module.title)}</span><ol>${lessons}</ol></li>`;
+    return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
-<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol></nav>
+<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol>${contentsKey()}</nav>
 </details>`;
 }
 
-function courseMeta(course: RenderableCourse): SafeHtml | "" {
+/** The course's length: its lessons' minutes (set or derived) summed; null when none is known. */
+export function courseLength(course: RenderableCourse): number | null {
+  const minutes = course.modules.flatMap((module) => module.lessons).map((lesson) => (typeof lesson.estimatedMinutes === "number" ? lesson.estimatedMinutes : 0));
+  const total = minutes.reduce((sum, value) => sum + value, 0);
+  return total > 0 ? total : null;
+}
+
+function lengthText(course: RenderableCourse, mode: RenderContext["options"]["mode"]): string | null {
+  const total = courseLength(course);
+  if (total === null) return null;
+  return mode === "preview" && typeof course.targetMinutes === "number" ? uiText.totalAndTarget(total, course.targetMinutes) : uiText.estimatedMinutes(total);
+}
+
+function courseMeta(course: RenderableCourse, context: RenderContext): SafeHtml | "" {
   const items: SafeHtml[] = [];
+  const length = lengthText(course, context.options.mode);
+  if (length) items.push(html`<div data-course-length><dt>${uiText.lengthLabel}</dt><dd>${length}</dd></div>`);
   if (course.audience) items.push(html`<div><dt>${uiText.audienceLabel}</dt><dd>${course.audience}</dd></div>`);
   if (course.level) {
     // An own-property lookup: a level such as "constructor" must show as itself, not as Object's members.
@@ -56,7 +80,7 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(index + 1, module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
   });
 }
 
@@ -64,8 +88,8 @@ export function renderIntroduction(course: RenderableCourse, placed: readonly Pl
   const headingId = context.ids.next("course-title");
   const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
   return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
-<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
-${description}${courseMeta(course)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
+${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
+${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
 }

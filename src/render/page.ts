@@ -9,7 +9,11 @@ import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { moduleNumberOf } from "./numbering.ts";
+import { progressMeter } from "./cover.ts";
+import { printStyles } from "./print-styles.ts";
 import { courseStyles } from "./styles.ts";
+import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
@@ -48,6 +52,7 @@ function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: 
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data: blob: https: http:",
+    "font-src data:",
     "media-src 'self' data: blob: https: http:",
     `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
     "object-src 'none'",
@@ -69,7 +74,7 @@ function safeBaseHref(baseHref: string | undefined): string | null {
 
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
   return course.modules.flatMap((module, moduleIndex) =>
-    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleIndex + 1, pageId: context.ids.next("lesson", lesson.id) })),
+    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleNumberOf(course, moduleIndex), pageId: context.ids.next("lesson", lesson.id) })),
   );
 }
 
@@ -99,12 +104,12 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles)}</style>
+<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)) + printStyles)}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
 <header class="site-header">
-<div class="header-inner"><p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge">${uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p></div>
+<div class="header-inner">${themeLogo(themeOf(course), options)}<p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p>${progressMeter(placed.length)}</div>
 </header>
 <div class="layout">
 ${renderContents(course, placed)}

@@ -10,6 +10,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml, markdownWithBlanksHtml } from "./markdown.ts";
 import { shuffledIndices } from "./shuffle.ts";
 import { uiText } from "./ui-text.ts";
+import { promptAsksForAllThatApply } from "./question-hints.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -68,7 +69,7 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
     case "multiple_choice":
       return {
         grading: "choice",
-        answers: html`<p class="question-hint">${uiText.selectAllThatApply}</p>${choiceList("checkbox", block.choices, context, feedback)}`,
+        answers: html`${promptAsksForAllThatApply(block.prompt) ? "" : html`<p class="question-hint">${uiText.selectAllThatApply}</p>`}${choiceList("checkbox", block.choices, context, feedback)}`,
       };
     case "true_false": {
       const choices = [

@@ -1,7 +1,7 @@
 /**
  * The page's one stylesheet, inlined under the CSP nonce. Colours meet WCAG AA (4.5:1 for text, 3:1 for
  * focus rings and control borders); the layout is a sidebar and a readable column on wide screens and a
- * single column below 56rem; motion stops when the learner prefers reduced motion; print shows it all.
+ * single column below 56rem; motion stops when the learner prefers reduced motion; print is in `print-styles.ts`.
  */
 export const courseStyles = `
 :root {
@@ -39,7 +39,14 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .contents a { display: block; padding: 0.375rem 0.625rem; border-radius: 0.375rem; text-decoration: none; color: var(--text); border-left: 3px solid transparent; }
 .contents a:hover { background: var(--surface); text-decoration: underline; }
 .contents a[aria-current="page"] { background: #e0e7ff; border-left-color: var(--accent); font-weight: 600; color: var(--accent-strong); }
-.contents a.is-visited::after { content: " \\2713" / ""; color: var(--correct); }
+.contents a[data-state]::after, .contents-key [data-state]::before { font-weight: 700; }
+.contents a[data-state]::after { margin-left: 0.375rem; }
+.contents-key [data-state]::before { margin-right: 0.25rem; }
+.contents a[data-state="visited"]::after, .contents-key [data-state="visited"]::before { content: "\\25D1" / ""; color: var(--muted); }
+.contents a[data-state="completed"]::after, .contents-key [data-state="completed"]::before { content: "\\2713" / ""; color: var(--correct); }
+.contents a[data-state="passed"]::after, .contents-key [data-state="passed"]::before { content: "\\2605" / ""; color: var(--correct); }
+.contents a[data-state="failed"]::after, .contents-key [data-state="failed"]::before { content: "\\2717" / ""; color: var(--incorrect); }
+.contents-key { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 0.875rem; margin: 0.75rem 0 0; padding: 0.5rem 0 0; border-top: 1px solid var(--hairline); font-size: 0.875rem; color: var(--muted); }
 .kind-badge { display: inline-block; margin-left: 0.375rem; padding: 0 0.375rem; font-size: 0.8125rem; border: 1px solid var(--border); border-radius: 0.25rem; color: var(--muted); }
 main { min-width: 0; max-width: 48rem; }
 main:focus { outline: none; }
@@ -146,7 +153,9 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-result[data-outcome="failed"] { color: var(--incorrect); }
 .objectives li { margin-bottom: 0.375rem; }
 .outline-module { border-top: 1px solid var(--hairline); }
-.start-link { margin-top: 1.5rem; }
+.start-link { margin: 1.5rem 0; }
+.progress-meter { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; }
+.progress-meter progress { width: 7rem; height: 0.625rem; accent-color: #ffffff; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-top: 3rem; padding-top: 1.5rem; border-top: 1px solid var(--hairline); }
 .pager .next { margin-left: auto; }
 .pager a:visited { color: var(--accent-strong); }
@@ -165,10 +174,5 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 @media (prefers-reduced-motion: reduce) {
   html { scroll-behavior: auto; }
   *, *::before, *::after { transition: none !important; animation: none !important; }
-}
-@media print {
-  .site-header, .contents-disclosure, .pager, .skip-link, .question-actions, .quiz-actions { display: none !important; }
-  .page[hidden] { display: block !important; }
-  .layout { display: block; }
 }
 `;

@@ -4,6 +4,7 @@
  * preview and the export packages.
  */
 import type { Block } from "../authoring/schemas/blocks.ts";
+import type { CourseTheme } from "../authoring/schemas/theme.ts";
 
 /**
  * A block as stored. Blocks are validated against the block schema when rendered, so the loosely typed
@@ -20,6 +21,9 @@ export interface RenderableLesson {
   /** Attempts allowed for a quiz lesson; absent or null means unlimited. */
   readonly maxAttempts?: number | null;
   readonly estimatedMinutes?: number | null;
+  /** True when the author set `estimatedMinutes`; the preview then shows `derivedMinutes` beside it. */
+  readonly estimatedMinutesIsSet?: boolean | null;
+  readonly derivedMinutes?: number | null;
   readonly blocks?: readonly RenderableBlock[];
 }
 
@@ -42,6 +46,12 @@ export interface RenderableCourse {
   readonly audience?: string | null;
   readonly level?: string | null;
   readonly objectives: readonly { readonly id: string; readonly text: string }[];
+  /** `"none"` shows module titles as written; absent or `"modules"` puts "Module 2:" before each. */
+  readonly numbering?: "modules" | "none" | null;
+  /** The length the author aims at; the preview shows it beside the course's total. */
+  readonly targetMinutes?: number | null;
+  /** The organisation's look; absent or null for the default one. */
+  readonly theme?: CourseTheme | null;
   readonly modules: readonly RenderableModule[];
 }
 
@@ -50,6 +60,8 @@ export interface RenderOptions {
   readonly assetUrl: (assetId: string) => string;
   /** `preview` marks the page as a preview; `package` is the learner-facing page inside an export. */
   readonly mode: "preview" | "package";
+  /** What a preview shows, named in its badge: the draft or the published snapshot, and its version. */
+  readonly previewOf?: { readonly variant: "draft" | "published"; readonly version: number };
   /** Extra script (a SCORM or cmi5 adapter) run after the course runtime, under the same nonce. */
   readonly runtimeScript?: string;
   /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */

@@ -13,6 +13,7 @@ import type { CourseSelection } from "../authoring/course-pages.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
 import { toBase64 } from "../bytes.ts";
+import { themeAssetIds } from "../render/theme.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -34,6 +35,7 @@ const omittedAssetUrl = "data:,";
 /** The course (or the chosen modules or lessons of it) and the data URLs of the assets that may be inlined, read in one transaction. */
 export interface LoadedPreview {
   course: CourseDocument;
+  variant: CourseVariant;
   dataUrls: ReadonlyMap<string, string>;
   omittedAssetIds: string[];
 }
@@ -62,7 +64,7 @@ export async function loadCoursePreview(session: AuthoringSession, args: Preview
     inlinedBytes += urlBytes;
     dataUrls.set(assetId, `data:${asset.mediaType};base64,${toBase64(bytes)}`);
   }
-  return { course, dataUrls, omittedAssetIds };
+  return { course, variant: args.variant, dataUrls, omittedAssetIds };
 }
 
 function dataUrlLength(mediaType: string, byteSize: number): number {
@@ -77,7 +79,7 @@ function dataUrlLength(mediaType: string, byteSize: number): number {
  */
 export async function renderBoundedPreview(loaded: LoadedPreview, limit: number, answerSize: (html: string) => number): Promise<CoursePreview | null> {
   const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
-  const html = await renderCourseHtmlSliced(loaded.course, { mode: "preview", assetUrl: (assetId) => placeholder(assetId).slice(1, -1) }, limit);
+  const html = await renderCourseHtmlSliced(loaded.course, { mode: "preview", previewOf: { variant: loaded.variant, version: loaded.course.version }, assetUrl: (assetId) => placeholder(assetId).slice(1, -1) }, limit);
   if (html === null) return null;
   let size = answerSize(html);
   if (size > limit) return null;
@@ -102,6 +104,7 @@ export function referencedAssetIds(course: CourseDocument): string[] {
   const add = (value: unknown) => {
     if (typeof value === "string") ids.add(value);
   };
+  for (const assetId of themeAssetIds(course.theme)) add(assetId);
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       for (const block of lesson.blocks ?? []) {

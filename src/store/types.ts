@@ -10,6 +10,9 @@ export type JsonObject = { [key: string]: JsonValue };
 export const courseStatuses = ["draft", "in_review", "published", "archived"] as const;
 export type CourseStatus = (typeof courseStatuses)[number];
 
+export const courseNumberings = ["modules", "none"] as const;
+export type CourseNumbering = (typeof courseNumberings)[number];
+
 export const collaboratorRoles = ["editor", "reviewer", "viewer"] as const;
 export type CollaboratorRole = (typeof collaboratorRoles)[number];
 
@@ -22,6 +25,12 @@ export interface CourseRow {
   audience: string;
   level: string | null;
   tags: string[];
+  /** Whether learner pages number modules ("Module 2: …") or show titles as written. */
+  numbering: CourseNumbering;
+  /** The length the author aims at, in minutes; null when none is set. */
+  targetMinutes: number | null;
+  /** The course theme as validated on write (see authoring/schemas/theme.ts); null for the default look. */
+  theme: JsonObject | null;
   status: CourseStatus;
   version: number;
   createdAt: string;

@@ -34,8 +34,10 @@ export async function nextUntil(sco: CourseScope, lessonId: string): Promise<str
     if (current === lessonId) return visited;
     const next = sco.locator(`${visiblePage} a[rel=next]`);
     if ((await next.count()) === 0) return visited;
+    const target = ((await next.getAttribute("href")) ?? "").slice(1);
     await next.click();
-    await sco.locator(`${visiblePage}`).first().waitFor();
+    // The page shows on the fragment change, a task after the click: wait for that page, not the old one.
+    await sco.locator(`[data-page][id="${target}"]:not([hidden])`).waitFor();
   }
   return visited;
 }

@@ -42,6 +42,10 @@ export interface Cmi5Lms {
   readonly unauthorised: number;
   /** POSTs to the statement resource so far, accepted or not. */
   readonly statementPosts: number;
+  /** Every statement POST that carried this statement id, in order, with the status the LRS answered. */
+  receipts(statementId: string): number[];
+  /** Receives (and stores) the next statement POST but answers it only when `release` is called. */
+  holdNextStatementPost(): { readonly arrived: Promise<void>; release(): void };
   /** Answers the next statement POSTs with these statuses, one each, then accepts again. */
   failNextStatementPosts(...statuses: number[]): void;
   /** Answers every statement POST with `status` until called with null. */
@@ -76,6 +80,12 @@ export function startCmi5Lms(): Cmi5Lms {
   const faults: number[] = [];
   let failAllWith: number | null = null;
   const storedIds = new Set<string>();
+  const receiptsById = new Map<string, number[]>();
+  let hold: { arrive(): void; released: Promise<void> } | null = null;
+
+  function receive(ids: readonly string[], status: number): void {
+    for (const id of ids) receiptsById.set(id, [...(receiptsById.get(id) ?? []), status]);
+  }
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -98,13 +108,20 @@ export function startCmi5Lms(): Cmi5Lms {
       if (resource === "statements" && request.method === "POST") {
         statementPosts += 1;
         const fault = faults.shift() ?? failAllWith;
-        if (fault !== null) return json({ error: "injected fault" }, fault);
         const body = (await request.json()) as Statement | Statement[];
         const received = Array.isArray(body) ? body : [body];
+        receive(received.map((statement) => statement.id), fault ?? 200);
+        if (fault !== null) return json({ error: "injected fault" }, fault);
         for (const statement of received) {
           if (storedIds.has(statement.id)) continue;
           storedIds.add(statement.id);
           statements.push(statement);
+        }
+        const held = hold;
+        hold = null;
+        if (held) {
+          held.arrive();
+          await held.released;
         }
         return json(received.map((statement) => statement.id));
       }
@@ -170,6 +187,15 @@ export function startCmi5Lms(): Cmi5Lms {
     },
     get statementPosts() {
       return statementPosts;
+    },
+    receipts: (statementId) => [...(receiptsById.get(statementId) ?? [])],
+    holdNextStatementPost() {
+      let arrive = (): void => undefined;
+      let release = (): void => undefined;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      hold = { arrive, released };
+      return { arrived, release };
     },
     failNextStatementPosts: (...statuses) => void faults.push(...statuses),
     failStatementPostsWith: (status) => {

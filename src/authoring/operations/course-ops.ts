@@ -8,6 +8,7 @@ import type { ObjectiveRow } from "../../store/types.ts";
 import { roleOnCourse } from "../access.ts";
 import type { CourseEdit } from "../course-edit.ts";
 import { invalidArgument } from "../errors.ts";
+import { resolveTheme } from "../theme.ts";
 import { positionGap } from "../ordering.ts";
 import { courseSummary } from "../read-model.ts";
 import { courseSummarySchema, courseUpdateEntries, objectiveSchema, objectiveTextField } from "../schemas/course.ts";
@@ -19,10 +20,12 @@ export const updateCourse = defineOperation({
   arguments: v.object(courseUpdateEntries),
   result: { course: courseSummarySchema },
   async apply(edit, args) {
-    await edit.update("course", edit.course, args);
+    const { theme: themeInput, ...fields } = args;
+    const resolved = themeInput === undefined ? null : await resolveTheme(edit, themeInput);
+    await edit.update("course", edit.course, resolved ? { ...fields, theme: resolved.theme } : fields);
     const role = (await roleOnCourse(edit.session, edit.course)) ?? edit.role;
     const changed = Object.keys(args).filter((key) => args[key as keyof typeof args] !== undefined);
-    return { result: { course: courseSummary(edit.course, role) }, summary: `Updated course ${changed.join(", ") || "(nothing)"}` };
+    return { result: { course: courseSummary(edit.course, role) }, summary: `Updated course ${changed.join(", ") || "(nothing)"}${resolved?.note ?? ""}` };
   },
 });
 

@@ -4,8 +4,9 @@
  * nested outline `create_course` accepts in one call.
  */
 import * as v from "valibot";
-import { courseStatuses, collaboratorRoles } from "../../store/types.ts";
+import { courseNumberings, courseStatuses, collaboratorRoles } from "../../store/types.ts";
 import { blockSchema, storedBlockSchema } from "./blocks.ts";
+import { themeInputSchema, themeSchema } from "./theme.ts";
 import {
   idField,
   languageField,
@@ -20,6 +21,15 @@ import {
 
 export const courseStatusField = v.picklist(courseStatuses, `must be one of ${courseStatuses.join(", ")}`);
 
+export const numberingField = v.pipe(
+  v.picklist(courseNumberings, "must be modules or none"),
+  v.description('"modules" (default) prefixes "Module N:" to module titles; "none" does not.'),
+);
+export const targetMinutesField = v.pipe(
+  v.nullable(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100_000, "must be at most 100000"))),
+  v.description("Aimed length in minutes; validate_course warns beyond 25%."),
+);
+
 /** Course fields an agent may set; every one optional on update. */
 export const courseFieldEntries = {
   title: titleField(),
@@ -28,6 +38,8 @@ export const courseFieldEntries = {
   audience: v.optional(shortTextField(500), ""),
   level: v.optional(v.nullable(levelField), null),
   tags: v.optional(tagsField, []),
+  numbering: v.optional(numberingField, "modules"),
+  targetMinutes: v.optional(targetMinutesField, null),
 };
 
 export const courseUpdateEntries = {
@@ -37,6 +49,9 @@ export const courseUpdateEntries = {
   audience: v.optional(shortTextField(500)),
   level: v.optional(v.nullable(levelField)),
   tags: v.optional(tagsField),
+  numbering: v.optional(numberingField),
+  targetMinutes: v.optional(targetMinutesField),
+  theme: v.optional(v.nullable(themeInputSchema)),
 };
 
 export const objectiveTextField = requiredTextField(500);
@@ -130,6 +145,7 @@ export const lessonDocumentSchema = v.object({
   maxAttempts: v.nullable(v.number()),
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.pipe(v.boolean(), v.description("True when an author set the estimate; false when it is derived from the content.")),
+  derivedMinutes: v.pipe(v.number(), v.description("The estimate derived from the content, shown beside any value set.")),
   blockCount: v.number(),
   blocks: v.optional(v.array(storedBlockSchema)),
 });
@@ -157,6 +173,10 @@ export const courseDocumentSchema = v.object({
   ...courseSummarySchema.entries,
   objectives: v.array(objectiveSchema),
   collaborators: v.array(collaboratorSchema),
+  numbering: v.picklist(courseNumberings),
+  targetMinutes: v.nullable(v.number()),
+  estimatedMinutes: v.pipe(v.number(), v.description("The course's length: its lessons' minutes (set or derived) summed.")),
+  theme: v.nullable(themeSchema),
   modules: v.array(moduleDocumentSchema),
   publication: v.optional(
     v.pipe(publicationSchema, v.description("The latest published snapshot; get_course includes it once the course has been published.")),

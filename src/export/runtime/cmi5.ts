@@ -266,7 +266,7 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     outbox = helpers.createStatementOutbox({
       storageKey: `course-authoring:cmi5-outbox:${activityId}:${registration}`,
       sessionId,
-      post: (batch, leaving) => fetch(`${endpoint}statements`, { method: "POST", headers: headers(), body: JSON.stringify(batch), keepalive: leaving }),
+      post: (batch, keepalive) => fetch(`${endpoint}statements`, { method: "POST", headers: headers(), body: JSON.stringify(batch), keepalive }),
       onAccepted: accepted,
       onAuthLost: authLost,
       onDelayed: (delayed) => tools.notify(delayed ? config.text.stillSending : null),
@@ -286,7 +286,9 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
       if (score.attemptsLeft === 0) sendFailure();
     });
     const state = previous.progress === null ? null : tools.decode(previous.progress);
-    if (state) course.setState(state);
+    // A learner who moved on while the LRS answered keeps their page; what they did before is still merged in.
+    const learnerMoved = course.getState().currentLessonId !== null;
+    if (state) course.setState(learnerMoved ? { ...state, currentLessonId: null } : state);
     evaluate();
     window.addEventListener("pagehide", () => void terminate());
     if (returnUrl) addExitButton();

@@ -7,6 +7,10 @@
  * retried with exponential back-off and jitter; 401/403 (an expired or revoked token) stop retrying,
  * since only a new launch brings a new token; any other rejection is retried one statement at a time,
  * so one statement the LRS can never accept is dropped without holding back the others.
+ *
+ * Each statement is sent once: a batch small enough goes out as a `keepalive` request, which outlives
+ * the page, so the final send on leaving carries only what no surviving request holds. A statement is
+ * sent again only after its request failed (or could not survive the page going away).
  */
 
 type Json = Record<string, unknown>;
@@ -16,8 +20,8 @@ export interface OutboxOptions {
   readonly storageKey: string;
   /** The launch session; a queue left by another session is discarded (that session is over). */
   readonly sessionId: string;
-  /** Sends a batch; `leaving` asks for a request that outlives the page. */
-  post(batch: readonly Json[], leaving: boolean): Promise<Response>;
+  /** Sends a batch; `keepalive` asks for a request that outlives the page. */
+  post(batch: readonly Json[], keepalive: boolean): Promise<Response>;
   /** Called with each batch the LRS accepted, in order. */
   onAccepted(batch: readonly Json[]): void;
   /** The LRS refused our credentials: nothing more will be sent in this launch. */
@@ -48,8 +52,10 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
   }
   const maxDelayMs = 30_000;
   const firstDelayMs = 500;
-  // Browsers refuse keepalive bodies over 64 KiB; a larger final batch is sent as an ordinary request.
+  // Browsers refuse keepalive bodies over 64 KiB in flight at once: ordinary batches take at most half,
+  // the rest is kept for the final batch on leaving (and the State document); larger ones go as ordinary requests.
   const keepaliveLimit = 60_000;
+  const batchKeepaliveLimit = 30_000;
 
   function storage(): Storage | null {
     try {
@@ -75,6 +81,9 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
   const queue: Json[] = stored.queue;
   const verbs = new Set<string>(stored.verbs);
   let inFlight = false;
+  /** Ids of statements in requests that survive the page (keepalive), and those requests' body sizes. */
+  const surviving = new Set<unknown>();
+  let survivingBytes = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;
   let oneAtATime = false;
@@ -108,8 +117,8 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
     }, wait);
   }
 
-  /** Takes accepted statements out by id: a final send on leaving may overlap a batch still in flight. */
-  function removeAccepted(batch: readonly Json[]): void {
+  /** Takes statements out by id (the queue's head may be in another request). */
+  function remove(batch: readonly Json[]): void {
     const ids = new Set(batch.map((statement) => statement.id));
     for (let index = queue.length - 1; index >= 0; index--) if (ids.has(queue[index]?.id)) queue.splice(index, 1);
     persist();
@@ -118,7 +127,7 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
   function settle(batch: readonly Json[], outcome: Outcome, status: number): void {
     inFlight = false;
     if (outcome === "accepted") {
-      removeAccepted(batch);
+      remove(batch);
       failures = 0;
       if (delayed) {
         delayed = false;
@@ -140,17 +149,42 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
     } else if (batch.length > 1) {
       oneAtATime = true;
     } else {
-      queue.shift();
-      persist();
+      remove(batch);
     }
     pump();
   }
 
+  /** Posts a batch, marking its statements as held by a surviving request while a keepalive one is out. */
+  function send(batch: readonly Json[], keepalive: boolean): Promise<Response> {
+    const bytes = JSON.stringify(batch).length;
+    if (!keepalive) return options.post(batch, false);
+    for (const statement of batch) surviving.add(statement.id);
+    survivingBytes += bytes;
+    const release = (): void => {
+      for (const statement of batch) surviving.delete(statement.id);
+      survivingBytes -= bytes;
+    };
+    return options.post(batch, true).then(
+      (response) => {
+        release();
+        return response;
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
+  }
+
+  const unsent = (): Json[] => queue.filter((statement) => !surviving.has(statement.id));
+
   function pump(): void {
-    if (inFlight || stopped || timer !== null || queue.length === 0) return;
-    const batch = oneAtATime ? queue.slice(0, 1) : queue.slice();
+    if (inFlight || stopped || timer !== null) return;
+    const waiting = unsent();
+    if (waiting.length === 0) return;
+    const batch = oneAtATime ? waiting.slice(0, 1) : waiting;
     inFlight = true;
-    options.post(batch, false).then(
+    send(batch, JSON.stringify(batch).length < batchKeepaliveLimit).then(
       (response) => settle(batch, classify(response.status), response.status),
       () => settle(batch, "transient", 0),
     );
@@ -177,17 +211,19 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
     },
     pending: () => queue.length,
     flushOnLeave() {
-      if (stopped || queue.length === 0) return Promise.resolve();
-      const batch = queue.slice();
-      const small = JSON.stringify(batch).length < keepaliveLimit;
-      return options.post(batch, small).then(
+      const batch = unsent();
+      if (stopped || batch.length === 0) return Promise.resolve();
+      const fits = JSON.stringify(batch).length < keepaliveLimit - survivingBytes;
+      return send(batch, fits).then(
         (response) => {
           if (classify(response.status) === "accepted") {
-            removeAccepted(batch);
+            remove(batch);
             options.onAccepted(batch);
           }
+          // Still here (the learner used Exit, or the page came back): anything refused goes out as usual.
+          pump();
         },
-        () => undefined,
+        () => pump(),
       );
     },
     get stopped() {

@@ -23,12 +23,16 @@ const previewOutput = v.object({
   title: v.string(),
   status: v.picklist(courseStatuses),
   version: v.number(),
+  estimatedMinutes: v.pipe(v.number(), v.description("The course's length: lesson minutes (set or derived) summed.")),
+  targetMinutes: v.nullable(v.number()),
   previewUri: v.pipe(v.string(), v.description("The HTML preview resource; read it with resources/read.")),
   modules: v.array(
     v.object({
       id: v.string(),
       title: v.string(),
-      lessons: v.array(v.object({ id: v.string(), title: v.string(), kind: lessonKindField, estimatedMinutes: v.number(), blockCount: v.number() })),
+      lessons: v.array(
+        v.object({ id: v.string(), title: v.string(), kind: lessonKindField, estimatedMinutes: v.number(), estimatedMinutesIsSet: v.boolean(), derivedMinutes: v.number(), blockCount: v.number() }),
+      ),
     }),
   ),
 });
@@ -55,14 +59,24 @@ const previewCourseTool = defineTool<AuthoringServices, typeof previewCourseArgu
         title: course.title,
         status: course.status,
         version: course.version,
+        estimatedMinutes: course.estimatedMinutes,
+        targetMinutes: course.targetMinutes,
         previewUri,
         modules: course.modules.map((module) => ({
           id: module.id,
           title: module.title,
-          lessons: module.lessons.map((lesson) => ({ id: lesson.id, title: lesson.title, kind: lesson.kind, estimatedMinutes: lesson.estimatedMinutes, blockCount: lesson.blockCount })),
+          lessons: module.lessons.map((lesson) => ({
+            id: lesson.id,
+            title: lesson.title,
+            kind: lesson.kind,
+            estimatedMinutes: lesson.estimatedMinutes,
+            estimatedMinutesIsSet: lesson.estimatedMinutesIsSet,
+            derivedMinutes: lesson.derivedMinutes,
+            blockCount: lesson.blockCount,
+          })),
         })),
       },
-      summary: `${courseOutlineMarkdown(course)}\nHTML preview (${args.variant}): ${previewUri}`,
+      summary: `${courseOutlineMarkdown(course, args.variant)}\nHTML preview (${args.variant}, version ${course.version}): ${previewUri}`,
       content: [
         {
           type: "resource_link",

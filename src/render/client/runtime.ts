@@ -41,13 +41,45 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     return target?.closest<HTMLElement>("[data-page]") ?? null;
   }
 
-  function markVisitedInContents(lessonId: string): void {
+  /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */
+  function lessonState(lessonId: string): keyof RuntimeText["contentsStates"] | null {
+    const record = quizzes.get(lessonId);
+    if (lessons.find((lesson) => lesson.id === lessonId)?.kind !== "quiz") return visited.has(lessonId) ? "completed" : null;
+    if (record?.passed) return "passed";
+    if (record && record.attempts > 0) return "failed";
+    return visited.has(lessonId) ? "visited" : null;
+  }
+
+  function showStateInContents(lessonId: string): void {
     const page = pageForLesson(lessonId);
-    if (!page) return;
-    const link = document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`);
-    link?.classList.add("is-visited");
-    const note = link?.querySelector<HTMLElement>("[data-visited-note]");
-    if (note) note.hidden = false;
+    const link = page ? document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`) : null;
+    if (!link) return;
+    const state = lessonState(lessonId);
+    if (state) link.dataset.state = state;
+    else delete link.dataset.state;
+    const note = link.querySelector<HTMLElement>("[data-state-note]");
+    if (!note) return;
+    note.textContent = state ? ` ${text.contentsStates[state]}` : "";
+    note.hidden = state === null;
+    showProgress();
+  }
+
+  /** The progress bar (lessons completed or passed of all) and the cover's Start button, which becomes Resume. */
+  function showProgress(): void {
+    const done = lessons.filter((lesson) => {
+      const state = lessonState(lesson.id);
+      return state === "completed" || state === "passed";
+    }).length;
+    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]");
+    if (bar) bar.value = done;
+    const label = document.querySelector<HTMLElement>("[data-progress-text]");
+    if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
+    const start = document.querySelector<HTMLAnchorElement>("[data-start-course]");
+    const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
+    const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
+    if (!start || !resumeAt || !page) return;
+    start.href = `#${page.id}`;
+    start.textContent = fill(text.resumeCourse, { title: resumeAt.title });
   }
 
   function showPage(page: HTMLElement, moveFocus: boolean): void {
@@ -68,7 +100,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     if (progress) progress.textContent = fill(text.lessonProgress, { position, count: lessonPages.length });
     currentLessonId = lessonId;
     visited.add(lessonId);
-    markVisitedInContents(lessonId);
+    showStateInContents(lessonId);
     const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
     document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
   }
@@ -96,9 +128,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     for (const lessonId of state.visitedLessonIds ?? []) {
       if (!pageForLesson(lessonId)) continue;
       visited.add(lessonId);
-      markVisitedInContents(lessonId);
+      showStateInContents(lessonId);
     }
-    for (const [lessonId, record] of Object.entries(state.quizzes ?? {})) quizzes.set(lessonId, record);
+    for (const [lessonId, record] of Object.entries(state.quizzes ?? {})) {
+      quizzes.set(lessonId, record);
+      showStateInContents(lessonId);
+    }
     document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
     const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
     if (page && page !== currentPage) showPage(page, false);
@@ -146,6 +181,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
         bestScorePercent: Math.max(previous?.bestScorePercent ?? 0, result.scorePercent),
         passed: (previous?.passed ?? false) || result.passed,
       });
+      showStateInContents(result.lessonId);
       const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };
       document.dispatchEvent(new CustomEvent(events.quizScored, { detail: score }));
       return score;

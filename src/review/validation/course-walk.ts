@@ -21,6 +21,8 @@ export interface WalkedLesson {
   blocks: WalkedBlock[];
   /** The author's estimate, or the one derived from the content. */
   minutes: number;
+  /** The estimate derived from the content, whether or not the author set one. */
+  derivedMinutes: number;
   location: FindingLocation;
 }
 
@@ -47,9 +49,11 @@ export function walkCourse(rows: CourseRows, assets: readonly AssetRow[]): Walke
       const lessonPath = `${modulePath} › Lesson ${moduleNumber}.${lessonIndex + 1} ${quoted(lesson.title)}`;
       const blockRows = inOrder(blocksByLesson.get(lesson.id) ?? []);
       const base = { moduleId: module.id, lessonId: lesson.id };
+      const derivedMinutes = estimateLessonMinutes(blockRows);
       return {
         row: lesson,
-        minutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blockRows),
+        minutes: lesson.estimatedMinutes ?? derivedMinutes,
+        derivedMinutes,
         location: { path: lessonPath, ...base },
         blocks: blockRows.map((row, blockIndex) => ({
           row,

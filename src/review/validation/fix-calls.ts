@@ -13,6 +13,7 @@ const edits: Record<string, { target?: IdField; placeholders?: Record<string, st
   update_course: {},
   set_objectives: { placeholders: { objectives: '[{ text: "…" }]' } },
   add_module: { placeholders: { title: '"…"' } },
+  update_module: { target: "moduleId" },
   remove_module: { target: "moduleId" },
   add_lesson: { target: "moduleId", placeholders: { title: '"…"' } },
   update_lesson: { target: "lessonId" },

@@ -12,6 +12,8 @@ import type { AssetRow } from "../../store/types.ts";
 import { checkBlock } from "./block-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
+import { checkTitleNumbering } from "./numbering-checks.ts";
+import { checkCourseLength, checkLessonMinutes } from "./length-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
 import { atLeast, bySeverity, FindingList, findingSchema, severities, type Finding, type Severity } from "./rules.ts";
 
@@ -31,6 +33,9 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
     }
   }
   checkObjectivesAssessed(course, findings);
+  checkTitleNumbering(course, findings);
+  checkLessonMinutes(course, findings);
+  checkCourseLength(course, findings);
   return bySeverity(findings.findings);
 }
 

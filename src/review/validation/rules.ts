@@ -30,6 +30,9 @@ export const validationRules = {
   "question.no_correct_answer": { severity: "error", checks: "every question has a correct answer" },
   "question.several_correct_single_choice": { severity: "error", checks: "a single-choice question has exactly one correct choice" },
   "question.duplicate_options": { severity: "error", checks: "no question offers the same option twice" },
+  "lesson.minutes_mismatch": { severity: "warning", checks: "a lesson's set minutes are within half to twice what its content derives" },
+  "course.length_off_target": { severity: "warning", checks: "the course's length is within 25% of its targetMinutes" },
+  "title.numbered_twice": { severity: "warning", checks: "module and lesson titles do not carry a number the learner pages already add" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleId = keyof typeof validationRules;

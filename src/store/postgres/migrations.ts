@@ -146,6 +146,19 @@ export const postgresMigrations: Migration[] = [
       for (const row of rows) await tx.unsafe("UPDATE courses SET title_folded = $1 WHERE id = $2", [foldCase(row.title), row.id]);
     },
   },
+  {
+    version: 6,
+    name: "course numbering and target length",
+    sql: `
+      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
+      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
+    `,
+  },
+  {
+    version: 7,
+    name: "course theme",
+    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
+  },
 ];
 
 export class SchemaTooNewError extends Error {

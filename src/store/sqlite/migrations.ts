@@ -183,6 +183,19 @@ export const migrations: Migration[] = [
       for (const row of database.query<{ id: string; title: string }, []>("SELECT id, title FROM courses").all()) update.run(foldCase(row.title), row.id);
     },
   },
+  {
+    version: 5,
+    name: "course numbering and target length",
+    sql: `
+      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
+      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
+    `,
+  },
+  {
+    version: 6,
+    name: "course theme",
+    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
+  },
 ];
 
 export function applyMigrations(database: Database): void {
