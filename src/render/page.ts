@@ -9,6 +9,7 @@ import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { interactionStyles } from "./interaction-styles.ts";
 import { courseStyles } from "./styles.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
@@ -99,7 +100,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles)}</style>
+<style nonce="${nonce}">${trustedHtml(courseStyles + interactionStyles)}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
