@@ -13,6 +13,7 @@ import { checkBlock } from "./block-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
+import { checkTeachingBlock, checkTeachingLesson } from "./teaching-checks.ts";
 import { atLeast, bySeverity, FindingList, findingSchema, severities, type Finding, type Severity } from "./rules.ts";
 
 export { ruleIds, validationRules, type Finding, type RuleId, type Severity } from "./rules.ts";
@@ -27,7 +28,11 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
     checkModule(module, findings);
     for (const lesson of module.lessons) {
       checkLesson(lesson, course, pacing, findings);
-      for (const block of lesson.blocks) checkBlock(block, course, findings);
+      for (const block of lesson.blocks) {
+        checkBlock(block, course, findings);
+        checkTeachingBlock(block, findings);
+      }
+      checkTeachingLesson(lesson, findings);
     }
   }
   checkObjectivesAssessed(course, findings);

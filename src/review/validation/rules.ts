@@ -30,6 +30,9 @@ export const validationRules = {
   "question.no_correct_answer": { severity: "error", checks: "every question has a correct answer" },
   "question.several_correct_single_choice": { severity: "error", checks: "a single-choice question has exactly one correct choice" },
   "question.duplicate_options": { severity: "error", checks: "no question offers the same option twice" },
+  "scenario.unreachable_scene": { severity: "error", checks: "every scenario scene is reachable from the start and can reach an ending" },
+  "labeled_graphic.marker_without_text": { severity: "warning", checks: "every marker of a labeled graphic has text" },
+  "continue.last_block": { severity: "warning", checks: "a continue block is not a lesson's last block" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleId = keyof typeof validationRules;
