@@ -19,6 +19,8 @@ export const interactionStyles = `
 .process { border: 1px solid var(--border); border-radius: var(--radius); padding: 1rem 1.25rem; }
 .process-steps { list-style: none; margin: 0; padding: 0; }
 .process:not(.is-enhanced) .process-step + .process-step { border-top: 1px solid var(--hairline); margin-top: 1rem; padding-top: 1rem; }
+.step-title, .timeline-title { font-size: 1.25rem; }
+.process.is-enhanced .step-count { display: none; }
 .step-title { margin-top: 0.25rem; }
 .step-image, .timeline-image, .scene-image, .character-image { display: block; max-height: 20rem; width: auto; border-radius: var(--radius); }
 .process-controls { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin-top: 1rem; }

@@ -48,7 +48,7 @@ export function renderProcessBlock(block: BlockOf<"process">, context: RenderCon
   const count = block.steps.length;
   const steps = block.steps.map((step, index) => {
     const titleId = context.ids.next("step-title");
-    return html`<li class="process-step" data-step aria-labelledby="${titleId}"><p class="step-count">${interactionText.stepOf(index + 1, count)}</p><h3 class="step-title" id="${titleId}" tabindex="-1">${step.title}</h3>${pictureHtml(step.image, context, "step-image")}${markdownHtml(step.markdown)}</li>`;
+    return html`<li class="process-step" data-step aria-labelledby="${titleId}"><p class="step-count">${interactionText.stepOf(index + 1, count)}</p><h2 class="step-title" id="${titleId}" tabindex="-1">${step.title}</h2>${pictureHtml(step.image, context, "step-image")}${markdownHtml(step.markdown)}</li>`;
   });
   return html`<section class="block process" data-process data-interactive aria-label="${interactionText.processLabel(count)}">
 <ol class="process-steps">${steps}</ol>
@@ -58,7 +58,7 @@ export function renderProcessBlock(block: BlockOf<"process">, context: RenderCon
 
 export function renderTimelineBlock(block: BlockOf<"timeline">, context: RenderContext): SafeHtml {
   const events = block.events.map(
-    (event) => html`<li class="timeline-event"><p class="timeline-date">${event.date}</p><h3 class="timeline-title">${event.title}</h3>${pictureHtml(event.image, context, "timeline-image")}${markdownHtml(event.markdown)}</li>`,
+    (event) => html`<li class="timeline-event"><p class="timeline-date">${event.date}</p><h2 class="timeline-title">${event.title}</h2>${pictureHtml(event.image, context, "timeline-image")}${markdownHtml(event.markdown)}</li>`,
   );
   return html`<section class="block timeline" aria-label="${interactionText.timelineLabel}"><ol class="timeline-events">${events}</ol></section>`;
 }

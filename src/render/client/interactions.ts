@@ -56,7 +56,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const steps = Array.from(process.querySelectorAll<HTMLElement>("[data-step]"));
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
-    process.dataset.step = String(current);
+    process.dataset.currentStep = String(current);
     const previous = process.querySelector<HTMLButtonElement>("[data-step-previous]");
     const next = process.querySelector<HTMLButtonElement>("[data-step-next]");
     if (previous) previous.disabled = current === 0;
@@ -288,7 +288,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (button.hasAttribute("data-marker")) openMarker(button);
     else if (button.hasAttribute("data-step-previous") || button.hasAttribute("data-step-next")) {
       const process = button.closest<HTMLElement>("[data-process]");
-      if (process) showStep(process, Number(process.dataset.step ?? 0) + (button.hasAttribute("data-step-next") ? 1 : -1), true);
+      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (button.hasAttribute("data-step-next") ? 1 : -1), true);
     } else if (button.dataset.next !== undefined && button.closest("[data-scenario]")) choose(button);
     else if (button.hasAttribute("data-scenario-replay")) {
       const scenario = button.closest<HTMLElement>("[data-scenario]");
