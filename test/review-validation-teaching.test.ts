@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { blockOfType, createCourse, findingsOf, storeRawBlock, withRule, type Course } from "./support/review-courses.ts";
 import { phishingScenario } from "./support/teaching-blocks.ts";
+import type { JsonValue } from "../src/store/types.ts";
 
 let harness: Harness;
 beforeAll(async () => {
@@ -26,7 +27,8 @@ describe("teaching block rules", () => {
   test("a stored scenario with a scene nobody reaches is scenario.unreachable_scene at that scene", async () => {
     const course = await courseWithBlocks([phishingScenario(), { type: "text", markdown: "After the scenario." }]);
     const scenario = blockOfType(course, "scenario");
-    await storeRawBlock(harness, scenario.id, (body) => ({ ...body, scenes: [...(body.scenes as Json[]), { id: "orphan", markdown: "Never shown.", ending: { outcome: "neutral" } }] }));
+    const orphan = { id: "orphan", markdown: "Never shown.", ending: { outcome: "neutral" } };
+    await storeRawBlock(harness, scenario.id, (body) => ({ ...body, scenes: [...(body.scenes as JsonValue[]), orphan] }));
     const [finding, ...others] = withRule(await findingsOf(harness, course.id), "scenario.unreachable_scene");
     expect(others).toEqual([]);
     expect(finding).toMatchObject({ severity: "error", location: { blockId: scenario.id, field: "scenes[4]" } });

@@ -24,7 +24,7 @@ export function sortingAnswers(block: Sorting, context: LessonContext, feedback:
     if (!item) return "";
     const selectId = context.ids.next("sort");
     const feedbackAttribute = feedback(item.feedback, `“${item.text}”:`);
-    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-answer="${titles.indexOf(item.category)}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
+    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-item="${position}" data-answer="${titles.indexOf(item.category)}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
   });
   const bins = titles.map((title, index) => {
     const headingId = context.ids.next("sort-category");

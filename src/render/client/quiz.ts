@@ -111,7 +111,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return parts.filter((part) => part instanceof HTMLInputElement && part.checked).map((part) => (part as HTMLInputElement).value);
     if (grading === "ordering") return parts.map((part) => part.dataset.position ?? "");
-    return parts.map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
+    // Parts that can move (sorting items) carry their authored position, so the response keeps the authored order.
+    const ordered = parts.every((part) => part.dataset.item !== undefined) ? [...parts].sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
+    return ordered.map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
   }
 
   function report(question: HTMLElement, result: Grade): void {
