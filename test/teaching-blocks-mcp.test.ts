@@ -156,6 +156,14 @@ describe("a course with every teaching block", () => {
     expect(comparable(await exportJson(imported.course.id))).toEqual(comparable(original));
   });
 
+  test("preview_course renders every teaching block, the handout as a data: download", async () => {
+    const preview = (await alice.call("preview_course", { courseId: built.id })) as { previewUri: string };
+    const page = (await alice.client.readResource({ uri: preview.previewUri })).contents[0] as { text: string };
+    for (const marker of ["data-scenario", "data-labeled-graphic", "data-process", "timeline-events", "data-sorting", "data-continue", "choice-image"]) expect(page.text).toContain(marker);
+    expect(page.text).toMatch(/<a class="attachment-link" href="data:application\/pdf;base64,[A-Za-z0-9+/=]+" download>/);
+    expect(page.text.includes(`class="block block-unavailable"`)).toBe(false);
+  });
+
   test("duplicate_course carries every teaching block", async () => {
     const copy = (await alice.call("duplicate_course", { courseId: built.id })) as { id: string };
     const source = await getCourse(built.id);
