@@ -8,24 +8,16 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
-import type { ExportCourse } from "../src/export/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
-import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
+import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, scoFrame, waitForCourse, type CourseScope } from "./support/export-player.ts";
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { teachingQuizBlocks } from "./support/teaching-blocks.ts";
+import { courseWithTeachingQuiz, teachingQuizLessonId } from "./support/teaching-blocks.ts";
 
 setDefaultTimeout(60_000);
 
-const lessonId = "les_phish";
-
-function courseWithTeachingQuiz(): ExportCourse {
-  const course = sampleCourse();
-  const blocks = teachingQuizBlocks({ image: "ast_goggles", attachment: "ast_goggles" }).map((block, index) => ({ id: `blk_t${index}`, ...block }));
-  const lesson = { id: lessonId, title: "Phishing check", kind: "quiz" as const, passingScore: 50, maxAttempts: null, estimatedMinutes: 4, blocks };
-  return { ...course, modules: [...course.modules, { id: "mod_phish", title: "Phishing", summary: "", objectiveIds: [], lessons: [lesson] }] } as unknown as ExportCourse;
-}
+const lessonId = teachingQuizLessonId;
 
 let browser: Browser;
 beforeAll(async () => {

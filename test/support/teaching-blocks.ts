@@ -4,6 +4,8 @@
  * and a graded check. Asset IDs are passed in, so the same blocks serve the renderer tests (fixed
  * IDs) and the MCP tests (uploaded assets).
  */
+import type { ExportCourse } from "../../src/export/types.ts";
+import { sampleCourse } from "./export-course.ts";
 export interface TeachingAssets {
   /** An image asset (PNG). */
   readonly image: string;
@@ -104,4 +106,14 @@ export function teachingQuizBlocks(assets: TeachingAssets): Record<string, unkno
       ],
     },
   ];
+}
+
+export const teachingQuizLessonId = "les_phish";
+
+/** The export tests' sample course plus a module whose quiz lesson holds the graded teaching blocks. */
+export function courseWithTeachingQuiz(): ExportCourse {
+  const course = sampleCourse();
+  const blocks = teachingQuizBlocks({ image: "ast_goggles", attachment: "ast_goggles" }).map((block, index) => ({ id: `blk_t${index}`, ...block }));
+  const lesson = { id: teachingQuizLessonId, title: "Phishing check", kind: "quiz" as const, passingScore: 50, maxAttempts: null, estimatedMinutes: 4, blocks };
+  return { ...course, modules: [...course.modules, { id: "mod_phish", title: "Phishing", summary: "", objectiveIds: [], lessons: [lesson] }] } as unknown as ExportCourse;
 }
