@@ -63,7 +63,7 @@ describe.each(storeKinds)("on %s", (store) => {
     const refusals: [string, () => Json, string, string][] = [
       ["not base64", () => ({ filename: "a.png", dataBase64: "!!!not base64!!!" }), "invalid_arguments", "dataBase64:"],
       ["a data: URL prefix", () => ({ filename: "a.png", dataBase64: `data:image/png;base64,${samples["image/png"]!.toString("base64")}` }), "invalid_arguments", "dataBase64:"],
-      ["unknown bytes", () => ({ filename: "a.bin", dataBase64: Buffer.from("just some text").toString("base64") }), "invalid_arguments", "dataBase64:"],
+      ["unknown bytes", () => ({ filename: "a.bin", dataBase64: Buffer.from([0x00, 0x01, 0xfe, 0x7f, 0x00]).toString("base64") }), "invalid_arguments", "dataBase64:"],
       ["SVG", () => ({ filename: "a.svg", dataBase64: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>").toString("base64") }), "invalid_arguments", "SVG"],
       ["a name that lies", () => ({ filename: "photo.png", dataBase64: samples["application/pdf"]!.toString("base64") }), "invalid_arguments", "filename:"],
       ["a claimed type that lies", () => ({ filename: "photo", mediaType: "image/png", dataBase64: samples["image/jpeg"]!.toString("base64") }), "invalid_arguments", "mediaType:"],

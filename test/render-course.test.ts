@@ -11,6 +11,7 @@ import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { blockTypes } from "../src/authoring/schemas/blocks.ts";
 import { validatedBlock } from "../src/render/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
+import { teachingContentBlocks } from "./support/teaching-blocks.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type AxeViolation, type StaticSite } from "./support/browser.ts";
 
 const diagramSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="200" viewBox="0 0 640 200"><rect width="640" height="200" fill="#f1f5f9"/><rect x="30" y="60" width="170" height="80" rx="10" fill="#1d4ed8"/><text x="115" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Browser</text><rect x="440" y="60" width="170" height="80" rx="10" fill="#047857"/><text x="525" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Server</text><path d="M210 85 H420" stroke="#0f172a" stroke-width="4"/><path d="M420 85 l-14 -8 v16z" fill="#0f172a"/><path d="M430 120 H220" stroke="#0f172a" stroke-width="4"/><path d="M220 120 l14 -8 v16z" fill="#0f172a"/><text x="320" y="75" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">GET /courses</text><text x="320" y="145" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">200 OK</text></svg>`;
@@ -66,6 +67,11 @@ const quizBlocks: Block[] = [
   { id: "blk_q6", type: "ordering", prompt: "Put the steps of a TCP handshake in order.", points: 2, objectiveIds: [], explanation: "SYN, then SYN-ACK, then ACK.", items: [{ text: "SYN" }, { text: "SYN-ACK" }, { text: "ACK", feedback: "ACK comes last." }] },
 ];
 
+/** The teaching blocks of issue 20 (their behaviour is proven in render-teaching-blocks.test.ts). */
+const teachingBlocks = [...teachingContentBlocks({ image: "ast_diagram", attachment: "ast_jobaid" }), { type: "sorting", prompt: "Sort them.", categories: [{ title: "A" }, { title: "B" }], items: [{ text: "a", category: "A" }, { text: "b", category: "B" }] }].map(
+  (block, index) => ({ id: `blk_teach${index}`, ...block }) as unknown as Block,
+);
+
 const course: RenderableCourse = {
   id: "crs_http101",
   title: "HTTP for course authors",
@@ -78,6 +84,7 @@ const course: RenderableCourse = {
     { id: "mod_basics", title: "Requests and responses", summary: "What travels between a browser and a server.", objectiveIds: ["obj_requests"], lessons: [
       { id: "les_anatomy", title: "Anatomy of an HTTP exchange", kind: "content", estimatedMinutes: 8, blocks: contentBlocks },
       { id: "les_codes", title: "Methods and status codes", kind: "content", estimatedMinutes: 6, blocks: moreContentBlocks },
+      { id: "les_teaching", title: "Spotting phishing", kind: "content", estimatedMinutes: 6, blocks: teachingBlocks },
     ] },
     { id: "mod_check", title: "Check your understanding", summary: "A short graded quiz.", objectiveIds: ["obj_codes"], lessons: [
       { id: "les_quiz", title: "HTTP quiz", kind: "quiz", passingScore: 70, maxAttempts: 2, estimatedMinutes: 5, blocks: quizBlocks },
@@ -131,7 +138,7 @@ const question = (id: string) => `${quiz} [data-question-id="${id}"]`;
 
 describe("rendered course", () => {
   test("every block type renders from a realistic two-module course", () => {
-    const blocks = [...contentBlocks, ...moreContentBlocks, ...quizBlocks];
+    const blocks = [...contentBlocks, ...moreContentBlocks, ...quizBlocks, ...teachingBlocks];
     expect(blocks.filter((block) => validatedBlock(block) === null).map((block) => block.id)).toEqual([]);
     const used = new Set(blocks.map((block) => block.type));
     expect([...blockTypes].filter((type) => !used.has(type))).toEqual([]);

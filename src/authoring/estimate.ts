@@ -1,6 +1,6 @@
 /**
  * Estimated lesson time when the author has not set one: reading at 200 words a minute, plus the
- * length of videos and audio, plus a minute per question and a quarter minute per flashcard.
+ * length of videos and audio, plus a minute per question or scenario and a quarter minute per flashcard.
  */
 import type { BlockRow, JsonValue } from "../store/types.ts";
 import { isQuestionType } from "./schemas/question-blocks.ts";
@@ -9,7 +9,7 @@ const wordsPerMinute = 200;
 const minutesPerQuestion = 1;
 const minutesPerFlashcard = 0.25;
 /** Fields that hold addresses or settings, not words a learner reads. */
-const nonProseFields = new Set(["url", "assetId", "language", "variant", "type"]);
+const nonProseFields = new Set(["url", "assetId", "language", "variant", "type", "id", "next", "startSceneId", "outcome", "category"]);
 
 export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "body">[]): number {
   let minutes = 0;
@@ -17,7 +17,7 @@ export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "
     minutes += countWords(block.body) / wordsPerMinute;
     const duration = block.body.durationSeconds;
     if (typeof duration === "number") minutes += duration / 60;
-    if (isQuestionType(block.type)) minutes += minutesPerQuestion;
+    if (isQuestionType(block.type) || block.type === "scenario") minutes += minutesPerQuestion;
     const cards = block.body.cards;
     if (block.type === "flashcards" && Array.isArray(cards)) minutes += cards.length * minutesPerFlashcard;
   }

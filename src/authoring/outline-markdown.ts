@@ -69,6 +69,18 @@ function blockLine(block: Block): string {
       return `tabs: ${block.tabs.map((tab) => tab.title).join(" / ")}`;
     case "flashcards":
       return `flashcards: ${block.cards.length} card(s)`;
+    case "scenario":
+      return `scenario (${block.points} pt): ${block.title} · ${block.scenes.length} scenes`;
+    case "labeled_graphic":
+      return `labeled graphic: ${excerpt(block.alt)} · ${block.markers.length} marker(s)`;
+    case "process":
+      return `process: ${block.steps.map((step) => step.title).join(" / ")}`;
+    case "timeline":
+      return `timeline: ${block.events.length} event(s)`;
+    case "attachment":
+      return `attachment: ${block.title} (${block.assetId})`;
+    case "continue":
+      return `continue: ${block.label}${block.requireCompletion ? " (after completion)" : ""}`;
     default:
       return `${block.type.replace("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
   }

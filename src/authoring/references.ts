@@ -43,7 +43,7 @@ export async function resolveObjectiveRefs(
 interface AssetReference {
   field: string;
   assetId: string;
-  expected: "image" | "video" | "audio" | "captions";
+  expected: "image" | "video" | "audio" | "captions" | "any";
 }
 
 /** Every asset a block points at must be an asset of this course of a fitting media type. */
@@ -51,6 +51,7 @@ export async function checkAssetReferences(edit: CourseEdit, block: BlockContent
   for (const reference of assetReferences(block, field)) {
     const asset = await edit.tx.findAsset(reference.assetId);
     if (!asset || asset.courseId !== edit.course.id) throw notFound("asset", reference.assetId, reference.field);
+    if (reference.expected === "any") continue;
     const fits = reference.expected === "captions" ? asset.mediaType === "text/vtt" : asset.mediaType.startsWith(`${reference.expected}/`);
     if (!fits) {
       throw invalidArgument(reference.field, `asset ${asset.id} is ${asset.mediaType}; this field needs ${reference.expected === "captions" ? "a WebVTT (text/vtt) captions file" : `an ${reference.expected}/* asset`}`);
@@ -68,7 +69,32 @@ function assetReferences(block: BlockContent, field: string): AssetReference[] {
   if (block.type === "video" && block.poster?.assetId) {
     references.push({ field: `${field}.poster.assetId`, assetId: block.poster.assetId, expected: "image" });
   }
+  if (block.type === "attachment") references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: "any" });
+  for (const [path, picture] of pictureFields(block)) {
+    if (picture?.assetId) references.push({ field: `${field}.${path}.assetId`, assetId: picture.assetId, expected: "image" });
+  }
   return references;
+}
+
+type PictureField = { assetId?: string | undefined } | undefined;
+
+/** The pictures inside the richer blocks, each with its path under the block. */
+function pictureFields(block: BlockContent): [string, PictureField][] {
+  switch (block.type) {
+    case "single_choice":
+    case "multiple_choice":
+      return block.choices.map((choice, index) => [`choices[${index}].image`, choice.image]);
+    case "labeled_graphic":
+      return [["image", block.image]];
+    case "process":
+      return block.steps.map((step, index) => [`steps[${index}].image`, step.image]);
+    case "timeline":
+      return block.events.map((event, index) => [`events[${index}].image`, event.image]);
+    case "scenario":
+      return [["character.image", block.character?.image] as [string, PictureField], ...block.scenes.map((scene, index): [string, PictureField] => [`scenes[${index}].image`, scene.image])];
+    default:
+      return [];
+  }
 }
 
 function truncate(text: string, length: number): string {

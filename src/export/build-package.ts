@@ -54,8 +54,12 @@ function modifiedAt(course: ExportCourse): Date {
 
 function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
-    const onSkippedQuestions = (lessonId: string, blockIds: readonly string[]): void =>
-      options.onNotice?.(`Quiz lesson ${lessonId}: questions ${blockIds.join(", ")} have no IMS Common Cartridge QTI equivalent (matching, ordering or several blanks) and were left out of the assessment.`);
+    const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
+      options.onNotice?.(
+        asWebContent
+          ? `Quiz lesson ${lessonId}: blocks ${blockIds.join(", ")} have no IMS Common Cartridge QTI 1.2 equivalent (scenario, sorting, matching, ordering, several blanks, or a teaching block); the QTI assessment carries the other questions and the whole lesson is also included as web content.`
+          : `Quiz lesson ${lessonId}: questions ${blockIds.join(", ")} have no IMS Common Cartridge QTI equivalent (matching, ordering or several blanks) and were left out of the assessment.`,
+      );
     return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions });
   }
   const units = scoUnits(course, format === "html" ? "course" : (options.scoMode ?? "course"));

@@ -114,7 +114,7 @@ function decodeAsset(asset: ExportDocument["assets"][number], index: number): Im
       assetId: asset.id,
     });
   }
-  const sniffed = sniffMediaType(bytes);
+  const sniffed = sniffMediaType(bytes, { claimed: asset.mimeType, filename: asset.fileName });
   if (sniffed.kind !== "accepted") throw invalidDocument(`${field} (${asset.id}, "${asset.fileName}") is not a file type a course can embed`);
   if (!claimMatches(asset.mimeType, sniffed.type)) {
     throw invalidDocument(`${field} (${asset.id}) says ${asset.mimeType} but its bytes are ${sniffed.type.mediaType}`);

@@ -20,6 +20,8 @@ import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { renderAudioBlock, renderImageBlock, renderVideoBlock } from "./media-blocks.ts";
 import { renderQuestionBlock } from "./question-blocks.ts";
+import { renderScenarioBlock } from "./scenario-block.ts";
+import { renderAttachmentBlock, renderContinueBlock, renderLabeledGraphicBlock, renderProcessBlock, renderTimelineBlock } from "./teaching-blocks.ts";
 import type { RenderableBlock } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 
@@ -67,5 +69,17 @@ function renderValidBlock(block: Block, context: LessonContext, courseLanguage: 
       return renderTabsBlock(block, context);
     case "flashcards":
       return renderFlashcardsBlock(block, context);
+    case "scenario":
+      return renderScenarioBlock(block, context, context.lessonKind === "quiz");
+    case "labeled_graphic":
+      return renderLabeledGraphicBlock(block, context);
+    case "process":
+      return renderProcessBlock(block, context);
+    case "timeline":
+      return renderTimelineBlock(block, context);
+    case "attachment":
+      return renderAttachmentBlock(block, context);
+    case "continue":
+      return renderContinueBlock(block, context);
   }
 }

@@ -26,4 +26,6 @@ export interface RenderContext {
 /** Numbering of questions within one lesson ("Question 2"). */
 export interface LessonContext extends RenderContext {
   nextQuestionNumber(): number;
+  /** The lesson's kind: a scenario is scored only in a quiz lesson. */
+  readonly lessonKind?: "content" | "quiz";
 }

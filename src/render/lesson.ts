@@ -66,7 +66,7 @@ export function* renderLessonChunks(
 ): Generator<string, void, undefined> {
   const { lesson, module, moduleNumber, pageId } = placed;
   let questionNumber = 0;
-  const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber };
+  const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber, lessonKind: lesson.kind };
   const headingId = context.ids.next("lesson-title", lesson.id);
   const meta = lessonMeta(lesson, context.options.mode);
   const quizSettings =

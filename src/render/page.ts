@@ -12,6 +12,7 @@ import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { progressMeter } from "./cover.ts";
 import { printStyles } from "./print-styles.ts";
+import { interactionStyles } from "./interaction-styles.ts";
 import { courseStyles } from "./styles.ts";
 import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -104,7 +105,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)) + printStyles)}</style>
+<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)) + interactionStyles + printStyles)}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>

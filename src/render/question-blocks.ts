@@ -9,6 +9,8 @@ import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml, markdownWithBlanksHtml } from "./markdown.ts";
 import { shuffledIndices } from "./shuffle.ts";
+import { sortingAnswers } from "./sorting-block.ts";
+import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
 
@@ -84,6 +86,8 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
       return { grading: "matching", answers: matchingList(block, context, feedback) };
     case "ordering":
       return { grading: "ordering", answers: orderingList(block, context, feedback) };
+    case "sorting":
+      return { grading: "matching", answers: sortingAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about)) };
   }
 }
 
@@ -91,6 +95,7 @@ interface Choice {
   readonly text: string;
   readonly correct: boolean;
   readonly feedback?: string | undefined;
+  readonly image?: { readonly assetId?: string | undefined; readonly url?: string | undefined; readonly alt?: string | undefined } | undefined;
 }
 
 function choiceList(inputType: "radio" | "checkbox", choices: readonly Choice[], context: LessonContext, feedback: FeedbackCollector): SafeHtml {
@@ -98,7 +103,7 @@ function choiceList(inputType: "radio" | "checkbox", choices: readonly Choice[],
   const items = choices.map((choice, index) => {
     const inputId = context.ids.next("choice");
     const feedbackAttribute = feedback.attribute(choice.feedback, uiText.youChose(choice.text));
-    return html`<div class="choice"><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-part data-correct="${choice.correct ? "true" : "false"}"${feedbackAttribute}><label for="${inputId}">${choice.text}</label></div>`;
+    return html`<div class="choice"><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-part data-correct="${choice.correct ? "true" : "false"}"${feedbackAttribute}><label for="${inputId}">${pictureHtml(choice.image, context, "choice-image")}${choice.text}</label></div>`;
   });
   return html`<div class="choice-list">${items}</div>`;
 }

@@ -98,22 +98,20 @@ export async function renderBoundedPreview(loaded: LoadedPreview, limit: number,
   return { course: loaded.course, html: page, omittedAssetIds: [...omitted] };
 }
 
-/** Every asset ID the course's blocks use (media, captions, posters), once each, in course order. */
+/** Every asset ID the course's blocks use (media, captions, posters, pictures, attachments), once each, in course order. */
 export function referencedAssetIds(course: CourseDocument): string[] {
-  const ids = new Set<string>();
-  const add = (value: unknown) => {
-    if (typeof value === "string") ids.add(value);
-  };
-  for (const assetId of themeAssetIds(course.theme)) add(assetId);
-  for (const module of course.modules) {
-    for (const lesson of module.lessons) {
-      for (const block of lesson.blocks ?? []) {
-        const fields = block as { assetId?: unknown; captions?: { assetId?: unknown }; poster?: { assetId?: unknown } };
-        add(fields.assetId);
-        add(fields.captions?.assetId);
-        add(fields.poster?.assetId);
+  const ids = new Set<string>(themeAssetIds(course.theme));
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "assetId" && typeof child === "string") ids.add(child);
+        else visit(child);
       }
     }
+  };
+  for (const module of course.modules) {
+    for (const lesson of module.lessons) visit(lesson.blocks ?? []);
   }
   return [...ids];
 }

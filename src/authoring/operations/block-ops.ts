@@ -37,7 +37,8 @@ export const updateBlock = defineOperation({
   name: "update_block",
   arguments: v.object({
     blockId: idField("block"),
-    block: v.pipe(blockSchema, v.description("The block's complete new content (any block type); it replaces the old content.")),
+    // The bare union, so the listing refers to the one shared Block definition instead of spelling it out.
+    block: blockSchema,
   }),
   result: { block: storedBlockSchema },
   async apply(edit, args) {

@@ -6,6 +6,9 @@ import * as v from "valibot";
 import * as contentBlocks from "./content-blocks.ts";
 import { idField } from "./fields.ts";
 import * as questionBlocks from "./question-blocks.ts";
+import { scenarioBlock } from "./scenario-block.ts";
+import { sortingBlock } from "./sorting-block.ts";
+import * as teachingBlocks from "./teaching-blocks.ts";
 
 export const blockSchema = v.variant("type", [
   contentBlocks.textBlock,
@@ -26,6 +29,13 @@ export const blockSchema = v.variant("type", [
   questionBlocks.fillInBlankBlock,
   questionBlocks.matchingBlock,
   questionBlocks.orderingBlock,
+  sortingBlock,
+  scenarioBlock,
+  teachingBlocks.labeledGraphicBlock,
+  teachingBlocks.processBlock,
+  teachingBlocks.timelineBlock,
+  teachingBlocks.attachmentBlock,
+  teachingBlocks.continueBlock,
 ]);
 
 export type BlockInput = v.InferInput<typeof blockSchema>;
@@ -39,6 +49,11 @@ export type QuestionBlock = Extract<Block, { type: questionBlocks.QuestionType }
 
 export function isQuestionBlock(block: Block): block is QuestionBlock {
   return questionBlocks.isQuestionType(block.type);
+}
+
+/** Blocks a quiz lesson scores: every question, and a scenario (correct when it ends in success). */
+export function isGradedType(type: string): boolean {
+  return questionBlocks.isQuestionType(type) || type === "scenario";
 }
 
 export const blockTypes: readonly BlockType[] = blockSchema.options.map((option) =>

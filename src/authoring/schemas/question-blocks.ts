@@ -1,15 +1,17 @@
 /**
- * Question blocks: single_choice, multiple_choice, true_false, fill_in_blank, matching and ordering.
+ * Question blocks: single_choice, multiple_choice, true_false, fill_in_blank, matching, ordering and
+ * sorting (in `sorting-block.ts`).
  * Every question has a prompt, points, an explanation shown after answering, objective IDs it
  * assesses, and feedback per answer. Rules a grader depends on (exactly one correct choice, every blank
  * placeholder answered) are checked here so a broken quiz is never stored.
  */
 import * as v from "valibot";
 import { markdownField, requiredTextField } from "./fields.ts";
+import { pictureSchema } from "./picture.ts";
 
 const feedbackField = v.optional(v.pipe(markdownField(), v.description("Shown to the learner who picks this answer.")));
 
-const questionEntries = {
+export const questionEntries = {
   prompt: markdownField(),
   points: v.optional(v.pipe(v.number(), v.minValue(0, "must be 0 or more"), v.maxValue(1000, "must be at most 1000")), 1),
   explanation: v.optional(v.pipe(markdownField(), v.description("Shown after the learner answers, right or wrong."))),
@@ -27,6 +29,7 @@ const choiceSchema = v.object({
   text: requiredTextField(),
   correct: v.optional(v.boolean(), false),
   feedback: feedbackField,
+  image: v.optional(v.pipe(pictureSchema, v.description("A picture shown with this choice (graphical multiple choice)."))),
 });
 
 const choicesField = v.pipe(v.array(choiceSchema), v.minLength(2, "must have at least 2 choices"), v.maxLength(20, "must have at most 20 choices"));
@@ -117,7 +120,7 @@ export const orderingBlock = v.object({
   ),
 });
 
-export const questionTypes = ["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "ordering"] as const;
+export const questionTypes = ["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "ordering", "sorting"] as const;
 export type QuestionType = (typeof questionTypes)[number];
 
 export function isQuestionType(type: string): type is QuestionType {

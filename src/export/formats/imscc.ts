@@ -16,12 +16,16 @@ export interface CartridgeOptions {
   readonly source: AssetSource;
   readonly renderer: CourseRenderer;
   /** Told about quiz questions the CC QTI profile cannot carry (matching, ordering, several blanks). */
-  readonly onSkippedQuestions?: (lessonId: string, blockIds: readonly string[]) => void;
+  /** `asWebContent`: the lesson also went in as a web page that holds the left-out blocks. */
+  readonly onSkippedQuestions?: (lessonId: string, blockIds: readonly string[], asWebContent: boolean) => void;
 }
 
 function webResourcePath(asset: PackagedAsset): string {
   return asset.path.replace(/^assets\//, "web_resources/");
 }
+
+/** Blocks QTI 1.2 cannot express; a quiz lesson holding any also goes in as a web page beside its QTI. */
+const teachingBlockTypes = new Set(["scenario", "sorting", "labeled_graphic", "process", "timeline", "attachment", "continue"]);
 
 function safeSegment(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, "_");
@@ -39,19 +43,22 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
     for (const lesson of module.lessons) {
       // A quiz with no question the CC QTI profile can carry stays a page, so the cartridge never has an empty assessment.
       const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson) : null;
-      if (assessment && assessment.includedQuestions > 0) {
-        const path = `assessments/${safeSegment(lesson.id)}/assessment.xml`;
-        lessons.set(lesson.id, { lesson, path, isAssessment: true });
-        if (assessment.skippedBlockIds.length > 0) options.onSkippedQuestions?.(lesson.id, assessment.skippedBlockIds);
-        lessonEntries.push({ path, body: assessment.xml });
-        continue;
-      }
-      const path = `lessons/${safeSegment(lesson.id)}.html`;
-      lessons.set(lesson.id, { lesson, path, isAssessment: false });
+      const webPath = `lessons/${safeSegment(lesson.id)}.html`;
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
       // Each page also holds the introduction; the launch script opens it on its own lesson.
-      const runtimeScript = lessonLaunchScript(lesson.id);
-      lessonEntries.push({ path, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package", runtimeScript })) });
+      const webEntry: ZipEntry = { path: webPath, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package", runtimeScript: lessonLaunchScript(lesson.id) })) };
+      if (assessment && assessment.includedQuestions > 0) {
+        const path = `assessments/${safeSegment(lesson.id)}/assessment.xml`;
+        const beyondQti = (lesson.blocks ?? []).filter((block) => teachingBlockTypes.has(block.type)).map((block) => block.id);
+        lessons.set(lesson.id, { lesson, path, isAssessment: true, ...(beyondQti.length > 0 ? { webPath } : {}) });
+        const skipped = [...new Set([...assessment.skippedBlockIds, ...beyondQti])];
+        if (skipped.length > 0) options.onSkippedQuestions?.(lesson.id, skipped, beyondQti.length > 0);
+        lessonEntries.push({ path, body: assessment.xml });
+        if (beyondQti.length > 0) lessonEntries.push(webEntry);
+        continue;
+      }
+      lessons.set(lesson.id, { lesson, path: webPath, isAssessment: false });
+      lessonEntries.push(webEntry);
     }
   }
   const assets = [...options.assets.values()];

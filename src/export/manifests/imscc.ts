@@ -18,6 +18,8 @@ export interface CartridgeLesson {
   /** The lesson page (content lessons) or the QTI file (quiz lessons). */
   readonly path: string;
   readonly isAssessment: boolean;
+  /** A quiz lesson's web page beside its QTI, holding the blocks QTI 1.2 cannot express (a scenario, a sorting…). */
+  readonly webPath?: string;
 }
 
 export interface CartridgeInput {
@@ -28,15 +30,21 @@ export interface CartridgeInput {
 
 const sharedResourceId = "RES_web_resources";
 
-function lessonResource(entry: CartridgeLesson, hasAssets: boolean): XmlElement {
+function lessonResource(entry: CartridgeLesson, hasAssets: boolean): XmlElement[] {
   const identifier = xmlId("RES", entry.lesson.id);
-  if (entry.isAssessment) return el("resource", { identifier, type: assessmentResourceType }, el("file", { href: entry.path }));
-  return el(
-    "resource",
-    { identifier, type: "webcontent", href: entry.path },
-    el("file", { href: entry.path }),
-    hasAssets && el("dependency", { identifierref: sharedResourceId }),
-  );
+  const web = (id: string, path: string): XmlElement =>
+    el("resource", { identifier: id, type: "webcontent", href: path }, el("file", { href: path }), hasAssets && el("dependency", { identifierref: sharedResourceId }));
+  if (!entry.isAssessment) return [web(identifier, entry.path)];
+  const assessment = el("resource", { identifier, type: assessmentResourceType }, el("file", { href: entry.path }));
+  return entry.webPath ? [assessment, web(xmlId("RES", `${entry.lesson.id}_web`), entry.webPath)] : [assessment];
+}
+
+function lessonItems(entry: CartridgeLesson | undefined): XmlElement[] {
+  if (!entry) return [];
+  const { lesson } = entry;
+  const item = el("item", { identifier: xmlId("ITEM", lesson.id), identifierref: xmlId("RES", lesson.id) }, el("title", {}, lesson.title));
+  if (!entry.webPath) return [item];
+  return [item, el("item", { identifier: xmlId("ITEM", `${lesson.id}_web`), identifierref: xmlId("RES", `${lesson.id}_web`) }, el("title", {}, `${lesson.title} (interactive activities)`))];
 }
 
 export function ccManifest(input: CartridgeInput): string {
@@ -83,9 +91,7 @@ export function ccManifest(input: CartridgeInput): string {
               "item",
               { identifier: xmlId("ITEM", module.id) },
               el("title", {}, module.title),
-              module.lessons
-                .filter((lesson) => input.lessons.has(lesson.id))
-                .map((lesson) => el("item", { identifier: xmlId("ITEM", lesson.id), identifierref: xmlId("RES", lesson.id) }, el("title", {}, lesson.title))),
+              module.lessons.flatMap((lesson) => lessonItems(input.lessons.get(lesson.id))),
             ),
           ),
         ),
@@ -94,7 +100,7 @@ export function ccManifest(input: CartridgeInput): string {
     el(
       "resources",
       {},
-      [...input.lessons.values()].map((entry) => lessonResource(entry, hasAssets)),
+      [...input.lessons.values()].flatMap((entry) => lessonResource(entry, hasAssets)),
       hasAssets && el("resource", { identifier: sharedResourceId, type: "webcontent" }, input.assetPaths.map((path) => el("file", { href: path }))),
     ),
   );

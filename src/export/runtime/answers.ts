@@ -9,7 +9,7 @@
 import type { QuestionAnswer } from "../../render/client/types.ts";
 import type { RenderableCourse } from "../../render/types.ts";
 
-export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing";
+export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
 
 export interface QuestionFacts {
   readonly kind: InteractionKind;
@@ -17,11 +17,11 @@ export interface QuestionFacts {
   readonly description: string;
   readonly weighting: number;
   readonly objectiveIds: readonly string[];
-  /** Choice texts, ordering items in their right order, or matching's left items. */
+  /** Choice texts, ordering items in their right order, matching's left items, sorting's items, or a scenario's scene ids. */
   readonly labels: readonly string[];
-  /** Matching only: the right-hand texts. */
+  /** Matching and sorting only: the right-hand texts or the category titles. */
   readonly targets: readonly string[];
-  /** The right answer in the neutral response form (fill-in: the first accepted answer of each blank). */
+  /** The right answer in the neutral response form (fill-in: the first accepted answer of each blank; performance: the shortest path of scene ids to a success ending). */
   readonly correct: readonly string[];
   readonly caseMatters: boolean;
 }
@@ -90,9 +90,39 @@ function factsOf(block: Loose): QuestionFacts | null {
       const items = texts(block.items, "text");
       return { ...base, kind: "sequencing", labels: items, correct: items.map((_, index) => String(index)) };
     }
+    case "sorting": {
+      const items = Array.isArray(block.items) ? (block.items as Loose[]) : [];
+      const titles = texts(block.categories, "title");
+      return { ...base, kind: "matching", labels: texts(items, "text"), targets: titles, correct: items.map((item) => String(titles.indexOf(String(item.category)))) };
+    }
+    case "scenario":
+      return { ...base, description: plainText(typeof block.title === "string" ? block.title : ""), kind: "performance", labels: texts(block.scenes, "id"), correct: successPath(block) };
     default:
       return null;
   }
+}
+
+/** The shortest path of scene ids from the start to a success ending, or none when the scenario has no success ending. */
+function successPath(block: Loose): string[] {
+  const scenes = new Map((Array.isArray(block.scenes) ? (block.scenes as Loose[]) : []).map((scene) => [String(scene.id), scene]));
+  const start = String(block.startSceneId ?? "");
+  const previous = new Map<string, string | null>([[start, null]]);
+  const queue = [start];
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    const scene = scenes.get(id);
+    if ((scene?.ending as Loose | undefined)?.outcome === "success") {
+      const path: string[] = [];
+      for (let step: string | null | undefined = id; step; step = previous.get(step)) path.unshift(step);
+      return path;
+    }
+    for (const next of texts(scene?.choices, "next")) {
+      if (!previous.has(next)) {
+        previous.set(next, id);
+        queue.push(next);
+      }
+    }
+  }
+  return [];
 }
 
 /** Facts for every question block of the course, by block id. */
@@ -141,6 +171,9 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
       case "sequencing":
         return response.map((position) => id("item", position)).join("[,]");
+      case "performance":
+        // One step per scene visited: the step's name is its place in the path, its answer the scene id.
+        return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
     }
   }
 
@@ -157,6 +190,8 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         return response.join(" ").replace(/,/g, " ").slice(0, 255);
       case "matching":
         return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
+      case "performance":
+        return response.join(",").slice(0, 255);
     }
   }
 

@@ -9,9 +9,11 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { batchStepSchema } from "../../authoring/batch.ts";
 import { courseEditOperations } from "../../authoring/operations/index.ts";
 import { blockSchema, blockTypes, type BlockType } from "../../authoring/schemas/blocks.ts";
+import { pictureSchema } from "../../authoring/schemas/picture.ts";
+import { isQuestionType, questionEntries } from "../../authoring/schemas/question-blocks.ts";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { defineTool, type SharedDefinitions, type ToolDefinition } from "../registry.ts";
-import { variantSignatures } from "../schema-signature.ts";
+import { objectSignature, variantSignatures } from "../schema-signature.ts";
 
 const blockNames = new Map<v.GenericSchema, string>([[blockSchema, "Block"]]);
 
@@ -19,10 +21,26 @@ const blockNames = new Map<v.GenericSchema, string>([[blockSchema, "Block"]]);
 const blockRules =
   "Rules: media (image, video, audio, captions, poster) take exactly one of assetId (from upload_asset) or url; image needs alt unless decorative:true; " +
   "video/audio need captions or transcript; single_choice has exactly one choice with correct:true, multiple_choice at least one; " +
-  "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items are in the correct order. " +
+  "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items are in the correct order; sorting item category is a category title; " +
+  "scenario: scene id a-z0-9_-, a scene has choices (next = a scene id) or ending, every scene reachable from startSceneId and able to reach an ending; labeled_graphic x,y in percent. " +
   "Questions: points default 1, objectiveIds name course objectives (create_course also takes their keys or exact text).";
 
-export const blockDefinitionText = `A content block; type picks its fields (? = optional): ${variantSignatures(blockSchema, "type").join("; ")}. ${blockRules} describe_blocks gives the full schema of any type.`;
+/** Fields every question shares, printed once instead of in each question's signature. */
+const sharedQuestionFields = Object.keys(questionEntries);
+
+/** `type{fields}` per block type; pictures print as `Pic`, and questions leave out the fields every question has. */
+function blockSignatures(): string[] {
+  const names = new Map<v.GenericSchema, string>([[pictureSchema.pipe[0], "Pic"]]);
+  return blockSchema.options.map((option) => {
+    const type = ("pipe" in option ? option.pipe[0] : option).entries.type.literal;
+    const omit = isQuestionType(type) ? ["type", ...sharedQuestionFields] : ["type"];
+    return `${type}${objectSignature(option as unknown as Parameters<typeof objectSignature>[0], omit, names)}`;
+  });
+}
+
+export const blockDefinitionText =
+  `A content block; type picks its fields (? = optional): ${blockSignatures().join("; ")}. ` +
+  `Every question (${blockTypes.filter(isQuestionType).join(", ")}) also has prompt, points?, explanation?, objectiveIds?. Pic = {assetId?,url?,alt?}. ${blockRules} describe_blocks gives the full schema of any type.`;
 
 const editStepText =
   "One edit: {op, ...that edit's arguments}. Ops: " +

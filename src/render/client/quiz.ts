@@ -40,6 +40,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const parts = Array.from(question.querySelectorAll<HTMLElement>("[data-part]"));
     const results = new Map<HTMLElement, boolean>();
     const grading = question.dataset.grading;
+    // A block that grades itself (the scenario) writes its last finished answer on its own element.
+    if (grading === "self") {
+      const answered = question.dataset.answered === "true";
+      return { answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [], partResults: results };
+    }
     if (grading === "choice") {
       const inputs = parts.filter((part): part is HTMLInputElement => part instanceof HTMLInputElement);
       const checked = inputs.filter((input) => input.checked);
@@ -103,9 +108,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function responseOf(question: HTMLElement): string[] {
     const parts = Array.from(question.querySelectorAll<HTMLElement>("[data-part]"));
     const grading = question.dataset.grading;
+    if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return parts.filter((part) => part instanceof HTMLInputElement && part.checked).map((part) => (part as HTMLInputElement).value);
     if (grading === "ordering") return parts.map((part) => part.dataset.position ?? "");
-    return parts.map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
+    // Parts that can move (sorting items) carry their authored position, so the response keeps the authored order.
+    const ordered = parts.every((part) => part.dataset.item !== undefined) ? [...parts].sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
+    return ordered.map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
   }
 
   function report(question: HTMLElement, result: Grade): void {

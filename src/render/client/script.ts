@@ -5,6 +5,8 @@
  */
 import { scriptLiteral } from "../html.ts";
 import { runtimeText } from "../ui-text.ts";
+import { interactionRuntimeText } from "../interaction-text.ts";
+import { installInteractions } from "./interactions.ts";
 import { installQuizzes } from "./quiz.ts";
 import { installCourseRuntime, type RuntimeConfig } from "./runtime.ts";
 import { courseEvents } from "./types.ts";
@@ -18,6 +20,7 @@ const config = ${scriptLiteral(config)};
 const recorder = (${installCourseRuntime.toString()})(config);
 (${installWidgets.toString()})(config.text);
 (${installQuizzes.toString()})(recorder, config.text, config.events);
+(${installInteractions.toString()})(recorder, ${scriptLiteral(interactionRuntimeText)});
 })();`;
 }
 

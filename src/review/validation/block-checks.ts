@@ -86,7 +86,26 @@ function assetUses({ block }: WalkedBlock): AssetUse[] {
   if (block.type === "video" && block.poster?.assetId) {
     uses.push({ field: "poster.assetId", assetId: block.poster.assetId, accepts: ofType("image/"), needs: "an image" });
   }
+  if (block.type === "attachment") uses.push({ field: "assetId", assetId: block.assetId, accepts: () => true, needs: "a file to download" });
+  for (const [field, assetId] of pictureAssetIds(block)) uses.push({ field, assetId, accepts: ofType("image/"), needs: "an image" });
   return uses;
+}
+
+/** Image asset IDs inside the richer blocks (pictured choices, steps, events, scenes), by field. */
+function pictureAssetIds(block: WalkedBlock["block"]): [string, string][] {
+  const found: [string, string][] = [];
+  const add = (field: string, picture: { assetId?: string | undefined } | undefined) => {
+    if (picture?.assetId) found.push([`${field}.assetId`, picture.assetId]);
+  };
+  if (block.type === "single_choice" || block.type === "multiple_choice") (block.choices ?? []).forEach((choice, index) => add(`choices[${index}].image`, choice.image));
+  if (block.type === "labeled_graphic") add("image", block.image);
+  if (block.type === "process") (block.steps ?? []).forEach((step, index) => add(`steps[${index}].image`, step.image));
+  if (block.type === "timeline") (block.events ?? []).forEach((event, index) => add(`events[${index}].image`, event.image));
+  if (block.type === "scenario") {
+    add("character.image", block.character?.image);
+    (block.scenes ?? []).forEach((scene, index) => add(`scenes[${index}].image`, scene.image));
+  }
+  return found;
 }
 
 function checkAssetReferences(walked: WalkedBlock, course: WalkedCourse, findings: FindingList): void {

@@ -3,7 +3,7 @@
  * language), at least one module, and learning objectives that questions actually assess.
  */
 import { languageTagPattern } from "../../authoring/schemas/fields.ts";
-import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
+import { isGradedType } from "../../authoring/schemas/blocks.ts";
 import { atField, courseLocation, objectiveLocation, type WalkedCourse } from "./course-walk.ts";
 import type { FindingList } from "./rules.ts";
 
@@ -44,7 +44,7 @@ export function checkObjectivesAssessed(course: WalkedCourse, findings: FindingL
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       for (const { block } of lesson.blocks) {
-        if (!isQuestionType(block.type) || !("objectiveIds" in block)) continue;
+        if (!isGradedType(block.type) || !("objectiveIds" in block)) continue;
         for (const id of block.objectiveIds ?? []) assessed.add(id);
       }
     }

@@ -15,6 +15,7 @@ import { walkCourse } from "./course-walk.ts";
 import { checkTitleNumbering } from "./numbering-checks.ts";
 import { checkCourseLength, checkLessonMinutes } from "./length-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
+import { checkTeachingBlock, checkTeachingLesson } from "./teaching-checks.ts";
 import { atLeast, bySeverity, FindingList, findingSchema, severities, type Finding, type Severity } from "./rules.ts";
 
 export { ruleIds, validationRules, type Finding, type RuleId, type Severity } from "./rules.ts";
@@ -29,7 +30,11 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
     checkModule(module, findings);
     for (const lesson of module.lessons) {
       checkLesson(lesson, course, pacing, findings);
-      for (const block of lesson.blocks) checkBlock(block, course, findings);
+      for (const block of lesson.blocks) {
+        checkBlock(block, course, findings);
+        checkTeachingBlock(block, findings);
+      }
+      checkTeachingLesson(lesson, findings);
     }
   }
   checkObjectivesAssessed(course, findings);

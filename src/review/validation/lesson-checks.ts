@@ -3,7 +3,7 @@
  * never check understanding, heading levels that skip, lessons far longer than the course's pacing,
  * and prose that reads well above the audience's level.
  */
-import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
+import { isGradedType } from "../../authoring/schemas/blocks.ts";
 import { atField, type WalkedCourse, type WalkedLesson, type WalkedModule } from "./course-walk.ts";
 import { markdownHeadingLevels, plainText, proseFields } from "./markdown-text.ts";
 import { addReadingStats, audienceGrade, emptyStats, fleschKincaidGrade, gradeTolerance, minimumWordsForGrade } from "./readability.ts";
@@ -19,7 +19,7 @@ export function checkModule(module: WalkedModule, findings: FindingList): void {
     );
     return;
   }
-  const asksQuestions = module.lessons.some((lesson) => lesson.blocks.some((block) => isQuestionType(block.row.type)));
+  const asksQuestions = module.lessons.some((lesson) => lesson.blocks.some((block) => isGradedType(block.row.type)));
   if (!asksQuestions) {
     findings.report(
       "module.no_knowledge_check",
@@ -57,7 +57,7 @@ export function checkLesson(lesson: WalkedLesson, course: WalkedCourse, pacing: 
     );
     return;
   }
-  if (lesson.row.kind === "quiz" && !lesson.blocks.some((block) => isQuestionType(block.row.type))) {
+  if (lesson.row.kind === "quiz" && !lesson.blocks.some((block) => isGradedType(block.row.type))) {
     findings.report(
       "quiz.no_questions",
       lesson.location,

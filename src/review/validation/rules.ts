@@ -33,6 +33,9 @@ export const validationRules = {
   "lesson.minutes_mismatch": { severity: "warning", checks: "a lesson's set minutes are within half to twice what its content derives" },
   "course.length_off_target": { severity: "warning", checks: "the course's length is within 25% of its targetMinutes" },
   "title.numbered_twice": { severity: "warning", checks: "module and lesson titles do not carry a number the learner pages already add" },
+  "scenario.unreachable_scene": { severity: "error", checks: "every scenario scene is reachable from the start and can reach an ending" },
+  "labeled_graphic.marker_without_text": { severity: "warning", checks: "every marker of a labeled graphic has text" },
+  "continue.last_block": { severity: "warning", checks: "a continue block is not a lesson's last block" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleId = keyof typeof validationRules;

@@ -1,0 +1,59 @@
+/**
+ * Markup for the branching scenario. Without script it is a story of linked scenes: every scene shows,
+ * each choice is a link to the scene it leads to (so it can still be played, and it prints whole). The
+ * in-page script (`installInteractions`) shows one scene at a time, turns the links into buttons, keeps
+ * the path, and offers "Play again". It is a question to the quiz script (`data-grading="self"`): the
+ * script writes the last finished play on the element, and a success ending is a correct answer.
+ */
+import type { Block } from "../authoring/schemas/blocks.ts";
+import type { LessonContext } from "./context.ts";
+import { html, htmlId, type SafeHtml } from "./html.ts";
+import { interactionText } from "./interaction-text.ts";
+import { markdownHtml } from "./markdown.ts";
+import { pictureHtml } from "./teaching-blocks.ts";
+
+type Scenario = Extract<Block, { type: "scenario" }>;
+type Scene = Scenario["scenes"][number];
+
+export function renderScenarioBlock(block: Scenario, context: LessonContext, inQuiz: boolean): SafeHtml {
+  const titleId = context.ids.next("scenario-title", block.id);
+  const anchors = new Map(block.scenes.map((scene) => [scene.id, context.ids.next(htmlId("scene", block.id), scene.id)]));
+  const character = block.character
+    ? html`<div class="scenario-character">${pictureHtml(block.character.image, context, "character-image")}<p class="character-name">${block.character.name}</p></div>`
+    : "";
+  const start = block.scenes.find((scene) => scene.id === block.startSceneId);
+  const ordered = start ? [start, ...block.scenes.filter((scene) => scene !== start)] : block.scenes;
+  const scenes = ordered.map((scene, index) => renderScene(scene, index + 1, anchors, context));
+  const meta = inQuiz ? html`<p class="scenario-meta">${interactionText.scenarioPoints(block.points)}</p>` : "";
+  return html`<section class="block scenario question" data-question data-scenario data-interactive data-question-id="${block.id}" data-question-type="scenario" data-grading="self" data-points="${block.points}" data-start="${block.startSceneId}" aria-labelledby="${titleId}">
+<p class="scenario-eyebrow">${interactionText.scenarioLabel}</p>
+<h2 class="scenario-title" id="${titleId}">${block.title}</h2>
+${meta}${block.markdown ? html`<div class="scenario-setup">${markdownHtml(block.markdown)}</div>` : ""}${character}
+<fieldset class="question-fieldset scenario-fieldset"><legend class="visually-hidden">${block.title}</legend>
+<ol class="scenario-scenes" role="list">${scenes}</ol>
+</fieldset>
+<div class="scenario-status" aria-live="polite" data-scenario-status></div>
+<p class="verdict" data-verdict></p>
+<div class="scenario-actions" data-scenario-actions hidden><button type="button" class="button" data-scenario-replay></button></div>
+</section>`;
+}
+
+function renderScene(scene: Scene, number: number, anchors: ReadonlyMap<string, string>, context: LessonContext): SafeHtml {
+  const anchor = anchors.get(scene.id) ?? "";
+  const labelId = context.ids.next("scene-label");
+  const ending = scene.ending
+    ? html`<p class="scene-ending" data-ending="${scene.ending.outcome}">${interactionText.outcome[scene.ending.outcome] ?? scene.ending.outcome}</p>`
+    : "";
+  const choices = scene.choices
+    ? html`<ul class="scenario-choices" role="list">${scene.choices.map(
+        (choice) =>
+          html`<li><a class="button scenario-choice" href="#${anchors.get(choice.next) ?? ""}" data-next="${choice.next}">${choice.text}</a>${
+            choice.feedback ? html`<div class="choice-feedback" data-choice-feedback>${markdownHtml(choice.feedback)}</div>` : ""
+          }</li>`,
+      )}</ul>`
+    : "";
+  return html`<li class="scenario-scene" id="${anchor}" data-scene="${scene.id}" tabindex="-1" aria-labelledby="${labelId}">
+<p class="scene-label" id="${labelId}">${interactionText.sceneLabel(number)}</p>
+${pictureHtml(scene.image, context, "scene-image")}<div class="scene-text">${markdownHtml(scene.markdown)}</div>${choices}${ending}
+</li>`;
+}

@@ -1,0 +1,38 @@
+/**
+ * The answer area of a sorting question. Every item carries a category picker (a labelled `<select>`),
+ * which is the keyboard and screen-reader path and what the quiz script grades (as a matching question:
+ * each select's value against its `data-answer`). The category boxes are drop targets the in-page script
+ * wires up for dragging, moving an item there and setting its picker, so both paths stay one state.
+ */
+import type { Block } from "../authoring/schemas/blocks.ts";
+import type { LessonContext } from "./context.ts";
+import { html, type SafeHtml } from "./html.ts";
+import { interactionText } from "./interaction-text.ts";
+import { shuffledIndices } from "./shuffle.ts";
+
+type Sorting = Extract<Block, { type: "sorting" }>;
+
+/** Adds an author's feedback for one item and returns its attribute (as `FeedbackCollector.attribute`). */
+export type FeedbackAttribute = (markdown: string | undefined, about: string) => SafeHtml | "";
+
+export function sortingAnswers(block: Sorting, context: LessonContext, feedback: FeedbackAttribute): SafeHtml {
+  const titles = block.categories.map((category) => category.title);
+  const options = titles.map((title, index) => html`<option value="${index}">${title}</option>`);
+  const order = shuffledIndices(block.items.length, block.id);
+  const items = order.map((position) => {
+    const item = block.items[position];
+    if (!item) return "";
+    const selectId = context.ids.next("sort");
+    const feedbackAttribute = feedback(item.feedback, `“${item.text}”:`);
+    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-item="${position}" data-answer="${titles.indexOf(item.category)}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
+  });
+  const bins = titles.map((title, index) => {
+    const headingId = context.ids.next("sort-category");
+    return html`<div class="sorting-category" data-sort-category="${index}" role="group" aria-labelledby="${headingId}"><p class="sorting-category-title" id="${headingId}">${title}</p><ul class="sorting-bin" role="list" data-sort-bin></ul></div>`;
+  });
+  return html`<p class="question-hint">${interactionText.sortingHint}</p>
+<div class="sorting" data-sorting>
+<div class="sorting-pool" data-sort-category="" role="group" aria-label="${interactionText.unsorted}"><ul class="sorting-bin matching-list" role="list" data-sort-bin>${items}</ul></div>
+<div class="sorting-categories" data-sort-categories hidden>${bins}</div>
+</div><p class="visually-hidden" aria-live="polite" data-sort-status></p>`;
+}
