@@ -43,13 +43,43 @@ export const objectiveTextField = requiredTextField(500);
 
 export const lessonKinds = ["content", "quiz"] as const;
 export const lessonKindField = v.picklist(lessonKinds, "must be content or quiz");
-export const passingScoreField = v.pipe(v.number(), v.minValue(0, "must be between 0 and 100"), v.maxValue(100, "must be between 0 and 100"));
+export const passingScoreField = v.pipe(
+  v.number(),
+  v.minValue(0, "must be between 0 and 100"),
+  v.maxValue(100, "must be between 0 and 100"),
+  // 0.8 meant as 80 % would pass nearly everyone; refused rather than stored with a warning.
+  v.check((score) => !(score > 0 && score < 1), (issue) => `is a percentage: did you mean ${Math.round(Number(issue.input) * 100)}?`),
+);
 export const maxAttemptsField = v.nullable(
   v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100, "must be at most 100")),
 );
 export const estimatedMinutesField = v.nullable(
   v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"), v.maxValue(10_000, "must be at most 10000")),
 );
+
+export const feedbackModes = ["after_submit", "immediate", "none"] as const;
+export type FeedbackMode = (typeof feedbackModes)[number];
+export const drawCountField = v.nullable(
+  v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(limits.blocksPerCall, `must be at most ${limits.blocksPerCall}`)),
+);
+
+/** Quiz-lesson settings for pools, shuffling, feedback and the final assessment (issue 21). */
+export const quizOptionEntries = {
+  drawCount: v.optional(
+    v.pipe(drawCountField, v.description("Quiz lessons only: questions drawn at random for each attempt; null draws all. At most the lesson's questions.")),
+  ),
+  drawByObjective: v.optional(v.pipe(v.boolean(), v.description("Quiz lessons only: spread the draw across the objectives the questions assess."))),
+  shuffleChoices: v.optional(v.pipe(v.boolean(), v.description("Quiz lessons only: shuffle choices per attempt (default true); a choice with fixed: true keeps its place."))),
+  feedbackMode: v.optional(
+    v.pipe(
+      v.picklist(feedbackModes, "must be after_submit, immediate or none"),
+      v.description("Quiz lessons only: after_submit (default) reveals results after submitting, immediate lets each question be checked, none shows only the score."),
+    ),
+  ),
+  finalAssessment: v.optional(
+    v.pipe(v.boolean(), v.description("Quiz lessons only: this quiz alone decides the course's success and score (at most one per course).")),
+  ),
+};
 
 /** Lesson fields shared by create and update; quiz settings are checked against the kind in the domain. */
 export const lessonUpdateEntries = {
@@ -58,6 +88,7 @@ export const lessonUpdateEntries = {
   passingScore: v.optional(v.pipe(passingScoreField, v.description("Quiz lessons only: percentage needed to pass (0-100)."))),
   maxAttempts: v.optional(v.pipe(maxAttemptsField, v.description("Quiz lessons only: allowed attempts; null for unlimited."))),
   estimatedMinutes: v.optional(v.pipe(estimatedMinutesField, v.description("Set to override the estimate derived from the content; null to derive it."))),
+  ...quizOptionEntries,
 };
 
 export const moduleUpdateEntries = {
@@ -96,6 +127,15 @@ export type ObjectiveInput = v.InferOutput<typeof objectiveInputSchema>;
 
 /* ---------- What tools return ---------- */
 
+/** Quiz settings as returned: present on quiz lessons only. */
+export const quizOptionsDocumentEntries = {
+  drawCount: v.optional(v.nullable(v.number())),
+  drawByObjective: v.optional(v.boolean()),
+  shuffleChoices: v.optional(v.boolean()),
+  feedbackMode: v.optional(v.picklist(feedbackModes)),
+  finalAssessment: v.optional(v.boolean()),
+};
+
 export const objectiveSchema = v.object({ id: idField("objective"), text: v.string() });
 
 export const collaboratorSchema = v.object({
@@ -130,6 +170,7 @@ export const lessonDocumentSchema = v.object({
   maxAttempts: v.nullable(v.number()),
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.pipe(v.boolean(), v.description("True when an author set the estimate; false when it is derived from the content.")),
+  ...quizOptionsDocumentEntries,
   blockCount: v.number(),
   blocks: v.optional(v.array(storedBlockSchema)),
 });
@@ -187,6 +228,7 @@ export const lessonFieldsSchema = v.object({
   maxAttempts: v.nullable(v.number()),
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.boolean(),
+  ...quizOptionsDocumentEntries,
 });
 
 export type ModuleFields = v.InferOutput<typeof moduleFieldsSchema>;

@@ -133,6 +133,12 @@ export const postgresMigrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 5,
+    name: "quiz pools, feedback modes and final assessment",
+    // Mirrors SQLite migration 4: one JSON column, NULL meaning the defaults for existing lessons.
+    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
 ];
 
 export class SchemaTooNewError extends Error {

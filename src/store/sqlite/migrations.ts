@@ -170,6 +170,12 @@ export const migrations: Migration[] = [
         FROM courses c;
     `,
   },
+  {
+    version: 4,
+    name: "quiz pools, feedback modes and final assessment",
+    // One JSON column: the settings travel together and NULL means the defaults for existing lessons.
+    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
 ];
 
 export function applyMigrations(database: Database): void {
