@@ -4,6 +4,7 @@
  * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
  */
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
+import { newAnswerSecrets } from "./answer-key.ts";
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
@@ -83,7 +84,8 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const ids = new ElementIds();
   ids.next(introPageId);
   ids.next("main");
-  const context: RenderContext = { options, ids };
+  const secrets = newAnswerSecrets();
+  const context: RenderContext = { options, ids, secrets };
   const language = documentLanguage(course.language);
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
@@ -120,7 +122,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 </main>
 </div>
-<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id)))}</script>
+<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets)))}</script>
 ${runtimeScript}
 </body>
 </html>
