@@ -17,6 +17,11 @@ export interface PlacedLesson {
   readonly pageId: string;
 }
 
+/** The quiz that alone decides the course's success: shown after the modules, not as part of one. */
+export function isFinalAssessment(lesson: RenderableLesson): boolean {
+  return lesson.kind === "quiz" && lesson.finalAssessment === true;
+}
+
 export interface PageLink {
   readonly pageId: string;
   readonly title: string;
@@ -92,7 +97,7 @@ export function* renderLessonChunks(
   const meta = lessonMeta(lesson);
   const quizSettings = quizAttributes(lesson);
   yield html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
-<p class="eyebrow">${uiText.moduleEyebrow(moduleNumber, module.title)}</p>
+<p class="eyebrow">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
 <h1 id="${headingId}" tabindex="-1" data-page-heading>${lesson.title}</h1>
 ${meta ? html`<p class="lesson-meta">${meta}</p>` : ""}
 `.markup;

@@ -8,7 +8,7 @@ import { newAnswerSecrets } from "./answer-key.ts";
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
-import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
+import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { courseStyles } from "./styles.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -68,10 +68,12 @@ function safeBaseHref(baseHref: string | undefined): string | null {
   }
 }
 
+/** Lessons in course order, except that a final assessment comes last, after every module. */
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
-  return course.modules.flatMap((module, moduleIndex) =>
+  const placed = course.modules.flatMap((module, moduleIndex) =>
     module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleIndex + 1, pageId: context.ids.next("lesson", lesson.id) })),
   );
+  return [...placed.filter((entry) => !isFinalAssessment(entry.lesson)), ...placed.filter((entry) => isFinalAssessment(entry.lesson))];
 }
 
 /**

@@ -52,6 +52,7 @@ export const uiText = {
   questionsPerAttempt: (count: number) => `${count} ${count === 1 ? "question" : "questions"} per attempt`,
   unansweredNote: "You can go back and answer them (your answers are kept), or submit now: unanswered questions score no points.",
   goBack: "Go back",
+  finalAssessment: "Final assessment",
   submitAnyway: "Submit anyway",
 } as const;
 
