@@ -238,6 +238,43 @@ describe("a final assessment drawn from a pool", () => {
   });
 });
 
+describe("SCORM 2004", () => {
+  test("success_status and score.scaled come from the final assessment alone", async () => {
+    const built = await buildPackage(assessmentCourse(), { format: "scorm2004", assets: memoryAssets(), renderer: renderCourseHtml });
+    const server2004 = startPackageServer(await unpackToDirectory(built.stream, "assessment-scorm2004"));
+    const page = await browser.newPage();
+    await page.goto(`${server2004.origin}/lms/scorm2004.html`);
+    await page.evaluate(() => (window as unknown as { launch: (saved: unknown, href: string) => void }).launch(null, "/pkg/index.html"));
+    const sco = scoFrame(page);
+    await waitForCourse(sco);
+    const read = () =>
+      page.evaluate(() => {
+        const cmi = (window as unknown as { API_1484_11: { cmi: { success_status: string; score: { scaled: string } } } }).API_1484_11.cmi;
+        return { success: cmi.success_status, scaled: cmi.score.scaled };
+      });
+    await nextUntil(sco, "les_check");
+    await sco.locator("[data-lesson-id=les_check] input.blank").fill("Quetzalcoatl");
+    await submitQuiz(sco);
+    // The module check passed, but only the final assessment decides: success stays unknown.
+    expect((await read()).success).toBe("unknown");
+    await nextUntil(sco, "les_final");
+    await submitQuiz(sco);
+    expect(await read()).toEqual({ success: "failed", scaled: "0" });
+    await page.close();
+    server2004.stop();
+  });
+
+  test("per-module packages give the final assessment its own item, the only one in satisfaction rollup", async () => {
+    const files = await unzipPackage((await buildPackage(assessmentCourse(), { format: "scorm2004", assets: memoryAssets(), renderer: renderCourseHtml, scoMode: "module" } as never)).stream);
+    const manifest = new TextDecoder().decode(files["imsmanifest.xml"]);
+    expect(Object.keys(files)).toContain("final-assessment.html");
+    const items = [...manifest.matchAll(/<item identifier="([^"]+)"[\s\S]*?<\/item>/g)].map((match) => ({ id: match[1], satisfied: /rollupObjectiveSatisfied="true"/.test(match[0]) }));
+    expect(items.filter((item) => item.satisfied).map((item) => item.id)).toEqual(["ITEM_SCO_les_final"]);
+    const finalPage = new TextDecoder().decode(files["final-assessment.html"]);
+    expect(finalPage).toContain('<p class="eyebrow">Final assessment</p>');
+  });
+});
+
 describe("manifests", () => {
   test("cmi5: only the final assessment's AU moves on when passed, with masteryScore = its pass mark / 100", async () => {
     const files = await unzipPackage((await buildPackage(assessmentCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, scoMode: "module" } as never)).stream);
