@@ -14,6 +14,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { runAxe, seriousOrCritical } from "./support/browser.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";
 import { answerKeyOf, closeSco, nextUntil, scoFrame, submitQuiz, waitForCourse } from "./support/export-player.ts";
+import { startCmi5Player } from "./support/cmi5-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
 
 setDefaultTimeout(60_000);
@@ -275,6 +276,36 @@ describe("SCORM 2004", () => {
   });
 });
 
+describe("cmi5", () => {
+  test("a failed module quiz and a passed final assessment send passed, measured against masteryScore 0.8", async () => {
+    const player = await startCmi5Player("assessment-cmi5", assessmentCourse());
+    try {
+      expect(player.au.masteryScore).toBe(0.8);
+      const page = await player.browser.newPage();
+      const registration = crypto.randomUUID();
+      const { url, sessionId } = player.lms.launch({ auUrl: player.au.url, auId: player.au.id, registration, moveOn: player.au.moveOn, masteryScore: player.au.masteryScore });
+      await page.goto(url);
+      await waitForCourse(page);
+      await nextUntil(page, "les_check");
+      await page.locator("[data-lesson-id=les_check] input.blank").fill("wrong");
+      await submitQuiz(page);
+      await nextUntil(page, "les_final");
+      const key = answerKeyOf(assessmentCourse());
+      const drawn = await page.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+      for (const id of drawn) await page.locator(`${finalLesson} [data-question-id=${id}] input[value="${key.choices.get(id)?.[0] ?? ""}"]`).check();
+      await submitQuiz(page);
+      await page.goto("about:blank");
+      const verbs = await waitFor(() => player.lms.sessionStatements(sessionId).map((statement) => statement.verb.id), (ids) => ids.some((id) => id.endsWith("/terminated")));
+      expect(verbs.some((id) => id.endsWith("/failed"))).toBe(false);
+      const passed = player.lms.sessionStatements(sessionId).find((statement) => statement.verb.id.endsWith("/passed"));
+      expect(passed?.result).toMatchObject({ success: true, score: { scaled: 1 } });
+      await page.close();
+    } finally {
+      await player.stop();
+    }
+  });
+});
+
 describe("manifests", () => {
   test("cmi5: only the final assessment's AU moves on when passed, with masteryScore = its pass mark / 100", async () => {
     const files = await unzipPackage((await buildPackage(assessmentCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, scoMode: "module" } as never)).stream);
@@ -290,4 +321,14 @@ async function frameOf(page: Page) {
   const frame = page.frames().find((candidate) => candidate.url().includes("/pkg/"));
   if (!frame) throw new Error("the SCO frame is not loaded");
   return frame as unknown as Page;
+}
+
+/** Polls the LRS fake until `done` holds, as export-player-cmi5 does: the statements arrive over HTTP. */
+async function waitFor<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
+  for (let tries = 0; tries < 200; tries++) {
+    const value = read();
+    if (done(value)) return value;
+    await Bun.sleep(50);
+  }
+  throw new Error("the LRS never received the terminated statement");
 }
