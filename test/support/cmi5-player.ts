@@ -1,7 +1,6 @@
 /**
  * A cmi5 package ready to launch, as an LMS holds it: the sample course built as cmi5, unpacked and
- * served, its cmi5.xml read for the AU (id, launch URL, moveOn, masteryScore) the way an LMS
-imports
+ * served, its cmi5.xml read for the AU (id, launch URL, moveOn, masteryScore) the way an LMS imports
  * it, beside a test LMS/LRS and a browser to play it in.
  */
 import { join } from "node:path";
