@@ -65,20 +65,11 @@ export const drawCountField = v.nullable(
 
 /** Quiz-lesson settings for pools, shuffling, feedback and the final assessment (issue 21). */
 export const quizOptionEntries = {
-  drawCount: v.optional(
-    v.pipe(drawCountField, v.description("Quiz lessons only: questions drawn at random for each attempt; null draws all. At most the lesson's questions.")),
-  ),
-  drawByObjective: v.optional(v.pipe(v.boolean(), v.description("Quiz lessons only: spread the draw across the objectives the questions assess."))),
-  shuffleChoices: v.optional(v.pipe(v.boolean(), v.description("Quiz lessons only: shuffle choices per attempt (default true); a choice with fixed: true keeps its place."))),
-  feedbackMode: v.optional(
-    v.pipe(
-      v.picklist(feedbackModes, "must be after_submit, immediate or none"),
-      v.description("Quiz lessons only: after_submit (default) reveals results after submitting, immediate lets each question be checked, none shows only the score."),
-    ),
-  ),
-  finalAssessment: v.optional(
-    v.pipe(v.boolean(), v.description("Quiz lessons only: this quiz alone decides the course's success and score (at most one per course).")),
-  ),
+  drawCount: v.optional(v.pipe(drawCountField, v.description("Quiz: questions drawn per attempt (null: all)."))),
+  drawByObjective: v.optional(v.boolean()),
+  shuffleChoices: v.optional(v.pipe(v.boolean(), v.description("Quiz: shuffle choices (default true); fixed choices stay."))),
+  feedbackMode: v.optional(v.picklist(feedbackModes, "must be after_submit, immediate or none")),
+  finalAssessment: v.optional(v.pipe(v.boolean(), v.description("Quiz: alone decides success; one per course."))),
 };
 
 /** Lesson fields shared by create and update; quiz settings are checked against the kind in the domain. */

@@ -26,7 +26,8 @@ const questionEntries = {
 const choiceSchema = v.object({
   text: requiredTextField(),
   correct: v.optional(v.boolean(), false),
-  fixed: v.optional(v.pipe(v.boolean(), v.description('Keeps this choice in its place when a quiz shuffles choices ("All of the above").'))),
+  // Keeps its place when a quiz shuffles choices ("All of the above"); the quiz's shuffleChoices says so.
+  fixed: v.optional(v.boolean()),
   feedback: feedbackField,
 });
 
