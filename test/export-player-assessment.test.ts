@@ -198,6 +198,19 @@ describe("a final assessment drawn from a pool", () => {
     await page.close();
   });
 
+  test("text typed into a blank and not yet committed is saved when the learner leaves", async () => {
+    const page = await browser.newPage();
+    await launch(page, null);
+    const sco = scoFrame(page);
+    await nextUntil(sco, "les_check");
+    await sco.locator("[data-lesson-id=les_check] input.blank").fill("Quetz");
+    await closeSco(page, () => (window as unknown as { API: { isTerminated(): boolean } }).API.isTerminated());
+    const saved = await lms(page);
+    await launch(page, { core: { lesson_location: saved.location, lesson_status: saved.status, entry: "resume" }, suspend_data: saved.suspendData });
+    await (await frameOf(page)).waitForFunction(() => document.querySelector<HTMLInputElement>("[data-lesson-id=les_check] input.blank")?.value === "Quetz", undefined, { timeout: 10_000 });
+    await page.close();
+  });
+
   test("a hand-edited attempt in suspend_data restarts that quiz cleanly, revealing nothing", async () => {
     const page = await browser.newPage();
     await launch(page, null);

@@ -407,7 +407,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
-  function requestSubmit(lesson: HTMLElement, opener: HTMLElement): void {
+  function requestSubmit(lesson: HTMLElement): void {
     const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
     const dialog = lesson.querySelector<HTMLDialogElement>("[data-submit-dialog]");
     if (unanswered.length === 0 || !dialog) {
@@ -430,7 +430,6 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
         return item;
       }),
     );
-    dialog.dataset.opener = opener.dataset.submitQuiz === undefined ? "" : "submit";
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
     dialog.querySelector<HTMLElement>("[data-dialog-back]")?.focus();
@@ -577,8 +576,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   window.addEventListener("hashchange", () => {
     for (const dialog of document.querySelectorAll<HTMLDialogElement>("[data-submit-dialog][open]")) closeDialog(dialog);
   });
+  // Saved on "change" (a pick, or leaving a blank), not per keystroke: each save may be an LMS commit.
+  // Typing not yet committed is saved when the page goes, before the adapters finish the session.
   document.addEventListener("change", (event) => saveFrom(event.target));
-  document.addEventListener("input", (event) => saveFrom(event.target));
+  const saveOpenAttempts = (): void => {
+    for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
+  };
+  window.addEventListener("beforeunload", saveOpenAttempts);
+  window.addEventListener("pagehide", saveOpenAttempts);
 
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
@@ -587,7 +592,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = lessonOf(button);
     const dialog = button.closest<HTMLDialogElement>("[data-submit-dialog]");
     if (button.hasAttribute("data-check-answer") && question) void checkQuestion(question);
-    else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson, button);
+    else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson);
     else if (button.hasAttribute("data-retry-quiz") && lesson) retryQuiz(lesson);
     else if (button.dataset.move && question) {
       question.dataset.touched = "true";
