@@ -154,6 +154,7 @@ describe("a final assessment drawn from a pool", () => {
     const summary = await sco.locator(`${finalLesson} [data-quiz-result] p`).textContent();
     expect(summary).toMatch(/^Your score: \d+% \(\d of 8 points\)\. You did not pass yet\. The pass mark is 80%\. Attempts left: 2\.$/);
     expect(await sco.locator(`${finalLesson} [data-quiz-result] li`).count()).toBe(8);
+    expect(seriousOrCritical(await runAxe(await frameOf(page)))).toEqual([]);
     await sco.locator(`${finalLesson} .quiz-panel`).screenshot({ path: ".tmp/assessment-results-390.png" });
     await sco.locator(`${finalLesson} [data-retry-quiz]`).click();
     const second = await drawnIds(page);
