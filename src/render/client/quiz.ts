@@ -455,7 +455,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     for (const [index, question] of drawnOf(lesson).entries()) {
       const result = await grade(question);
       showGrade(question, result, details);
-      report(question, result);
+      // A question checked on its own (immediate mode) was reported then, and is locked since.
+      if (question.dataset.checked !== "true") report(question, result);
       setLocked(question, true);
       const points = Number(question.dataset.points ?? "0");
       possiblePoints += points;
