@@ -145,9 +145,12 @@ describe("cmi5 AU launched by an LMS", () => {
     const second = await openAu(page, registration);
     expect(await currentLessonId(page)).toBe(quizLessonId);
     expect(await page.evaluate((lessonId) => window.CourseRuntime?.getState().quizzes[lessonId]?.attempts, quizLessonId)).toBe(1);
-    // The resumed quiz looks as the learner left it: the last result, attempts left, and Try again.
+    // The resumed quiz looks as the learner left it: the same questions graded, the last result, attempts left, and Try again.
     const quiz = page.locator(`#lesson-${quizLessonId}`);
-    expect(await quiz.locator("[data-quiz-result]").textContent()).toBe("Your last score: 0% after 1 attempt(s). You did not pass yet. The pass mark is 70%. Attempts left: 2.");
+    const summary = quiz.locator("[data-quiz-result] p");
+    await summary.filter({ hasText: "Your last score" }).waitFor();
+    expect(await summary.textContent()).toBe("Your last score: 0% after 1 attempt(s). You did not pass yet. The pass mark is 70%. Attempts left: 2.");
+    expect(await quiz.locator("[data-quiz-result] li").first().textContent()).toBe("Question 1: not correct.");
     expect(await quiz.locator("[data-submit-quiz]").isHidden()).toBe(true);
     await retryQuiz(page);
     await answerQuiz(page, true);

@@ -10,7 +10,8 @@ import { buildPackage } from "../src/export/build-package.ts";
 import type { ExportCourse } from "../src/export/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
-import { answerQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
+import { shuffledIndices } from "../src/render/shuffle.ts";
+import { answerKeyOf, answerQuiz, submitQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
 
 setDefaultTimeout(30_000);
@@ -114,18 +115,17 @@ describe("question-level reporting in scorm-again", () => {
     await nextUntil(sco, "les_more");
     const lesson = sco.locator("[data-page]:not([hidden])");
     const selects = lesson.locator("select[data-part]");
-    for (let index = 0; index < 2; index++) {
-      const select = selects.nth(index);
-      await select.selectOption((await select.getAttribute("data-answer")) ?? "");
-    }
-    const order = await lesson.locator("[data-ordering-list] [data-part]").evaluateAll((items) => items.map((item) => `item_${Number((item as HTMLElement).dataset.position) + 1}`));
-    await lesson.locator("[data-submit-quiz]").click();
-    await lesson.locator("[data-quiz-result]").filter({ hasText: /\S/ }).waitFor();
+    const rights = answerKeyOf(withMore).matches.get("blk_match") ?? [];
+    for (let index = 0; index < 2; index++) await selects.nth(index).selectOption(rights[index] ?? "");
+    const order = await lesson.locator("[data-ordering-list] [data-part]").evaluateAll((items) => items.map((item) => `item_${Number((item as HTMLElement).dataset.item) + 1}`));
+    await submitQuiz(sco);
     const [match, sequence] = await interactions(page, "scorm2004");
     expect(match).toMatchObject({ id: "blk_match", type: "matching", result: "correct", weighting: "2", learner_response: "item_1[.]target_1[,]item_2[.]target_2" });
     expect(match?.correct_responses["0"]?.pattern).toBe("item_1[.]target_1[,]item_2[.]target_2");
     expect(sequence).toMatchObject({ id: "blk_order", type: "sequencing", learner_response: order.join("[,]") });
-    expect(sequence?.correct_responses["0"]?.pattern).toBe("item_1[,]item_2[,]item_3");
+    // Items are named by the place they were first shown at, so the right order does not read as item_1, item_2…
+    const shown = shuffledIndices(3, "blk_order");
+    expect(sequence?.correct_responses["0"]?.pattern).toBe([0, 1, 2].map((position) => `item_${shown.indexOf(position) + 1}`).join("[,]"));
     await page.close();
     server.stop();
   });

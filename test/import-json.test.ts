@@ -56,6 +56,10 @@ describe("JSON round trip", () => {
     const original = JSON.parse(new TextDecoder().decode(exported)) as Record<string, unknown>;
     const copy = await exportJson(alice, imported.course.id);
     expect(comparable(copy)).toEqual(comparable(original));
+    // Quiz settings (issue 21) travel too: the comparison above covers them only if the export has them.
+    const quiz = JSON.stringify(copy).match(/"drawCount":2,"drawByObjective":true,"shuffleChoices":true,"feedbackMode":"immediate","finalAssessment":false/);
+    expect(quiz).not.toBeNull();
+    expect(JSON.stringify(copy)).toContain('"fixed":true');
     // Every ID is new.
     const originalIds = idsIn(original);
     const copiedIds = idsIn(copy);

@@ -257,17 +257,21 @@ describe("the whole flow in few calls", () => {
     expect(calls).toBeLessThanOrEqual(10);
   });
 
-  test("fixes from validate_course are edit_course calls naming the course and the place, and a fractional passing score is flagged", async () => {
-    const course = await alice.call("create_course", {
+  test("fixes from validate_course are edit_course calls naming the course and the place, and a fractional passing score is refused", async () => {
+    const outline = (passingScore: number) => ({
       title: "Needs work",
-      modules: [{ title: "Empty" }, { title: "Quiz", lessons: [{ title: "Check", kind: "quiz", passingScore: 0.8, blocks: [{ type: "true_false", prompt: "Yes?", answer: true }] }] }],
+      modules: [{ title: "Empty" }, { title: "Quiz", lessons: [{ title: "Check", kind: "quiz", passingScore, blocks: [{ type: "true_false", prompt: "Yes?", answer: true }] }] }],
     });
-    const modules = course.modules as { id: string; lessons: { id: string }[] }[];
+    const refused = await alice.fail("create_course", outline(0.8));
+    expect(refused.message).toContain("modules[1].lessons[0].passingScore");
+    expect(refused.message).toContain("did you mean 80?");
+    const course = await alice.call("create_course", outline(80));
+    const modules = course.modules as { id: string; lessons: { id: string; blocks: { id: string }[] }[] }[];
     const { findings } = (await alice.call("validate_course", { courseId: course.id })) as { findings: { ruleId: string; fix: string; location: Json }[] };
     const empty = findings.find((finding) => finding.ruleId === "structure.empty_module");
     expect(empty?.fix).toContain(`edit_course { courseId: "${course.id}", operations: [{ op: "add_lesson", moduleId: "${modules[0]!.id}"`);
-    const fraction = findings.find((finding) => finding.ruleId === "quiz.passing_score_fraction");
-    expect(fraction?.location).toMatchObject({ lessonId: modules[1]!.lessons[0]!.id, field: "passingScore" });
-    expect(fraction?.fix).toContain(`op: "update_lesson", lessonId: "${modules[1]!.lessons[0]!.id}", passingScore: 80`);
+    const bare = findings.find((finding) => finding.ruleId === "question.no_feedback");
+    expect(bare?.location).toMatchObject({ lessonId: modules[1]!.lessons[0]!.id, field: "explanation" });
+    expect(bare?.fix).toContain(`op: "update_block", blockId: "${bare?.location.blockId}"`);
   });
 });

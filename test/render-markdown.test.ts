@@ -4,6 +4,7 @@
  * and headings sit below the lesson's `h1`. Plus the URL policy the media blocks apply to URLs that
  * never went through the block schema.
  */
+import { newAnswerSecrets } from "../src/render/answer-key.ts";
 import { describe, expect, test } from "bun:test";
 import { renderMarkdown } from "../src/render/index.ts";
 import { markdownWithBlanksHtml } from "../src/render/markdown.ts";
@@ -141,7 +142,7 @@ describe("renderMarkdown: images and headings", () => {
 });
 
 describe("URL policy of media blocks", () => {
-  const context: RenderContext = { options: { mode: "package", assetUrl: (assetId) => (assetId === "ast_bad" ? "javascript:alert(1)" : `assets/${assetId}.png`) }, ids: new ElementIds() };
+  const context: RenderContext = { options: { mode: "package", assetUrl: (assetId) => (assetId === "ast_bad" ? "javascript:alert(1)" : `assets/${assetId}.png`) }, ids: new ElementIds(), secrets: newAnswerSecrets() };
 
   test("a media URL that bypassed the block schema is still left out", () => {
     const hostile = ["javascript:alert(1)", " JAVASCRIPT:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x"];

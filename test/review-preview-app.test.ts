@@ -126,6 +126,16 @@ test("in an MCP Apps host the view shows the rendered course, running its runtim
   const methods = await page.evaluate(() => (window as unknown as { hostLog: { method: string }[] }).hostLog.map((entry) => entry.method));
   expect(methods.slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
   expect(methods).toContain("resources/read");
+  // No answer key in the preview either (issue 21), and its knowledge checks still grade.
+  expect(await frame.locator("html").evaluate((root) => root.outerHTML.includes("data-correct"))).toBe(false);
+  const lessonId = course.modules[1]!.lessons[0]!.id;
+  await frame.evaluate((id) => {
+    window.location.hash = `lesson-${id}`;
+  }, lessonId);
+  const check = frame.locator(`[data-lesson-id="${lessonId}"] [data-question]`).first();
+  await check.locator('input[value="0"]').check();
+  await check.locator("[data-check-answer]").click();
+  await check.locator("[data-verdict]").filter({ hasText: "Correct." }).waitFor();
   await page.context().close();
 }, 30_000);
 

@@ -6,6 +6,7 @@
 import type { BlockRow, CollaboratorRow, CourseRow, JsonObject, LessonRow, ModuleRow, ObjectiveRow, StoreTransaction } from "../store/types.ts";
 import type { CourseRole } from "./course-role.ts";
 import { estimateLessonMinutes } from "./estimate.ts";
+import { quizOptionsDocument } from "./quiz-options.ts";
 import type { Block } from "./schemas/blocks.ts";
 import type { CourseDocument, CourseSummary, LessonDocument, LessonFields, ModuleDocument, ModuleFields } from "./schemas/course.ts";
 
@@ -56,6 +57,7 @@ export function lessonDocument(lesson: LessonRow, blocks: readonly BlockRow[], i
     estimatedMinutes: lesson.estimatedMinutes ?? derivedMinutes,
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
     derivedMinutes,
+    ...quizOptionsDocument(lesson),
     blockCount: blocks.length,
   };
   if (includeBlocks) document.blocks = blocks.map(blockDocument);
@@ -139,6 +141,7 @@ export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): Le
     maxAttempts: lesson.maxAttempts,
     estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
+    ...quizOptionsDocument(lesson),
   };
 }
 

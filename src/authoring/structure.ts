@@ -3,11 +3,12 @@
  * position. Shared by `create_course` (a whole outline in one call) and the `add_*` tools, so a block
  * is checked and stored the same way whichever tool brings it.
  */
-import type { BlockRow, LessonRow, ModuleRow } from "../store/types.ts";
+import type { BlockRow, LessonRow, ModuleRow, QuizOptions } from "../store/types.ts";
 import type { CourseEdit } from "./course-edit.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
 import { blockBody } from "./read-model.ts";
+import { checkQuizOptions, countQuestions, resolveQuizOptions, type QuizOptionsInput } from "./quiz-options.ts";
 import { checkAssetReferences, resolveObjectiveRefs } from "./references.ts";
 import type { BlockContent } from "./schemas/blocks.ts";
 import type { LessonOutline, ModuleOutline } from "./schemas/course.ts";
@@ -56,6 +57,7 @@ export async function insertLesson(
     title: outline.title,
     ...settings,
   });
+  await checkQuizOptions(edit, lesson.id, settings.quizOptions, outline, countQuestions(outline.blocks), field);
   await insertBlocks(edit, lesson.id, outline.blocks, undefined, `${field}.blocks`, keys);
   return lesson;
 }
@@ -97,27 +99,29 @@ export async function prepareBlock(edit: CourseEdit, block: BlockContent, field:
   return block;
 }
 
-type LessonSettingsInput = Partial<Pick<LessonOutline, "kind" | "passingScore" | "maxAttempts" | "estimatedMinutes">>;
-type LessonSettings = Pick<LessonRow, "kind" | "passingScore" | "maxAttempts" | "estimatedMinutes">;
+type LessonSettingsInput = Partial<Pick<LessonOutline, "kind" | "passingScore" | "maxAttempts" | "estimatedMinutes">> & QuizOptionsInput;
+type LessonSettings = Pick<LessonRow, "kind" | "passingScore" | "maxAttempts" | "estimatedMinutes"> & { quizOptions: QuizOptions | null };
 
 /**
  * The lesson's kind and quiz settings after applying `input` to `current` (undefined for a new lesson).
  * Quiz settings on a content lesson are refused by name; switching to content clears them.
  */
-export function lessonSettings(input: LessonSettingsInput, current: LessonSettings | undefined, field: string): LessonSettings {
+export function lessonSettings(input: LessonSettingsInput, current: LessonRow | undefined, field: string): LessonSettings {
   const kind = input.kind ?? current?.kind ?? "content";
   if (kind === "content") {
     if (input.passingScore !== undefined) throw invalidArgument(`${field}.passingScore`, "only quiz lessons have a passing score; set kind to quiz or leave it out");
     if (input.maxAttempts !== undefined && input.maxAttempts !== null) {
       throw invalidArgument(`${field}.maxAttempts`, "only quiz lessons limit attempts; set kind to quiz or leave it out");
     }
-    return { kind, passingScore: null, maxAttempts: null, estimatedMinutes: pick(input.estimatedMinutes, current?.estimatedMinutes, null) };
+    resolveQuizOptions(input, null, kind, field);
+    return { kind, passingScore: null, maxAttempts: null, estimatedMinutes: pick(input.estimatedMinutes, current?.estimatedMinutes, null), quizOptions: null };
   }
   return {
     kind,
     passingScore: input.passingScore ?? current?.passingScore ?? defaultPassingScore,
     maxAttempts: pick(input.maxAttempts, current?.maxAttempts, null),
     estimatedMinutes: pick(input.estimatedMinutes, current?.estimatedMinutes, null),
+    quizOptions: resolveQuizOptions(input, current?.kind === "quiz" ? (current.quizOptions ?? null) : null, kind, field),
   };
 }
 

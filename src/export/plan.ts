@@ -23,13 +23,31 @@ export interface ScoUnit {
   readonly quizLessons: readonly RenderableLesson[];
 }
 
+/** The quiz lesson that alone decides the course's success and score, if the course has one. */
+export function finalAssessmentOf(course: ExportCourse): RenderableLesson | undefined {
+  return course.modules.flatMap((module) => module.lessons).find((lesson) => lesson.kind === "quiz" && lesson.finalAssessment === true);
+}
+
+/**
+ * The units of a package. With a final assessment, only its unit is graded (the others count towards
+ * completion alone), and per-module packages give it a unit of its own after the modules, so SCORM
+ * 2004 rollup and cmi5 moveOn take the course's success from it.
+ */
 export function scoUnits(course: ExportCourse, mode: ScoMode): ScoUnit[] {
+  const final = finalAssessmentOf(course);
   const unit = (identifier: string, title: string, href: string, modules: readonly RenderableModule[]): ScoUnit => {
     const lessons = modules.flatMap((module) => module.lessons);
-    return { identifier, title, href, course: { ...course, modules }, lessons, quizLessons: lessons.filter((lesson) => lesson.kind === "quiz") };
+    const quizLessons = lessons.filter((lesson) => (final ? lesson === final : lesson.kind === "quiz"));
+    return { identifier, title, href, course: { ...course, modules }, lessons, quizLessons };
   };
   if (mode === "course" || course.modules.length <= 1) return [unit("SCO_course", course.title, "index.html", course.modules)];
-  return course.modules.map((module, index) => unit(xmlId("SCO", module.id), module.title, `module-${index + 1}.html`, [module]));
+  const modules = course.modules
+    .map((module) => ({ ...module, lessons: module.lessons.filter((lesson) => lesson !== final) }))
+    .filter((module) => module.lessons.length > 0);
+  const units = modules.map((module, index) => unit(xmlId("SCO", module.id), module.title, `module-${index + 1}.html`, [module]));
+  if (!final) return units;
+  const home = course.modules.find((module) => module.lessons.includes(final));
+  return [...units, unit(xmlId("SCO", final.id), final.title, "final-assessment.html", [{ ...(home ?? { id: "final", title: final.title }), lessons: [final] }])];
 }
 
 /** Pass mark of a unit, 0-1, when it has exactly one quiz with a pass mark (the mastery score an LMS can use). */

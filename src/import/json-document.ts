@@ -23,6 +23,11 @@ const documentLesson = v.looseObject({
   maxAttempts: v.optional(v.nullable(v.number())),
   estimatedMinutes: v.optional(v.nullable(v.number())),
   estimatedMinutesIsSet: v.optional(v.boolean(), false),
+  drawCount: v.optional(v.nullable(v.number())),
+  drawByObjective: v.optional(v.boolean()),
+  shuffleChoices: v.optional(v.boolean()),
+  feedbackMode: v.optional(v.string()),
+  finalAssessment: v.optional(v.boolean()),
   blocks: v.optional(v.array(documentBlock), []),
 });
 const documentModule = v.looseObject({
@@ -133,7 +138,17 @@ function lessonOutline(lesson: DocumentLesson): Record<string, unknown> {
   return {
     title: lesson.title,
     kind: lesson.kind,
-    ...(quiz ? { passingScore: lesson.passingScore ?? undefined, maxAttempts: lesson.maxAttempts ?? null } : {}),
+    ...(quiz
+      ? {
+          passingScore: lesson.passingScore ?? undefined,
+          maxAttempts: lesson.maxAttempts ?? null,
+          drawCount: lesson.drawCount,
+          drawByObjective: lesson.drawByObjective,
+          shuffleChoices: lesson.shuffleChoices,
+          feedbackMode: lesson.feedbackMode,
+          finalAssessment: lesson.finalAssessment,
+        }
+      : {}),
     ...(lesson.estimatedMinutesIsSet ? { estimatedMinutes: lesson.estimatedMinutes } : {}),
     blocks: lesson.blocks,
   };

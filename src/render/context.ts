@@ -2,6 +2,7 @@
  * State shared while one course is rendered: the caller's options and an allocator that hands out
  * unique, attribute-safe element IDs (labels, `aria-controls` and TOC links all point at them).
  */
+import type { AnswerSecrets } from "./answer-key.ts";
 import type { RenderOptions } from "./types.ts";
 
 export class ElementIds {
@@ -21,11 +22,20 @@ export class ElementIds {
 export interface RenderContext {
   readonly options: RenderOptions;
   readonly ids: ElementIds;
+  /** Salt and sealing key of this render's answer keys. */
+  readonly secrets: AnswerSecrets;
 }
 
-/** Numbering of questions within one lesson ("Question 2"). */
+/** How questions behave in a lesson: checked one by one, and whether feedback and explanations show. */
+export interface QuestionMode {
+  readonly canCheck: boolean;
+  readonly showsFeedback: boolean;
+}
+
+/** Numbering of questions within one lesson ("Question 2"), and how they behave there. */
 export interface LessonContext extends RenderContext {
   nextQuestionNumber(): number;
   /** The lesson's kind: a scenario is scored only in a quiz lesson. */
   readonly lessonKind?: "content" | "quiz";
+  readonly questionMode: QuestionMode;
 }

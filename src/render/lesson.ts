@@ -4,7 +4,7 @@
  * runtime shows one at a time; without script they all show, one after another.
  */
 import { renderBlock } from "./blocks.ts";
-import type { LessonContext, RenderContext } from "./context.ts";
+import type { LessonContext, QuestionMode, RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
@@ -16,6 +16,11 @@ export interface PlacedLesson {
   /** Null when the course does not number its modules. */
   readonly moduleNumber: number | null;
   readonly pageId: string;
+}
+
+/** The quiz that alone decides the course's success: shown after the modules, not as part of one. */
+export function isFinalAssessment(lesson: RenderableLesson): boolean {
+  return lesson.kind === "quiz" && lesson.finalAssessment === true;
 }
 
 export interface PageLink {
@@ -32,14 +37,39 @@ function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): stri
   } else if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
   if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(uiText.passMark(lesson.passingScore));
   if (lesson.kind === "quiz" && typeof lesson.maxAttempts === "number") parts.push(uiText.attemptsAllowed(lesson.maxAttempts));
+  if (lesson.kind === "quiz" && typeof lesson.drawCount === "number") parts.push(uiText.questionsPerAttempt(lesson.drawCount));
   return parts.join(" · ");
 }
 
-function quizPanel(): SafeHtml {
+/** Submit and retry, the result, and the dialog that names unanswered questions before submitting. */
+function quizPanel(lesson: RenderableLesson, context: RenderContext): SafeHtml {
+  const titleId = context.ids.next("submit-dialog-title", lesson.id);
+  const noteId = context.ids.next("submit-dialog-note", lesson.id);
   return html`<div class="quiz-panel">
 <div class="quiz-actions"><button type="button" class="button button-primary" data-submit-quiz>${uiText.submitQuiz}</button><button type="button" class="button" data-retry-quiz hidden>${uiText.tryAgain}</button></div>
-<p class="quiz-result" data-quiz-result aria-live="polite" tabindex="-1"></p>
+<div class="quiz-result" data-quiz-result aria-live="polite" tabindex="-1"></div>
+<dialog class="submit-dialog" data-submit-dialog aria-labelledby="${titleId}" aria-describedby="${noteId}">
+<h2 id="${titleId}" data-dialog-title></h2>
+<p id="${noteId}">${uiText.unansweredNote}</p>
+<ul class="unanswered-list" data-unanswered-list></ul>
+<div class="dialog-actions"><button type="button" class="button button-primary" data-dialog-back>${uiText.goBack}</button><button type="button" class="button" data-dialog-submit>${uiText.submitAnyway}</button></div>
+</dialog>
 </div>`;
+}
+
+/** Content-lesson questions are immediate, ungraded checks; a quiz follows its feedback mode. */
+function questionModeOf(lesson: RenderableLesson): QuestionMode {
+  if (lesson.kind !== "quiz") return { canCheck: true, showsFeedback: true };
+  const mode = lesson.feedbackMode ?? "after_submit";
+  return { canCheck: mode === "immediate", showsFeedback: mode !== "none" };
+}
+
+function quizAttributes(lesson: RenderableLesson): SafeHtml | "" {
+  if (lesson.kind !== "quiz") return "";
+  const passingScore = typeof lesson.passingScore === "number" ? lesson.passingScore : "";
+  const maxAttempts = typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : "";
+  const drawCount = typeof lesson.drawCount === "number" ? lesson.drawCount : "";
+  return html` data-passing-score="${passingScore}" data-max-attempts="${maxAttempts}" data-draw-count="${drawCount}" data-draw-by-objective="${lesson.drawByObjective === true ? "true" : "false"}" data-shuffle-choices="${lesson.shuffleChoices === false ? "false" : "true"}" data-feedback-mode="${lesson.feedbackMode ?? "after_submit"}"${lesson.finalAssessment === true ? html` data-final-assessment` : ""}`;
 }
 
 export function pager(title: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {
@@ -66,21 +96,18 @@ export function* renderLessonChunks(
 ): Generator<string, void, undefined> {
   const { lesson, module, moduleNumber, pageId } = placed;
   let questionNumber = 0;
-  const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber, lessonKind: lesson.kind };
+  const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber, lessonKind: lesson.kind, questionMode: questionModeOf(lesson) };
   const headingId = context.ids.next("lesson-title", lesson.id);
   const meta = lessonMeta(lesson, context.options.mode);
-  const quizSettings =
-    lesson.kind === "quiz"
-      ? html` data-passing-score="${typeof lesson.passingScore === "number" ? lesson.passingScore : ""}" data-max-attempts="${typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : ""}"`
-      : "";
+  const quizSettings = quizAttributes(lesson);
   yield html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
-<p class="eyebrow">${uiText.moduleEyebrow(moduleNumber, module.title)}</p>
+<p class="eyebrow">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
 <h1 id="${headingId}" tabindex="-1" data-page-heading>${lesson.title}</h1>
 ${meta ? html`<p class="lesson-meta">${meta}</p>` : ""}
 `.markup;
   for (const block of lesson.blocks ?? []) yield renderBlock(block, lessonContext, courseLanguage).markup;
   yield html`
-${lesson.kind === "quiz" ? quizPanel() : ""}
+${lesson.kind === "quiz" ? quizPanel(lesson, context) : ""}
 ${pager(lesson.title, previous, next)}
 </article>`.markup;
 }

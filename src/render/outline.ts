@@ -6,7 +6,7 @@
 import type { RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { PageLink, PlacedLesson } from "./lesson.ts";
-import { pager } from "./lesson.ts";
+import { isFinalAssessment, pager } from "./lesson.ts";
 import { markdownHtml } from "./markdown.ts";
 import type { RenderableCourse, RenderableModule } from "./types.ts";
 import { uiText } from "./ui-text.ts";
@@ -17,7 +17,11 @@ import { startButton } from "./cover.ts";
 export const introPageId = "course-introduction";
 
 function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): PlacedLesson[] {
-  return placed.filter((entry) => entry.module === module);
+  return placed.filter((entry) => entry.module === module && !isFinalAssessment(entry.lesson));
+}
+
+function finalAssessments(placed: readonly PlacedLesson[]): PlacedLesson[] {
+  return placed.filter((entry) => isFinalAssessment(entry.lesson));
 }
 
 function contentsLink(pageId: string, label: SafeHtml | string): SafeHtml {
@@ -38,8 +42,9 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
     });
     return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
+  const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li><span class="module-title">${uiText.finalAssessment}</span><ol><li>${contentsLink(pageId, lesson.title)}</li></ol></li>`);
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
-<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}</ol>${contentsKey()}</nav>
+<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}${finals}</ol>${contentsKey()}</nav>
 </details>`;
 }
 
@@ -84,12 +89,19 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
   });
 }
 
+function finalOutline(placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
+  return finalAssessments(placed).map(({ lesson, pageId }) => {
+    const headingId = context.ids.next("outline-final", lesson.id);
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><ol><li><a href="#${pageId}">${lesson.title}</a></li></ol></section>`;
+  });
+}
+
 export function renderIntroduction(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext, first: PageLink | undefined): SafeHtml {
   const headingId = context.ids.next("course-title");
   const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
   return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
 ${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
-${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}
+${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}${finalOutline(placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
 }

@@ -4,10 +4,11 @@
  * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
  */
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
+import { newAnswerSecrets } from "./answer-key.ts";
 import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
-import { renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
+import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { progressMeter } from "./cover.ts";
@@ -73,10 +74,12 @@ function safeBaseHref(baseHref: string | undefined): string | null {
   }
 }
 
+/** Lessons in course order, except that a final assessment comes last, after every module. */
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
-  return course.modules.flatMap((module, moduleIndex) =>
+  const placed = course.modules.flatMap((module, moduleIndex) =>
     module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleNumberOf(course, moduleIndex), pageId: context.ids.next("lesson", lesson.id) })),
   );
+  return [...placed.filter((entry) => !isFinalAssessment(entry.lesson)), ...placed.filter((entry) => isFinalAssessment(entry.lesson))];
 }
 
 /**
@@ -89,7 +92,8 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const ids = new ElementIds();
   ids.next(introPageId);
   ids.next("main");
-  const context: RenderContext = { options, ids };
+  const secrets = newAnswerSecrets();
+  const context: RenderContext = { options, ids, secrets };
   const language = documentLanguage(course.language);
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
@@ -126,7 +130,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 </main>
 </div>
-<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id)))}</script>
+<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets)))}</script>
 ${runtimeScript}
 </body>
 </html>

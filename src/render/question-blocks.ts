@@ -1,15 +1,17 @@
 /**
  * Markup for question blocks. Each question is a fieldset (legend: number and points; the prompt names
- * the group) with native, labelled controls, a "Check answer" button and an `aria-live` feedback region
- * holding the per-answer feedback and explanation, hidden until checked. Grading data sits in `data-`
- * attributes the in-page script reads; the correct answers are in the page, as in any offline quiz.
+ * the group) with native, labelled controls, a "Check answer" button where checking is allowed, and an
+ * `aria-live` feedback region holding the per-answer feedback and explanation, hidden until checked.
+ * No answer key is readable in the markup: each question carries salted hashes of the responses that
+ * earn its parts (`data-key`) and its right answer sealed (`data-sealed`), see `answer-key.ts`.
  */
 import type { Block, QuestionBlock } from "../authoring/schemas/blocks.ts";
 import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { answerKey, normaliseTypedAnswer, seal } from "./answer-key.ts";
 import { markdownHtml, markdownWithBlanksHtml } from "./markdown.ts";
 import { shuffledIndices } from "./shuffle.ts";
-import { sortingAnswers } from "./sorting-block.ts";
+import { sortingAnswers, sortingKey } from "./sorting-block.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
@@ -18,6 +20,22 @@ type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
 /** How the script grades the question: which parts it reads and how it scores them. */
 type Grading = "choice" | "blanks" | "matching" | "ordering";
+
+/**
+ * What grading a question needs, without putting it in the page readable: for each part the responses
+ * that earn it (in the form the page's `responseParts` builds for that grading), and the right answer in
+ * the neutral form `QuestionAnswer.response` uses, which the LMS report needs after submitting.
+ */
+export interface QuestionKey {
+  readonly parts: readonly (readonly string[])[];
+  readonly correctResponse: readonly string[];
+}
+
+/** The question's key as attributes: salted hashes per part and the sealed right answer. */
+export function questionKeyAttributes(context: LessonContext, questionId: string, key: QuestionKey): SafeHtml {
+  const secrets = context.secrets;
+  return html` data-key="${JSON.stringify(answerKey(secrets, questionId, key.parts))}" data-sealed="${seal(secrets, questionId, { c: key.correctResponse })}"`;
+}
 
 interface FeedbackPiece {
   readonly id: string;
@@ -41,59 +59,107 @@ class FeedbackCollector {
 
 export function renderQuestionBlock(block: QuestionBlock & { id: string }, context: LessonContext): SafeHtml {
   const feedback = new FeedbackCollector(context);
-  const { grading, answers } = renderAnswers(block, context, feedback);
+  const { grading, answers, key } = renderAnswers(block, context, feedback);
   const number = context.nextQuestionNumber();
   const legendId = context.ids.next("question-legend", block.id);
   const promptId = context.ids.next("question-prompt", block.id);
-  const explanation = block.explanation
-    ? html`<div class="explanation" data-explanation hidden><p class="explanation-label">${uiText.explanation}</p>${markdownHtml(block.explanation)}</div>`
-    : "";
-  const pieces = feedback.pieces.map(
-    (piece) => html`<div class="answer-feedback" id="${piece.id}" data-answer-feedback hidden><p class="feedback-about">${piece.about}</p>${markdownHtml(piece.markdown)}</div>`,
-  );
-  return html`<div class="block question" data-question data-question-id="${block.id}" data-question-type="${block.type}" data-grading="${grading}" data-points="${block.points}">
+  const { showsFeedback, canCheck } = context.questionMode;
+  const explanation =
+    block.explanation && showsFeedback
+      ? html`<div class="explanation" data-explanation hidden><p class="explanation-label">${uiText.explanation}</p>${markdownHtml(block.explanation)}</div>`
+      : "";
+  const pieces = showsFeedback
+    ? feedback.pieces.map(
+        (piece) => html`<div class="answer-feedback" id="${piece.id}" data-answer-feedback hidden><p class="feedback-about">${piece.about}</p>${markdownHtml(piece.markdown)}</div>`,
+      )
+    : [];
+  const check = canCheck ? html`<div class="question-actions"><button type="button" class="button" data-check-answer>${uiText.checkAnswer}</button></div>` : "";
+  return html`<div class="block question" data-question data-question-id="${block.id}" data-question-type="${block.type}" data-grading="${grading}" data-points="${block.points}" data-objectives="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
 <fieldset class="question-fieldset" aria-labelledby="${legendId} ${promptId}">
-<legend class="question-legend" id="${legendId}">${uiText.questionHeading(number, block.points)}</legend>
+<legend class="question-legend" id="${legendId}" data-question-legend>${uiText.questionHeading(number, block.points)}</legend>
 <div class="question-prompt" id="${promptId}">${markdownHtml(block.prompt)}</div>
 ${answers}
 </fieldset>
-<div class="question-actions"><button type="button" class="button" data-check-answer>${uiText.checkAnswer}</button></div>
+${check}
 <div class="question-feedback" aria-live="polite" tabindex="-1" data-feedback-region>
 <p class="verdict" data-verdict></p>${pieces}${explanation}
 </div>
 </div>`;
 }
 
-function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: FeedbackCollector): { grading: Grading; answers: SafeHtml } {
+interface RenderedAnswers {
+  readonly grading: Grading;
+  readonly answers: SafeHtml;
+  readonly key: QuestionKey;
+}
+
+function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: FeedbackCollector): RenderedAnswers {
   switch (block.type) {
     case "single_choice":
-      return { grading: "choice", answers: choiceList("radio", block.choices, context, feedback) };
+      return { grading: "choice", answers: choiceList("radio", block.choices, context, feedback), key: choiceKey(block.choices) };
     case "multiple_choice":
       return {
         grading: "choice",
         answers: html`${promptAsksForAllThatApply(block.prompt) ? "" : html`<p class="question-hint">${uiText.selectAllThatApply}</p>`}${choiceList("checkbox", block.choices, context, feedback)}`,
+        key: choiceKey(block.choices),
       };
     case "true_false": {
       const choices = [
         { text: uiText.trueLabel, correct: block.answer, feedback: block.trueFeedback },
         { text: uiText.falseLabel, correct: !block.answer, feedback: block.falseFeedback },
       ];
-      return { grading: "choice", answers: choiceList("radio", choices, context, feedback) };
+      return { grading: "choice", answers: choiceList("radio", choices, context, feedback), key: choiceKey(choices) };
     }
     case "fill_in_blank":
-      return { grading: "blanks", answers: blanksText(block, context, feedback) };
+      return {
+        grading: "blanks",
+        answers: blanksText(block, context, feedback),
+        key: {
+          parts: block.blanks.map((blank) => blank.answers.map((answer) => normaliseTypedAnswer(answer, blank.caseSensitive))),
+          correctResponse: block.blanks.map((blank) => blank.answers[0] ?? ""),
+        },
+      };
     case "matching":
-      return { grading: "matching", answers: matchingList(block, context, feedback) };
+      return { grading: "matching", answers: matchingList(block, context, feedback), key: matchingKey(block) };
     case "ordering":
-      return { grading: "ordering", answers: orderingList(block, context, feedback) };
+      return { grading: "ordering", answers: orderingList(block, context, feedback), key: orderingKey(block) };
     case "sorting":
-      return { grading: "matching", answers: sortingAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about)) };
+      return { grading: "matching", answers: sortingAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about)), key: sortingKey(block) };
   }
+}
+
+/** One part: the indices of the correct choices, ascending, comma-separated. */
+function choiceKey(choices: readonly Choice[]): QuestionKey {
+  const correct = choices.flatMap((choice, index) => (choice.correct ? [String(index)] : []));
+  return { parts: [[correct.join(",")]], correctResponse: correct };
+}
+
+function rightTextsOf(block: BlockOf<"matching">): string[] {
+  return [...new Set(block.pairs.map((pair) => pair.right))];
+}
+
+/** One part per row: the index of its right-hand text. */
+function matchingKey(block: BlockOf<"matching">): QuestionKey {
+  const rights = rightTextsOf(block);
+  const correct = block.pairs.map((pair) => String(rights.indexOf(pair.right)));
+  return { parts: correct.map((index) => [index]), correctResponse: correct };
+}
+
+/** Items are named by the place they are first shown at; one part: those names in the right order. */
+export function orderingDisplayOrder(block: BlockOf<"ordering">): number[] {
+  return shuffledIndices(block.items.length, block.id);
+}
+
+function orderingKey(block: BlockOf<"ordering">): QuestionKey {
+  const shown = orderingDisplayOrder(block);
+  const correct = block.items.map((_, position) => String(shown.indexOf(position)));
+  return { parts: [[correct.join(",")]], correctResponse: correct };
 }
 
 interface Choice {
   readonly text: string;
   readonly correct: boolean;
+  readonly fixed?: boolean | undefined;
   readonly feedback?: string | undefined;
   readonly image?: { readonly assetId?: string | undefined; readonly url?: string | undefined; readonly alt?: string | undefined } | undefined;
 }
@@ -103,7 +169,8 @@ function choiceList(inputType: "radio" | "checkbox", choices: readonly Choice[],
   const items = choices.map((choice, index) => {
     const inputId = context.ids.next("choice");
     const feedbackAttribute = feedback.attribute(choice.feedback, uiText.youChose(choice.text));
-    return html`<div class="choice"><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-part data-correct="${choice.correct ? "true" : "false"}"${feedbackAttribute}><label for="${inputId}">${pictureHtml(choice.image, context, "choice-image")}${choice.text}</label></div>`;
+    const fixed = choice.fixed ? html` data-fixed` : "";
+    return html`<div class="choice"${fixed}><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-part${feedbackAttribute}><label for="${inputId}">${pictureHtml(choice.image, context, "choice-image")}${choice.text}</label></div>`;
   });
   return html`<div class="choice-list">${items}</div>`;
 }
@@ -113,30 +180,30 @@ function blanksText(block: BlockOf<"fill_in_blank">, context: LessonContext, fee
     const blank = block.blanks[number - 1];
     if (!blank) return html`{{${number}}}`;
     const feedbackAttribute = feedback.attribute(blank.feedback, uiText.aboutBlank(number));
-    return html`<input type="text" class="blank" id="${context.ids.next("blank")}" aria-label="${uiText.blankLabel(number)}" autocomplete="off" autocapitalize="off" spellcheck="false" data-part data-answers="${JSON.stringify(blank.answers)}" data-case-sensitive="${blank.caseSensitive ? "true" : "false"}"${feedbackAttribute}>`;
+    return html`<input type="text" class="blank" id="${context.ids.next("blank")}" aria-label="${uiText.blankLabel(number)}" autocomplete="off" autocapitalize="off" spellcheck="false" data-part data-case-sensitive="${blank.caseSensitive ? "true" : "false"}"${feedbackAttribute}>`;
   });
   return html`<div class="blank-text">${text}</div>`;
 }
 
 function matchingList(block: BlockOf<"matching">, context: LessonContext, feedback: FeedbackCollector): SafeHtml {
-  const rightTexts = [...new Set(block.pairs.map((pair) => pair.right))];
+  const rightTexts = rightTextsOf(block);
   const optionOrder = shuffledIndices(rightTexts.length, block.id);
   const options = optionOrder.map((rightIndex) => html`<option value="${rightIndex}">${rightTexts[rightIndex]}</option>`);
   const rows = block.pairs.map((pair) => {
     const selectId = context.ids.next("match");
     const feedbackAttribute = feedback.attribute(pair.feedback, uiText.aboutPair(pair.left));
-    return html`<li class="matching-row"><label for="${selectId}">${pair.left}</label><select id="${selectId}" data-part data-answer="${rightTexts.indexOf(pair.right)}"${feedbackAttribute}><option value="">${uiText.chooseMatch}</option>${options}</select></li>`;
+    return html`<li class="matching-row"><label for="${selectId}">${pair.left}</label><select id="${selectId}" data-part${feedbackAttribute}><option value="">${uiText.chooseMatch}</option>${options}</select></li>`;
   });
   return html`<ul class="matching-list" role="list">${rows}</ul>`;
 }
 
 function orderingList(block: BlockOf<"ordering">, context: LessonContext, feedback: FeedbackCollector): SafeHtml {
-  const order = shuffledIndices(block.items.length, block.id);
-  const items = order.map((position) => {
+  const order = orderingDisplayOrder(block);
+  const items = order.map((position, shownAt) => {
     const item = block.items[position];
     if (!item) return "";
     const feedbackAttribute = feedback.attribute(item.feedback, uiText.aboutItem(item.text));
-    return html`<li class="ordering-item" data-part data-position="${position}"${feedbackAttribute}><span class="ordering-text">${item.text}</span><span class="ordering-controls"><button type="button" class="icon-button" data-move="up"><span aria-hidden="true">↑</span><span class="visually-hidden">${uiText.moveUp(item.text)}</span></button><button type="button" class="icon-button" data-move="down"><span aria-hidden="true">↓</span><span class="visually-hidden">${uiText.moveDown(item.text)}</span></button></span></li>`;
+    return html`<li class="ordering-item" data-part data-item="${shownAt}"${feedbackAttribute}><span class="ordering-text">${item.text}</span><span class="ordering-controls"><button type="button" class="icon-button" data-move="up"><span aria-hidden="true">↑</span><span class="visually-hidden">${uiText.moveUp(item.text)}</span></button><button type="button" class="icon-button" data-move="down"><span aria-hidden="true">↓</span><span class="visually-hidden">${uiText.moveDown(item.text)}</span></button></span></li>`;
   });
   return html`<p class="question-hint">${uiText.arrangeInOrder}</p><ol class="ordering-list" data-ordering-list>${items}</ol><p class="visually-hidden" aria-live="polite" data-ordering-status></p>`;
 }

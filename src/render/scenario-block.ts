@@ -11,6 +11,7 @@ import { html, htmlId, type SafeHtml } from "./html.ts";
 import { interactionText } from "./interaction-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
+import { questionKeyAttributes } from "./question-blocks.ts";
 
 type Scenario = Extract<Block, { type: "scenario" }>;
 type Scene = Scenario["scenes"][number];
@@ -25,7 +26,7 @@ export function renderScenarioBlock(block: Scenario, context: LessonContext, inQ
   const ordered = start ? [start, ...block.scenes.filter((scene) => scene !== start)] : block.scenes;
   const scenes = ordered.map((scene, index) => renderScene(scene, index + 1, anchors, context));
   const meta = inQuiz ? html`<p class="scenario-meta">${interactionText.scenarioPoints(block.points)}</p>` : "";
-  return html`<section class="block scenario question" data-question data-scenario data-interactive data-question-id="${block.id}" data-question-type="scenario" data-grading="self" data-points="${block.points}" data-start="${block.startSceneId}" aria-labelledby="${titleId}">
+  return html`<section class="block scenario question" data-question data-scenario data-interactive data-question-id="${block.id}" data-question-type="scenario" data-grading="self" data-points="${block.points}" data-start="${block.startSceneId}"${questionKeyAttributes(context, block.id, { parts: [], correctResponse: successPath(block) })} aria-labelledby="${titleId}">
 <p class="scenario-eyebrow">${interactionText.scenarioLabel}</p>
 <h2 class="scenario-title" id="${titleId}">${block.title}</h2>
 ${meta}${block.markdown ? html`<div class="scenario-setup">${markdownHtml(block.markdown)}</div>` : ""}${character}
@@ -56,4 +57,26 @@ function renderScene(scene: Scene, number: number, anchors: ReadonlyMap<string, 
 <p class="scene-label" id="${labelId}">${interactionText.sceneLabel(number)}</p>
 ${pictureHtml(scene.image, context, "scene-image")}<div class="scene-text">${markdownHtml(scene.markdown)}</div>${choices}${ending}
 </li>`;
+}
+
+/** The shortest path of scene ids from the start to a success ending (empty when there is none): sealed in the page, reported to the LMS as the correct pattern once answered. */
+export function successPath(block: Scenario): string[] {
+  const scenes = new Map(block.scenes.map((scene) => [scene.id, scene]));
+  const previous = new Map<string, string | null>([[block.startSceneId, null]]);
+  const queue = [block.startSceneId];
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    const scene = scenes.get(id);
+    if (scene?.ending?.outcome === "success") {
+      const path: string[] = [];
+      for (let step: string | null | undefined = id; step; step = previous.get(step)) path.unshift(step);
+      return path;
+    }
+    for (const choice of scene?.choices ?? []) {
+      if (!previous.has(choice.next)) {
+        previous.set(choice.next, id);
+        queue.push(choice.next);
+      }
+    }
+  }
+  return [];
 }

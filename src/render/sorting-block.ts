@@ -1,7 +1,7 @@
 /**
  * The answer area of a sorting question. Every item carries a category picker (a labelled `<select>`),
  * which is the keyboard and screen-reader path and what the quiz script grades (as a matching question:
- * each select's value against its `data-answer`). The category boxes are drop targets the in-page script
+ * each select's value against the hashed key `sortingKey` gives, one part per item in authored order). The category boxes are drop targets the in-page script
  * wires up for dragging, moving an item there and setting its picker, so both paths stay one state.
  */
 import type { Block } from "../authoring/schemas/blocks.ts";
@@ -24,7 +24,7 @@ export function sortingAnswers(block: Sorting, context: LessonContext, feedback:
     if (!item) return "";
     const selectId = context.ids.next("sort");
     const feedbackAttribute = feedback(item.feedback, `“${item.text}”:`);
-    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-item="${position}" data-answer="${titles.indexOf(item.category)}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
+    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-item="${position}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
   });
   const bins = titles.map((title, index) => {
     const headingId = context.ids.next("sort-category");
@@ -35,4 +35,11 @@ export function sortingAnswers(block: Sorting, context: LessonContext, feedback:
 <div class="sorting-pool" data-sort-category="" role="group" aria-label="${interactionText.unsorted}"><ul class="sorting-bin matching-list" role="list" data-sort-bin>${items}</ul></div>
 <div class="sorting-categories" data-sort-categories hidden>${bins}</div>
 </div><p class="visually-hidden" aria-live="polite" data-sort-status></p>`;
+}
+
+/** One part per item, in authored order: the index of its category. */
+export function sortingKey(block: Sorting): { parts: string[][]; correctResponse: string[] } {
+  const titles = block.categories.map((category) => category.title);
+  const correct = block.items.map((item) => String(titles.indexOf(item.category)));
+  return { parts: correct.map((index) => [index]), correctResponse: correct };
 }

@@ -151,6 +151,15 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-result:focus-visible { outline: 3px solid var(--focus); }
 .quiz-result[data-outcome="passed"] { color: var(--correct); }
 .quiz-result[data-outcome="failed"] { color: var(--incorrect); }
+.quiz-result h2 { margin: 0 0 0.5rem; font-size: 1.25rem; color: var(--text); }
+.quiz-result p { margin: 0 0 0.5rem; }
+.question-results { margin: 0.5rem 0 0; padding-left: 1.25rem; font-weight: 400; font-size: 1rem; color: var(--text); }
+.submit-dialog { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
+.submit-dialog::backdrop { background: rgb(15 23 42 / 0.6); }
+.submit-dialog h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
+.unanswered-list { padding-left: 1.25rem; }
+.link-button { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; cursor: pointer; }
+.dialog-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
 .objectives li { margin-bottom: 0.375rem; }
 .outline-module { border-top: 1px solid var(--hairline); }
 .start-link { margin: 1.5rem 0; }

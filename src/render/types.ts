@@ -24,6 +24,16 @@ export interface RenderableLesson {
   /** True when the author set `estimatedMinutes`; the preview then shows `derivedMinutes` beside it. */
   readonly estimatedMinutesIsSet?: boolean | null;
   readonly derivedMinutes?: number | null;
+  /** Quiz lessons: questions drawn per attempt; absent or null draws all. */
+  readonly drawCount?: number | null;
+  /** Quiz lessons: spread the draw across the objectives the questions assess. */
+  readonly drawByObjective?: boolean;
+  /** Quiz lessons: shuffle choices per attempt (default true); a choice with `fixed` keeps its place. */
+  readonly shuffleChoices?: boolean;
+  /** Quiz lessons: `after_submit` (default), `immediate` or `none`. */
+  readonly feedbackMode?: "after_submit" | "immediate" | "none";
+  /** Quiz lessons: this quiz alone decides the course's success and score. */
+  readonly finalAssessment?: boolean;
   readonly blocks?: readonly RenderableBlock[];
 }
 

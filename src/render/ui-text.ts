@@ -57,6 +57,11 @@ export const uiText = {
   aboutPair: (left: string) => `“${left}”:`,
   aboutItem: (item: string) => `“${item}”:`,
   flashcardLabel: (number: number, count: number) => `Card ${number} of ${count}`,
+  questionsPerAttempt: (count: number) => `${count} ${count === 1 ? "question" : "questions"} per attempt`,
+  unansweredNote: "You can go back and answer them (your answers are kept), or submit now: unanswered questions score no points.",
+  goBack: "Go back",
+  finalAssessment: "Final assessment",
+  submitAnyway: "Submit anyway",
 } as const;
 
 /** Sentences the in-page script builds at run time; passed to it as data. */
@@ -80,5 +85,15 @@ export const runtimeText = {
   startCourse: "Start the course",
   /** What a screen reader hears after a lesson's name in the contents; the icons are in `styles.ts`. */
   contentsStates: { visited: "(visited)", completed: "(completed)", passed: "(passed)", failed: "(failed)" },
+  questionHeadingOne: "Question {number} (1 point)",
+  questionHeadingMany: "Question {number} ({points} points)",
+  unansweredOne: "1 of {count} questions is not answered",
+  unansweredMany: "{unanswered} of {count} questions are not answered",
+  unansweredItem: "Question {number}",
+  correctQuestion: "Question {number}: correct.",
+  incorrectQuestion: "Question {number}: not correct.",
+  partlyCorrectQuestion: "Question {number}: partly correct.",
+  resultsHeading: "Your result",
+  attemptsUnlimited: "You can try again as often as you like.",
 };
 export type RuntimeText = typeof runtimeText;

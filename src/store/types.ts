@@ -64,6 +64,17 @@ export interface LessonRow {
   maxAttempts: number | null;
   /** Set by the author; null means derived from the content when read. */
   estimatedMinutes: number | null;
+  /** Pools, shuffling, feedback and final assessment of a quiz lesson; null (or absent in rows stored before them) means the defaults. */
+  quizOptions?: QuizOptions | null;
+}
+
+export interface QuizOptions {
+  /** Questions drawn for each attempt; null draws all. */
+  drawCount: number | null;
+  drawByObjective: boolean;
+  shuffleChoices: boolean;
+  feedbackMode: "after_submit" | "immediate" | "none";
+  finalAssessment: boolean;
 }
 
 export interface BlockRow {

@@ -4,6 +4,40 @@
  * learner-facing controls (pager links, choice inputs, blanks, the submit and retry buttons).
  */
 import type { FrameLocator, Locator, Page } from "playwright-core";
+import type { RenderableCourse } from "../../src/render/types.ts";
+import { sampleCourse } from "./export-course.ts";
+
+/** The right answers, by question id: what the page must not tell, so the test reads it from the course. */
+export interface AnswerKey {
+  /** Choice questions: the authored indices of the right choices. */
+  readonly choices: ReadonlyMap<string, readonly string[]>;
+  /** Fill-in questions: the first accepted answer of each blank. */
+  readonly blanks: ReadonlyMap<string, readonly string[]>;
+  /** Matching questions: the index of each row's right-hand text among the distinct ones. */
+  readonly matches: ReadonlyMap<string, readonly string[]>;
+}
+
+type Loose = Record<string, unknown>;
+
+export function answerKeyOf(course: RenderableCourse): AnswerKey {
+  const choices = new Map<string, string[]>();
+  const blanks = new Map<string, string[]>();
+  const matches = new Map<string, string[]>();
+  for (const lesson of course.modules.flatMap((module) => module.lessons)) {
+    for (const block of (lesson.blocks ?? []) as unknown as readonly Loose[]) {
+      const id = String(block.id);
+      if (block.type === "true_false") choices.set(id, [block.answer === true ? "0" : "1"]);
+      if (Array.isArray(block.choices)) choices.set(id, (block.choices as Loose[]).flatMap((choice, index) => (choice.correct === true ? [String(index)] : [])));
+      if (Array.isArray(block.blanks)) blanks.set(id, (block.blanks as Loose[]).map((blank) => String((blank.answers as string[])[0] ?? "")));
+      if (Array.isArray(block.pairs)) {
+        const pairs = block.pairs as Loose[];
+        const rights = [...new Set(pairs.map((pair) => String(pair.right)))];
+        matches.set(id, pairs.map((pair) => String(rights.indexOf(String(pair.right)))));
+      }
+    }
+  }
+  return { choices, blanks, matches };
+}
 
 /** Where the course is: the SCO frame inside an LMS page, or the page itself (a cmi5 AU in its own window). */
 export interface CourseScope {
@@ -42,21 +76,25 @@ export async function nextUntil(sco: CourseScope, lessonId: string): Promise<str
   return visited;
 }
 
-/** Answers every question of the visible quiz lesson, all right or all wrong, and submits it. */
-export async function answerQuiz(sco: CourseScope, correctly: boolean): Promise<void> {
+/**
+ * Answers every drawn question of the visible quiz lesson, all right or all wrong, and submits it,
+ * submitting anyway when the page names questions left unanswered (matching and ordering).
+ */
+export async function answerQuiz(sco: CourseScope, correctly: boolean, key: AnswerKey = answerKeyOf(sampleCourse())): Promise<void> {
   const lesson = sco.locator(`${visiblePage}[data-lesson-kind=quiz]`);
-  const questions = lesson.locator("[data-question]");
+  const questions = lesson.locator("[data-question]:not([hidden])");
   const count = await questions.count();
   for (let index = 0; index < count; index++) {
     const question = questions.nth(index);
     const grading = await question.getAttribute("data-grading");
+    const questionId = (await question.getAttribute("data-question-id")) ?? "";
     if (grading === "choice") {
       const inputs = question.locator("input[data-part]");
       const inputCount = await inputs.count();
       let checkedWrong = false;
       for (let inputIndex = 0; inputIndex < inputCount; inputIndex++) {
         const input = inputs.nth(inputIndex);
-        const isCorrect = (await input.getAttribute("data-correct")) === "true";
+        const isCorrect = (key.choices.get(questionId) ?? []).includes((await input.getAttribute("value")) ?? "");
         if (correctly && isCorrect) await input.check();
         if (!correctly && !isCorrect && !checkedWrong) {
           await input.check();
@@ -67,13 +105,22 @@ export async function answerQuiz(sco: CourseScope, correctly: boolean): Promise<
       const blanks = question.locator("input[data-part]");
       for (let blankIndex = 0; blankIndex < (await blanks.count()); blankIndex++) {
         const blank = blanks.nth(blankIndex);
-        const answers = JSON.parse((await blank.getAttribute("data-answers")) ?? "[]") as string[];
-        await blank.fill(correctly ? (answers[0] ?? "") : "definitely wrong");
+        await blank.fill(correctly ? (key.blanks.get(questionId)?.[blankIndex] ?? "") : "definitely wrong");
       }
     }
   }
+  await submitQuiz(sco);
+}
+
+/** Submits the visible quiz, choosing "Submit anyway" if the page asks about unanswered questions. */
+export async function submitQuiz(sco: CourseScope): Promise<void> {
+  const lesson = sco.locator(`${visiblePage}[data-lesson-kind=quiz]`);
   await lesson.locator("[data-submit-quiz]").click();
-  await lesson.locator("[data-quiz-result]").filter({ hasText: /\S/ }).waitFor();
+  const result = lesson.locator("[data-quiz-result]").filter({ hasText: /\S/ });
+  const dialog = lesson.locator("dialog[data-submit-dialog][open]");
+  await result.or(dialog).first().waitFor();
+  if (await dialog.isVisible()) await dialog.locator("[data-dialog-submit]").click();
+  await result.waitFor();
 }
 
 export async function retryQuiz(sco: CourseScope): Promise<void> {

@@ -49,6 +49,7 @@ export function cleanOutline(): Json {
               {
                 type: "single_choice",
                 prompt: "The alarm sounds. What do you do?",
+                explanation: "Lifts can stop in a fire; walking out by the nearest exit is fastest.",
                 objectiveIds: ["exit"],
                 choices: [
                   { text: "Walk to the nearest exit", correct: true },

@@ -80,6 +80,9 @@ export async function createRichCourse(agent: Agent, title = "Lab safety"): Prom
             kind: "quiz",
             passingScore: 70,
             maxAttempts: 3,
+            drawCount: 2,
+            drawByObjective: true,
+            feedbackMode: "immediate",
             blocks: [
               {
                 type: "single_choice",
@@ -87,6 +90,7 @@ export async function createRichCourse(agent: Agent, title = "Lab safety"): Prom
                 choices: [
                   { text: "Stop and assess", correct: true, feedback: "Right." },
                   { text: "Mop it up" },
+                  { text: "Both of the above", fixed: true },
                 ],
                 explanation: "Assess before acting.",
                 objectiveIds: ["spill"],

@@ -43,7 +43,8 @@ export function exercisePages(pageIds: readonly string[]): Array<{ pageId: strin
       changed(select);
     }
     for (const button of within<HTMLElement>("[data-check-answer]")) button.click();
-    for (const action of ["[data-submit-quiz]", "[data-retry-quiz]", "[data-submit-quiz]"]) root.querySelector<HTMLElement>(action)?.click();
+    // Submitting with questions unanswered opens a modal dialog: "Submit anyway" closes it.
+    for (const action of ["[data-submit-quiz]", "[data-dialog-submit]", "[data-retry-quiz]", "[data-submit-quiz]", "[data-dialog-submit]"]) root.querySelector<HTMLElement>(action)?.click();
     const leaving: string[] = [];
     for (const link of within<HTMLAnchorElement>("a[href]")) {
       const href = link.getAttribute("href") ?? "";

@@ -58,13 +58,34 @@ export const objectiveTextField = requiredTextField(500);
 
 export const lessonKinds = ["content", "quiz"] as const;
 export const lessonKindField = v.picklist(lessonKinds, "must be content or quiz");
-export const passingScoreField = v.pipe(v.number(), v.minValue(0, "must be between 0 and 100"), v.maxValue(100, "must be between 0 and 100"));
+export const passingScoreField = v.pipe(
+  v.number(),
+  v.minValue(0, "must be between 0 and 100"),
+  v.maxValue(100, "must be between 0 and 100"),
+  // 0.8 meant as 80 % would pass nearly everyone; refused rather than stored with a warning.
+  v.check((score) => !(score > 0 && score < 1), (issue) => `is a percentage: did you mean ${Math.round(Number(issue.input) * 100)}?`),
+);
 export const maxAttemptsField = v.nullable(
   v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(100, "must be at most 100")),
 );
 export const estimatedMinutesField = v.nullable(
   v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"), v.maxValue(10_000, "must be at most 10000")),
 );
+
+export const feedbackModes = ["after_submit", "immediate", "none"] as const;
+export type FeedbackMode = (typeof feedbackModes)[number];
+export const drawCountField = v.nullable(
+  v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(limits.blocksPerCall, `must be at most ${limits.blocksPerCall}`)),
+);
+
+/** Quiz-lesson settings for pools, shuffling, feedback and the final assessment (issue 21). */
+export const quizOptionEntries = {
+  drawCount: v.optional(v.pipe(drawCountField, v.description("Quiz: questions drawn per attempt (null: all)."))),
+  drawByObjective: v.optional(v.boolean()),
+  shuffleChoices: v.optional(v.pipe(v.boolean(), v.description("Quiz: shuffle choices (default true); fixed choices stay."))),
+  feedbackMode: v.optional(v.picklist(feedbackModes, "must be after_submit, immediate or none")),
+  finalAssessment: v.optional(v.pipe(v.boolean(), v.description("Quiz: alone decides success; one per course."))),
+};
 
 /** Lesson fields shared by create and update; quiz settings are checked against the kind in the domain. */
 export const lessonUpdateEntries = {
@@ -73,6 +94,7 @@ export const lessonUpdateEntries = {
   passingScore: v.optional(v.pipe(passingScoreField, v.description("Quiz lessons only: percentage needed to pass (0-100)."))),
   maxAttempts: v.optional(v.pipe(maxAttemptsField, v.description("Quiz lessons only: allowed attempts; null for unlimited."))),
   estimatedMinutes: v.optional(v.pipe(estimatedMinutesField, v.description("Set to override the estimate derived from the content; null to derive it."))),
+  ...quizOptionEntries,
 };
 
 export const moduleUpdateEntries = {
@@ -111,6 +133,15 @@ export type ObjectiveInput = v.InferOutput<typeof objectiveInputSchema>;
 
 /* ---------- What tools return ---------- */
 
+/** Quiz settings as returned: present on quiz lessons only. */
+export const quizOptionsDocumentEntries = {
+  drawCount: v.optional(v.nullable(v.number())),
+  drawByObjective: v.optional(v.boolean()),
+  shuffleChoices: v.optional(v.boolean()),
+  feedbackMode: v.optional(v.picklist(feedbackModes)),
+  finalAssessment: v.optional(v.boolean()),
+};
+
 export const objectiveSchema = v.object({ id: idField("objective"), text: v.string() });
 
 export const collaboratorSchema = v.object({
@@ -146,6 +177,7 @@ export const lessonDocumentSchema = v.object({
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.pipe(v.boolean(), v.description("True when an author set the estimate; false when it is derived from the content.")),
   derivedMinutes: v.pipe(v.number(), v.description("The estimate derived from the content, shown beside any value set.")),
+  ...quizOptionsDocumentEntries,
   blockCount: v.number(),
   blocks: v.optional(v.array(storedBlockSchema)),
 });
@@ -207,6 +239,7 @@ export const lessonFieldsSchema = v.object({
   maxAttempts: v.nullable(v.number()),
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.boolean(),
+  ...quizOptionsDocumentEntries,
 });
 
 export type ModuleFields = v.InferOutput<typeof moduleFieldsSchema>;

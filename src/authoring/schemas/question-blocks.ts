@@ -28,6 +28,8 @@ export const questionEntries = {
 const choiceSchema = v.object({
   text: requiredTextField(),
   correct: v.optional(v.boolean(), false),
+  // Keeps its place when a quiz shuffles choices ("All of the above"); the quiz's shuffleChoices says so.
+  fixed: v.optional(v.boolean()),
   feedback: feedbackField,
   image: v.optional(v.pipe(pictureSchema, v.description("A picture shown with this choice (graphical multiple choice)."))),
 });

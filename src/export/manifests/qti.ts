@@ -190,6 +190,7 @@ export function qtiAssessment(lesson: RenderableLesson): QtiAssessment {
     else if (isQuestionType(block.type)) skipped.push(block.id);
   }
   const attempts = typeof lesson.maxAttempts === "number" ? String(lesson.maxAttempts) : "unlimited";
+  const permitted = lesson.feedbackMode === "none" ? "No" : "Yes";
   const root = el(
     "questestinterop",
     {
@@ -200,7 +201,16 @@ export function qtiAssessment(lesson: RenderableLesson): QtiAssessment {
     el(
       "assessment",
       { ident: xmlId("A", lesson.id), title: lesson.title },
-      el("qtimetadata", {}, field("cc_profile", "cc.exam.v0p1"), field("qmd_assessmenttype", "Examination"), field("cc_maxattempts", attempts)),
+      el(
+        "qtimetadata",
+        {},
+        field("cc_profile", "cc.exam.v0p1"),
+        field("qmd_assessmenttype", "Examination"),
+        // feedbackMode none: the LMS shows neither feedback nor the right answers (CC's Yes/No fields).
+        field("qmd_feedbackpermitted", permitted),
+        field("qmd_solutionspermitted", permitted),
+        field("cc_maxattempts", attempts),
+      ),
       el("section", { ident: xmlId("S", lesson.id) }, questions.map((question, index) => item(question, index + 1))),
     ),
   );

@@ -1,12 +1,14 @@
 /**
  * Question-level reporting. `questionFacts` (run at export) reduces each question block to what an LMS
- * report needs: its interaction type, description, objectives, weighting and correct answer, in the
- * neutral form the player's `QuestionAnswer.response` uses. `createAnswerTools` (shipped to the browser
+ * report needs besides the answers: its interaction type, description, objectives, weighting and labels.
+ * The right answer is not among them (the page must not carry it readable): it arrives with each
+ * `QuestionAnswer` as `correctResponse`, in the neutral form `response` uses, once the question is graded. `createAnswerTools` (shipped to the browser
  * as its source, so self-contained) turns one answer plus those facts into SCORM 1.2 and SCORM 2004
  * `cmi.interactions.n.*` values, each in the format its version requires, and into an xAPI `answered`
  * statement's object and result (a `cmi.interaction` activity, as cmi5 allows).
  */
 import type { QuestionAnswer } from "../../render/client/types.ts";
+import { shuffledIndices } from "../../render/shuffle.ts";
 import type { RenderableCourse } from "../../render/types.ts";
 
 export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
@@ -17,12 +19,10 @@ export interface QuestionFacts {
   readonly description: string;
   readonly weighting: number;
   readonly objectiveIds: readonly string[];
-  /** Choice texts, ordering items in their right order, matching's left items, sorting's items, or a scenario's scene ids. */
+  /** Choice texts, ordering items in the order first shown (never the right order), matching's left items, sorting's items, or a scenario's scene ids. */
   readonly labels: readonly string[];
   /** Matching and sorting only: the right-hand texts or the category titles. */
   readonly targets: readonly string[];
-  /** The right answer in the neutral response form (fill-in: the first accepted answer of each blank; performance: the shortest path of scene ids to a success ending). */
-  readonly correct: readonly string[];
   readonly caseMatters: boolean;
 }
 
@@ -69,60 +69,37 @@ function factsOf(block: Loose): QuestionFacts | null {
     caseMatters: false,
   };
   const choices = Array.isArray(block.choices) ? (block.choices as Loose[]) : [];
-  const correctChoices = choices.flatMap((choice, index) => (choice.correct === true ? [String(index)] : []));
   switch (block.type) {
     case "single_choice":
     case "multiple_choice":
-      return { ...base, kind: "choice", labels: texts(choices, "text"), correct: correctChoices };
+      return { ...base, kind: "choice", labels: texts(choices, "text") };
     case "true_false":
-      return { ...base, kind: "true-false", labels: ["True", "False"], correct: [block.answer === true ? "0" : "1"] };
+      return { ...base, kind: "true-false", labels: ["True", "False"] };
     case "fill_in_blank": {
       const blanks = Array.isArray(block.blanks) ? (block.blanks as Loose[]) : [];
-      const first = blanks.map((blank) => (Array.isArray(blank.answers) ? String(blank.answers[0] ?? "") : ""));
-      return { ...base, kind: "fill-in", labels: [], correct: first, caseMatters: blanks.some((blank) => blank.caseSensitive === true) };
+      return { ...base, kind: "fill-in", labels: [], caseMatters: blanks.some((blank) => blank.caseSensitive === true) };
     }
     case "matching": {
       const pairs = Array.isArray(block.pairs) ? (block.pairs as Loose[]) : [];
       const rights = [...new Set(texts(pairs, "right"))];
-      return { ...base, kind: "matching", labels: texts(pairs, "left"), targets: rights, correct: pairs.map((pair) => String(rights.indexOf(String(pair.right)))) };
+      return { ...base, kind: "matching", labels: texts(pairs, "left"), targets: rights };
     }
     case "ordering": {
+      // Items are named by the place the page first shows them at, as the page reports them.
       const items = texts(block.items, "text");
-      return { ...base, kind: "sequencing", labels: items, correct: items.map((_, index) => String(index)) };
+      const shown = shuffledIndices(items.length, String(block.id ?? ""));
+      return { ...base, kind: "sequencing", labels: shown.map((position) => items[position] ?? "") };
     }
     case "sorting": {
       const items = Array.isArray(block.items) ? (block.items as Loose[]) : [];
       const titles = texts(block.categories, "title");
-      return { ...base, kind: "matching", labels: texts(items, "text"), targets: titles, correct: items.map((item) => String(titles.indexOf(String(item.category)))) };
+      return { ...base, kind: "matching", labels: texts(items, "text"), targets: titles };
     }
     case "scenario":
-      return { ...base, description: plainText(typeof block.title === "string" ? block.title : ""), kind: "performance", labels: texts(block.scenes, "id"), correct: successPath(block) };
+      return { ...base, description: plainText(typeof block.title === "string" ? block.title : ""), kind: "performance", labels: texts(block.scenes, "id") };
     default:
       return null;
   }
-}
-
-/** The shortest path of scene ids from the start to a success ending, or none when the scenario has no success ending. */
-function successPath(block: Loose): string[] {
-  const scenes = new Map((Array.isArray(block.scenes) ? (block.scenes as Loose[]) : []).map((scene) => [String(scene.id), scene]));
-  const start = String(block.startSceneId ?? "");
-  const previous = new Map<string, string | null>([[start, null]]);
-  const queue = [start];
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-    const scene = scenes.get(id);
-    if ((scene?.ending as Loose | undefined)?.outcome === "success") {
-      const path: string[] = [];
-      for (let step: string | null | undefined = id; step; step = previous.get(step)) path.unshift(step);
-      return path;
-    }
-    for (const next of texts(scene?.choices, "next")) {
-      if (!previous.has(next)) {
-        previous.set(next, id);
-        queue.push(next);
-      }
-    }
-  }
-  return [];
 }
 
 /** Facts for every question block of the course, by block id. */
@@ -216,13 +193,13 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
       const facts = questions[answer.questionId];
       if (!facts) return null;
       const result = answer.correct ? "correct" : "incorrect";
-      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), pattern2004(facts, facts.correct, true), result, facts.kind);
+      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), pattern2004(facts, answer.correctResponse, true), result, facts.kind);
     },
     scorm12(answer, latencySeconds) {
       const facts = questions[answer.questionId];
       if (!facts) return null;
       const result = answer.correct ? "correct" : "wrong";
-      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), pattern12(facts, facts.correct), result, facts.kind);
+      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), pattern12(facts, answer.correctResponse), result, facts.kind);
     },
     xapi(answer, auId, latencySeconds) {
       const facts = questions[answer.questionId];
@@ -233,7 +210,7 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         type: "http://adlnet.gov/expapi/activities/cmi.interaction",
         description: { "en-US": facts.description },
         interactionType: facts.kind === "fill-in" ? "fill-in" : facts.kind,
-        correctResponsesPattern: [pattern2004(facts, facts.correct, true)],
+        correctResponsesPattern: [pattern2004(facts, answer.correctResponse, true)],
       };
       if (facts.kind === "choice") definition.choices = component("choice", facts.labels);
       if (facts.kind === "sequencing") definition.choices = component("item", facts.labels);

@@ -278,6 +278,7 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
       evaluate();
     });
     course.onQuestionAnswered(sendAnswered);
+    course.onAttemptSaved(() => saveProgress());
     course.onQuizScored((score) => {
       lessonShownAt.set(score.lessonId, Date.now());
       saveProgress();

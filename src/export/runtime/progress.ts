@@ -19,7 +19,11 @@ export interface ProgressVerdict {
 }
 
 export interface ProgressTools {
-  encode(progress: CourseState): string;
+  /**
+   * The progress as compact JSON. Over `limit` characters, quiz answers are dropped first (draws and
+   * choice orders kept), then the open attempts, so the bookmark, visits and scores always fit.
+   */
+  encode(progress: CourseState, limit?: number): string;
   decode(text: string): Partial<CourseState> | null;
   verdict(progress: CourseProgress): ProgressVerdict;
   /** Seconds as an ISO 8601 duration (`PT1H2M3.5S`), as SCORM 2004 and xAPI expect. */
@@ -52,19 +56,34 @@ export function createProgressTools(lessons: readonly LessonSummary[]): Progress
     return ids;
   }
 
-  function encode(progress: CourseState): string {
+  /** An attempt as the quiz script saved it, with each entry's answer emptied. */
+  function withoutAnswers(attempt: unknown): unknown {
+    if (!Array.isArray(attempt) || !Array.isArray(attempt[1])) return attempt;
+    return [attempt[0], (attempt[1] as unknown[]).map((entry) => (Array.isArray(entry) ? [entry[0], entry[1], ""] : entry))];
+  }
+
+  function encode(progress: CourseState, limit = Number.POSITIVE_INFINITY): string {
     const quizzes: number[][] = [];
     for (const [lessonId, record] of Object.entries(progress.quizzes)) {
       const index = indexOf.get(lessonId);
       if (index !== undefined) quizzes.push([index, record.attempts, record.lastScorePercent, record.bestScorePercent, record.passed ? 1 : 0]);
     }
+    const attempts: [number, unknown][] = [];
+    for (const [lessonId, attempt] of Object.entries(progress.attempts ?? {})) {
+      const index = indexOf.get(lessonId);
+      if (index !== undefined) attempts.push([index, attempt]);
+    }
     const current = progress.currentLessonId === null ? -1 : (indexOf.get(progress.currentLessonId) ?? -1);
-    return JSON.stringify({ v: 1, c: current, s: bitsetOf(progress.visitedLessonIds), q: quizzes });
+    const base = { v: 1, c: current, s: bitsetOf(progress.visitedLessonIds), q: quizzes };
+    const full = JSON.stringify({ ...base, a: attempts });
+    if (full.length <= limit) return full;
+    const drawsOnly = JSON.stringify({ ...base, a: attempts.map(([index, attempt]) => [index, withoutAnswers(attempt)]) });
+    return drawsOnly.length <= limit ? drawsOnly : JSON.stringify(base);
   }
 
   function decode(text: string): Partial<CourseState> | null {
     try {
-      const data = JSON.parse(text) as { v?: unknown; c?: unknown; s?: unknown; q?: unknown };
+      const data = JSON.parse(text) as { v?: unknown; c?: unknown; s?: unknown; q?: unknown; a?: unknown };
       if (data.v !== 1) return null;
       const current = typeof data.c === "number" ? lessons[data.c] : undefined;
       const quizzes: Record<string, QuizRecord> = {};
@@ -74,10 +93,17 @@ export function createProgressTools(lessons: readonly LessonSummary[]): Progress
         const lesson = lessons[index ?? -1];
         if (lesson) quizzes[lesson.id] = { attempts: attempts ?? 0, lastScorePercent: last ?? 0, bestScorePercent: best ?? 0, passed: passed === 1 };
       }
+      // Attempts are checked by the quiz script, which starts a new one for any it cannot read.
+      const attempts: Record<string, unknown> = {};
+      for (const entry of Array.isArray(data.a) ? data.a : []) {
+        const lesson = Array.isArray(entry) && typeof entry[0] === "number" ? lessons[entry[0]] : undefined;
+        if (lesson && lesson.kind === "quiz") attempts[lesson.id] = (entry as unknown[])[1];
+      }
       return {
         currentLessonId: current ? current.id : null,
         visitedLessonIds: typeof data.s === "string" ? idsOf(data.s) : [],
         quizzes,
+        attempts,
       };
     } catch {
       return null;
@@ -85,7 +111,9 @@ export function createProgressTools(lessons: readonly LessonSummary[]): Progress
   }
 
   function verdict(progress: CourseProgress): ProgressVerdict {
-    const quizLessons = lessons.filter((lesson) => lesson.kind === "quiz");
+    // A final assessment alone decides success and score.
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
     const attempted = quizLessons.filter((lesson) => (progress.quizzes[lesson.id]?.attempts ?? 0) > 0);
     const allPassed = quizLessons.length > 0 && quizLessons.every((lesson) => progress.quizzes[lesson.id]?.passed === true);
     const allAttempted = quizLessons.length > 0 && attempted.length === quizLessons.length;

@@ -100,7 +100,7 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
   function report(progress: CourseProgress): void {
     const verdict = tools.verdict(progress);
     if (progress.currentLessonId !== null) api.set(names.location, progress.currentLessonId);
-    const suspendData = tools.encode(progress);
+    const suspendData = tools.encode(progress, suspendLimit);
     if (suspendData.length <= suspendLimit) api.set(names.suspendData, suspendData);
     if (verdict.scorePercent !== null) {
       api.set(names.scoreMin, "0");
@@ -161,6 +161,11 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
     report(runtime.getState());
   });
   runtime.onQuestionAnswered(recordAnswer);
+  // Answers are kept as they are given, so a learner who leaves mid-quiz resumes the same attempt.
+  runtime.onAttemptSaved(() => {
+    api.set(names.suspendData, tools.encode(runtime.getState(), suspendLimit));
+    api.commit();
+  });
   runtime.onQuizScored((score) => {
     lessonShownAt.set(score.lessonId, Date.now());
     report(runtime.getState());

@@ -50,12 +50,12 @@ const toolTexts: Record<string, ToolText> = {
     title: "Add lesson",
     description:
       "Adds a lesson to a module at position (default: last), optionally with blocks. kind is content (default) or quiz; a quiz has passingScore (0-100, default 80) " +
-      "and maxAttempts (null = unlimited). estimatedMinutes is derived from the content unless you set it.",
+      "and maxAttempts (null = unlimited), plus pool and feedback settings. estimatedMinutes is derived from the content unless you set it.",
   },
   update_lesson: {
     title: "Update lesson",
     description:
-      "Changes a lesson's title, kind, passingScore, maxAttempts or estimatedMinutes (null to derive it from content again). Switching to content clears quiz settings.",
+      "Changes a lesson's title, kind, estimatedMinutes (null to derive it from content again) or quiz settings. Switching to content clears quiz settings.",
     annotations: { idempotentHint: true },
   },
   move_lesson: {

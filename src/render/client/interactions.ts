@@ -154,6 +154,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       scoreFraction: correct ? 1 : 0,
       correct,
       response: path,
+      // A knowledge check outside a quiz reports no correct pattern: the success path stays sealed in the page.
+      correctResponse: [],
     });
   }
 

@@ -21,9 +21,11 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     id: page.dataset.lessonId ?? "",
     title: page.dataset.lessonTitle ?? "",
     kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
+    finalAssessment: page.dataset.lessonKind === "quiz" && page.hasAttribute("data-final-assessment"),
   }));
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
+  const attempts = new Map<string, unknown>();
   let currentPage: HTMLElement | null = null;
   let currentLessonId: string | null = null;
 
@@ -106,12 +108,15 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   }
 
   function progress(): CourseProgress {
-    const quizLessons = lessons.filter((lesson) => lesson.kind === "quiz");
+    // A final assessment alone decides success and score; without one, every quiz lesson counts.
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
     const bestScores = quizLessons.map((lesson) => quizzes.get(lesson.id)?.bestScorePercent ?? 0);
     return {
       currentLessonId,
       visitedLessonIds: lessons.filter((lesson) => visited.has(lesson.id)).map((lesson) => lesson.id),
       quizzes: Object.fromEntries(quizzes),
+      attempts: Object.fromEntries(attempts),
       completed: lessons.every((lesson) => visited.has(lesson.id)),
       passed: quizLessons.length === 0 ? null : quizLessons.every((lesson) => quizzes.get(lesson.id)?.passed === true),
       scorePercent: quizLessons.length === 0 ? null : Math.round(bestScores.reduce((sum, score) => sum + score, 0) / quizLessons.length),
@@ -134,6 +139,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       quizzes.set(lessonId, record);
       showStateInContents(lessonId);
     }
+    for (const [lessonId, attempt] of Object.entries(state.attempts ?? {})) if (pageForLesson(lessonId)) attempts.set(lessonId, attempt);
     document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
     const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
     if (page && page !== currentPage) showPage(page, false);
@@ -146,6 +152,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     onLessonVisited: (listener) => listen(events.lessonVisited, listener),
     onQuizScored: (listener) => listen(events.quizScored, listener),
     onQuestionAnswered: (listener) => listen(events.questionAnswered, listener),
+    onAttemptSaved: (listener) => listen(events.attemptSaved, listener),
     getState: progress,
     setState: restore,
     goToLesson(lessonId) {
@@ -190,5 +197,11 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     announceQuestionAnswer(answer) {
       document.dispatchEvent(new CustomEvent(events.questionAnswered, { detail: answer }));
     },
+    saveAttempt(lessonId, attempt) {
+      if (attempt === null) attempts.delete(lessonId);
+      else attempts.set(lessonId, attempt);
+      document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
+    },
+    attemptOf: (lessonId) => attempts.get(lessonId),
   };
 }

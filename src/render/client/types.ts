@@ -38,11 +38,16 @@ export interface QuestionAnswer {
   readonly scoreFraction: number;
   readonly correct: boolean;
   /**
-   * What the learner answered, one entry per part: the chosen choices' indices (choice questions), the
-   * text typed in each blank, the right-hand index picked for each pair ("" when none), or the items'
-   * original positions in the order the learner left them (ordering).
+   * What the learner answered, one entry per part: the chosen choices' indices (choice questions, in
+   * authored order), the text typed in each blank, the right-hand index picked for each pair ("" when
+   * none), or the items, named by the place they were first shown at, in the order the learner left them.
    */
   readonly response: readonly string[];
+  /**
+   * The right answer in the same form (fill-in: the first accepted answer of each blank). The page holds
+   * it sealed and opens it only once the question is graded, so it is here for the LMS report only.
+   */
+  readonly correctResponse: readonly string[];
 }
 
 export interface QuizRecord {
@@ -57,15 +62,20 @@ export interface CourseState {
   readonly currentLessonId: string | null;
   readonly visitedLessonIds: readonly string[];
   readonly quizzes: Readonly<Record<string, QuizRecord>>;
+  /**
+   * The current attempt of each quiz lesson (drawn questions, choice order, answers) as compact JSON the
+   * quiz script reads back; hosts store it as is. A value the script cannot read starts a new attempt.
+   */
+  readonly attempts?: Readonly<Record<string, unknown>>;
 }
 
 /** `CourseState` plus what follows from it, for completion and success reporting. */
 export interface CourseProgress extends CourseState {
   /** Every lesson has been visited. */
   readonly completed: boolean;
-  /** Every quiz lesson passed; null when the course has no quiz lessons. */
+  /** The final assessment passed, or else every quiz lesson passed; null when the course has no quiz lessons. */
   readonly passed: boolean | null;
-  /** Mean of the best score of each quiz lesson; null when the course has no quiz lessons. */
+  /** The final assessment's best score, or else the mean of each quiz lesson's best; null without quiz lessons. */
   readonly scorePercent: number | null;
 }
 
@@ -73,6 +83,8 @@ export interface LessonSummary {
   readonly id: string;
   readonly title: string;
   readonly kind: "content" | "quiz";
+  /** The quiz that alone decides the course's success and score, when the course has one. */
+  readonly finalAssessment: boolean;
 }
 
 export interface CourseRuntimeApi {
@@ -83,6 +95,8 @@ export interface CourseRuntimeApi {
   onLessonVisited(listener: (visit: LessonVisit) => void): () => void;
   onQuizScored(listener: (score: QuizScore) => void): () => void;
   onQuestionAnswered(listener: (answer: QuestionAnswer) => void): () => void;
+  /** Calls `listener` whenever a quiz attempt's draw or answers change, so a host can save them. */
+  onAttemptSaved(listener: (lessonId: string) => void): () => void;
   getState(): CourseProgress;
   /** Restores saved progress (merging visits); shows `currentLessonId` when given. */
   setState(state: Partial<CourseState>): void;
@@ -94,6 +108,9 @@ export interface QuizRecorder {
   recordQuizAttempt(result: Omit<QuizScore, "attempt" | "attemptsLeft">, maxAttempts: number | null): QuizScore;
   quizRecord(lessonId: string): QuizRecord | undefined;
   announceQuestionAnswer(answer: QuestionAnswer): void;
+  /** Keeps a quiz lesson's current attempt in the course state (null forgets it). */
+  saveAttempt(lessonId: string, attempt: unknown): void;
+  attemptOf(lessonId: string): unknown;
 }
 
 export const courseEvents = {
@@ -101,6 +118,7 @@ export const courseEvents = {
   quizScored: "course:quiz-scored",
   questionAnswered: "course:question-answered",
   stateRestored: "course:state-restored",
+  attemptSaved: "course:attempt-saved",
   ready: "course:ready",
 } as const;
 

@@ -4,6 +4,8 @@
  * and prose that reads well above the audience's level.
  */
 import { isGradedType } from "../../authoring/schemas/blocks.ts";
+import { quizOptionsOf } from "../../authoring/quiz-options.ts";
+import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { atField, type WalkedCourse, type WalkedLesson, type WalkedModule } from "./course-walk.ts";
 import { markdownHeadingLevels, plainText, proseFields } from "./markdown-text.ts";
 import { addReadingStats, audienceGrade, emptyStats, fleschKincaidGrade, gradeTolerance, minimumWordsForGrade } from "./readability.ts";
@@ -65,6 +67,7 @@ export function checkLesson(lesson: WalkedLesson, course: WalkedCourse, pacing: 
       `Add question blocks with add_blocks { lessonId: "${lesson.row.id}" }, or make it a content lesson with update_lesson { kind: "content" }.`,
     );
   }
+  if (lesson.row.kind === "quiz") checkQuizPool(lesson, findings);
   // 0.8 is almost surely meant as 80 %: passing scores are percentages, so it would pass nearly everyone.
   if (lesson.row.kind === "quiz" && lesson.row.passingScore !== null && lesson.row.passingScore > 0 && lesson.row.passingScore < 1) {
     findings.report(
@@ -77,6 +80,37 @@ export function checkLesson(lesson: WalkedLesson, course: WalkedCourse, pacing: 
   checkHeadingLevels(lesson, findings);
   checkLength(lesson, pacing, findings);
   checkReadingLevel(lesson, course, findings);
+}
+
+/** A pool that later edits shrank below its draw, and graded questions that teach nothing after submitting. */
+function checkQuizPool(lesson: WalkedLesson, findings: FindingList): void {
+  const questions = lesson.blocks.filter((walked) => isQuestionType(walked.row.type));
+  const { drawCount } = quizOptionsOf(lesson.row);
+  if (drawCount !== null && questions.length > 0 && drawCount > questions.length) {
+    findings.report(
+      "quiz.pool_too_small",
+      atField(lesson.location, "drawCount"),
+      `The quiz draws ${drawCount} question(s) per attempt but holds only ${questions.length}.`,
+      `Add ${drawCount - questions.length} question(s) with add_blocks, or lower the draw with update_lesson { drawCount: ${questions.length} }.`,
+    );
+  }
+  for (const walked of questions) {
+    if (hasLearnerFeedback(walked.row.body)) continue;
+    findings.report(
+      "question.no_feedback",
+      atField(walked.location, "explanation"),
+      "This graded question has neither an explanation nor feedback, so a learner who gets it wrong learns nothing from the result.",
+      "Add an explanation (or feedback on its answers) with update_block.",
+    );
+  }
+}
+
+/** An explanation, or feedback on any answer (`feedback`, `trueFeedback`, … at any depth). */
+function hasLearnerFeedback(value: unknown, key = ""): boolean {
+  if (typeof value === "string") return value.trim() !== "" && (key === "explanation" || /feedback$/i.test(key));
+  if (Array.isArray(value)) return value.some((item) => hasLearnerFeedback(item, key));
+  if (typeof value === "object" && value !== null) return Object.entries(value).some(([name, child]) => hasLearnerFeedback(child, name));
+  return false;
 }
 
 /** The lesson title is level 1; each heading may go at most one level deeper than the one before. */

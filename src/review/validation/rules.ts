@@ -17,6 +17,8 @@ export const validationRules = {
   "structure.empty_module": { severity: "error", checks: "every module has at least one lesson" },
   "structure.empty_lesson": { severity: "error", checks: "every lesson has at least one block" },
   "quiz.no_questions": { severity: "error", checks: "every quiz lesson has at least one question" },
+  "quiz.pool_too_small": { severity: "error", checks: "a quiz lesson holds at least as many questions as it draws (drawCount)" },
+  "question.no_feedback": { severity: "warning", checks: "every graded question has an explanation or feedback for the learner" },
   "quiz.passing_score_fraction": { severity: "warning", checks: "a quiz's passing score is a percentage, not a fraction below 1" },
   "module.no_knowledge_check": { severity: "warning", checks: "every module asks at least one question" },
   "objective.unassessed": { severity: "warning", checks: "every learning objective is assessed by a question" },

@@ -159,6 +159,12 @@ export const postgresMigrations: Migration[] = [
     name: "course theme",
     sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
   },
+  {
+    version: 8,
+    name: "quiz pools, feedback modes and final assessment",
+    // Mirrors SQLite migration 4: one JSON column, NULL meaning the defaults for existing lessons.
+    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -66,8 +66,9 @@ export const tables: { [K in EntityKind]: TableSpec<EntityRows[K]> } = {
       passingScore: "passing_score",
       maxAttempts: "max_attempts",
       estimatedMinutes: "estimated_minutes",
+      quizOptions: "quiz_options",
     },
-    json: [],
+    json: ["quizOptions"],
     parent: "moduleId",
   },
   block: {

@@ -196,6 +196,12 @@ export const migrations: Migration[] = [
     name: "course theme",
     sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
   },
+  {
+    version: 7,
+    name: "quiz pools, feedback modes and final assessment",
+    // One JSON column: the settings travel together and NULL means the defaults for existing lessons.
+    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
 ];
 
 export function applyMigrations(database: Database): void {

@@ -1,0 +1,95 @@
+/**
+ * Feedback modes in the rendered page (issue 21 item 3): a graded quiz shows "Check answer" only in
+ * `immediate` mode, `none` leaves explanations and answer feedback out of the page, content-lesson
+ * questions stay immediate checks; and the HTML export opened from `file://` grades with WebCrypto,
+ * revealing the verdicts only after submitting.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { buildPackage } from "../src/export/build-package.ts";
+import type { ExportCourse } from "../src/export/types.ts";
+import { renderCourseHtml } from "../src/render/index.ts";
+import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
+import { submitQuiz, waitForCourse } from "./support/export-player.ts";
+import { launchChromium } from "./support/lms-harness.ts";
+
+setDefaultTimeout(60_000);
+
+const question = (id: string) => ({
+  id,
+  type: "single_choice",
+  prompt: "Pick A.",
+  points: 1,
+  objectiveIds: [],
+  explanation: "A is the first letter.",
+  choices: [{ text: "A", correct: true, feedback: "Well picked." }, { text: "B" }],
+});
+
+function courseWithModes(): ExportCourse {
+  const lesson = (id: string, kind: "content" | "quiz", feedbackMode?: string) => ({ id, title: id, kind, passingScore: kind === "quiz" ? 50 : null, feedbackMode, blocks: [question(`blk_${id}`)] });
+  return {
+    ...sampleCourse(),
+    modules: [{ id: "mod_m", title: "Modes", objectiveIds: [], lessons: [lesson("les_content", "content"), lesson("les_after", "quiz"), lesson("les_now", "quiz", "immediate"), lesson("les_none", "quiz", "none")] }],
+  } as unknown as ExportCourse;
+}
+
+const html = renderCourseHtml(courseWithModes(), { mode: "package", assetUrl: (id) => id });
+const lessonMarkup = (id: string): string => {
+  const start = html.indexOf(`data-lesson-id="${id}"`);
+  return html.slice(start, html.indexOf("</article>", start));
+};
+
+describe("feedback modes in the markup", () => {
+  test("Check answer appears in content lessons and immediate quizzes only", () => {
+    expect(lessonMarkup("les_content")).toContain("data-check-answer");
+    expect(lessonMarkup("les_now")).toContain("data-check-answer");
+    expect(lessonMarkup("les_after")).not.toContain("data-check-answer");
+    expect(lessonMarkup("les_none")).not.toContain("data-check-answer");
+  });
+
+  test("none leaves explanations and answer feedback out of the page; after_submit keeps them hidden until submitting", () => {
+    expect(lessonMarkup("les_none")).not.toContain("A is the first letter.");
+    expect(lessonMarkup("les_none")).not.toContain("Well picked.");
+    expect(lessonMarkup("les_after")).toContain('data-explanation hidden');
+  });
+});
+
+describe("the HTML export from file://", () => {
+  let browser: Browser;
+  let directory: string;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const built = await buildPackage(courseWithModes(), { format: "html", assets: memoryAssets(), renderer: renderCourseHtml });
+    directory = await unpackToDirectory(built.stream, "quiz-modes-html");
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("grades with WebCrypto and shows verdicts only after submitting (after_submit)", async () => {
+    const page = await browser.newPage();
+    await page.goto(`file://${join(directory, "index.html")}#lesson-les_after`);
+    await waitForCourse(page);
+    expect(await page.locator("html").getAttribute("data-answer-check")).toBe("webcrypto");
+    await page.locator('[data-lesson-id=les_after] input[value="0"]').check();
+    expect(await page.locator("[data-lesson-id=les_after] [data-verdict]").textContent()).toBe("");
+    expect(await page.locator("[data-lesson-id=les_after] [data-explanation]").isHidden()).toBe(true);
+    await submitQuiz(page);
+    expect(await page.locator("[data-lesson-id=les_after] [data-verdict]").textContent()).toBe("Correct. Points: 1 of 1.");
+    expect(await page.locator("[data-lesson-id=les_after] [data-explanation]").isVisible()).toBe(true);
+    expect(await page.locator("[data-lesson-id=les_after] .choice[data-result=correct]").count()).toBe(1);
+    await page.close();
+  });
+
+  test("none: after submitting, the verdict without marks or explanations", async () => {
+    const page = await browser.newPage();
+    await page.goto(`file://${join(directory, "index.html")}#lesson-les_none`);
+    await waitForCourse(page);
+    await page.locator('[data-lesson-id=les_none] input[value="1"]').check();
+    await submitQuiz(page);
+    expect(await page.locator("[data-lesson-id=les_none] [data-verdict]").textContent()).toBe("Not quite. Points: 0 of 1.");
+    expect(await page.locator("[data-lesson-id=les_none] [data-result]").count()).toBe(0);
+    await page.close();
+  });
+});
