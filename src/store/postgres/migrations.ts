@@ -5,6 +5,7 @@
  * migration runs exactly once; a schema newer than this code refuses to start with a clear message.
  */
 import type { SQL } from "bun";
+import { translationTablesSql } from "../sql/translation-statements.ts";
 
 interface Migration {
   version: number;
@@ -132,6 +133,11 @@ export const postgresMigrations: Migration[] = [
           (SELECT COALESCE(SUM(octet_length(b.body)), 0) FROM blocks b WHERE b.course_id = c.id)
         FROM courses c;
     `,
+  },
+  {
+    version: 5,
+    name: "translations linked to their source, and translated units",
+    sql: translationTablesSql,
   },
 ];
 

@@ -26,7 +26,7 @@ import { fromColumns, parentColumn, tables, toColumns } from "../sql/tables.ts";
 import { assetFromRecord, collaboratorFromRecord, revisionFromRecord, revisionListingFromRecord } from "../sql/records.ts";
 import { DatabaseUnavailableError, type DatabaseHealth } from "../unavailable.ts";
 import { classify, isConnectionFailure, isRetryableConflict } from "./connect.ts";
-import { PostgresReviewRecords } from "./review-records.ts";
+import { PostgresTranslationRecords } from "./translation-records.ts";
 import type { Bindings } from "./statements.ts";
 
 /** The shape of issue 8b's `CourseUsage`, spelled out until that type lands here. */
@@ -93,7 +93,7 @@ export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
   }
 }
 
-class PostgresTransaction extends PostgresReviewRecords implements StoreTransaction {
+class PostgresTransaction extends PostgresTranslationRecords implements StoreTransaction {
   async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
     const values = toColumns(kind, row);
     const columns = [...values.keys()];

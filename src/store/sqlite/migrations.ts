@@ -4,6 +4,7 @@
  * in one transaction at open; a database newer than this code refuses to open rather than guess.
  */
 import type { Database } from "bun:sqlite";
+import { translationTablesSql } from "../sql/translation-statements.ts";
 
 interface Migration {
   version: number;
@@ -169,6 +170,11 @@ export const migrations: Migration[] = [
           (SELECT COALESCE(SUM(length(CAST(b.body AS BLOB))), 0) FROM blocks b WHERE b.course_id = c.id)
         FROM courses c;
     `,
+  },
+  {
+    version: 4,
+    name: "translations linked to their source, and translated units",
+    sql: translationTablesSql,
   },
 ];
 

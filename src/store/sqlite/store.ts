@@ -30,7 +30,7 @@ import type {
 } from "../types.ts";
 import { openSqliteDatabase } from "./open.ts";
 import type { CourseRowMemo, Ownership } from "./ownership.ts";
-import { SqliteReviewRecords } from "./review-records.ts";
+import { SqliteTranslationRecords } from "./translation-records.ts";
 import { fromColumns, parentColumn, tables, toColumns } from "../sql/tables.ts";
 
 type Bindings = SQLQueryBindings[];
@@ -98,7 +98,7 @@ class SqliteAuthoringStore implements AuthoringStore {
   }
 }
 
-class SqliteTransaction extends SqliteReviewRecords implements StoreTransaction {
+class SqliteTransaction extends SqliteTranslationRecords implements StoreTransaction {
   /** The memo's generation when the current read transaction began; undefined in a write. */
   private readingSince: number | undefined;
   /** A read's BEGIN, run before its first statement. */

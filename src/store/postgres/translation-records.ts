@@ -1,0 +1,37 @@
+/**
+ * The PostgreSQL statements for translations: the same portable SQL as the SQLite store's
+ * (sql/translation-statements.ts), run on the transaction's pooled connection.
+ */
+import type { TranslationRow, TranslationUnitRow } from "../types.ts";
+import {
+  batches,
+  putUnitsBindings,
+  putUnitsStatement,
+  removeUnitsStatement,
+  translationFromRecord,
+  translationStatements,
+  unitFromRecord,
+} from "../sql/translation-statements.ts";
+import { PostgresReviewRecords } from "./review-records.ts";
+
+export class PostgresTranslationRecords extends PostgresReviewRecords {
+  async listTranslationLinks(courseId: string): Promise<TranslationRow[]> {
+    return (await this.all(translationStatements.links, [courseId, courseId])).map(translationFromRecord);
+  }
+
+  async putTranslation(row: TranslationRow): Promise<void> {
+    await this.run(translationStatements.putLink, [row.courseId, row.sourceCourseId, row.language, row.sourceVersion, row.createdAt]);
+  }
+
+  async listTranslationUnits(courseId: string): Promise<TranslationUnitRow[]> {
+    return (await this.all(translationStatements.units, [courseId])).map(unitFromRecord);
+  }
+
+  async putTranslationUnits(rows: readonly TranslationUnitRow[]): Promise<void> {
+    for (const batch of batches(rows)) await this.run(putUnitsStatement(batch.length), putUnitsBindings(batch));
+  }
+
+  async removeTranslationUnits(courseId: string, unitIds: readonly string[]): Promise<void> {
+    for (const batch of batches(unitIds)) await this.run(removeUnitsStatement(batch.length), [courseId, ...batch]);
+  }
+}
