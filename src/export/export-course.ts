@@ -131,8 +131,8 @@ export async function exportCourse(
   if (args.format === "json") progress.report(record.size, record.size, `Wrote ${humanSize(record.size)}`);
   await progress.settled();
   const uri = exportUri(record.courseId, record.exportId);
-  const { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
-  const result: ExportResult = { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
+  const { exportId, courseId, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
+  const result: ExportResult = { exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
   if (args.delivery === "link") return { result };
   if (record.size > options.embedLimitBytes) {
     throw new CourseAuthoringError(

@@ -10,7 +10,8 @@ import { timestamp, type AuthoringSession } from "../context.ts";
 import { CourseEdit, beginCourseEdit, commitCourseEdit } from "../course-edit.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { loadCourseRows } from "../read-model.ts";
-import { missingTranslation, openSource, openTranslation, sameLanguage } from "./access.ts";
+import { roleOnCourse } from "../access.ts";
+import { missingTranslation, openSource, openTranslation } from "./access.ts";
 import { mirrorSource } from "./mirror.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
 
@@ -146,16 +147,15 @@ export interface ApplyResult {
 }
 
 /**
- * Writes targets (already validated against their source) as one revision of the translation, created
- * when missing (which needs copy on the source), and re-mirrors the source. `targets` maps unit IDs to
- * the new Markdown; each must be a current unit of the source, else nothing is written.
+ * Writes targets as one revision of the translation, created when missing (which needs copy on the
+ * source), and re-mirrors the source. Every requested unit ID must be a current unit of the source;
+ * `targets` then checks and builds the new Markdown per unit (throwing writes nothing).
  */
 export async function applyTranslationUnits(
   session: AuthoringSession,
   args: { courseId: string; language: string },
-  targets: ReadonlyMap<string, string>,
+  request: { field: string; unitIds: readonly string[]; targets: (table: UnitTable) => ReadonlyMap<string, string> },
   tool: "import_translation" | "set_translation_units",
-  check: (table: UnitTable) => void = () => {},
 ): Promise<ApplyResult> {
   const { source, link } = await openSource(session, args.courseId, args.language, "read");
   let edit: CourseEdit;
@@ -174,15 +174,15 @@ export async function applyTranslationUnits(
   }
   const table = await loadUnitTable(session, source, translationLink.courseId);
   const known = new Map(table.units.map((unit) => [unit.id, unit]));
-  for (const id of targets.keys()) {
+  for (const id of request.unitIds) {
     if (!known.has(id)) {
-      throw new CourseAuthoringError("invalid_arguments", `units: ${id} is not a unit of course ${source.id} (it may have been removed from the source); read the current units with get_translation_units or export_translation.`, {
-        field: "units",
+      throw new CourseAuthoringError("invalid_arguments", `${request.field}: ${id} is not a unit of course ${source.id} (it may have been removed from the source); read the current units with get_translation_units or export_translation.`, {
+        field: request.field,
         unitId: id,
       });
     }
   }
-  check(table);
+  const targets = request.targets(table);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];
@@ -225,7 +225,8 @@ export async function translationStatus(
   const translations: TranslationSummary[] = [];
   for (const link of links) {
     const translation = await session.tx.find("course", link.courseId);
-    if (!translation || !sameLanguage(translation.language, link.language)) continue;
+    // Another user's translation of a shared course stays unseen, as their courses do.
+    if (!translation || (await roleOnCourse(session, translation)) === null) continue;
     translations.push(summary(link, course, countUnits(await loadUnitTable(session, course, link.courseId))));
   }
   return { translations };
