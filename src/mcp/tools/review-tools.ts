@@ -17,14 +17,13 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   toolset: "review",
   title: "Validate course",
   description:
-    "Checks the draft course for accessibility, quiz, structure and pacing problems and returns findings, errors first. Each finding has severity " +
-    "(error blocks publishing; warning and info are advice), a stable ruleId, a location (moduleId/lessonId/blockId/objectiveId, the field, and a readable path) " +
-    `and a fix naming the tool to use. Rules: ${ruleIds.join(", ")}. ` +
-    "Reading level is a Flesch-Kincaid grade for English courses, compared with the course's level and audience. Run it before set_status published and after fixing.",
+    "Checks the draft for accessibility, quiz, structure and pacing problems. Findings come errors first, each with severity (error blocks publishing), " +
+    `ruleId, location (IDs, field, path) and a fix naming the tool. Rules: ${ruleIds.join(", ")}. ` +
+    "Reading level: a Flesch-Kincaid grade for English, against level and audience. Run it before set_status published. A translation reports its untranslated and outdated units.",
   input: validateCourseArguments,
   output: v.object({
     ...validationResultEntries,
-    translationOf: v.optional(v.pipe(translationSummarySchema, v.description("For a translation: its source and how many units are untranslated or outdated."))),
+    translationOf: v.optional(translationSummarySchema),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
-import { appliedSchema, createTranslationArguments, exportTranslationArguments, getTranslationUnitsArguments, importTranslationArguments, setTranslationUnitsArguments, translationSummarySchema, unitViewSchema } from "../../authoring/translation/arguments.ts";
+import { appliedSchema, createTranslationArguments, exportTranslationArguments, getTranslationUnitsArguments, importTranslationArguments, setTranslationUnitsArguments, translationSummarySchema, unitPageSchema } from "../../authoring/translation/arguments.ts";
 import { exportTranslationUnits, importTranslationUnits, setTranslationUnits } from "../../authoring/translation/exchange.ts";
 import { createTranslation, readTranslationUnits, type ApplyResult, type UnitView } from "../../authoring/translation/translations.ts";
 import { invalidArgument } from "../../authoring/errors.ts";
@@ -21,8 +21,7 @@ const createTranslationTool = defineTool<AuthoringServices, typeof createTransla
   toolset: "translation",
   title: "Create translation",
   description:
-    "Creates the language version of a course (needs editor or owner on it); you own the new course. Its structure mirrors the source; " +
-    "until a unit is translated it shows the source text. Returns the translation's courseId and unit counts.",
+    "Creates your translation of courseId into language, mirroring it; untranslated text shows the source.",
   input: createTranslationArguments,
   output: translationSummarySchema,
   annotations: write,
@@ -67,10 +66,9 @@ const getTranslationUnitsTool = defineTool<AuthoringServices, typeof getTranslat
   toolset: "translation",
   title: "Get translation units",
   description:
-    "Lists a translation's units: { id, source, target, state: untranslated|translated|outdated, note }. Outdated: the source text changed since. " +
-    "Pages: pass nextCursor back as cursor.",
+    "A translation's units: id, source, target, state (outdated: source changed), note. Paged.",
   input: getTranslationUnitsArguments,
-  output: v.object({ translation: translationSummarySchema, units: v.array(unitViewSchema), nextCursor: v.nullable(v.string()) }),
+  output: unitPageSchema,
   annotations: read,
   async handler(args, { user, services, structuredBudgetBytes }) {
     const { translation, units } = await readAs(services, user, (session) => readTranslationUnits(session, args));
@@ -97,8 +95,7 @@ const setTranslationUnitsTool = defineTool<AuthoringServices, typeof setTranslat
   toolset: "translation",
   title: "Set translation units",
   description:
-    "Writes translated Markdown for units ({ id, target }, ids from get_translation_units) as one revision of the translation, creating it when missing. " +
-    "Keep Markdown links, emphasis, code and {{n}} blanks. The translation also takes the source's latest structure.",
+    "Sets units' translated Markdown (keep its links, emphasis, code, {{n}}) as one revision.",
   input: setTranslationUnitsArguments,
   output: appliedSchema,
   annotations: write,
@@ -112,21 +109,9 @@ const exportTranslationTool = defineTool<AuthoringServices, typeof exportTransla
   toolset: "translation",
   title: "Export translation",
   description:
-    "Writes the units as an XLIFF file for a CAT tool (Trados, memoQ, Phrase): xliff20 or xliff12, Markdown kept as inline codes, existing targets included. " +
-    "Answers with a resource_link; read it with resources/read.",
+    "The units as an XLIFF file for CAT tools, Markdown as inline codes: a resource_link.",
   input: exportTranslationArguments,
-  output: v.object({
-    exportId: v.string(),
-    courseId: v.string(),
-    language: v.string(),
-    format: exportTranslationArguments.entries.format,
-    units: v.number(),
-    fileName: v.string(),
-    mimeType: v.string(),
-    size: v.number(),
-    uri: v.string(),
-    expiresAt: v.string(),
-  }),
+  output: v.looseObject({ uri: v.string() }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
     const { record, units } = await readAs(services, user, (session) => exportTranslationUnits(session, services.exports, args));
@@ -145,8 +130,7 @@ const importTranslationTool = defineTool<AuthoringServices, typeof importTransla
   toolset: "translation",
   title: "Import translation",
   description:
-    "Reads a translated XLIFF 2.0 or 1.2 file back as one revision of the translation (created when missing). Every target must keep the source's inline codes; " +
-    "any error names the unit and nothing is written. Answers applied, unchanged, untranslated and outdated counts.",
+    "Imports a translated XLIFF file as one revision; inline codes must be kept.",
   input: importTranslationArguments,
   output: appliedSchema,
   annotations: write,
