@@ -132,6 +132,25 @@ describe(`on ${kind}`, () => {
       const manifest = strFromU8(unzipSync((await readExport(alice, String(scorm.uri))).bytes)["imsmanifest.xml"] as Uint8Array);
       expect(manifest).toContain("ŧLab ŧsafety");
       expect(manifest).not.toContain(">Lab safety<");
+      expect(pages).toContain("Aller au contenu");
+      expect(pages).toContain("Vérifier la réponse");
+      expect(pages).not.toContain("Skip to content");
+      const cmi5 = await alice.call("export_course", { courseId: translationId, format: "cmi5", delivery: "embedded" });
+      const cmi5Xml = strFromU8(unzipSync((await readExport(alice, String(cmi5.uri))).bytes)["cmi5.xml"] as Uint8Array);
+      expect(cmi5Xml).toContain('<langstring lang="fr">ŧLab ŧsafety</langstring>');
+      const cartridge = await alice.call("export_course", { courseId: translationId, format: "imscc", delivery: "embedded" });
+      const cartridgeXml = strFromU8(unzipSync((await readExport(alice, String(cartridge.uri))).bytes)["imsmanifest.xml"] as Uint8Array);
+      expect(cartridgeXml).toContain('language="fr">ŧLab ŧsafety');
+      expect(html.notices).toEqual([]);
+    });
+
+    test("a language the player has no interface text for gets English buttons, and the export says so", async () => {
+      const created = (await alice.call("create_translation", { courseId, language: "fi" })) as Summary;
+      const html = await alice.call("export_course", { courseId: created.courseId, format: "html", delivery: "embedded" });
+      expect((html.notices as string[]).join(" ")).toMatch(/in English: it has no fi interface text/);
+      const index = strFromU8(unzipSync((await readExport(alice, String(html.uri))).bytes)["index.html"] as Uint8Array);
+      expect(index).toContain('<html lang="fi"');
+      expect(index).toContain("Skip to content");
     });
 
     test("editing the source marks exactly the edited units outdated; a new block appears untranslated", async () => {

@@ -9,7 +9,7 @@ import { courseVariantField, getCourseForExport } from "../authoring/courses.ts"
 import { idField } from "../authoring/schemas/fields.ts";
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { renderCourseHtmlChunks } from "../render/index.ts";
+import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
 import { buildPackage } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
@@ -106,6 +106,9 @@ export async function exportCourse(
     return { course: document, assets: await session.tx.listAllAssets(document.id) };
   });
   const notices: string[] = [];
+  if (args.format !== "json" && interfaceLanguage(course.language) === null) {
+    notices.push(`The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).`);
+  }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
     format: args.format,
