@@ -128,6 +128,13 @@ describe(`on ${kind}`, () => {
       expect(pages).toMatch(/ŧHow ŧto ŧwork <(strong|em)>ŧsafely<\/(strong|em)>/);
       expect(pages).toContain("ŧStop ŧand ŧassess");
       expect(pages).not.toContain("Why safety matters");
+      // Every plain-text unit shows translated; its source text shows nowhere.
+      const plain = (await allUnits(alice, courseId, { language: "fr" })).filter((unit) => /^[A-Za-z][A-Za-z ,.?!-]*$/.test(unit.source));
+      expect(plain.length).toBeGreaterThan(10);
+      for (const unit of plain) {
+        expect(pages).toContain(unit.source.replace(/[A-Za-z][A-Za-z'’]*/g, (word) => `ŧ${word}`));
+        expect(pages).not.toMatch(new RegExp(`>\\s*${unit.source.replace(/[.?!]/g, "\\$&")}\\s*<`));
+      }
       const scorm = await alice.call("export_course", { courseId: translationId, format: "scorm12", delivery: "embedded" });
       const manifest = strFromU8(unzipSync((await readExport(alice, String(scorm.uri))).bytes)["imsmanifest.xml"] as Uint8Array);
       expect(manifest).toContain("ŧLab ŧsafety");

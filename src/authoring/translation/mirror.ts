@@ -63,7 +63,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     title: textOf(`${course.id}/title`, course.title),
     description: textOf(`${course.id}/description`, course.description),
     language,
-    audience: course.audience,
+    audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
   });

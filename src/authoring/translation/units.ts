@@ -24,6 +24,7 @@ export function sourceUnits(rows: CourseRows): SourceUnit[] {
   const { course } = rows;
   add(course.id, "title", course.title, "Course");
   add(course.id, "description", course.description, "Course");
+  add(course.id, "audience", course.audience, "Course");
   inOrder(rows.objectives).forEach((objective, index) => add(objective.id, "text", objective.text, `Learning objective ${index + 1}`));
   const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
   const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
