@@ -188,6 +188,16 @@ describe(`on ${kind}`, () => {
       expect(texts).toContain("Un tout nouveau paragraphe.");
     });
 
+    test("edit tools refuse a translation: structure is edited in the source", async () => {
+      const copy = (await alice.call("get_course", { courseId: translationId })) as { modules: { id: string; lessons: { id: string }[] }[] };
+      const lessonId = copy.modules[0]!.lessons[0]!.id;
+      const error = await alice.fail("add_blocks", { courseId: translationId, lessonId, blocks: [{ type: "text", markdown: "Extra" }] });
+      expect(error.code).toBe("invalid_state");
+      expect(error.message).toContain(courseId);
+      const batch = await alice.fail("edit_course", { courseId: translationId, operations: [{ op: "update_lesson", lessonId, title: "Autre" }] });
+      expect(batch.code).toBe("invalid_state");
+    });
+
     test("a pseudo-translated XLIFF 1.2 creates the German translation on import", async () => {
       const exported = await exportXliff(alice, courseId, { language: "de", format: "xliff12" });
       expect(validateXliff("xliff12", exported).ok).toBe(true);

@@ -76,3 +76,17 @@ export function missingTranslation(sourceId: string, language: string): CourseAu
     { ...error.details, field: "language", language },
   );
 }
+
+/**
+ * Edit tools refuse a translation: its structure follows the source and its text comes from units, so
+ * a direct edit would be undone by the next import. Checked after access, so strangers still get not_found.
+ */
+export async function refuseTranslationEdit(session: AuthoringSession, courseId: string): Promise<void> {
+  const link = (await session.tx.listTranslationLinks(courseId)).find((candidate) => candidate.courseId === courseId);
+  if (!link) return;
+  throw new CourseAuthoringError(
+    "invalid_state",
+    `Course ${courseId} is the ${link.language} translation of course ${link.sourceCourseId}: edit the structure in ${link.sourceCourseId}, and the text with set_translation_units or import_translation { courseId: "${link.sourceCourseId}", language: "${link.language}" }.`,
+    { courseId, sourceCourseId: link.sourceCourseId, language: link.language },
+  );
+}
