@@ -264,6 +264,16 @@ describe(`on ${kind}`, () => {
       expect((await refused(invented)).message).toMatch(/inline code 99 is not in the source/);
     });
 
+    test("a translated text that breaks its block's rules (a heading over 200 characters) is named by unit", async () => {
+      const units = await allUnits(alice, courseId, { language: "es" });
+      const heading = units.find((unit) => unit.source === "Why safety matters most")!;
+      const error = await alice.fail("set_translation_units", { courseId, language: "es", units: [{ id: heading.id, target: "Por qué ".repeat(30) }] });
+      expect(error.code).toBe("invalid_arguments");
+      expect(error.message).toContain(`unit ${heading.id}`);
+      const { translation } = (await alice.call("get_translation_units", { courseId, language: "es" })) as { translation: Summary };
+      expect(translation.translated).toBe(0);
+    });
+
     test("someone who cannot read the course is told it was not found", async () => {
       const error = await mallory.fail("import_translation", { courseId, language: "es", xliff: good });
       expect(error.code).toBe("not_found");

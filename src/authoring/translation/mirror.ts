@@ -9,6 +9,10 @@ import type { BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue
 import type { CourseEdit } from "../course-edit.ts";
 import { idPrefixes, type IdKind } from "../ids.ts";
 import { loadCourseRows, type CourseRows } from "../read-model.ts";
+import * as v from "valibot";
+import { CourseAuthoringError } from "../errors.ts";
+import { blockSchema } from "../schemas/blocks.ts";
+import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -60,7 +64,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
 
   const { course } = source;
   await edit.update("course", edit.course, {
-    title: textOf(`${course.id}/title`, course.title),
+    title: assertTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title)),
     description: textOf(`${course.id}/description`, course.description),
     language,
     audience: textOf(`${course.id}/audience`, course.audience),
@@ -74,11 +78,11 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
       ...row,
       id: mapped(row.id),
       courseId: translationId,
-      title: textOf(`${row.id}/title`, row.title),
+      title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)),
       summary: textOf(`${row.id}/summary`, row.summary),
       objectiveIds: row.objectiveIds.map(mapped),
     })),
-    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: textOf(`${row.id}/title`, row.title) })),
+    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)) })),
     block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf)),
   };
 
@@ -91,8 +95,34 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
 
 function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
-  for (const text of blockTexts(row.type, row.body)) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  const texts = blockTexts(row.type, row.body);
+  for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * A translated block must pass the same checks as the source (lengths, {{n}} blanks, distinct matching
+ * items): the player renders only valid blocks. Checked only when the source block itself is valid.
+ */
+function assertStillValid(row: BlockRow, translatedBody: JsonObject): void {
+  const translated = v.safeParse(blockSchema, { type: row.type, ...translatedBody });
+  if (translated.success || !v.safeParse(blockSchema, { type: row.type, ...row.body }).success) return;
+  const issue = translated.issues[0];
+  const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
+  const unitId = `${row.id}/${path}`;
+  throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated text ${issue.message}; nothing was written.`, { field: "units", unitId });
+}
+
+/** Titles keep the source's length limit in every language. */
+function assertTitle(unitId: string, text: string): string {
+  if (text.length > limits.titleCharacters) {
+    throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length}); nothing was written.`, {
+      field: "units",
+      unitId,
+    });
+  }
+  return text;
 }
 
 /** Replaces every string that is a source ID (asset, objective) with the translation's ID; a copy. */
