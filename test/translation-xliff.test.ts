@@ -158,6 +158,9 @@ describe(`on ${kind}`, () => {
       const index = strFromU8(unzipSync((await readExport(alice, String(html.uri))).bytes)["index.html"] as Uint8Array);
       expect(index).toContain('<html lang="fi"');
       expect(index).toContain("Skip to content");
+      // Nothing is translated yet: every block shows the source text, marked with the source language.
+      expect((html.notices as string[]).join(" ")).toMatch(/block\(s\) are not translated yet and show the source text, marked as en-GB/);
+      expect(index).toMatch(/<div lang="en-GB"><h2[^>]*>Why safety matters<\/h2>/);
     });
 
     test("editing the source marks exactly the edited units outdated; a new block appears untranslated", async () => {

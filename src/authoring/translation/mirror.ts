@@ -28,7 +28,7 @@ async function derivedId(kind: IdKind, translationId: string, sourceId: string):
 const kindOfPrefix = new Map<string, IdKind>(Object.entries(idPrefixes).map(([kind, prefix]) => [prefix, kind as IdKind]));
 
 /** Source ID → translation ID for every entity and asset of the source. */
-async function idMap(translationId: string, sourceIds: readonly string[]): Promise<Map<string, string>> {
+export async function idMap(translationId: string, sourceIds: readonly string[]): Promise<Map<string, string>> {
   const pairs = await Promise.all(
     sourceIds.map(async (id) => [id, await derivedId(kindOfPrefix.get(id.slice(0, id.indexOf("_"))) ?? "block", translationId, id)] as const),
   );

@@ -12,7 +12,7 @@ import { CourseAuthoringError } from "../errors.ts";
 import { loadCourseRows } from "../read-model.ts";
 import { roleOnCourse } from "../access.ts";
 import { missingTranslation, openSource, openTranslation } from "./access.ts";
-import { mirrorSource } from "./mirror.ts";
+import { idMap, mirrorSource } from "./mirror.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
 
 export const unitStates = ["untranslated", "translated", "outdated"] as const;
@@ -233,3 +233,25 @@ export async function translationStatus(
 }
 
 export { missingTranslation };
+
+/**
+ * For a translation: the blocks (by the translation's IDs) whose every text is still the source's, and
+ * the source language, so a renderer can mark them `lang`. Null for a course that is not a translation.
+ */
+export async function untranslatedBlocks(session: AuthoringSession, course: CourseRow): Promise<{ sourceLanguage: string; blockIds: Set<string> } | null> {
+  const link = (await session.tx.listTranslationLinks(course.id)).find((candidate) => candidate.courseId === course.id);
+  const source = link ? await session.tx.find("course", link.sourceCourseId) : undefined;
+  if (!link || !source) return null;
+  const table = await loadUnitTable(session, source, course.id);
+  const translatedBlocks = new Set<string>();
+  const blocks = new Set<string>();
+  for (const unit of table.units) {
+    if (!unit.id.startsWith("blk_")) continue;
+    const blockId = unit.id.slice(0, unit.id.indexOf("/"));
+    blocks.add(blockId);
+    if (table.stored.has(unit.id)) translatedBlocks.add(blockId);
+  }
+  const untouched = [...blocks].filter((id) => !translatedBlocks.has(id));
+  const ids = await idMap(course.id, untouched);
+  return { sourceLanguage: source.language, blockIds: new Set(untouched.map((id) => ids.get(id) as string)) };
+}
