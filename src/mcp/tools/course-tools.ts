@@ -98,7 +98,8 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
     const { course, translation } = await readAs(services, user, async (session) => {
       const document = await getCourse(session, args);
       const row = await session.tx.find("course", document.id);
-      return { course: document, translation: row ? await translationStatus(session, row) : {} };
+      // Counts walk the source's units, so only the first page of a paged read carries them.
+      return { course: document, translation: row && args.cursor === undefined ? await translationStatus(session, row) : {} };
     });
     const query = courseReadQuery(args);
     const { page, nextCursor } = pageCourse(course, { budgetBytes: structuredBudgetBytes, cursor: args.cursor, query });
