@@ -214,6 +214,19 @@ describe(`on ${kind}`, () => {
     });
   });
 
+  describe("deleting the source", () => {
+    test("leaves the translation as a course of its own, no longer linked", async () => {
+      const sourceId = await createRichCourse(alice, "Short-lived source");
+      const created = (await alice.call("create_translation", { courseId: sourceId, language: "nl" })) as Summary;
+      await alice.call("delete_course", { courseId: sourceId });
+      const orphan = (await alice.call("get_course", { courseId: created.courseId })) as Record<string, unknown>;
+      expect(orphan).toMatchObject({ id: created.courseId, language: "nl" });
+      expect(orphan.translationOf).toBeUndefined();
+      expect((await alice.fail("get_translation_units", { courseId: created.courseId, language: "nl" })).code).toBe("invalid_arguments");
+      await alice.call("add_blocks", { courseId: created.courseId, lessonId: (orphan as { modules: { lessons: { id: string }[] }[] }).modules[0]!.lessons[0]!.id, blocks: [{ type: "text", markdown: "Nu bewerkbaar." }] });
+    });
+  });
+
   describe("bad XLIFF is refused with the unit or field named, and nothing is written", () => {
     let good: string;
     let version: number;
