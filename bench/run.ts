@@ -12,6 +12,7 @@
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
+import { runTranslationBench } from "./translation.ts";
 import { runBoundedWorkBench } from "./bounded-work.ts";
 import { runExportBench } from "./export.ts";
 import { runGrowthBench } from "./growth.ts";
@@ -89,6 +90,7 @@ if (!only || only === "export") rows.push(...(await runExportBench()));
 if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench()));
 if (!only || only === "replicas") rows.push(...(await runReplicaBench()));
 if (!only || only === "slow-clients") rows.push(...(await runSlowClientsBench()));
+if (!only || only === "translation") rows.push(...(await runTranslationBench()));
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();

@@ -2,6 +2,7 @@
  * `edit_course`: an ordered list of operations applied atomically as one revision. If any step fails,
  * the whole transaction rolls back and the error names the failing step (`operations[4] (move_block)`).
  */
+import { refuseTranslationEdit } from "./translation/access.ts";
 import * as v from "valibot";
 import type { AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
@@ -40,6 +41,7 @@ export async function editCourse(
   args: v.InferOutput<typeof editCourseArguments>,
 ): Promise<{ structured: { courseId: string; version: number; results: Record<string, unknown>[] }; summary: string }> {
   const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+  await refuseTranslationEdit(session, args.courseId);
   const results: Record<string, unknown>[] = [];
   const summaries: string[] = [];
   for (const [index, step] of args.operations.entries()) {

@@ -7,9 +7,10 @@
 import * as v from "valibot";
 import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
 import { idField } from "../authoring/schemas/fields.ts";
+import { untranslatedBlocks } from "../authoring/translation/translations.ts";
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { renderCourseHtmlChunks } from "../render/index.ts";
+import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
 import { buildPackage } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
@@ -74,6 +75,23 @@ export const exportResultSchema = v.object({
 });
 export type ExportResult = v.InferOutput<typeof exportResultSchema>;
 
+/** The translation's untranslated blocks carry the source language, which the renderer marks with `lang`. */
+function markUntranslated<Course extends { modules: { lessons: { blocks?: { id: string }[] | undefined }[] }[] }>(
+  course: Course,
+  untranslated: { sourceLanguage: string; blockIds: ReadonlySet<string> },
+): Course {
+  return {
+    ...course,
+    modules: course.modules.map((module) => ({
+      ...module,
+      lessons: module.lessons.map((lesson) => ({
+        ...lesson,
+        ...(lesson.blocks ? { blocks: lesson.blocks.map((block) => (untranslated.blockIds.has(block.id) ? { ...block, lang: untranslated.sourceLanguage } : block)) } : {}),
+      })),
+    })),
+  };
+}
+
 /** Sends progress in order without holding up the build: each notification waits for the one before. */
 function progressChain(progress: ExportProgressReporter): { report(done: number, total: number | undefined, message: string): void; settled(): Promise<void> } {
   let last = Promise.resolve();
@@ -101,11 +119,19 @@ export async function exportCourse(
   args: v.InferOutput<typeof exportCourseArguments>,
   options: { embedLimitBytes: number },
 ): Promise<{ result: ExportResult; embedded?: Uint8Array }> {
-  const { course, assets } = await readAs(services, context.user, async (session) => {
+  const { course, assets, untranslated } = await readAs(services, context.user, async (session) => {
     const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
-    return { course: document, assets: await session.tx.listAllAssets(document.id) };
+    const row = args.format === "json" ? undefined : await session.tx.find("course", document.id);
+    const untranslated = row ? await untranslatedBlocks(session, row) : null;
+    return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated };
   });
   const notices: string[] = [];
+  if (untranslated && untranslated.blockIds.size > 0) {
+    notices.push(`${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.`);
+  }
+  if (args.format !== "json" && interfaceLanguage(course.language) === null) {
+    notices.push(`The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).`);
+  }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
     format: args.format,
@@ -131,8 +157,8 @@ export async function exportCourse(
   if (args.format === "json") progress.report(record.size, record.size, `Wrote ${humanSize(record.size)}`);
   await progress.settled();
   const uri = exportUri(record.courseId, record.exportId);
-  const { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
-  const result: ExportResult = { exportId, courseId, format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
+  const { exportId, courseId, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
+  const result: ExportResult = { exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
   if (args.delivery === "link") return { result };
   if (record.size > options.embedLimitBytes) {
     throw new CourseAuthoringError(

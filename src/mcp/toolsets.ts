@@ -16,6 +16,7 @@ export const toolsets = {
   sharing: "share and unshare a course",
   review: "validate, status workflow and publishing, comments, preview",
   exchange: "export packages (SCORM, cmi5, Common Cartridge, HTML, JSON) and import",
+  translation: "language versions linked to their source: create, units as JSON, XLIFF 2.0/1.2 export and import",
 } as const;
 
 export type ToolsetName = keyof typeof toolsets;

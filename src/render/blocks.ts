@@ -39,7 +39,10 @@ export function renderBlock(block: RenderableBlock, context: LessonContext, cour
       ? html`<p class="block block-unavailable" role="note">${uiText.blockUnavailable} (${block.type}, ${block.id}).</p>`
       : html``;
   }
-  return renderValidBlock(valid, context, courseLanguage);
+  const rendered = renderValidBlock(valid, context, courseLanguage);
+  // A translation's block not translated yet shows its source text, in the source's language.
+  const language = (block as { lang?: unknown }).lang;
+  return typeof language === "string" && language !== courseLanguage ? html`<div lang="${language}">${rendered}</div>` : rendered;
 }
 
 function renderValidBlock(block: Block, context: LessonContext, courseLanguage: string): SafeHtml {

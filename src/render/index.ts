@@ -8,8 +8,10 @@ import { renderCourseDocumentChunks } from "./page.ts";
 import { flatString } from "./html.ts";
 import { timeSlicer } from "./time-slicer.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
+import { inInterfaceLanguage } from "./ui-text.ts";
 
 export { renderMarkdown } from "./markdown.ts";
+export { interfaceLanguage } from "./ui-text.ts";
 export { courseEvents } from "./client/types.ts";
 export type {
   CourseProgress,
@@ -25,7 +27,7 @@ export type { RenderableBlock, RenderableCourse, RenderableLesson, RenderableMod
 
 /** Renders the course as one HTML document: contents, an introduction page, then one page per lesson. */
 export function renderCourseHtml(course: RenderableCourse, options: RenderOptions): string {
-  return Array.from(renderCourseDocumentChunks(course, options)).join("");
+  return Array.from(localisedChunks(course, options)).join("");
 }
 
 /**
@@ -33,7 +35,12 @@ export function renderCourseHtml(course: RenderableCourse, options: RenderOption
  * rendered lazily as they are read, so a large course is never held as one string.
  */
 export function renderCourseHtmlChunks(course: RenderableCourse, options: RenderOptions): Iterable<string> {
-  return renderCourseDocumentChunks(course, options);
+  return localisedChunks(course, options);
+}
+
+/** The player's own strings (buttons, headings, announcements) in the course's language where it has them. */
+function localisedChunks(course: RenderableCourse, options: RenderOptions): Iterable<string> {
+  return inInterfaceLanguage(course.language ?? "en", renderCourseDocumentChunks(course, options));
 }
 
 /**
@@ -46,7 +53,7 @@ export async function renderCourseHtmlSliced(course: RenderableCourse, options: 
   const pause = timeSlicer();
   const pieces: string[] = [];
   let length = 0;
-  for (const piece of renderCourseDocumentChunks(course, options)) {
+  for (const piece of localisedChunks(course, options)) {
     const flat = flatString(piece);
     length += flat.length;
     if (length > maxLength) return null;

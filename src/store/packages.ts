@@ -18,12 +18,14 @@ export interface KeptPackagesLimit {
 
 export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
+/** Translation files (export_translation) are kept and served like packages. */
+export type StoredFormat = ExportFormat | "xliff20" | "xliff12";
 
 /** What is known about one stored export; the course's access rules decide who may read it. */
 export interface StoredExport {
   readonly exportId: string;
   readonly courseId: string;
-  readonly format: ExportFormat;
+  readonly format: StoredFormat;
   readonly variant: "draft" | "published";
   /** The course version the package was built from. */
   readonly courseVersion: number;

@@ -270,6 +270,35 @@ export interface StoreTransaction {
   /** The newest publication without its document, or undefined when the course was never published. */
   latestPublication(courseId: string): Promise<PublicationListing | undefined>;
   findPublication(courseId: string, version: number): Promise<PublicationRow | undefined>;
+
+  /** Links that name this course, as the translation or as the source (one indexed read for get_course). */
+  listTranslationLinks(courseId: string): Promise<TranslationRow[]>;
+  /** Inserts the link, or moves its `sourceVersion` when it exists. */
+  putTranslation(row: TranslationRow): Promise<void>;
+  listTranslationUnits(courseId: string): Promise<TranslationUnitRow[]>;
+  /** Inserts or replaces the units (by course and unit ID). */
+  putTranslationUnits(rows: readonly TranslationUnitRow[]): Promise<void>;
+  removeTranslationUnits(courseId: string, unitIds: readonly string[]): Promise<void>;
+}
+
+/**
+ * A translation is a course of its own (`courseId`) linked to the course it translates: its structure
+ * mirrors the source, only text differs. `sourceVersion` is the source version it last took.
+ */
+export interface TranslationRow {
+  courseId: string;
+  sourceCourseId: string;
+  language: string;
+  sourceVersion: number;
+  createdAt: string;
+}
+
+/** One translated string of a translation, and the hash of the source text it was translated from. */
+export interface TranslationUnitRow {
+  courseId: string;
+  unitId: string;
+  target: string;
+  sourceHash: string;
 }
 
 export interface AuthoringStore {

@@ -2,6 +2,7 @@
  * Every course operation, and running one as a single tool call: open the course for editing, check
  * `expectedVersion`, apply, record one revision. The batch (`edit_course`) reuses the same list.
  */
+import { refuseTranslationEdit } from "../translation/access.ts";
 import type * as v from "valibot";
 import type { CourseRow } from "../../store/types.ts";
 import type { AuthoringSession } from "../context.ts";
@@ -37,6 +38,7 @@ export async function runOperation(
 ): Promise<AppliedOperation> {
   const { courseId, expectedVersion, ...operationArgs } = args;
   const edit = await beginCourseEdit(session, courseId, expectedVersion);
+  await refuseTranslationEdit(session, courseId);
   const outcome = await operation.apply(edit, operationArgs);
   const committed = await commitCourseEdit(edit, operation.name, outcome.summary);
   return {

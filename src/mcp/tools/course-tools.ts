@@ -19,6 +19,7 @@ import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "
 import { storedBlockSchema } from "../../authoring/schemas/blocks.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { courseReadQuery, documentBytes, pageCourse, withBlockIdsOnly } from "../../authoring/course-pages.ts";
+import { translationStatus } from "../../authoring/translation/translations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 export function outlineCounts(course: CourseDocument): string {
@@ -94,16 +95,27 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
   output: coursePageSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services, structuredBudgetBytes }) {
-    const course = await readAs(services, user, (session) => getCourse(session, args));
+    const { course, translation } = await readAs(services, user, async (session) => {
+      const document = await getCourse(session, args);
+      const row = await session.tx.find("course", document.id);
+      // Counts walk the source's units, so only the first page of a paged read carries them.
+      return { course: document, translation: row && args.cursor === undefined ? await translationStatus(session, row) : {} };
+    });
     const query = courseReadQuery(args);
     const { page, nextCursor } = pageCourse(course, { budgetBytes: structuredBudgetBytes, cursor: args.cursor, query });
     const variant = args.variant === "published" ? "published snapshot of " : "";
     const unpublished = args.variant !== "published" && course.publication?.hasUnpublishedChanges ? " The draft has unpublished changes." : "";
     const part = args.moduleIds?.length || args.lessonIds?.length ? " (chosen parts)" : "";
     const more = nextCursor ? ` This page holds ${outlineCounts(page)}; more with nextCursor.` : "";
+    const languages = translation.translations?.map((t) => `${t.language} (${t.untranslated} untranslated, ${t.outdated} outdated)`).join(", ");
+    const translated = translation.translationOf
+      ? ` ${translation.translationOf.language} translation of ${translation.translationOf.sourceCourseId}: ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.`
+      : languages
+        ? ` Translations: ${languages}.`
+        : "";
     return {
-      structuredContent: nextCursor ? { ...page, nextCursor } : page,
-      summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status})${part}: ${outlineCounts(course)}.${more}${unpublished}`,
+      structuredContent: { ...(nextCursor ? { ...page, nextCursor } : page), ...translation },
+      summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status})${part}: ${outlineCounts(course)}.${more}${unpublished}${translated}`,
     };
   },
 });

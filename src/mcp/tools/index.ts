@@ -16,6 +16,7 @@ import { exportTools } from "./export-tools.ts";
 import { importTools } from "./import-tools.ts";
 import { previewTools } from "./preview-tools.ts";
 import { blockTypeTools } from "./block-types.ts";
+import { translationTools } from "./translation-tools.ts";
 
 export type { AuthoringServices } from "../../authoring/services.ts";
 
@@ -31,4 +32,5 @@ export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...previewTools,
   ...exportTools,
   ...importTools,
+  ...translationTools,
 ];

@@ -7,6 +7,8 @@ import { readAs, writeAs, type AuthoringServices } from "../../authoring/service
 import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
 import { findingLine, ruleIds, validateCourse, validateCourseArguments, validationResultEntries } from "../../review/validation/index.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { translationStatus } from "../../authoring/translation/translations.ts";
+import { translationSummarySchema } from "../../authoring/translation/arguments.ts";
 
 const findingsInSummary = 20;
 
@@ -15,22 +17,33 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   toolset: "review",
   title: "Validate course",
   description:
-    "Checks the draft course for accessibility, quiz, structure and pacing problems and returns findings, errors first. Each finding has severity " +
-    "(error blocks publishing; warning and info are advice), a stable ruleId, a location (moduleId/lessonId/blockId/objectiveId, the field, and a readable path) " +
-    `and a fix naming the tool to use. Rules: ${ruleIds.join(", ")}. ` +
-    "Reading level is a Flesch-Kincaid grade for English courses, compared with the course's level and audience. Run it before set_status published and after fixing.",
+    "Checks the draft for accessibility, quiz, structure and pacing problems. Findings come errors first, each with severity (error blocks publishing), " +
+    `ruleId, location (IDs, field, path) and a fix naming the tool. Rules: ${ruleIds.join(", ")}. ` +
+    "Reading level: a Flesch-Kincaid grade for English, against level and audience. Run it before set_status published. A translation reports its untranslated and outdated units.",
   input: validateCourseArguments,
-  output: v.object(validationResultEntries),
+  output: v.object({
+    ...validationResultEntries,
+    translationOf: v.optional(translationSummarySchema),
+  }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
-    const result = await readAs(services, user, (session) => validateCourse(session, args));
+    const result = await readAs(services, user, async (session) => {
+      const validation = await validateCourse(session, args);
+      const course = await session.tx.find("course", validation.courseId);
+      const { translationOf } = course ? await translationStatus(session, course) : {};
+      return translationOf ? { ...validation, translationOf } : validation;
+    });
+    const translated =
+      "translationOf" in result && result.translationOf
+        ? ` Translation of ${result.translationOf.sourceCourseId}: ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.`
+        : "";
     const { error, warning, info } = result.counts;
     const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);
     const more = result.findings.length > findingsInSummary || result.truncated ? "\n- … (see structuredContent.findings)" : "";
     const verdict = result.publishable ? "no errors: it can be published" : "errors block publishing";
     return {
       structuredContent: result,
-      summary: `Course ${result.courseId} v${result.version}: ${error} error(s), ${warning} warning(s), ${info} info — ${verdict}.${lines.length ? `\n${lines.join("\n")}${more}` : ""}`,
+      summary: `Course ${result.courseId} v${result.version}: ${error} error(s), ${warning} warning(s), ${info} info — ${verdict}.${translated}${lines.length ? `\n${lines.join("\n")}${more}` : ""}`,
     };
   },
 });

@@ -6,6 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
+import { translationTablesSql } from "../sql/translation-statements.ts";
 
 interface Migration {
   version: number;
@@ -164,6 +165,11 @@ export const postgresMigrations: Migration[] = [
     name: "quiz pools, feedback modes and final assessment",
     // Mirrors SQLite migration 4: one JSON column, NULL meaning the defaults for existing lessons.
     sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
+  {
+    version: 9,
+    name: "translations linked to their source, and translated units",
+    sql: translationTablesSql,
   },
 ];
 

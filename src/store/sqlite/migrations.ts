@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
+import { translationTablesSql } from "../sql/translation-statements.ts";
 
 interface Migration {
   version: number;
@@ -201,6 +202,11 @@ export const migrations: Migration[] = [
     name: "quiz pools, feedback modes and final assessment",
     // One JSON column: the settings travel together and NULL means the defaults for existing lessons.
     sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
+  },
+  {
+    version: 8,
+    name: "translations linked to their source, and translated units",
+    sql: translationTablesSql,
   },
 ];
 

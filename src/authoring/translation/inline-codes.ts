@@ -1,0 +1,238 @@
+/**
+ * Markdown's inline syntax as XLIFF inline codes. A unit's source text is split into plain text,
+ * placeholders (`ph`: code spans, line breaks with the block markers after them, `{{1}}` blanks,
+ * escapes, autolinks, HTML) and pairs (`pc`: emphasis and links, whose inner text is translated).
+ * A CAT tool shows codes as tags and keeps them; on import the translated text is rebuilt from the
+ * codes of the CURRENT source text, so a target can neither change a link's URL nor drop markup.
+ */
+
+export type Segment =
+  | { kind: "text"; text: string }
+  | { kind: "ph"; id: string; code: string }
+  | { kind: "pc"; id: string; open: string; close: string; children: Segment[] };
+
+/** A target as read from XLIFF: text and code references in document order. */
+export type TargetToken = { kind: "text"; text: string } | { kind: "ph"; id: string } | { kind: "open"; id: string } | { kind: "close"; id: string };
+
+const lineStartMarker = /^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|(?:>[ \t]?)+)?/;
+const escapable = /[\\`*_{}[\]()#+\-.!|~<>"']/;
+
+/** Splits Markdown into text and inline codes; ids are "1", "2"… in document order. */
+export function segmentMarkdown(markdown: string): Segment[] {
+  const counter = { next: 1 };
+  const segments = segmentRange(markdown, counter);
+  // Block markers at the very start ("- item", "## Title") are markup too.
+  const first = segments[0];
+  if (first?.kind === "text") {
+    const marker = lineStartMarker.exec(first.text)?.[0] ?? "";
+    if (marker !== "" && marker.length < first.text.length) {
+      const ph: Segment = { kind: "ph", id: "0", code: marker };
+      segments.splice(0, 1, ph, { kind: "text", text: first.text.slice(marker.length) });
+    }
+  }
+  return segments;
+}
+
+function segmentRange(text: string, counter: { next: number }): Segment[] {
+  const out: Segment[] = [];
+  let buffer = "";
+  const flush = () => {
+    if (buffer !== "") out.push({ kind: "text", text: buffer });
+    buffer = "";
+  };
+  const placeholder = (code: string) => {
+    flush();
+    out.push({ kind: "ph", id: String(counter.next++), code });
+  };
+  let index = 0;
+  while (index < text.length) {
+    const rest = text.slice(index);
+    const char = text[index] as string;
+    if (char === "\n" || (char === "\\" && text[index + 1] === "\n")) {
+      // Trailing spaces (a hard break), the newlines, then the next line's block marker.
+      const trailing = /[ \t]*$/.exec(buffer)?.[0] ?? "";
+      buffer = buffer.slice(0, buffer.length - trailing.length);
+      const breakRun = /^\\?(?:\n[ \t]*)+/.exec(rest)?.[0] ?? "\n";
+      const marker = lineStartMarker.exec(text.slice(index + breakRun.length))?.[0] ?? "";
+      placeholder(trailing + breakRun + marker);
+      index += breakRun.length + marker.length;
+      continue;
+    }
+    if (char === "\\" && escapable.test(text[index + 1] ?? "")) {
+      placeholder(text.slice(index, index + 2));
+      index += 2;
+      continue;
+    }
+    if (char === "`") {
+      const run = /^`+/.exec(rest)?.[0] ?? "`";
+      const end = text.indexOf(run, index + run.length);
+      if (end > index) {
+        placeholder(text.slice(index, end + run.length));
+        index = end + run.length;
+        continue;
+      }
+    }
+    const blank = /^\{\{\d+\}\}/.exec(rest);
+    if (blank) {
+      placeholder(blank[0]);
+      index += blank[0].length;
+      continue;
+    }
+    const tag = /^<(?:https?:\/\/[^\s>]+|mailto:[^\s>]+|\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?)>/.exec(rest);
+    if (tag) {
+      placeholder(tag[0]);
+      index += tag[0].length;
+      continue;
+    }
+    if (char === "[" || (char === "!" && text[index + 1] === "[")) {
+      const link = matchLink(text, index);
+      if (link) {
+        flush();
+        const id = String(counter.next++);
+        out.push({ kind: "pc", id, open: link.open, close: link.close, children: segmentRange(link.inner, counter) });
+        index = link.end;
+        continue;
+      }
+    }
+    if (char === "*" || char === "_" || char === "~") {
+      const emphasis = matchEmphasis(text, index);
+      if (emphasis) {
+        flush();
+        const id = String(counter.next++);
+        out.push({ kind: "pc", id, open: emphasis.run, close: emphasis.run, children: segmentRange(emphasis.inner, counter) });
+        index = emphasis.end;
+        continue;
+      }
+      // An unmatched run is text as a whole, so "**" never half-matches later.
+      const run = /^(\*+|_+|~+)/.exec(rest)?.[0] ?? char;
+      buffer += run;
+      index += run.length;
+      continue;
+    }
+    buffer += char;
+    index += 1;
+  }
+  flush();
+  return out;
+}
+
+/** `[inner](destination)` or `![inner](destination)` starting at `start`, with balanced brackets. */
+function matchLink(text: string, start: number): { open: string; close: string; inner: string; end: number } | null {
+  const open = text[start] === "!" ? "![" : "[";
+  let depth = 0;
+  let index = start + open.length - 1;
+  for (; index < text.length; index++) {
+    const char = text[index];
+    if (char === "\\") index++;
+    else if (char === "[") depth++;
+    else if (char === "]" && --depth === 0) break;
+    else if (char === "\n" && text[index + 1] === "\n") return null;
+  }
+  if (depth !== 0 || text[index + 1] !== "(") return null;
+  const closeBracket = index;
+  let parens = 0;
+  for (index = closeBracket + 1; index < text.length; index++) {
+    const char = text[index];
+    if (char === "\\") index++;
+    else if (char === "(") parens++;
+    else if (char === ")" && --parens === 0) break;
+    else if (char === "\n") return null;
+  }
+  if (parens !== 0) return null;
+  return { open, close: text.slice(closeBracket, index + 1), inner: text.slice(start + open.length, closeBracket), end: index + 1 };
+}
+
+/** A run of `*`, `_` or `~~` with text right after it, closed by the same run with text right before it. */
+function matchEmphasis(text: string, start: number): { run: string; inner: string; end: number } | null {
+  const run = /^(\*{1,3}|_{1,3}|~~)/.exec(text.slice(start))?.[0];
+  if (!run) return null;
+  const afterOpen = start + run.length;
+  if (/\s/.test(text[afterOpen] ?? " ")) return null;
+  if (run[0] === "_" && /[A-Za-z0-9]/.test(text[start - 1] ?? "")) return null;
+  for (let index = text.indexOf(run, afterOpen + 1); index > afterOpen; index = text.indexOf(run, index + 1)) {
+    if (text[index + run.length] === run[0]) {
+      index += 0;
+      continue;
+    }
+    if (/\s/.test(text[index - 1] ?? " ")) continue;
+    if (run[0] === "_" && /[A-Za-z0-9]/.test(text[index + run.length] ?? "")) continue;
+    const inner = text.slice(afterOpen, index);
+    if (inner.includes("\n\n")) return null;
+    return { run, inner, end: index + run.length };
+  }
+  return null;
+}
+
+/** The Markdown the segments stand for (the inverse of `segmentMarkdown`). */
+export function joinSegments(segments: readonly Segment[]): string {
+  return segments.map((segment) => (segment.kind === "text" ? segment.text : segment.kind === "ph" ? segment.code : segment.open + joinSegments(segment.children) + segment.close)).join("");
+}
+
+/** The codes of a segmented text by id. */
+export function codesOf(segments: readonly Segment[], into = new Map<string, Exclude<Segment, { kind: "text" }>>()): Map<string, Exclude<Segment, { kind: "text" }>> {
+  for (const segment of segments) {
+    if (segment.kind === "text") continue;
+    into.set(segment.id, segment);
+    if (segment.kind === "pc") codesOf(segment.children, into);
+  }
+  return into;
+}
+
+/** The plain text of the segments, codes left out: what a reader would call "the words". */
+export function plainText(segments: readonly Segment[]): string {
+  return segments.map((segment) => (segment.kind === "text" ? segment.text : segment.kind === "pc" ? plainText(segment.children) : "")).join("");
+}
+
+/** Why a target's codes do not match its source's, or null when every code is there exactly once. */
+export function codeMismatch(source: readonly Segment[], target: readonly TargetToken[]): string | null {
+  const codes = codesOf(source);
+  const seen = new Map<string, { ph: number; open: number; close: number }>();
+  const opened = new Set<string>();
+  for (const token of target) {
+    if (token.kind === "text") continue;
+    const code = codes.get(token.id);
+    if (!code) return `inline code ${token.id} is not in the source (invented)`;
+    const expected = code.kind === "ph" ? "ph" : token.kind === "ph" ? "pair" : token.kind;
+    if ((code.kind === "ph") !== (token.kind === "ph")) return `inline code ${token.id} is a ${code.kind === "ph" ? "placeholder" : "pair"} in the source but a ${expected === "ph" ? "pair" : "placeholder"} in the target`;
+    const count = seen.get(token.id) ?? { ph: 0, open: 0, close: 0 };
+    count[token.kind] += 1;
+    seen.set(token.id, count);
+    if (token.kind === "open") opened.add(token.id);
+    if (token.kind === "close" && !opened.has(token.id)) return `inline code ${token.id} closes before it opens`;
+  }
+  for (const [id, code] of codes) {
+    const count = seen.get(id);
+    const complete = code.kind === "ph" ? count?.ph === 1 : count?.open === 1 && count.close === 1;
+    if (!complete) return count === undefined ? `inline code ${id} (${describeCode(code)}) is missing from the target (dropped)` : `inline code ${id} (${describeCode(code)}) appears more than once or is unbalanced`;
+  }
+  return null;
+}
+
+function describeCode(code: Exclude<Segment, { kind: "text" }>): string {
+  return JSON.stringify(code.kind === "ph" ? code.code : `${code.open}…${code.close}`);
+}
+
+/** Rebuilds Markdown from a target whose codes were checked with `codeMismatch`. */
+export function rebuildMarkdown(source: readonly Segment[], target: readonly TargetToken[]): string {
+  const codes = codesOf(source);
+  return target
+    .map((token) => {
+      if (token.kind === "text") return token.text;
+      const code = codes.get(token.id);
+      if (!code) return "";
+      if (code.kind === "ph") return code.code;
+      return token.kind === "open" ? code.open : code.close;
+    })
+    .join("");
+}
+
+/** Segments as target tokens: what a CAT tool that changed nothing would send back. */
+export function tokensOf(segments: readonly Segment[]): TargetToken[] {
+  return segments.flatMap((segment): TargetToken[] =>
+    segment.kind === "text"
+      ? [{ kind: "text", text: segment.text }]
+      : segment.kind === "ph"
+        ? [{ kind: "ph", id: segment.id }]
+        : [{ kind: "open", id: segment.id }, ...tokensOf(segment.children), { kind: "close", id: segment.id }],
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * Keeps a translation's structure a mirror of its source: every objective, module, lesson, block and
+ * asset of the source has a counterpart in the translation, with an ID derived from the translation's
+ * course ID and the source ID (so no mapping table is needed), the source's non-text fields, and
+ * the translated text where a unit has one (the source text where none has). Rows the source no
+ * longer has are removed. Everything goes through one `CourseEdit`, so a sync is one revision.
+ */
+import type { BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind } from "../../store/types.ts";
+import type { CourseEdit } from "../course-edit.ts";
+import { idPrefixes, type IdKind } from "../ids.ts";
+import { loadCourseRows, type CourseRows } from "../read-model.ts";
+import * as v from "valibot";
+import { CourseAuthoringError } from "../errors.ts";
+import { blockSchema } from "../schemas/blocks.ts";
+import { limits } from "../schemas/fields.ts";
+import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
+
+const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** The translation's ID for a source entity: `<prefix>_` and 20 base32 characters of SHA-256(course, source ID). */
+async function derivedId(kind: IdKind, translationId: string, sourceId: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${translationId}:${sourceId}`)));
+  let suffix = "";
+  for (const byte of digest.subarray(0, 20)) suffix += alphabet[byte & 31];
+  return `${idPrefixes[kind]}_${suffix}`;
+}
+
+const kindOfPrefix = new Map<string, IdKind>(Object.entries(idPrefixes).map(([kind, prefix]) => [prefix, kind as IdKind]));
+
+/** Source ID → translation ID for every entity and asset of the source. */
+export async function idMap(translationId: string, sourceIds: readonly string[]): Promise<Map<string, string>> {
+  const pairs = await Promise.all(
+    sourceIds.map(async (id) => [id, await derivedId(kindOfPrefix.get(id.slice(0, id.indexOf("_"))) ?? "block", translationId, id)] as const),
+  );
+  return new Map(pairs);
+}
+
+/** The translated text of a unit, or the source text while it has none. */
+export type TextLookup = (unitId: string, sourceText: string) => string;
+
+export interface MirrorResult {
+  course: CourseRow;
+}
+
+/** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
+export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup): Promise<void> {
+  const translationId = edit.course.id;
+  const assets = await edit.tx.listAllAssets(source.course.id);
+  const ids = await idMap(translationId, [
+    ...source.objectives.map((row) => row.id),
+    ...source.modules.map((row) => row.id),
+    ...source.lessons.map((row) => row.id),
+    ...source.blocks.map((row) => row.id),
+    ...assets.map((row) => row.id),
+  ]);
+  const mapped = (id: string) => ids.get(id) ?? id;
+
+  for (const asset of assets) {
+    const id = mapped(asset.id);
+    if (await edit.tx.findAsset(id)) continue;
+    await edit.tx.copyAsset(asset, { id, courseId: translationId, createdBy: edit.session.actor.sub, createdAt: asset.createdAt });
+    edit.addedAssetBytes += asset.byteSize;
+  }
+
+  const { course } = source;
+  await edit.update("course", edit.course, {
+    title: assertTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title)),
+    description: textOf(`${course.id}/description`, course.description),
+    language,
+    audience: textOf(`${course.id}/audience`, course.audience),
+    level: course.level,
+    tags: course.tags,
+  });
+
+  const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
+    objective: source.objectives.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, text: textOf(`${row.id}/text`, row.text) })),
+    module: source.modules.map((row) => ({
+      ...row,
+      id: mapped(row.id),
+      courseId: translationId,
+      title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)),
+      summary: textOf(`${row.id}/summary`, row.summary),
+      objectiveIds: row.objectiveIds.map(mapped),
+    })),
+    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)) })),
+    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf)),
+  };
+
+  const current = await loadCourseRows(edit.tx, edit.course);
+  const existing: { [K in OrderedKind]: EntityRows[K][] } = { objective: current.objectives, module: current.modules, lesson: current.lessons, block: current.blocks };
+  // Children go before their parents are removed, parents are written before their children.
+  for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], wanted[kind]);
+  for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], wanted[kind]);
+}
+
+function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
+  const body = remapIds(row.body, ids) as JsonObject;
+  const texts = blockTexts(row.type, row.body);
+  for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
+  return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * A translated block must pass the same checks as the source (lengths, {{n}} blanks, distinct matching
+ * items): the player renders only valid blocks. Checked only when the source block itself is valid.
+ */
+function assertStillValid(row: BlockRow, translatedBody: JsonObject): void {
+  const translated = v.safeParse(blockSchema, { type: row.type, ...translatedBody });
+  if (translated.success || !v.safeParse(blockSchema, { type: row.type, ...row.body }).success) return;
+  const issue = translated.issues[0];
+  const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
+  const unitId = `${row.id}/${path}`;
+  throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated text ${issue.message}; nothing was written.`, { field: "units", unitId });
+}
+
+/** Titles keep the source's length limit in every language. */
+function assertTitle(unitId: string, text: string): string {
+  if (text.length > limits.titleCharacters) {
+    throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length}); nothing was written.`, {
+      field: "units",
+      unitId,
+    });
+  }
+  return text;
+}
+
+/** Replaces every string that is a source ID (asset, objective) with the translation's ID; a copy. */
+function remapIds(value: JsonValue, ids: ReadonlyMap<string, string>): JsonValue {
+  if (typeof value === "string") return ids.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((item) => remapIds(item, ids));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, remapIds(item, ids)]));
+  return value;
+}
+
+async function removeMissing<K extends OrderedKind>(edit: CourseEdit, kind: K, existing: EntityRows[K][], wanted: EntityRows[K][]): Promise<void> {
+  const keep = new Set(wanted.map((row) => row.id));
+  for (const row of existing) if (!keep.has(row.id)) await edit.remove(kind as EntityKind, row);
+}
+
+async function upsert<K extends OrderedKind>(edit: CourseEdit, kind: K, existing: EntityRows[K][], wanted: EntityRows[K][]): Promise<void> {
+  const byId = new Map(existing.map((row) => [row.id, row]));
+  for (const row of wanted) {
+    const current = byId.get(row.id);
+    if (current) await edit.update(kind, current, row);
+    else await edit.insert(kind, row);
+  }
+}

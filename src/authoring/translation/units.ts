@@ -1,0 +1,68 @@
+/**
+ * Translation units: one per string a learner reads, with an ID that stays stable while the source is
+ * edited (`crs_…/title`, `les_…/title`, `blk_…/choices/2/text`), the source text, and a note giving the
+ * context a translator needs. Block texts come from the per-type table in `schemas/text-fields.ts`.
+ */
+import type { BlockRow, LessonRow, ModuleRow } from "../../store/types.ts";
+import { groupBy, inOrder, type CourseRows } from "../read-model.ts";
+import { blockTexts } from "../schemas/text-fields.ts";
+
+export interface SourceUnit {
+  /** `<entity ID>/<field path>`. */
+  id: string;
+  source: string;
+  /** Where the text is, in words: "Lesson “Intro” › block 2 (single_choice) › choices/1/text". */
+  note: string;
+}
+
+/** Every unit of a course, in reading order: course, objectives, then each module's lessons and blocks. */
+export function sourceUnits(rows: CourseRows): SourceUnit[] {
+  const units: SourceUnit[] = [];
+  const add = (entityId: string, field: string, text: string, where: string) => {
+    if (text.trim() !== "") units.push({ id: `${entityId}/${field}`, source: text, note: `${where} › ${field}` });
+  };
+  const { course } = rows;
+  add(course.id, "title", course.title, "Course");
+  add(course.id, "description", course.description, "Course");
+  add(course.id, "audience", course.audience, "Course");
+  inOrder(rows.objectives).forEach((objective, index) => add(objective.id, "text", objective.text, `Learning objective ${index + 1}`));
+  const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
+  const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
+  inOrder(rows.modules).forEach((module, moduleIndex) => {
+    const where = `Module ${moduleIndex + 1} “${module.title}”`;
+    add(module.id, "title", module.title, where);
+    add(module.id, "summary", module.summary, where);
+    for (const lesson of inOrder(lessonsByModule.get(module.id) ?? [])) lessonUnits(lesson, blocksByLesson.get(lesson.id) ?? [], module, add);
+  });
+  return units;
+}
+
+function lessonUnits(
+  lesson: LessonRow,
+  blocks: readonly BlockRow[],
+  module: ModuleRow,
+  add: (entityId: string, field: string, text: string, where: string) => void,
+): void {
+  const where = `Lesson “${lesson.title}” (module “${module.title}”)`;
+  add(lesson.id, "title", lesson.title, where);
+  inOrder(blocks).forEach((block, index) => {
+    for (const text of blockTexts(block.type, block.body)) add(block.id, text.path, text.text, `${where} › block ${index + 1} (${block.type})`);
+  });
+}
+
+/** The entity ID and field path of a unit ID, or null when it is not shaped like one. */
+export function splitUnitId(unitId: string): { entityId: string; path: string } | null {
+  const slash = unitId.indexOf("/");
+  if (slash <= 0 || slash === unitId.length - 1) return null;
+  return { entityId: unitId.slice(0, slash), path: unitId.slice(slash + 1) };
+}
+
+const hexDigits = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** SHA-256 of the text, first 128 bits in hex: what a unit remembers of the source it was translated from. */
+export async function sourceHash(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  let hex = "";
+  for (const byte of digest.subarray(0, 16)) hex += hexDigits[byte];
+  return hex;
+}

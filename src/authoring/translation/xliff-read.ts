@@ -1,0 +1,222 @@
+/**
+ * Reads an XLIFF 2.0 or 1.2 file into unit targets as inline-code tokens. The parser (saxes) is strict
+ * XML with no DTD processing: a DOCTYPE is refused outright, so neither external entities (XXE) nor
+ * entity expansion (billion laughs) can happen, and undefined entities are errors. Malformed XML is
+ * reported with its line and column. Inline codes of both versions are read (2.0 ph/pc/sc/ec, 1.2
+ * x/ph/g/bx/ex/bpt/ept/it); annotation markers (mrk, sm, em) are transparent.
+ */
+import { SaxesParser, type SaxesTagNS } from "saxes";
+import { CourseAuthoringError } from "../errors.ts";
+import type { TargetToken } from "./inline-codes.ts";
+import { xliffNamespaces, type XliffFormat } from "./xliff-write.ts";
+
+export interface XliffTargets {
+  format: XliffFormat;
+  srcLang: string;
+  trgLang: string;
+  /** Unit ID → target tokens, for units with a non-empty target, in file order. */
+  targets: Map<string, TargetToken[]>;
+  /** Every unit ID the file holds, with or without a target. */
+  unitIds: string[];
+}
+
+/** Characters of XLIFF accepted in one import. */
+export const xliffMaxCharacters = 16 * 1024 * 1024;
+
+const transparent = new Set(["mrk", "sm", "em"]);
+/** Elements whose text content is native code or metadata, never target text. */
+const opaque = new Set(["ph", "bpt", "ept", "it", "originalData", "notes", "note", "sub"]);
+
+function xliffError(message: string, details: Record<string, unknown> = {}): CourseAuthoringError {
+  return new CourseAuthoringError("invalid_arguments", `xliff: ${message}`, { field: "xliff", ...details });
+}
+
+export function readXliff(xliff: string): XliffTargets {
+  if (xliff.length > xliffMaxCharacters) {
+    throw new CourseAuthoringError("limit_exceeded", `xliff: ${xliff.length} characters is more than the ${xliffMaxCharacters} one import accepts; export with onlyOutdated or split the work.`, {
+      field: "xliff",
+      limit: xliffMaxCharacters,
+    });
+  }
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const state = new ReadState();
+  const at = () => ({ line: parser.line, column: parser.column + 1 });
+  parser.on("error", (error) => {
+    const where = at();
+    const reason = error.message.replace(/^[^:]*:\d+:\d+: /, "");
+    throw xliffError(`malformed XML at line ${where.line}, column ${where.column}: ${reason}`, where);
+  });
+  parser.on("doctype", () => {
+    const where = at();
+    throw xliffError(`a DOCTYPE at line ${where.line}, column ${where.column} is refused: DTDs and entity declarations are not accepted.`, where);
+  });
+  parser.on("opentag", (tag) => state.open(tag as SaxesTagNS, at()));
+  parser.on("closetag", (tag) => state.close(tag as SaxesTagNS));
+  parser.on("text", (text) => state.text(text));
+  parser.on("cdata", (text) => state.text(text));
+  parser.write(xliff).close();
+  return state.result();
+}
+
+interface UnitInProgress {
+  id: string;
+  tokens: TargetToken[];
+  sawTarget: boolean;
+  /** A 2.0 segment without a target makes the whole unit untranslated. */
+  missingSegmentTarget: boolean;
+}
+
+class ReadState {
+  format: XliffFormat | undefined;
+  srcLang = "";
+  trgLang = "";
+  readonly targets = new Map<string, TargetToken[]>();
+  readonly unitIds: string[] = [];
+  private unit: UnitInProgress | undefined;
+  private inTarget = 0;
+  private opaqueDepth = 0;
+  private segmentHasTarget = false;
+  /** Open pair elements inside a target, to emit their close. */
+  private readonly pairs: (string | null)[] = [];
+
+  open(tag: SaxesTagNS, where: { line: number; column: number }): void {
+    const name = tag.local;
+    const attr = (key: string) => tag.attributes[key]?.value;
+    if (this.format === undefined) {
+      this.format = rootFormat(tag, where);
+      if (this.format === "xliff20") {
+        this.srcLang = attr("srcLang") ?? "";
+        this.trgLang = attr("trgLang") ?? "";
+      }
+      return;
+    }
+    if (tag.uri !== xliffNamespaces[this.format] && this.inTarget === 0) return;
+    if (this.format === "xliff12" && name === "file") {
+      this.setLanguages(attr("source-language") ?? "", attr("target-language") ?? "", where);
+      return;
+    }
+    if ((this.format === "xliff20" && name === "unit") || (this.format === "xliff12" && name === "trans-unit")) {
+      const id = this.format === "xliff20" ? (attr("name") ?? attr("id")?.replace(/:/g, "/")) : attr("id");
+      if (!id) throw xliffError(`the ${name} at line ${where.line} has no id.`, where);
+      this.unit = { id, tokens: [], sawTarget: false, missingSegmentTarget: false };
+      return;
+    }
+    if (!this.unit) return;
+    if (name === "segment") this.segmentHasTarget = false;
+    if (name === "target") {
+      this.inTarget += 1;
+      this.unit.sawTarget = true;
+      this.segmentHasTarget = true;
+      return;
+    }
+    if (this.inTarget === 0) return;
+    if (this.opaqueDepth > 0) {
+      this.opaqueDepth += 1;
+      return;
+    }
+    this.inlineOpen(name, attr, where);
+  }
+
+  private setLanguages(srcLang: string, trgLang: string, where: { line: number; column: number }): void {
+    if (this.srcLang !== "" && (this.srcLang !== srcLang || this.trgLang !== trgLang)) {
+      throw xliffError(`the file at line ${where.line} has languages ${srcLang} → ${trgLang}, unlike the first file's ${this.srcLang} → ${this.trgLang}.`, where);
+    }
+    this.srcLang = srcLang;
+    this.trgLang = trgLang;
+  }
+
+  private inlineOpen(name: string, attr: (key: string) => string | undefined, where: { line: number; column: number }): void {
+    const unit = this.unit as UnitInProgress;
+    const id = attr("id");
+    const need = (value: string | undefined) => {
+      if (value === undefined) throw xliffError(`unit ${unit.id}: the <${name}> at line ${where.line}, column ${where.column} has no id.`, { unitId: unit.id, ...where });
+      return value;
+    };
+    if (transparent.has(name)) {
+      this.pairs.push(null);
+      return;
+    }
+    switch (name) {
+      case "pc":
+      case "g":
+        unit.tokens.push({ kind: "open", id: need(id) });
+        this.pairs.push(need(id));
+        return;
+      case "sc":
+      case "bx":
+        unit.tokens.push({ kind: "open", id: need(id) });
+        break;
+      case "ec":
+      case "ex":
+        unit.tokens.push({ kind: "close", id: need(attr("startRef") ?? attr("rid") ?? id) });
+        break;
+      case "bpt":
+        unit.tokens.push({ kind: "open", id: need(id) });
+        break;
+      case "ept":
+        unit.tokens.push({ kind: "close", id: need(attr("rid") ?? id) });
+        break;
+      case "it":
+        unit.tokens.push({ kind: attr("pos") === "close" ? "close" : "open", id: need(id) });
+        break;
+      case "ph":
+      case "x":
+        unit.tokens.push({ kind: "ph", id: need(id) });
+        break;
+      default:
+        throw xliffError(`unit ${unit.id}: <${name}> at line ${where.line}, column ${where.column} is not an inline element this service reads.`, { unitId: unit.id, ...where });
+    }
+    // Their content, if any, is native code: skipped until the element closes.
+    this.opaqueDepth = opaque.has(name) ? 1 : 0;
+    this.pairs.push(opaque.has(name) ? "" : null);
+  }
+
+  close(tag: SaxesTagNS): void {
+    const name = tag.local;
+    if (!this.unit) return;
+    if (this.inTarget > 0 && name !== "target") {
+      if (this.opaqueDepth > 1) {
+        this.opaqueDepth -= 1;
+        return;
+      }
+      if (this.opaqueDepth === 1) this.opaqueDepth = 0;
+      const pair = this.pairs.pop();
+      if (pair) this.unit.tokens.push({ kind: "close", id: pair });
+      return;
+    }
+    if (name === "target") {
+      this.inTarget -= 1;
+      return;
+    }
+    if (name === "segment" && !this.segmentHasTarget) this.unit.missingSegmentTarget = true;
+    if (name === "unit" || name === "trans-unit") {
+      const unit = this.unit;
+      this.unitIds.push(unit.id);
+      const hasText = unit.tokens.some((token) => token.kind !== "text" || token.text.trim() !== "");
+      if (unit.sawTarget && !unit.missingSegmentTarget && hasText) this.targets.set(unit.id, unit.tokens);
+      this.unit = undefined;
+    }
+  }
+
+  text(text: string): void {
+    if (!this.unit || this.inTarget === 0 || this.opaqueDepth > 0) return;
+    const last = this.unit.tokens[this.unit.tokens.length - 1];
+    if (last?.kind === "text") last.text += text;
+    else this.unit.tokens.push({ kind: "text", text });
+  }
+
+  result(): XliffTargets {
+    if (!this.format) throw xliffError("the document has no <xliff> root element.");
+    return { format: this.format, srcLang: this.srcLang, trgLang: this.trgLang, targets: this.targets, unitIds: this.unitIds };
+  }
+}
+
+function rootFormat(tag: SaxesTagNS, where: { line: number; column: number }): XliffFormat {
+  const version = tag.attributes.version?.value;
+  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff20 && version === "2.0") return "xliff20";
+  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff12 && version === "1.2") return "xliff12";
+  throw xliffError(
+    `the root element at line ${where.line} is <${tag.name}> in namespace "${tag.uri}" (version ${version ?? "none"}); expected <xliff version="2.0"> in ${xliffNamespaces.xliff20} or <xliff version="1.2"> in ${xliffNamespaces.xliff12}.`,
+    where,
+  );
+}
