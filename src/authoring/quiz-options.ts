@@ -4,8 +4,7 @@
  * suffer from are refused on write, naming the field and the fix; what a later edit can still cause
  * (a pool shrinking below its draw) is a validate_course error instead.
  */
-import type { LessonRow, QuizOptions } from "../store/types.ts";
-import type { CourseEdit } from "./course-edit.ts";
+import type { LessonRow, QuizOptions, StoreTransaction } from "../store/types.ts";
 import { invalidArgument } from "./errors.ts";
 import { isQuestionType } from "./schemas/question-blocks.ts";
 
@@ -54,8 +53,14 @@ export function resolveQuizOptions(input: QuizOptionsInput, current: QuizOptions
  * The rules that need the course: `drawCount` at most the lesson's questions when it is set, and one
  * final assessment per course. `questionCount` is what the lesson holds after this write.
  */
+/** What the check reads of the edit in progress (a `CourseEdit`; named here without importing it, which would close a cycle through the read model). */
+interface EditInProgress {
+  readonly tx: Pick<StoreTransaction, "listInCourse">;
+  readonly course: { readonly id: string };
+}
+
 export async function checkQuizOptions(
-  edit: CourseEdit,
+  edit: EditInProgress,
   lessonId: string | null,
   options: QuizOptions | null,
   input: QuizOptionsInput,

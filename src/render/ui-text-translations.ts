@@ -2,7 +2,7 @@
  * The player's own interface strings in French, German and Spanish. A key missing here shows in
  * English; a course language without a table here gets the English interface, and the export says so.
  */
-import type { RuntimeText, UiText } from "./ui-text.ts";
+import type { RuntimeText, UiText } from "./ui-text-english.ts";
 
 export interface InterfaceStrings {
   ui?: Partial<UiText>;
