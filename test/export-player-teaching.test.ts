@@ -13,7 +13,7 @@ import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, scoFrame, waitForCourse, type CourseScope } from "./support/export-player.ts";
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { courseWithTeachingQuiz, teachingQuizLessonId } from "./support/teaching-blocks.ts";
+import { courseWithTeachingQuiz, sortingCategoryOf, teachingQuizLessonId } from "./support/teaching-blocks.ts";
 
 setDefaultTimeout(60_000);
 
@@ -39,8 +39,8 @@ async function playLesson(page: Page, scope: CourseScope): Promise<void> {
   await press(page, scope, `${lesson} [data-scenario] button[data-next="checked"]`, "Enter");
   await press(page, scope, `${lesson} [data-scenario] button[data-next="reported"]`, "Enter");
   await scope.locator(`${lesson} [data-scenario-status]`).filter({ hasText: "Scenario ended" }).waitFor();
-  const pickers = await scope.locator(`${lesson} [data-sort-item] select`).evaluateAll((selects) => selects.map((select) => [select.id, select.getAttribute("data-answer")]));
-  for (const [id, answer] of pickers) {
+  const pickers = await scope.locator(`${lesson} [data-sort-item]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.id ?? "", item.querySelector("label")?.textContent ?? ""]));
+  for (const [id, answer] of pickers.map(([id, text]) => [id, sortingCategoryOf(text ?? "")])) {
     await scope.locator(`select[id="${id}"]`).focus();
     await page.keyboard.type(answer === "0" ? "Phish" : "Not");
   }

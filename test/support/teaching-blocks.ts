@@ -117,3 +117,10 @@ export function courseWithTeachingQuiz(): ExportCourse {
   const lesson = { id: teachingQuizLessonId, title: "Phishing check", kind: "quiz" as const, passingScore: 50, maxAttempts: null, estimatedMinutes: 4, blocks };
   return { ...course, modules: [...course.modules, { id: "mod_phish", title: "Phishing", summary: "", objectiveIds: [], lessons: [lesson] }] } as unknown as ExportCourse;
 }
+
+/** The right category (its index, as the pickers' values) of a sorting item, read from the course: the page holds no answer key. */
+export function sortingCategoryOf(itemText: string): string {
+  const sorting = teachingQuizBlocks({ image: "ast_goggles", attachment: "ast_goggles" }).find((block) => block.type === "sorting") as unknown as { categories: { title: string }[]; items: { text: string; category: string }[] };
+  const item = sorting.items.find((candidate) => candidate.text === itemText.trim());
+  return String(sorting.categories.findIndex((category) => category.title === item?.category));
+}

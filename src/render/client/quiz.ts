@@ -81,6 +81,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function isAnswered(question: HTMLElement): boolean {
     const grading = question.dataset.grading;
+    if (grading === "self") return question.dataset.answered === "true";
     if (grading === "choice") return checkedValues(question).length > 0;
     if (grading === "ordering") return question.dataset.touched === "true" || lessonOf(question)?.dataset.lessonKind !== "quiz";
     return partsOf(question).some((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value.trim() !== "" : false));
@@ -89,6 +90,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
   function neutralResponse(question: HTMLElement): string[] {
     const grading = question.dataset.grading;
+    // A scenario writes its path of scene ids on its own element.
+    if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return checkedValues(question);
     if (grading === "ordering") return partsOf(question).map((part) => part.dataset.item ?? "");
     return partsOf(question).map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
