@@ -5,28 +5,8 @@
  * cycle it finds as a path `a.ts → b.ts → a.ts`.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-
-const srcRoot = join(import.meta.dir, "..", "src");
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specifiers = [
-    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gms),
-    ...text.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
-    ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
-  ].map((match) => match[1]!);
-  return specifiers.filter((s) => s.startsWith(".")).map((s) => relative(srcRoot, join(dirname(file), s)));
-}
+import { relative } from "node:path";
+import { importsOf, sourceFiles, srcRoot } from "./support/source-graph.ts";
 
 const graph = new Map(sourceFiles(srcRoot).map((file) => [relative(srcRoot, file), importsOf(file)]));
 

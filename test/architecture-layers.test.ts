@@ -5,29 +5,9 @@
  * is written rather than when a second store or a second adapter needs the code below it.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-
-const srcRoot = join(import.meta.dir, "..", "src");
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Relative module specifiers in static imports, re-exports and dynamic `import()`, resolved to paths under `src/`. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specifiers = [
-    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gms),
-    ...text.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
-    ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
-  ].map((match) => match[1]!);
-  return specifiers.filter((s) => s.startsWith(".")).map((s) => relative(srcRoot, join(dirname(file), s)));
-}
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { importsOf, sourceFiles, srcRoot } from "./support/source-graph.ts";
 
 /** Every import edge in `src/`, as paths relative to `src/` (`authoring/services.ts` → `store/types.ts`). */
 const edges = sourceFiles(srcRoot).flatMap((file) => {
