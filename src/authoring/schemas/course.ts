@@ -91,9 +91,9 @@ export const quizOptionEntries = {
 export const lessonUpdateEntries = {
   title: v.optional(titleField()),
   kind: v.optional(lessonKindField),
-  passingScore: v.optional(v.pipe(passingScoreField, v.description("Quiz lessons only: percentage needed to pass (0-100)."))),
-  maxAttempts: v.optional(v.pipe(maxAttemptsField, v.description("Quiz lessons only: allowed attempts; null for unlimited."))),
-  estimatedMinutes: v.optional(v.pipe(estimatedMinutesField, v.description("Set to override the estimate derived from the content; null to derive it."))),
+  passingScore: v.optional(v.pipe(passingScoreField, v.description("Quiz: percentage needed to pass (0-100)."))),
+  maxAttempts: v.optional(v.pipe(maxAttemptsField, v.description("Quiz: allowed attempts (null: unlimited)."))),
+  estimatedMinutes: v.optional(v.pipe(estimatedMinutesField, v.description("Overrides the estimate from the content; null derives it."))),
   ...quizOptionEntries,
 };
 

@@ -19,28 +19,34 @@ const blockNames = new Map<v.GenericSchema, string>([[blockSchema, "Block"]]);
 
 /** The cross-field rules the signatures cannot show; the valibot checks enforce them and name the field. */
 const blockRules =
-  "Rules: media (image, video, audio, captions, poster) take exactly one of assetId (from upload_asset) or url; image needs alt unless decorative:true; " +
-  "video/audio need captions or transcript; single_choice has exactly one choice with correct:true, multiple_choice at least one; " +
-  "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items are in the correct order; sorting item category is a category title; " +
-  "scenario: scene id a-z0-9_-, a scene has choices (next = a scene id) or ending, every scene reachable from startSceneId and able to reach an ending; labeled_graphic x,y in percent. " +
+  "Rules: media (image, video, audio, captions, poster, Pic) take exactly one of assetId (from upload_asset) or url; image needs alt unless decorative:true; " +
+  "video/audio need captions or transcript; single_choice: exactly one choice correct:true, multiple_choice: at least one; " +
+  "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items in the correct order; sorting item category = a category title; " +
+  "scenario: scene ids a-z0-9_-, each scene has choices (next: a scene id) or ending, all reachable from startSceneId and reaching an ending; labeled_graphic x,y in percent. " +
   "Questions: points default 1, objectiveIds name course objectives (create_course also takes their keys or exact text).";
 
 /** Fields every question shares, printed once instead of in each question's signature. */
 const sharedQuestionFields = Object.keys(questionEntries);
 
-/** `type{fields}` per block type; pictures print as `Pic`, and questions leave out the fields every question has. */
+/**
+ * `type{fields}` per block type; pictures print as `Pic`, questions leave out the fields every question
+ * has, and types with the same fields print once (`single_choice,multiple_choice{…}`).
+ */
 function blockSignatures(): string[] {
   const names = new Map<v.GenericSchema, string>([[pictureSchema.pipe[0], "Pic"]]);
-  return blockSchema.options.map((option) => {
+  const typesByFields = new Map<string, string[]>();
+  for (const option of blockSchema.options) {
     const type = ("pipe" in option ? option.pipe[0] : option).entries.type.literal;
     const omit = isQuestionType(type) ? ["type", ...sharedQuestionFields] : ["type"];
-    return `${type}${objectSignature(option as unknown as Parameters<typeof objectSignature>[0], omit, names)}`;
-  });
+    const fields = objectSignature(option as unknown as Parameters<typeof objectSignature>[0], omit, names);
+    typesByFields.set(fields, [...(typesByFields.get(fields) ?? []), type]);
+  }
+  return [...typesByFields].map(([fields, types]) => `${types.join(",")}${fields}`);
 }
 
 export const blockDefinitionText =
   `A content block; type picks its fields (? = optional): ${blockSignatures().join("; ")}. ` +
-  `Every question (${blockTypes.filter(isQuestionType).join(", ")}) also has prompt, points?, explanation?, objectiveIds?. Pic = {assetId?,url?,alt?}. ${blockRules} describe_blocks gives the full schema of any type.`;
+  `Every question (${blockTypes.filter(isQuestionType).join(",")}) also has prompt, points?, explanation?, objectiveIds?. Pic = {assetId?,url?,alt?}. ${blockRules} describe_blocks gives the full schema of any type.`;
 
 const editStepText =
   "One edit: {op, ...that edit's arguments}. Ops: " +

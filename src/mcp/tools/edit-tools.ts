@@ -107,9 +107,7 @@ const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>
   title: "Edit course (batch)",
   description:
     "Applies an ordered list of edits to one course atomically, as one revision: either all apply or none does. Each step is { op: <tool name>, ...that tool's arguments " +
-    "without courseId and expectedVersion }; op is one of " +
-    courseEditOperations.map((operation) => operation.name).join(", ") +
-    ". A failing step's error names its index (operations[4]). Steps see earlier steps' results, but new IDs are not known in advance, so add then edit in separate calls." +
+    "without courseId and expectedVersion }; the EditStep definition lists the ops. A failing step's error names its index (operations[4]). Steps see earlier steps' results, but new IDs are not known in advance, so add then edit in separate calls." +
     writeNotes,
   input: editCourseArguments,
   output: v.object(editCourseResultEntries),

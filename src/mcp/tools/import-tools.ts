@@ -22,13 +22,12 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
   toolset: "exchange",
   title: "Import course",
   description:
-    "Creates a new draft course that you own from a file: a JSON export made by export_course (format json; comes back identical, with new IDs " +
+    "Creates a draft course you own from a file: a JSON export made by export_course (format json; comes back identical, with new IDs " +
     "and its assets), or a Markdown outline: one # heading is the course title (text under it the description), ## headings are modules (text " +
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64; at most " + `${maxImportBytes / 1024 / 1024} MB` + ". Everything is validated first and written in one step: on any error, " +
-    "nothing is created. Returns the new course.",
+    "archive holding one .json or .md) in contentBase64; at most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

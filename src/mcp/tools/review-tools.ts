@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
-import { findingLine, ruleIds, validateCourse, validateCourseArguments, validationResultEntries } from "../../review/validation/index.ts";
+import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, validationResultEntries } from "../../review/validation/index.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { translationStatus } from "../../authoring/translation/translations.ts";
 import { translationSummarySchema } from "../../authoring/translation/arguments.ts";
@@ -17,9 +17,9 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   toolset: "review",
   title: "Validate course",
   description:
-    "Checks the draft for accessibility, quiz, structure and pacing problems. Findings come errors first, each with severity (error blocks publishing), " +
+    "Checks the draft for accessibility, quiz, structure and pacing problems. Findings, errors first (errors block publishing), each carry " +
     `ruleId, location (IDs, field, path) and a fix naming the tool. Rules: ${ruleIds.join(", ")}. ` +
-    "Reading level: a Flesch-Kincaid grade for English, against level and audience. Run it before set_status published. A translation reports its untranslated and outdated units.",
+    "text.reading_level: Flesch-Kincaid grade (English) against level and audience. Run it before set_status published. A translation reports its untranslated and outdated units.",
   input: validateCourseArguments,
   output: v.object({
     ...validationResultEntries,
@@ -28,9 +28,8 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await readAs(services, user, async (session) => {
-      const validation = await validateCourse(session, args);
-      const course = await session.tx.find("course", validation.courseId);
-      const { translationOf } = course ? await translationStatus(session, course) : {};
+      const { validation, course } = await validateOpenedCourse(session, args);
+      const { translationOf } = await translationStatus(session, course);
       return translationOf ? { ...validation, translationOf } : validation;
     });
     const translated =
@@ -53,11 +52,11 @@ const setStatusTool = defineTool<AuthoringServices, typeof setStatusArguments>({
   toolset: "review",
   title: "Set course status",
   description:
-    "Moves a course through review and publishing. draft ⇄ in_review (editor or owner); draft or in_review → published (editor or owner), only when validate_course " +
-    "finds no errors — otherwise an invalid_state error lists the blocking findings with their fixes. Publishing stores an immutable snapshot that " +
-    "get_course { variant: \"published\" }, previews and exports of the published course use. Editing continues on the draft while the status stays published; " +
-    "publication.hasUnpublishedChanges tells when the draft differs, and set_status published again publishes it. Any status → archived and archived → draft " +
-    "are the owner's; archived courses are read-only. Reviewers and viewers cannot change status. Each change is a revision and a new version.",
+    "Moves a course through review and publishing. draft ⇄ in_review, and draft or in_review → published, are for editors and owners; published only when " +
+    "validate_course finds no errors, else invalid_state lists the blocking findings with their fixes. Publishing stores an immutable snapshot used by " +
+    "get_course { variant: \"published\" }, previews and exports of the published course. Editing continues on the draft; " +
+    "publication.hasUnpublishedChanges tells when it differs, and set_status published again publishes it. Any status → archived and archived → draft " +
+    "are the owner's; archived courses are read-only. Each change is a revision and a new version.",
   input: setStatusArguments,
   output: v.object(setStatusResultEntries),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -74,12 +74,20 @@ export const validationResultEntries = {
 export type ValidationResult = v.InferOutput<v.ObjectSchema<typeof validationResultEntries, undefined>>;
 
 export async function validateCourse(session: AuthoringSession, args: v.InferOutput<typeof validateCourseArguments>): Promise<ValidationResult> {
+  return (await validateOpenedCourse(session, args)).validation;
+}
+
+/** Validates the course and hands back the row it read, so callers need not find it again. */
+export async function validateOpenedCourse(
+  session: AuthoringSession,
+  args: v.InferOutput<typeof validateCourseArguments>,
+): Promise<{ validation: ValidationResult; course: Awaited<ReturnType<typeof openCourse>>["course"] }> {
   const { course } = await openCourse(session, args.courseId, "read");
   const [rows, assets] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listAllAssets(course.id)]);
   const all = validateCourseRows(rows, assets);
   const counts = countBySeverity(all);
   const wanted = all.filter((finding) => atLeast(finding.severity, args.minSeverity));
-  return {
+  const validation = {
     courseId: course.id,
     version: course.version,
     publishable: counts.error === 0,
@@ -87,6 +95,7 @@ export async function validateCourse(session: AuthoringSession, args: v.InferOut
     findings: wanted.slice(0, args.limit),
     truncated: wanted.length > args.limit,
   };
+  return { validation, course };
 }
 
 /** One line per finding, for tool summaries and error messages. */
