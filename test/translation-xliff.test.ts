@@ -119,7 +119,7 @@ describe(`on ${kind}`, () => {
     });
 
     test("the translation exports in French throughout: HTML lang, texts, SCORM manifest title; inline Markdown still renders", async () => {
-      const html = await alice.call("export_course", { courseId: translationId, format: "html", delivery: "embedded" });
+      const html = await alice.call("export_course", { courseId: translationId, format: "html" });
       const htmlFiles = unzipSync((await readExport(alice, String(html.uri))).bytes);
       const pages = Object.entries(htmlFiles).filter(([path]) => path.endsWith(".html")).map(([, bytes]) => strFromU8(bytes)).join("\n");
       expect(pages).toContain('<html lang="fr"');
@@ -135,17 +135,17 @@ describe(`on ${kind}`, () => {
         expect(pages).toContain(unit.source.replace(/[A-Za-z][A-Za-z'’]*/g, (word) => `ŧ${word}`));
         expect(pages).not.toMatch(new RegExp(`>\\s*${unit.source.replace(/[.?!]/g, "\\$&")}\\s*<`));
       }
-      const scorm = await alice.call("export_course", { courseId: translationId, format: "scorm12", delivery: "embedded" });
+      const scorm = await alice.call("export_course", { courseId: translationId, format: "scorm12" });
       const manifest = strFromU8(unzipSync((await readExport(alice, String(scorm.uri))).bytes)["imsmanifest.xml"] as Uint8Array);
       expect(manifest).toContain("ŧLab ŧsafety");
       expect(manifest).not.toContain(">Lab safety<");
       expect(pages).toContain("Aller au contenu");
       expect(pages).toContain("Vérifier la réponse");
       expect(pages).not.toContain("Skip to content");
-      const cmi5 = await alice.call("export_course", { courseId: translationId, format: "cmi5", delivery: "embedded" });
+      const cmi5 = await alice.call("export_course", { courseId: translationId, format: "cmi5" });
       const cmi5Xml = strFromU8(unzipSync((await readExport(alice, String(cmi5.uri))).bytes)["cmi5.xml"] as Uint8Array);
       expect(cmi5Xml).toContain('<langstring lang="fr">ŧLab ŧsafety</langstring>');
-      const cartridge = await alice.call("export_course", { courseId: translationId, format: "imscc", delivery: "embedded" });
+      const cartridge = await alice.call("export_course", { courseId: translationId, format: "imscc" });
       const cartridgeXml = strFromU8(unzipSync((await readExport(alice, String(cartridge.uri))).bytes)["imsmanifest.xml"] as Uint8Array);
       expect(cartridgeXml).toContain('language="fr">ŧLab ŧsafety');
       expect(html.notices).toEqual([]);
@@ -153,7 +153,7 @@ describe(`on ${kind}`, () => {
 
     test("a language the player has no interface text for gets English buttons, and the export says so", async () => {
       const created = (await alice.call("create_translation", { courseId, language: "fi" })) as Summary;
-      const html = await alice.call("export_course", { courseId: created.courseId, format: "html", delivery: "embedded" });
+      const html = await alice.call("export_course", { courseId: created.courseId, format: "html" });
       expect((html.notices as string[]).join(" ")).toMatch(/in English: it has no fi interface text/);
       const index = strFromU8(unzipSync((await readExport(alice, String(html.uri))).bytes)["index.html"] as Uint8Array);
       expect(index).toContain('<html lang="fi"');
@@ -207,7 +207,7 @@ describe(`on ${kind}`, () => {
       const result = (await alice.call("import_translation", { courseId, language: "de", xliff: pseudoTranslate(exported) })) as { created: boolean; applied: number; untranslated: number; translation: Summary };
       expect(result).toMatchObject({ created: true, untranslated: 0 });
       expect(result.applied).toBe(result.translation.units);
-      const html = await alice.call("export_course", { courseId: result.translation.courseId, format: "html", delivery: "embedded" });
+      const html = await alice.call("export_course", { courseId: result.translation.courseId, format: "html" });
       const index = strFromU8(unzipSync((await readExport(alice, String(html.uri))).bytes)["index.html"] as Uint8Array);
       expect(index).toContain('<html lang="de"');
       expect(index).toContain("ŧLab ŧsafety");

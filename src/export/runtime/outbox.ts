@@ -169,10 +169,16 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
         release();
         return response;
       },
-      (error: unknown) => {
-        release();
-        throw error;
-      },
+      // A page going away aborts its keepalive requests on its side before its pagehide listeners run (a
+      // microtask checkpoint after any earlier listener delivers the rejection), yet the browser still sends
+      // them. So a failure is believed one task later: leaving runs first, and its final batch leaves these out.
+      (error: unknown) =>
+        new Promise<Response>((_resolve, reject) => {
+          setTimeout(() => {
+            release();
+            reject(error);
+          }, 0);
+        }),
     );
   }
 
