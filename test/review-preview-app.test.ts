@@ -58,7 +58,9 @@ function hostPage(viewUrl: string): string {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The course's page carries the grading (and here teaching-block) scripts and styles, over the default
+  // 60 KB cap for a whole-course preview; the cap is set explicitly so the preview reads in one answer.
+  service = await startTestService({ MCP_RESULT_MAX_BYTES: String(128 * 1024) });
   agent = await connectAgent(service, await devAccessToken(service, "alice"), "apps-host");
   const outline = cleanOutline();
   course = (await agent.call("create_course", outline)) as Course;
