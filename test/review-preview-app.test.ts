@@ -58,7 +58,9 @@ function hostPage(viewUrl: string): string {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The course's page carries the grading (and here teaching-block) scripts and styles, over the default
+  // 60 KB cap for a whole-course preview; the cap is set explicitly so the preview reads in one answer.
+  service = await startTestService({ MCP_RESULT_MAX_BYTES: String(128 * 1024) });
   agent = await connectAgent(service, await devAccessToken(service, "alice"), "apps-host");
   const outline = cleanOutline();
   course = (await agent.call("create_course", outline)) as Course;
@@ -153,7 +155,7 @@ test("when the host cannot read resources, the view shows the course outline fro
 test("a course too large to preview at once shows its outline and says to preview one module or lesson", async () => {
   const large = (await agent.call("create_course", {
     title: "Long manual",
-    modules: [{ title: "Everything", lessons: [{ title: "All of it", blocks: [1, 2, 3].map((part) => ({ type: "text", markdown: `Part ${part}. ${"Keep the exits clear. ".repeat(1_200)}` })) }] }],
+    modules: [{ title: "Everything", lessons: [{ title: "All of it", blocks: [1, 2, 3, 4, 5, 6, 7, 8].map((part) => ({ type: "text", markdown: `Part ${part}. ${"Keep the exits clear. ".repeat(1_200)}` })) }] }],
   })) as Course;
   const result = (await agent.callRaw("preview_course", { courseId: large.id })) as CallToolResult;
   const page = await openHost((uri) => agent.client.readResource({ uri }), result);

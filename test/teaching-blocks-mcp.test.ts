@@ -48,7 +48,9 @@ async function getCourse(id = courseId): Promise<Course> {
 const withoutIds = (blocks: (Json & { id: string })[]): Json[] => blocks.map(({ id: _id, ...block }) => block);
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The course's page carries the grading (and here teaching-block) scripts and styles, over the default
+  // 60 KB cap for a whole-course preview; the cap is set explicitly so the preview reads in one answer.
+  service = await startTestService({ MCP_RESULT_MAX_BYTES: String(128 * 1024) });
   alice = await connectAgent(service, await devAccessToken(service, "alice"));
   const created = (await alice.call("create_course", { title: "Recognising phishing", modules: [{ title: "Phishing", lessons: [{ title: "Drafts" }] }] })) as { id: string };
   courseId = created.id;

@@ -4,8 +4,9 @@
  * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
  */
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
+import { isQuestionType } from "../authoring/schemas/question-blocks.ts";
 import { newAnswerSecrets } from "./answer-key.ts";
-import { courseRuntimeScript, embeddableScript } from "./client/script.ts";
+import { courseRuntimeScript, embeddableScript, type ClientFeatures } from "./client/script.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
@@ -74,6 +75,39 @@ function safeBaseHref(baseHref: string | undefined): string | null {
   }
 }
 
+/** Block types whose behaviour is `installInteractions` and whose look is `interactionStyles`. */
+const interactionBlockTypes = new Set(["scenario", "labeled_graphic", "process", "timeline", "attachment", "continue", "sorting"]);
+
+/**
+ * The optional client code and styles this course's page needs: grading only when it has a quiz lesson
+ * or a question, the teaching blocks' behaviour and styles only when it has one of them. Leaving the rest
+ * out keeps a small course's page (and its preview, which must fit an MCP result) small.
+ */
+export function clientFeaturesOf(course: RenderableCourse): ClientFeatures {
+  const lessons = course.modules.flatMap((module) => module.lessons);
+  const types = new Set(lessons.flatMap((lesson) => (lesson.blocks ?? []).map((block) => block.type)));
+  return {
+    quizzes: lessons.some((lesson) => lesson.kind === "quiz") || [...types].some((type) => isQuestionType(type)),
+    interactions: [...types].some((type) => interactionBlockTypes.has(type)),
+  };
+}
+
+/**
+ * Style sheet text without comments, indentation, blank lines and the spaces beside `{`, `}`, `,` and
+ * after a declaration's `:` and `;` (no declaration spans lines, and no string in these sheets holds a
+ * comment, a brace, a comma or `: `).
+ */
+export function compactStyles(css: string): string {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join("\n")
+    .replace(/\{([^{}]*)\}/g, (_whole, body: string) => `{${body.trim().replace(/:\s+/g, ":").replace(/;\s+/g, ";").replace(/;$/, "")}}`)
+    .replace(/\s*([{},])\s*/g, "$1");
+}
+
 /** Lessons in course order, except that a final assessment comes last, after every module. */
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
   const placed = course.modules.flatMap((module, moduleIndex) =>
@@ -98,6 +132,8 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
   const placed = placeLessons(course, context);
+  const features = clientFeaturesOf(course);
+  const styles = courseStyles + themeStyles(themeOf(course)) + (features.interactions ? interactionStyles : "") + printStyles;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
   yield html`<!doctype html>
@@ -109,7 +145,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(courseStyles + themeStyles(themeOf(course)) + interactionStyles + printStyles)}</style>
+<style nonce="${nonce}">${trustedHtml(compactStyles(styles))}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
@@ -130,7 +166,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 </main>
 </div>
-<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets)))}</script>
+<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets, features)))}</script>
 ${runtimeScript}
 </body>
 </html>

@@ -16,18 +16,76 @@ import { installCourseRuntime, type RuntimeConfig } from "./runtime.ts";
 import { courseEvents } from "./types.ts";
 import { installWidgets } from "./widgets.ts";
 
-export function courseRuntimeScript(courseId: string, secrets: AnswerSecrets): string {
+/** Which optional client installers a page needs: its questions' grading and its teaching blocks' behaviour. */
+export interface ClientFeatures {
+  readonly quizzes: boolean;
+  readonly interactions: boolean;
+}
+
+const allFeatures: ClientFeatures = { quizzes: true, interactions: true };
+
+/**
+ * Drops each line's indentation and the spaces `tightenLine` may drop (insignificant in JavaScript: line breaks are kept, so automatic
+ * semicolon insertion reads the code as before) and blank lines. A line that starts inside a multi-line
+ * template literal is kept exactly, since its whitespace is part of a string. Bun's transpiled output
+ * already has no comments.
+ */
+export function compactScript(source: string): string {
+  let inTemplate = false;
+  const lines: string[] = [];
+  for (const line of source.split("\n")) {
+    const kept = inTemplate ? line : tightenLine(line.trim());
+    if (inTemplate || kept !== "") lines.push(kept);
+    const backticks = line.match(/(?<!\\)`/g)?.length ?? 0;
+    if (backticks % 2 === 1) inTemplate = !inTemplate;
+  }
+  return lines.join("\n");
+}
+
+const tightPunctuation = new Set("{}()[],;:=<>?&|!");
+
+/**
+ * Drops the spaces beside punctuation that cannot join two tokens into one (`a = (b, c) => {` becomes
+ * `a=(b,c)=>{`), outside string literals. Lines with a `/` (a regular expression or a division) or a
+ * backtick (a template literal) are left alone: telling those apart would need a real parser.
+ */
+export function tightenLine(line: string): string {
+  if (line.includes("/") || line.includes("`")) return line;
+  let out = "";
+  let quote: string | null = null;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index]!;
+    if (quote !== null) {
+      out += char;
+      if (char === "\\") out += line[++index] ?? "";
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      out += char;
+    } else if (char === " " && (tightPunctuation.has(out.at(-1) ?? "") || tightPunctuation.has(line[index + 1] ?? ""))) {
+      continue;
+    } else out += char;
+  }
+  return quote === null ? out : line;
+}
+
+const compactSource = (fn: (...args: never[]) => unknown): string => compactScript(fn.toString());
+
+export function courseRuntimeScript(courseId: string, secrets: AnswerSecrets, features: ClientFeatures = allFeatures): string {
   const config: RuntimeConfig = { courseId, text: runtimeText, events: courseEvents };
+  const quizzes = features.quizzes
+    ? `const checker = (${compactSource(createAnswerChecker)})((${compactSource(createSha256)})());
+const attempts = (${compactSource(createAttemptTools)})();
+(${compactSource(installQuizzes)})(recorder, config.text, config.events, { checker, attempts, salt: ${scriptLiteral(secrets.salt)}, sealKey: ${scriptLiteral(secrets.sealKey)} });
+`
+    : "";
+  const interactions = features.interactions ? `(${compactSource(installInteractions)})(recorder, ${scriptLiteral(interactionRuntimeText)});\n` : "";
   return `(() => {
 "use strict";
 const config = ${scriptLiteral(config)};
-const recorder = (${installCourseRuntime.toString()})(config);
-(${installWidgets.toString()})(config.text);
-const checker = (${createAnswerChecker.toString()})((${createSha256.toString()})());
-const attempts = (${createAttemptTools.toString()})();
-(${installQuizzes.toString()})(recorder, config.text, config.events, { checker, attempts, salt: ${scriptLiteral(secrets.salt)}, sealKey: ${scriptLiteral(secrets.sealKey)} });
-(${installInteractions.toString()})(recorder, ${scriptLiteral(interactionRuntimeText)});
-})();`;
+const recorder = (${compactSource(installCourseRuntime)})(config);
+(${compactSource(installWidgets)})(config.text);
+${quizzes}${interactions}})();`;
 }
 
 /** Keeps caller-supplied script from closing the element it is embedded in. */
