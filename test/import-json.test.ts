@@ -78,6 +78,43 @@ describe("JSON round trip", () => {
     expect(comparable(await exportJson(alice, viaZip.course.id))).toEqual(original);
   });
 
+  test("a theme (logo and cover image remapped to the imported assets), numbering none and targetMinutes round-trip", async () => {
+    // A themed course of its own, so the other tests' source stays as it was.
+    const themed = (await alice.call("import_course", { format: "json", content: new TextDecoder().decode(exported) })) as unknown as ImportResult;
+    const [goggles] = ((await alice.call("list_assets", { courseId: themed.course.id })).assets as { id: string }[]).map((asset) => asset.id);
+    const theme = {
+      primaryColor: "#7c2d12",
+      accentColor: "#c2410c",
+      backgroundColor: "#fffbf5",
+      textColor: "#1c1917",
+      font: "atkinson-hyperlegible",
+      corners: "square",
+      logo: { assetId: goggles, alt: "Acme Safety" },
+      coverImage: { assetId: goggles, alt: "A teaching lab" },
+    };
+    await alice.call("update_course", { courseId: themed.course.id, theme, numbering: "none", targetMinutes: 45 });
+    const original = await exportJson(alice, themed.course.id);
+    expect(original.course).toMatchObject({ theme, numbering: "none", targetMinutes: 45 });
+
+    const imported = (await alice.call("import_course", { format: "json", content: JSON.stringify(original) })) as unknown as ImportResult;
+    const copy = await exportJson(alice, imported.course.id);
+    expect(comparable(copy)).toEqual(comparable(original));
+    const [copiedAsset] = ((await alice.call("list_assets", { courseId: imported.course.id })).assets as { id: string }[]).map((asset) => asset.id);
+    expect(copiedAsset).not.toBe(goggles);
+    const copiedImage = { assetId: copiedAsset };
+    expect(copy.course).toMatchObject({ theme: { ...theme, logo: { ...theme.logo, ...copiedImage }, coverImage: { ...theme.coverImage, ...copiedImage } }, numbering: "none", targetMinutes: 45 });
+  });
+
+  test("a theme naming an asset the file does not carry is refused by field, before anything is written", async () => {
+    const document = JSON.parse(new TextDecoder().decode(exported)) as { course: Record<string, unknown> };
+    document.course.theme = { logo: { assetId: "ast_missing0000", alt: "Logo" } };
+    const error = await alice.call("import_course", { format: "json", content: JSON.stringify(document) }).then(
+      () => null,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toContain("course.theme.logo.assetId references asset ast_missing0000");
+  });
+
   test("the copy is a version-1 draft owned by the importer, created in one revision", async () => {
     await alice.call("set_status", { courseId: sourceId, status: "published" });
     const publishedExport = embeddedBytes((await exportPackage(alice, { delivery: "embedded", courseId: sourceId, format: "json" })).result).bytes;

@@ -10,17 +10,18 @@ import { commitCourseEdit, type CourseEdit } from "../authoring/course-edit.ts";
 import { insertDraftCourse, readCourseDocument } from "../authoring/courses.ts";
 import { CourseAuthoringError } from "../authoring/errors.ts";
 import type { CourseDocument, ModuleOutline } from "../authoring/schemas/course.ts";
+import { resolveTheme } from "../authoring/theme.ts";
 import { labelOf, type ImportedAsset, type ImportedCourse } from "./plan.ts";
 
-/** Rewrites every `assetId` in a module's blocks from the source ID to the new one. */
-function withNewAssetIds(module: ModuleOutline, newIds: ReadonlyMap<string, string>): ModuleOutline {
-  if (newIds.size === 0) return module;
-  const remap = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(remap);
-    if (typeof value !== "object" || value === null) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, key === "assetId" && typeof child === "string" ? (newIds.get(child) ?? child) : remap(child)]));
+/** Rewrites every `assetId` in a module's blocks (or the theme) from the source ID to the new one. */
+function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>): T {
+  if (newIds.size === 0) return value;
+  const remap = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(remap);
+    if (typeof item !== "object" || item === null) return item;
+    return Object.fromEntries(Object.entries(item).map(([key, child]) => [key, key === "assetId" && typeof child === "string" ? (newIds.get(child) ?? child) : remap(child)]));
   };
-  return remap(module) as ModuleOutline;
+  return remap(value) as T;
 }
 
 async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[]): Promise<Map<string, string>> {
@@ -48,13 +49,19 @@ export async function createImportedCourse(
 ): Promise<CourseDocument> {
   let edit: CourseEdit;
   try {
+    let assetIds = new Map<string, string>();
     edit = await insertDraftCourse(session, course, {
       keysAre: "objective IDs",
       beforeContent: async (courseId) => {
-        const assetIds = await insertAssets(session, courseId, assets);
-        return (module) => withNewAssetIds(module, assetIds);
+        assetIds = await insertAssets(session, courseId, assets);
+        return (module: ModuleOutline) => withNewAssetIds(module, assetIds);
       },
     });
+    // The theme's logo and cover image name the imported copies, checked as update_course checks a theme.
+    if (course.theme) {
+      const { theme } = await resolveTheme(edit, withNewAssetIds(course.theme, assetIds));
+      await edit.update("course", edit.course, { theme });
+    }
     edit.addedAssetBytes += assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
   } catch (error) {
     throw named(error, labels);

@@ -44,6 +44,9 @@ const documentCourse = v.looseObject({
   audience: v.optional(v.unknown()),
   level: v.optional(v.unknown()),
   tags: v.optional(v.unknown()),
+  numbering: v.optional(v.unknown()),
+  targetMinutes: v.optional(v.unknown()),
+  theme: v.optional(v.unknown()),
   objectives: v.optional(v.array(v.looseObject({ id: v.string(), text: v.unknown() })), []),
   modules: v.optional(v.array(documentModule), []),
 });
@@ -89,9 +92,16 @@ function assetIdsIn(value: unknown, path: string, found: (assetId: string, field
   }
 }
 
-/** Every asset a block names must travel in the file; the first that does not is named with its block. */
+/** Every asset a block or the theme names must travel in the file; the first that does not is named with its block or field. */
 function checkAssetReferences(document: ExportDocument): void {
   const carried = new Set(document.assets.map((asset) => asset.id));
+  assetIdsIn(document.course.theme, "theme", (assetId, field) => {
+    if (carried.has(assetId)) return;
+    throw invalidDocument(
+      `course.${field} references asset ${assetId}, which the file does not carry. Export the course again (exports embed every asset), or remove the image from the theme`,
+      { assetId },
+    );
+  });
   for (const module of document.course.modules) {
     for (const lesson of module.lessons) {
       for (const block of lesson.blocks) {
@@ -183,6 +193,9 @@ export function planFromJsonExport(text: string, title?: string): ImportPlan {
     audience: course.audience,
     level: course.level,
     tags: course.tags,
+    numbering: course.numbering,
+    targetMinutes: course.targetMinutes,
+    theme: course.theme,
     objectives: course.objectives.map((objective) => ({ key: objective.id, text: objective.text })),
     modules,
   };

@@ -8,12 +8,15 @@
 import * as v from "valibot";
 import { courseFieldEntries, moduleOutlineSchema, objectiveInputSchema } from "../authoring/schemas/course.ts";
 import { limits } from "../authoring/schemas/fields.ts";
+import { themeSchema } from "../authoring/schemas/theme.ts";
 import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
 
 export const maxImportedModules = 500;
 
 export const importedCourseSchema = v.object({
   ...courseFieldEntries,
+  /** A JSON export's theme; its logo and cover image still name the source's asset IDs. */
+  theme: v.optional(v.nullable(themeSchema), null),
   objectives: v.optional(
     v.pipe(v.array(objectiveInputSchema), v.maxLength(limits.objectivesPerCourse, `must have at most ${limits.objectivesPerCourse} objectives`)),
     [],

@@ -18,7 +18,7 @@ export const englishUiText = {
   previous: "Previous",
   next: "Next",
   quizBadge: "Quiz",
-  contentsKey: { visited: "Visited", completed: "Completed", passed: "Passed", failed: "Failed" },
+  contentsKey: { visited: "Visited", completed: "Completed", passed: "Passed", failed: "Failed" } as Record<"visited" | "completed" | "passed" | "failed", string>,
   opensInNewTab: "(opens in a new tab)",
   transcript: "Transcript",
   captions: "Captions",
