@@ -80,6 +80,10 @@ describe("teaching blocks in the browser", () => {
     }
     expect(await page.locator(`${learn} [data-continue]`).first().isVisible()).toBe(false);
     expect(await page.locator(`${learn} a.scenario-choice`).first().getAttribute("href")).toMatch(/^#scene-/);
+    // Issue 21: which ending succeeds is part of the answer key, so the page source names no outcome before the learner plays.
+    expect(html).toContain("data-sealed-outcome=");
+    expect(html).not.toMatch(/<[^>]*\sdata-(ending|outcome)="(success|failure|neutral)"/);
+    expect(await textOf(page, `${learn} [data-scene="reported"] .scene-ending`)).toBe("End of the scenario");
     expect(await page.locator(`${learn} .attachment-link`).getAttribute("download")).toBe("");
     await context.close();
 
@@ -130,6 +134,7 @@ describe("teaching blocks in the browser", () => {
     await tabTo(page, `${learn} [data-scenario] button[data-next="reported"]`);
     await page.keyboard.press("Enter");
     expect(await textOf(page, `${learn} [data-scenario-status]`)).toContain("Scenario ended: Success.");
+    expect(await page.locator(`${learn} [data-scene="reported"] .scene-ending`).getAttribute("data-ending")).toBe("success");
     expect(await answers(page)).toEqual([{ lessonId: "les_learn", questionId: "blk_learn6", questionType: "scenario", scoreFraction: 1, correct: true, response: ["inbox", "checked", "reported"], correctResponse: [] }] as unknown as Answer[]);
 
     await tabTo(page, `${learn} [data-scenario-replay]`);

@@ -16,7 +16,8 @@ export const interactionText = {
   scenarioLabel: "Scenario",
   scenarioPoints: (points: number) => `Scored: ${points} ${points === 1 ? "point" : "points"} when it ends in success`,
   sceneLabel: (number: number) => `Scene ${number}`,
-  outcome: { success: "Success", failure: "Unsuccessful ending", neutral: "The end" } as Record<string, string>,
+  /** An ending as the markup shows it: its outcome stays sealed until the script opens the one reached. */
+  endingLabel: "End of the scenario",
   yourChoices: "Your choices",
   sortingHint: "Put each item in its category: drag it onto a category, or pick the category from its list.",
   chooseCategory: "Choose a category",

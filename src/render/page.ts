@@ -89,6 +89,7 @@ export function clientFeaturesOf(course: RenderableCourse): ClientFeatures {
   return {
     quizzes: lessons.some((lesson) => lesson.kind === "quiz") || [...types].some((type) => isQuestionType(type)),
     interactions: [...types].some((type) => interactionBlockTypes.has(type)),
+    scenarios: types.has("scenario"),
   };
 }
 

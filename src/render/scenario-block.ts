@@ -4,6 +4,9 @@
  * in-page script (`installInteractions`) shows one scene at a time, turns the links into buttons, keeps
  * the path, and offers "Play again". It is a question to the quiz script (`data-grading="self"`): the
  * script writes the last finished play on the element, and a success ending is a correct answer.
+ * Which ending succeeds is part of the answer key (issue 21): each ending's outcome is sealed like a
+ * question's right answer and opened by the script only when the learner reaches that ending, so the
+ * markup (and print, and a page without script) shows an ending only as "End of the scenario".
  */
 import type { Block } from "../authoring/schemas/blocks.ts";
 import type { LessonContext } from "./context.ts";
@@ -12,6 +15,7 @@ import { interactionText } from "./interaction-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { questionKeyAttributes } from "./question-blocks.ts";
+import { seal } from "./answer-key.ts";
 
 type Scenario = Extract<Block, { type: "scenario" }>;
 type Scene = Scenario["scenes"][number];
@@ -24,7 +28,7 @@ export function renderScenarioBlock(block: Scenario, context: LessonContext, inQ
     : "";
   const start = block.scenes.find((scene) => scene.id === block.startSceneId);
   const ordered = start ? [start, ...block.scenes.filter((scene) => scene !== start)] : block.scenes;
-  const scenes = ordered.map((scene, index) => renderScene(scene, index + 1, anchors, context));
+  const scenes = ordered.map((scene, index) => renderScene(block.id, scene, index + 1, anchors, context));
   const meta = inQuiz ? html`<p class="scenario-meta">${interactionText.scenarioPoints(block.points)}</p>` : "";
   return html`<section class="block scenario question" data-question data-scenario data-interactive data-question-id="${block.id}" data-question-type="scenario" data-grading="self" data-points="${block.points}" data-start="${block.startSceneId}"${questionKeyAttributes(context, block.id, { parts: [], correctResponse: successPath(block) })} aria-labelledby="${titleId}">
 <p class="scenario-eyebrow">${interactionText.scenarioLabel}</p>
@@ -39,11 +43,16 @@ ${meta}${block.markdown ? html`<div class="scenario-setup">${markdownHtml(block.
 </section>`;
 }
 
-function renderScene(scene: Scene, number: number, anchors: ReadonlyMap<string, string>, context: LessonContext): SafeHtml {
+/** What an ending's outcome is sealed under: its own keystream, apart from the scenario's sealed success path. */
+export function endingSealId(scenarioId: string, sceneId: string): string {
+  return `${scenarioId}/${sceneId}`;
+}
+
+function renderScene(blockId: string, scene: Scene, number: number, anchors: ReadonlyMap<string, string>, context: LessonContext): SafeHtml {
   const anchor = anchors.get(scene.id) ?? "";
   const labelId = context.ids.next("scene-label");
   const ending = scene.ending
-    ? html`<p class="scene-ending" data-ending="${scene.ending.outcome}">${interactionText.outcome[scene.ending.outcome] ?? scene.ending.outcome}</p>`
+    ? html`<p class="scene-ending" data-ending data-sealed-outcome="${seal(context.secrets, endingSealId(blockId, scene.id), { o: scene.ending.outcome })}">${interactionText.endingLabel}</p>`
     : "";
   const choices = scene.choices
     ? html`<ul class="scenario-choices" role="list">${scene.choices.map(

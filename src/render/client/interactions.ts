@@ -5,9 +5,16 @@
  * print; this script enhances it into the one-at-a-time widget. Self-contained like the runtime.
  */
 import type { InteractionRuntimeText } from "../interaction-text.ts";
+import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "./types.ts";
 
-export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText): void {
+/** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
+export interface InteractionSeals {
+  readonly checker: Pick<AnswerChecker, "open">;
+  readonly sealKey: string;
+}
+
+export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText, seals: InteractionSeals | null): void {
   function fill(template: string, values: Record<string, string | number>): string {
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
   }
@@ -93,8 +100,19 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const ending = scene?.querySelector<HTMLElement>("[data-ending]");
     const actions = scenario.querySelector<HTMLElement>("[data-scenario-actions]");
     if (actions) actions.hidden = !ending || isLocked(scenario);
-    if (ending) finishScenario(scenario, ending.dataset.ending ?? "neutral");
+    if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
+  }
+
+  /** Opens the outcome sealed on the ending reached (issue 21), and shows it on the ending from then on. */
+  function openEnding(scenario: HTMLElement, scene: HTMLElement, ending: HTMLElement): string {
+    if (ending.dataset.ending) return ending.dataset.ending;
+    const opened = seals?.checker.open(seals.sealKey, `${scenario.dataset.questionId ?? ""}/${scene.dataset.scene ?? ""}`, ending.dataset.sealedOutcome ?? "");
+    const found = opened && typeof opened === "object" ? (opened as { o?: unknown }).o : undefined;
+    const outcome = typeof found === "string" && found in text.outcomes ? found : "neutral";
+    ending.dataset.ending = outcome;
+    ending.textContent = text.outcomes[outcome] ?? outcome;
+    return outcome;
   }
 
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {

@@ -20,9 +20,11 @@ import { installWidgets } from "./widgets.ts";
 export interface ClientFeatures {
   readonly quizzes: boolean;
   readonly interactions: boolean;
+  /** A scenario's endings are sealed (issue 21): the interactions need the checker to open the one reached. */
+  readonly scenarios: boolean;
 }
 
-const allFeatures: ClientFeatures = { quizzes: true, interactions: true };
+const allFeatures: ClientFeatures = { quizzes: true, interactions: true, scenarios: true };
 
 /**
  * Drops each line's indentation and the spaces `tightenLine` may drop (insignificant in JavaScript: line breaks are kept, so automatic
@@ -73,19 +75,21 @@ const compactSource = (fn: (...args: never[]) => unknown): string => compactScri
 
 export function courseRuntimeScript(courseId: string, secrets: AnswerSecrets, features: ClientFeatures = allFeatures): string {
   const config: RuntimeConfig = { courseId, text: runtimeText, events: courseEvents };
+  const needsChecker = features.quizzes || (features.interactions && features.scenarios);
+  const checker = needsChecker ? `const checker = (${compactSource(createAnswerChecker)})((${compactSource(createSha256)})());\n` : "";
   const quizzes = features.quizzes
-    ? `const checker = (${compactSource(createAnswerChecker)})((${compactSource(createSha256)})());
-const attempts = (${compactSource(createAttemptTools)})();
+    ? `const attempts = (${compactSource(createAttemptTools)})();
 (${compactSource(installQuizzes)})(recorder, config.text, config.events, { checker, attempts, salt: ${scriptLiteral(secrets.salt)}, sealKey: ${scriptLiteral(secrets.sealKey)} });
 `
     : "";
-  const interactions = features.interactions ? `(${compactSource(installInteractions)})(recorder, ${scriptLiteral(interactionRuntimeText)});\n` : "";
+  const seals = needsChecker ? `{ checker, sealKey: ${scriptLiteral(secrets.sealKey)} }` : "null";
+  const interactions = features.interactions ? `(${compactSource(installInteractions)})(recorder, ${scriptLiteral(interactionRuntimeText)}, ${seals});\n` : "";
   return `(() => {
 "use strict";
 const config = ${scriptLiteral(config)};
 const recorder = (${compactSource(installCourseRuntime)})(config);
 (${compactSource(installWidgets)})(config.text);
-${quizzes}${interactions}})();`;
+${checker}${quizzes}${interactions}})();`;
 }
 
 /** Keeps caller-supplied script from closing the element it is embedded in. */
