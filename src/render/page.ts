@@ -133,8 +133,9 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
   const placed = placeLessons(course, context);
-  const features = clientFeaturesOf(course);
-  const styles = courseStyles + themeStyles(themeOf(course)) + (features.interactions ? interactionStyles : "") + printStyles;
+  // The styles go in the head, before any block is read, so they are whole; the script, written after
+  // every lesson, carries only the client code the blocks just rendered need.
+  const styles = courseStyles + themeStyles(themeOf(course)) + interactionStyles + printStyles;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
   yield html`<!doctype html>
@@ -161,6 +162,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   for (const [index, entry] of placed.entries()) {
     yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]);
   }
+  const features = clientFeaturesOf(course);
   const runtimeScript = options.runtimeScript
     ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
     : "";
