@@ -133,9 +133,9 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
   const placed = placeLessons(course, context);
-  // The styles go in the head, before any block is read, so they are whole; the script, written after
-  // every lesson, carries only the client code the blocks just rendered need.
-  const styles = courseStyles + themeStyles(themeOf(course)) + interactionStyles + printStyles;
+  // The head is written before any block is read; what only some blocks need (the teaching blocks'
+  // styles, the client code) is written after the lessons, once their blocks are known.
+  const styles = courseStyles + themeStyles(themeOf(course)) + printStyles;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
   yield html`<!doctype html>
@@ -169,6 +169,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 </main>
 </div>
+${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(interactionStyles)}</style>` : ""}
 <script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets, features)))}</script>
 ${runtimeScript}
 </body>
