@@ -22,7 +22,7 @@ const course: RenderableCourse = {
       title: "Basics",
       lessons: [
         { id: "les_read", title: "Reading", kind: "content", blocks: [{ id: "blk_t", type: "text", markdown: "Read this." } as Block] },
-        { id: "les_quiz", title: "Check", kind: "quiz", passingScore: 100, maxAttempts: 3, blocks: [question] },
+        { id: "les_quiz", title: "Check", kind: "quiz", passingScore: 100, maxAttempts: 3, shuffleChoices: false, blocks: [question] },
       ],
     },
   ],
