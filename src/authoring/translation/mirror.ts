@@ -14,6 +14,7 @@ import { CourseAuthoringError } from "../errors.ts";
 import { blockSchema } from "../schemas/blocks.ts";
 import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
+import { themeImageAlt, themeImageFields } from "./units.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -70,6 +71,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
+    theme: translatedTheme(course, ids, textOf),
   });
 
   const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
@@ -91,6 +93,28 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
   // Children go before their parents are removed, parents are written before their children.
   for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], wanted[kind]);
   for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], wanted[kind]);
+}
+
+/**
+ * The source's theme with its images pointing at the translation's copies of the assets and their alt
+ * texts translated (units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`): a screen reader in the
+ * translation's language reads the logo's description in that language too.
+ */
+function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup): JsonObject | null {
+  if (!course.theme) return null;
+  const theme = remapIds(course.theme, ids) as JsonObject;
+  for (const field of themeImageFields) {
+    const alt = themeImageAlt(course.theme, field);
+    if (alt.trim() === "") continue;
+    const unitId = `${course.id}/theme/${field}/alt`;
+    const text = textOf(unitId, alt);
+    if (text.length > 300) {
+      throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must be at most 300 characters (it has ${text.length}); nothing was written.`, { field: "units", unitId });
+    }
+    if (text.trim() === "") throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must not be empty; nothing was written.`, { field: "units", unitId });
+    theme[field] = { ...(theme[field] as JsonObject), alt: text };
+  }
+  return theme;
 }
 
 function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
