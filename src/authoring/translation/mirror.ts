@@ -117,12 +117,34 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
   return theme;
 }
 
-function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
+/** The translation's copy of a source block: IDs mapped, texts translated; exported for its tests. */
+export function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
   const texts = blockTexts(row.type, row.body);
   for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (row.type === "sorting") relinkSortingItems(row, body, textOf);
   if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * A sorting item names its category by title, so each item's `category` takes the same translation as
+ * the category title it names (unit `blk_…/categories/n/title`): the translated block stays valid
+ * and items stay in their categories. A category the source does not have is left as it is.
+ */
+function relinkSortingItems(row: BlockRow, body: JsonObject, textOf: TextLookup): void {
+  const categories = Array.isArray(row.body.categories) ? row.body.categories : [];
+  const translatedTitle = new Map<string, string>();
+  categories.forEach((category, index) => {
+    const title = category !== null && typeof category === "object" && !Array.isArray(category) ? category.title : undefined;
+    if (typeof title === "string" && !translatedTitle.has(title)) translatedTitle.set(title, title.trim() === "" ? title : textOf(`${row.id}/categories/${index}/title`, title));
+  });
+  const items = Array.isArray(body.items) ? body.items : [];
+  for (const item of items) {
+    if (item === null || typeof item !== "object" || Array.isArray(item) || typeof item.category !== "string") continue;
+    const title = translatedTitle.get(item.category);
+    if (title !== undefined) item.category = title;
+  }
 }
 
 /**
