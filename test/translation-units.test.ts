@@ -6,6 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { blockTypes } from "../src/authoring/schemas/blocks.ts";
 import { blockTextFields, blockTexts } from "../src/authoring/schemas/text-fields.ts";
+import * as v from "valibot";
+import { blockSchema } from "../src/authoring/schemas/blocks.ts";
+import { translatedBlock } from "../src/authoring/translation/mirror.ts";
 import { codeMismatch, joinSegments, rebuildMarkdown, segmentMarkdown, tokensOf, type TargetToken } from "../src/authoring/translation/inline-codes.ts";
 
 describe("every block type declares its text fields", () => {
@@ -20,6 +23,52 @@ describe("every block type declares its text fields", () => {
       choices: [{ text: "A", correct: true, feedback: "Yes" }, { text: "B" }],
     });
     expect(texts.map((text) => text.path)).toEqual(["prompt", "explanation", "choices/0/text", "choices/1/text", "choices/0/feedback"]);
+  });
+});
+
+describe("sorting category titles are units", () => {
+  const row = {
+    id: "blk_sort",
+    courseId: "crs_src",
+    lessonId: "les_src",
+    position: 0,
+    type: "sorting",
+    body: {
+      prompt: "Sort the e-mails",
+      categories: [{ title: "Phish" }, { title: "Not phish" }],
+      items: [
+        { text: "Your parcel is waiting, pay 1 €", category: "Phish" },
+        { text: "Minutes of Monday's meeting", category: "Not phish" },
+        { text: "Reset your password here", category: "Phish" },
+      ],
+    },
+  };
+
+  test("each category title is a unit; an item's category is not", () => {
+    const paths = blockTexts("sorting", row.body).map((text) => text.path);
+    expect(paths).toContain("categories/0/title");
+    expect(paths).toContain("categories/1/title");
+    expect(paths.some((path) => path.endsWith("/category"))).toBe(false);
+  });
+
+  test("items follow the translation of the category title they name, so the block stays valid", () => {
+    const targets: Record<string, string> = { "blk_sort/categories/0/title": "Hameçonnage", "blk_sort/categories/1/title": "Légitime", "blk_sort/items/0/text": "Votre colis attend" };
+    const translated = translatedBlock(row, "crs_fr", (id) => `${id}_fr`, new Map(), (unitId, text) => targets[unitId] ?? text);
+    expect(translated.body.categories).toEqual([{ title: "Hameçonnage" }, { title: "Légitime" }]);
+    expect((translated.body.items as { category: string }[]).map((item) => item.category)).toEqual(["Hameçonnage", "Légitime", "Hameçonnage"]);
+    expect(v.safeParse(blockSchema, { type: "sorting", ...translated.body }).success).toBe(true);
+    // The source block is untouched.
+    expect(row.body.items[0]!.category).toBe("Phish");
+  });
+
+  test("an untranslated category keeps its title in the category and its items", () => {
+    const translated = translatedBlock(row, "crs_fr", (id) => id, new Map(), (unitId, text) => (unitId === "blk_sort/categories/0/title" ? "Hameçonnage" : text));
+    expect((translated.body.items as { category: string }[]).map((item) => item.category)).toEqual(["Hameçonnage", "Not phish", "Hameçonnage"]);
+  });
+
+  test("two categories translated to the same title are refused, naming the unit", () => {
+    const same = (unitId: string, text: string) => (unitId.includes("/categories/") ? "Pareil" : text);
+    expect(() => translatedBlock(row, "crs_fr", (id) => id, new Map(), same)).toThrow(/unit blk_sort\/categories\/1\/title/);
   });
 });
 

@@ -214,6 +214,33 @@ describe(`on ${kind}`, () => {
     });
   });
 
+  describe("the course theme's alt texts", () => {
+    test("are units, and the translation's theme shows them translated on its own copy of the image", async () => {
+      const sourceId = await createRichCourse(alice, "Themed source");
+      const source = (await alice.call("get_course", { courseId: sourceId })) as { modules: { lessons: { blocks: { type: string; assetId?: string }[] }[] }[] };
+      const assetId = source.modules.flatMap((module) => module.lessons).flatMap((lesson) => lesson.blocks).find((block) => block.type === "image")!.assetId!;
+      await alice.call("update_course", { courseId: sourceId, theme: { logo: { assetId, alt: "Acme Safety" }, coverImage: { assetId, alt: "A teaching lab" } } });
+      const created = (await alice.call("create_translation", { courseId: sourceId, language: "es" })) as Summary;
+      const units = await allUnits(alice, sourceId, { language: "es" });
+      expect(units.filter((unit) => unit.id.includes("/theme/")).map((unit) => [unit.id, unit.source])).toEqual([
+        [`${sourceId}/theme/logo/alt`, "Acme Safety"],
+        [`${sourceId}/theme/coverImage/alt`, "A teaching lab"],
+      ]);
+      const xliff = await exportXliff(alice, sourceId, { language: "es", format: "xliff20" });
+      expect(validateXliff("xliff20", xliff).ok).toBe(true);
+      expect(xliff).toContain(`name="${sourceId}/theme/logo/alt"`);
+      await alice.call("set_translation_units", { courseId: sourceId, language: "es", units: [{ id: `${sourceId}/theme/logo/alt`, target: "Seguridad Acme" }] });
+      const copy = (await alice.call("get_course", { courseId: created.courseId })) as { theme: { logo: { assetId: string; alt: string }; coverImage: { assetId: string; alt: string } } };
+      expect(copy.theme.logo.alt).toBe("Seguridad Acme");
+      expect(copy.theme.coverImage.alt).toBe("A teaching lab");
+      // The theme names the translation's copy of the asset, as its image blocks do.
+      expect(copy.theme.logo.assetId).not.toBe(assetId);
+      const html = await alice.call("export_course", { courseId: created.courseId, format: "html" });
+      const index = strFromU8(unzipSync((await readExport(alice, String(html.uri))).bytes)["index.html"] as Uint8Array);
+      expect(index).toContain("Seguridad Acme");
+    });
+  });
+
   describe("deleting the source", () => {
     test("leaves the translation as a course of its own, no longer linked", async () => {
       const sourceId = await createRichCourse(alice, "Short-lived source");

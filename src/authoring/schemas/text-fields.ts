@@ -27,9 +27,9 @@ export const blockTextFields: Record<BlockType, readonly string[]> = {
   fill_in_blank: [...questionTexts, "text", "blanks/*/answers/*", "blanks/*/feedback"],
   matching: [...questionTexts, "pairs/*/left", "pairs/*/right", "pairs/*/feedback"],
   ordering: [...questionTexts, "items/*/text", "items/*/feedback"],
-  // Category titles are left out: items name their category by its title, so translating one would
-  // break the link; the categories show in the source language until the mirror maps them.
-  sorting: [...questionTexts, "items/*/text", "items/*/feedback"],
+  // Items name their category by its title (`items/*/category`), which is not a unit of its own: the
+  // mirror rewrites it with the translation of the category title it names (see translation/mirror.ts).
+  sorting: [...questionTexts, "categories/*/title", "items/*/text", "items/*/feedback"],
   scenario: ["title", "markdown", "character/name", "character/image/alt", "scenes/*/markdown", "scenes/*/image/alt", "scenes/*/choices/*/text", "scenes/*/choices/*/feedback"],
   labeled_graphic: ["alt", "markers/*/title", "markers/*/markdown"],
   process: ["steps/*/title", "steps/*/markdown", "steps/*/image/alt"],

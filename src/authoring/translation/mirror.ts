@@ -14,6 +14,7 @@ import { CourseAuthoringError } from "../errors.ts";
 import { blockSchema } from "../schemas/blocks.ts";
 import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
+import { themeImageAlt, themeImageFields } from "./units.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -70,6 +71,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
+    theme: translatedTheme(course, ids, textOf),
   });
 
   const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
@@ -93,12 +95,56 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
   for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], wanted[kind]);
 }
 
-function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
+/**
+ * The source's theme with its images pointing at the translation's copies of the assets and their alt
+ * texts translated (units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`): a screen reader in the
+ * translation's language reads the logo's description in that language too.
+ */
+function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup): JsonObject | null {
+  if (!course.theme) return null;
+  const theme = remapIds(course.theme, ids) as JsonObject;
+  for (const field of themeImageFields) {
+    const alt = themeImageAlt(course.theme, field);
+    if (alt.trim() === "") continue;
+    const unitId = `${course.id}/theme/${field}/alt`;
+    const text = textOf(unitId, alt);
+    if (text.length > 300) {
+      throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must be at most 300 characters (it has ${text.length}); nothing was written.`, { field: "units", unitId });
+    }
+    if (text.trim() === "") throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must not be empty; nothing was written.`, { field: "units", unitId });
+    theme[field] = { ...(theme[field] as JsonObject), alt: text };
+  }
+  return theme;
+}
+
+/** The translation's copy of a source block: IDs mapped, texts translated; exported for its tests. */
+export function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
   const texts = blockTexts(row.type, row.body);
   for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (row.type === "sorting") relinkSortingItems(row, body, textOf);
   if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * A sorting item names its category by title, so each item's `category` takes the same translation as
+ * the category title it names (unit `blk_…/categories/n/title`): the translated block stays valid
+ * and items stay in their categories. A category the source does not have is left as it is.
+ */
+function relinkSortingItems(row: BlockRow, body: JsonObject, textOf: TextLookup): void {
+  const categories = Array.isArray(row.body.categories) ? row.body.categories : [];
+  const translatedTitle = new Map<string, string>();
+  categories.forEach((category, index) => {
+    const title = category !== null && typeof category === "object" && !Array.isArray(category) ? category.title : undefined;
+    if (typeof title === "string" && !translatedTitle.has(title)) translatedTitle.set(title, title.trim() === "" ? title : textOf(`${row.id}/categories/${index}/title`, title));
+  });
+  const items = Array.isArray(body.items) ? body.items : [];
+  for (const item of items) {
+    if (item === null || typeof item !== "object" || Array.isArray(item) || typeof item.category !== "string") continue;
+    const title = translatedTitle.get(item.category);
+    if (title !== undefined) item.category = title;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * edited (`crs_…/title`, `les_…/title`, `blk_…/choices/2/text`), the source text, and a note giving the
  * context a translator needs. Block texts come from the per-type table in `schemas/text-fields.ts`.
  */
-import type { BlockRow, LessonRow, ModuleRow } from "../../store/types.ts";
+import type { BlockRow, JsonObject, LessonRow, ModuleRow } from "../../store/types.ts";
 import { groupBy, inOrder, type CourseRows } from "../read-model.ts";
 import { blockTexts } from "../schemas/text-fields.ts";
 
@@ -15,7 +15,17 @@ export interface SourceUnit {
   note: string;
 }
 
-/** Every unit of a course, in reading order: course, objectives, then each module's lessons and blocks. */
+/** The theme images whose alt text a learner's screen reader reads: units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`. */
+export const themeImageFields = ["logo", "coverImage"] as const;
+
+/** The alt text of a theme image, or "" when the theme has no such image. */
+export function themeImageAlt(theme: JsonObject | null, field: (typeof themeImageFields)[number]): string {
+  const image = theme?.[field];
+  if (image === null || typeof image !== "object" || Array.isArray(image)) return "";
+  return typeof image.alt === "string" ? image.alt : "";
+}
+
+/** Every unit of a course, in reading order: course, its theme's alt texts, objectives, then each module's lessons and blocks. */
 export function sourceUnits(rows: CourseRows): SourceUnit[] {
   const units: SourceUnit[] = [];
   const add = (entityId: string, field: string, text: string, where: string) => {
@@ -25,6 +35,7 @@ export function sourceUnits(rows: CourseRows): SourceUnit[] {
   add(course.id, "title", course.title, "Course");
   add(course.id, "description", course.description, "Course");
   add(course.id, "audience", course.audience, "Course");
+  for (const field of themeImageFields) add(course.id, `theme/${field}/alt`, themeImageAlt(course.theme, field), "Course theme");
   inOrder(rows.objectives).forEach((objective, index) => add(objective.id, "text", objective.text, `Learning objective ${index + 1}`));
   const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
   const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
