@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { translationTablesSql } from "../sql/translation-statements.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -147,30 +147,10 @@ export const postgresMigrations: Migration[] = [
       for (const row of rows) await tx.unsafe("UPDATE courses SET title_folded = $1 WHERE id = $2", [foldCase(row.title), row.id]);
     },
   },
-  {
-    version: 6,
-    name: "course numbering and target length",
-    sql: `
-      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
-      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
-    `,
-  },
-  {
-    version: 7,
-    name: "course theme",
-    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
-  },
-  {
-    version: 8,
-    name: "quiz pools, feedback modes and final assessment",
-    // Mirrors SQLite migration 4: one JSON column, NULL meaning the defaults for existing lessons.
-    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
-  },
-  {
-    version: 9,
-    name: "translations linked to their source, and translated units",
-    sql: translationTablesSql,
-  },
+  { version: 6, ...courseSettingsStep },
+  { version: 7, ...courseThemeStep },
+  { version: 8, ...quizOptionsStep },
+  { version: 9, ...translationsStep },
 ];
 
 export class SchemaTooNewError extends Error {

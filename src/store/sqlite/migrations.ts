@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { translationTablesSql } from "../sql/translation-statements.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -184,30 +184,10 @@ export const migrations: Migration[] = [
       for (const row of database.query<{ id: string; title: string }, []>("SELECT id, title FROM courses").all()) update.run(foldCase(row.title), row.id);
     },
   },
-  {
-    version: 5,
-    name: "course numbering and target length",
-    sql: `
-      ALTER TABLE courses ADD COLUMN numbering TEXT NOT NULL DEFAULT 'modules';
-      ALTER TABLE courses ADD COLUMN target_minutes INTEGER;
-    `,
-  },
-  {
-    version: 6,
-    name: "course theme",
-    sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",
-  },
-  {
-    version: 7,
-    name: "quiz pools, feedback modes and final assessment",
-    // One JSON column: the settings travel together and NULL means the defaults for existing lessons.
-    sql: "ALTER TABLE lessons ADD COLUMN quiz_options TEXT;",
-  },
-  {
-    version: 8,
-    name: "translations linked to their source, and translated units",
-    sql: translationTablesSql,
-  },
+  { version: 5, ...courseSettingsStep },
+  { version: 6, ...courseThemeStep },
+  { version: 7, ...quizOptionsStep },
+  { version: 8, ...translationsStep },
 ];
 
 export function applyMigrations(database: Database): void {
