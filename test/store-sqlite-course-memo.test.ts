@@ -1,5 +1,5 @@
 /**
- * The SQLite store's memo of course rows: reads take rows from it, every write ends by clearing it,
+ * The SQLite store's memo of course rows and translation links: reads take them from it, every write ends by clearing it,
  * stores of one process on one file share it, and a read that began before a write ended never mixes
  * the memo's rows with its own snapshot.
  */
@@ -102,5 +102,24 @@ describe("course row memo", () => {
     const inWrite = await store.write((tx) => tx.find("course", course.id));
     expect(inWrite).not.toBe(read as CourseRow);
     expect(Object.isFrozen(inWrite)).toBe(false);
+  });
+
+  test("translation links: a read after a write that links a translation sees the link; rows are shared and frozen", async () => {
+    const store = stores[0] as AuthoringStore;
+    const links = (reader: AuthoringStore) => reader.read((tx) => tx.listTranslationLinks(course.id));
+    const none = await links(store);
+    expect(none).toEqual([]);
+    expect(await links(store)).toBe(none);
+    const translation = { ...course, id: "crs_memo_fr", language: "fr" };
+    await open().write(async (tx) => {
+      await tx.insert("course", translation);
+      await tx.putTranslation({ courseId: translation.id, sourceCourseId: course.id, language: "fr", sourceVersion: 1, createdAt: course.createdAt });
+    });
+    const linked = await links(store);
+    expect(linked.map((link) => [link.courseId, link.language])).toEqual([[translation.id, "fr"]]);
+    expect(Object.isFrozen(linked)).toBe(true);
+    expect(Object.isFrozen(linked[0])).toBe(true);
+    await store.write((tx) => tx.remove("course", translation.id));
+    expect(await links(store)).toEqual([]);
   });
 });

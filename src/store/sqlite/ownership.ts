@@ -12,16 +12,19 @@
  */
 import { Database } from "bun:sqlite";
 import { realpathSync } from "node:fs";
-import type { CourseRow } from "../types.ts";
+import type { CourseRow, TranslationRow } from "../types.ts";
 
 /**
- * Course rows that read transactions loaded, valid until the next write on the file ends. `generation`
- * counts the writes that ended; a read transaction uses and fills the memo only while no write has
- * ended since it began, so it never mixes a row from a newer snapshot with rows from its own.
+ * Course rows, and each course's translation links, that read transactions loaded, valid until the
+ * next write on the file ends. `generation` counts the writes that ended; a read transaction uses and
+ * fills the memo only while no write has ended since it began, so it never mixes a row from a newer
+ * snapshot with rows from its own. The links are kept because every course read asks for them (a
+ * source lists its translations) and nearly every course has none.
  */
 export class CourseRowMemo {
   generation = 0;
   private readonly rows = new Map<string, CourseRow>();
+  private readonly links = new Map<string, readonly TranslationRow[]>();
 
   constructor(private readonly maxRows = 10_000) {}
 
@@ -38,10 +41,24 @@ export class CourseRowMemo {
     return row;
   }
 
+  translationLinks(courseId: string): readonly TranslationRow[] | undefined {
+    return this.links.get(courseId);
+  }
+
+  /** Keeps a course's links, frozen like the rows. */
+  rememberTranslationLinks(courseId: string, links: TranslationRow[]): TranslationRow[] {
+    for (const link of links) Object.freeze(link);
+    Object.freeze(links);
+    if (this.links.size >= this.maxRows) this.links.delete(this.links.keys().next().value as string);
+    this.links.set(courseId, links);
+    return links;
+  }
+
   /** Called when a write transaction ends, committed or rolled back. */
   forgetAll(): void {
     this.generation++;
     this.rows.clear();
+    this.links.clear();
   }
 }
 

@@ -4,12 +4,13 @@
  * take the lock up front (`BEGIN IMMEDIATE`) so a version check and its write are never split. The
  * statements themselves are shared with PostgreSQL (`../sql/transaction.ts`); this file runs them.
  *
- * Read transactions take course rows from a memo that every write ends by clearing (`CourseRowMemo`,
- * shared by the stores of this process on the file, which no other process writes: ownership.ts).
+ * Read transactions take course rows and translation links from a memo that every write ends by
+ * clearing (`CourseRowMemo`, shared by the stores of this process on the file, which no other process
+ * writes: ownership.ts).
  * Every tool call opens its course first, so a cached read then runs no statement at all.
  */
 import type { Database, SQLQueryBindings } from "bun:sqlite";
-import type { AuthoringStore, CourseRow, EntityKind, EntityRows, StoreTransaction } from "../types.ts";
+import type { AuthoringStore, CourseRow, EntityKind, EntityRows, StoreTransaction, TranslationRow } from "../types.ts";
 import type { Bindings, SqlDialect, SqlRecord } from "../sql/statements.ts";
 import { SqlTransaction } from "../sql/transaction.ts";
 import { openSqliteDatabase } from "./open.ts";
@@ -139,5 +140,12 @@ class SqliteTransaction extends SqlTransaction {
     if (known) return known as EntityRows[K];
     const row = await super.find(kind, id);
     return row && (this.memo.remember(row as CourseRow) as EntityRows[K]);
+  }
+
+  override async listTranslationLinks(courseId: string): Promise<TranslationRow[]> {
+    if (this.readingSince !== this.memo.generation) return super.listTranslationLinks(courseId);
+    const known = this.memo.translationLinks(courseId);
+    if (known) return known as TranslationRow[];
+    return this.memo.rememberTranslationLinks(courseId, await super.listTranslationLinks(courseId));
   }
 }
