@@ -35,43 +35,66 @@ const tooLarge = (maxBytes: number) => ({ ok: false as const, response: jsonRpcE
 
 class BodyDeadline extends Error {}
 
-/** The body's bytes, or why not: too large while arriving, too slow, or the client went away. */
-async function readBytes(body: ReadableStream<Uint8Array>, policy: BodyPolicy): Promise<Uint8Array | BodyResult> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/** Why reading stopped: the deadline passed, or the client went away mid-body. */
+function unfinished(error: unknown, policy: BodyPolicy): BodyResult {
+  if (error instanceof BodyDeadline) {
+    const seconds = Math.round(policy.deadlineMs / 1000);
+    return { ok: false, response: jsonRpcErrorResponse(408, -32600, `Request Timeout: the request body did not arrive within ${seconds} seconds`, { Connection: "close" }) };
+  }
+  policy.onIncomplete?.(error instanceof Error ? error.message : String(error));
+  return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body ended before it was complete") };
+}
+
+/** Runs `read` against the policy's deadline. */
+async function withinDeadline<T>(policy: BodyPolicy, read: (deadline: Promise<never>) => Promise<T>): Promise<T | BodyResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new BodyDeadline()), policy.deadlineMs);
   });
   try {
-    for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
-      if (done) break;
-      size += value.byteLength;
-      if (size > policy.maxBytes) return tooLarge(policy.maxBytes);
-      chunks.push(value);
-    }
+    return await read(deadline);
   } catch (error) {
-    if (error instanceof BodyDeadline) {
-      const seconds = Math.round(policy.deadlineMs / 1000);
-      return { ok: false, response: jsonRpcErrorResponse(408, -32600, `Request Timeout: the request body did not arrive within ${seconds} seconds`, { Connection: "close" }) };
-    }
-    policy.onIncomplete?.(error instanceof Error ? error.message : String(error));
-    return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body ended before it was complete") };
+    return unfinished(error, policy);
   } finally {
     clearTimeout(timer);
-    // Stops reading whatever is still coming (a body cut off by a refusal); harmless when done.
-    reader.cancel().catch(() => undefined);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+}
+
+/**
+ * A body of declared length (already checked against the limit): the runtime reads exactly that many
+ * bytes in one native call, far cheaper per request than pulling chunks through a stream reader.
+ */
+function readDeclared(request: Request, policy: BodyPolicy): Promise<Uint8Array | BodyResult> {
+  return withinDeadline(policy, async (deadline) => new Uint8Array(await Promise.race([request.arrayBuffer(), deadline])));
+}
+
+/** A body of undeclared length (chunked): counted as it arrives, so an endless one stops at the limit. */
+function readChunked(body: ReadableStream<Uint8Array>, policy: BodyPolicy): Promise<Uint8Array | BodyResult> {
+  return withinDeadline(policy, async (deadline) => {
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await Promise.race([reader.read(), deadline]);
+        if (done) break;
+        size += value.byteLength;
+        if (size > policy.maxBytes) return tooLarge(policy.maxBytes);
+        chunks.push(value);
+      }
+    } finally {
+      // Stops reading whatever is still coming (a body cut off by a refusal); harmless when done.
+      reader.cancel().catch(() => undefined);
+    }
+    if (chunks.length === 1) return chunks[0]!;
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return bytes;
+  });
 }
 
 export async function readJsonBody(request: Request, policy: BodyPolicy): Promise<BodyResult> {
@@ -79,7 +102,7 @@ export async function readJsonBody(request: Request, policy: BodyPolicy): Promis
   if (declared > policy.maxBytes) return tooLarge(policy.maxBytes);
   const unsupported = unsupportedContentType(request.headers.get("content-type") ?? "");
   if (unsupported !== undefined) return { ok: false, response: jsonRpcErrorResponse(415, -32600, unsupported) };
-  const bytes = request.body === null ? new Uint8Array(0) : await readBytes(request.body, policy);
+  const bytes = request.body === null ? new Uint8Array(0) : request.headers.has("content-length") ? await readDeclared(request, policy) : await readChunked(request.body, policy);
   if (!(bytes instanceof Uint8Array)) return bytes;
   try {
     return { ok: true, body: JSON.parse(new TextDecoder().decode(bytes)) };
