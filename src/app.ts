@@ -121,15 +121,24 @@ export function createApp(deps: AppDeps) {
     return handler(request, context);
   }
 
+  /** Each prepared document's fixed headers, built once: copying a built `Headers` is cheaper than building one from an object. */
+  const documentHeaders = new WeakMap<PreparedDocument, Headers>();
+
   /** A prepared document's response with every header it needs, written at once (see `finish` for the rest). */
   function documentResponse(request: Request, document: PreparedDocument, context: RequestContext, origin: string | null): Response {
-    const headers: Record<string, string> = { ...notAPageHeaders, ...document.headers, "Service-Api-Version": apiVersion, "Request-Id": context.requestId };
+    let fixed = documentHeaders.get(document);
+    if (fixed === undefined) {
+      fixed = new Headers({ ...notAPageHeaders, ...document.headers, "Service-Api-Version": apiVersion });
+      documentHeaders.set(document, fixed);
+    }
+    const headers = new Headers(fixed);
+    headers.set("Request-Id", context.requestId);
     if (origin !== null && context.route?.cors === "public") {
-      headers["Access-Control-Allow-Origin"] = "*";
-      headers["Access-Control-Expose-Headers"] = publicExposeHeaders;
+      headers.set("Access-Control-Allow-Origin", "*");
+      headers.set("Access-Control-Expose-Headers", publicExposeHeaders);
     }
     context.headersWritten = true;
-    if (request.method === "HEAD") headers["Content-Length"] = String(textEncoder.encode(document.body).byteLength);
+    if (request.method === "HEAD") headers.set("Content-Length", String(textEncoder.encode(document.body).byteLength));
     return new Response(request.method === "HEAD" ? null : document.body, { headers });
   }
 
