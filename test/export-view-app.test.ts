@@ -4,12 +4,14 @@
  * under the spec's default CSP, answers `ui/initialize`, sends the tool result, proxies `resources/read`
  * to the service and implements `ui/download-file` by starting a real browser download. The person's
  * Download (mouse or keyboard) must save a file whose bytes are the package's, read independently; a
- * failed read, a refused download and a host without `ui/download-file` must each say what to do.
+ * failed read, a refused download and a host without `ui/download-file` must each say what to do. The
+ * same download also runs through the ext-apps reference host (`AppBridge`), bundled for the browser.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
 import type { Browser, BrowserContextOptions, Download, Frame, Page } from "playwright-core";
 import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { getToolUiResourceUri } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { exportViewUri } from "../src/mcp/apps/export-view.ts";
 import { launchBrowser, runAxe } from "./support/browser.ts";
 import { devAccessToken } from "./support/dev-login.ts";
@@ -34,6 +36,37 @@ let courseId: string;
 let exported: CallToolResult;
 let facts: { uri: string; fileName: string; size: number; format: string; notices: string[]; exportId: string };
 let viewHtml: string;
+let appBridgeJs: string;
+
+/** A host built on ext-apps' own AppBridge: it reads resources through the page and saves downloads as files. */
+function referenceHostPage(viewUrl: string): string {
+  return `<!doctype html><html lang="en"><head><title>Reference host</title><style>body{margin:0} iframe{border:0;width:100%;height:900px}</style></head><body>
+<script type="module">
+  import { AppBridge, PostMessageTransport } from "/app-bridge.js";
+  const frame = document.createElement("iframe");
+  frame.title = "Course package";
+  frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
+  document.body.append(frame);
+  const bridge = new AppBridge(null, { name: "reference-host", version: "1" }, { serverResources: {}, downloadFile: {} });
+  bridge.onreadresource = (params) => window.readResource(params.uri);
+  bridge.ondownloadfile = async ({ contents }) => {
+    for (const item of contents) {
+      const bytes = Uint8Array.from(atob(item.resource.blob), (char) => char.charCodeAt(0));
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([bytes], { type: item.resource.mimeType }));
+      link.download = item.resource.uri.split("/").pop();
+      link.click();
+    }
+    return {};
+  };
+  bridge.oninitialized = async () => {
+    await bridge.sendToolInput({ arguments: await window.toolArguments() });
+    await bridge.sendToolResult(await window.toolResult());
+  };
+  await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+  frame.src = ${JSON.stringify(viewUrl)};
+</script></body></html>`;
+}
 
 function hostPage(viewUrl: string): string {
   return `<!doctype html><html lang="en"><head><title>Test host</title><style>body{margin:0} iframe{border:0;width:100%;height:900px}</style></head><body>
@@ -106,10 +139,19 @@ beforeAll(async () => {
     port: 0,
     fetch: () => new Response(viewHtml, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": hostDefaultCsp } }),
   });
+  const bundle = await Bun.build({ entrypoints: [new URL(import.meta.resolve("@modelcontextprotocol/ext-apps/app-bridge")).pathname], target: "browser", format: "esm" });
+  if (!bundle.success) throw new Error(`bundling AppBridge failed: ${bundle.logs.join("\n")}`);
+  appBridgeJs = await bundle.outputs[0]!.text();
+  const viewUrl = `http://127.0.0.1:${viewServer.port}/view.html`;
   hostServer = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () => new Response(hostPage(`http://127.0.0.1:${viewServer.port}/view.html`), { headers: { "content-type": "text/html; charset=utf-8" } }),
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path === "/app-bridge.js") return new Response(appBridgeJs, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+      const page = path === "/reference.html" ? referenceHostPage(viewUrl) : hostPage(viewUrl);
+      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+    },
   });
   browser = await launchBrowser();
 }, 60_000);
@@ -124,6 +166,8 @@ afterAll(async () => {
 });
 
 interface HostOptions {
+  /** The hand-written host page (default) or the one built on ext-apps' AppBridge. */
+  readonly host?: "host" | "reference";
   readonly mode?: DownloadMode;
   readonly result?: CallToolResult;
   readonly readResource?: (uri: string) => Promise<ReadResourceResult>;
@@ -135,8 +179,9 @@ async function openHost(options: HostOptions = {}): Promise<{ page: Page; frame:
   await page.exposeFunction("toolResult", () => options.result ?? exported);
   await page.exposeFunction("toolArguments", () => ({ courseId, format: "scorm2004" }));
   await page.exposeFunction("readResource", options.readResource ?? ((uri: string) => alice.client.readResource({ uri })));
-  await page.goto(`http://127.0.0.1:${hostServer.port}/host.html?download=${options.mode ?? "save"}`);
-  const frame = page.frames().find((candidate) => candidate.url().includes(`:${viewServer.port}/`));
+  await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}`);
+  const frameElement = await page.waitForSelector("iframe[src]");
+  const frame = await frameElement.contentFrame();
   if (!frame) throw new Error("the view frame is missing");
   await frame.locator("#download").waitFor({ state: "visible", timeout: 15_000 });
   return { page, frame };
@@ -240,6 +285,20 @@ describe("in an MCP Apps host", () => {
     expect(files).toContain("imsmanifest.xml");
     expect(files.some((path) => path.endsWith("uitgang.png"))).toBe(true);
     expect(await frame.locator("#files-summary").innerText()).toBe(`${files.length} files in the package`);
+    await page.context().close();
+  }, 60_000);
+
+  test("through ext-apps' reference AppBridge as the host, the tool's link resolves and Download saves the package's bytes", async () => {
+    const { tools } = await alice.client.listTools();
+    expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course")!)).toBe(exportViewUri);
+    const { page, frame } = await openHost({ host: "reference" });
+    await frame.locator("#files-box").waitFor({ timeout: 15_000 });
+    await tabToDownload(page, frame);
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.keyboard.press("Enter")]);
+    expect(download.suggestedFilename()).toBe(facts.fileName);
+    expect(await savedBytes(download)).toEqual((await readExport(alice, facts.uri)).bytes);
+    await frame.locator("#status", { hasText: "Downloaded" }).waitFor({ timeout: 15_000 });
+    expect((await statusOf(frame)).problem).toBe("");
     await page.context().close();
   }, 60_000);
 
