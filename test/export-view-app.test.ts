@@ -9,108 +9,26 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
-import type { Browser, BrowserContextOptions, Download, Frame, Page } from "playwright-core";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Browser, Frame, Page } from "playwright-core";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getToolUiResourceUri } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { exportViewUri } from "../src/mcp/apps/export-view.ts";
+import { hostLog, savedBytes, startAppsHost, statusOf, tabToDownload, type AppsHost, type HostOptions } from "./support/apps-host.ts";
 import { launchBrowser, runAxe } from "./support/browser.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
 
-/** What SEP-1865 says a host must apply when the view declares no CSP domains. */
-const hostDefaultCsp =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'";
-
-/** How the host page answers `ui/download-file`: saves the file, reports a refusal, lacks the method, or never answers. */
-type DownloadMode = "save" | "cancel" | "unsupported" | "silent";
-
 let service: TestService;
 let alice: Agent;
 let mallory: Agent;
 let browser: Browser;
-let viewServer: ReturnType<typeof Bun.serve>;
-let hostServer: ReturnType<typeof Bun.serve>;
+let apps: AppsHost;
 let courseId: string;
 let exported: CallToolResult;
 let facts: { uri: string; fileName: string; size: number; format: string; notices: string[]; exportId: string };
 let viewHtml: string;
-let appBridgeJs: string;
-
-/** A host built on ext-apps' own AppBridge: it reads resources through the page and saves downloads as files. */
-function referenceHostPage(viewUrl: string): string {
-  return `<!doctype html><html lang="en"><head><title>Reference host</title><style>body{margin:0} iframe{border:0;width:100%;height:900px}</style></head><body>
-<script type="module">
-  import { AppBridge, PostMessageTransport } from "/app-bridge.js";
-  const frame = document.createElement("iframe");
-  frame.title = "Course package";
-  frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  document.body.append(frame);
-  const bridge = new AppBridge(null, { name: "reference-host", version: "1" }, { serverResources: {}, downloadFile: {} });
-  bridge.onreadresource = (params) => window.readResource(params.uri);
-  bridge.ondownloadfile = async ({ contents }) => {
-    for (const item of contents) {
-      const bytes = Uint8Array.from(atob(item.resource.blob), (char) => char.charCodeAt(0));
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([bytes], { type: item.resource.mimeType }));
-      link.download = item.resource.uri.split("/").pop();
-      link.click();
-    }
-    return {};
-  };
-  bridge.oninitialized = async () => {
-    await bridge.sendToolInput({ arguments: await window.toolArguments() });
-    await bridge.sendToolResult(await window.toolResult());
-  };
-  await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
-  frame.src = ${JSON.stringify(viewUrl)};
-</script></body></html>`;
-}
-
-function hostPage(viewUrl: string): string {
-  return `<!doctype html><html lang="en"><head><title>Test host</title><style>body{margin:0} iframe{border:0;width:100%;height:900px}</style></head><body>
-<iframe id="view" title="Course package" sandbox="allow-scripts allow-same-origin" src="${viewUrl}"></iframe>
-<script>
-  window.hostLog = [];
-  const mode = new URLSearchParams(location.search).get("download");
-  const frame = document.getElementById("view");
-  const reply = (id, body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0", id }, body), "*");
-  const notify = (method, params) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, "*");
-  const capabilities = { serverResources: {} };
-  if (mode === "save" || mode === "cancel") capabilities.downloadFile = {};
-  window.addEventListener("message", async (event) => {
-    if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== "2.0") return;
-    const message = event.data;
-    const item = message.method === "ui/download-file" ? message.params.contents[0] : null;
-    window.hostLog.push({ method: message.method, uri: message.params && message.params.uri, item: item && { type: item.type, uri: item.resource.uri, mimeType: item.resource.mimeType, blobLength: item.resource.blob.length } });
-    if (message.method === "ui/initialize") {
-      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: { theme: "light", displayMode: "inline" } } });
-    } else if (message.method === "ui/notifications/initialized") {
-      notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
-      notify("ui/notifications/tool-result", await window.toolResult());
-    } else if (message.method === "resources/read") {
-      try {
-        reply(message.id, { result: await window.readResource(message.params.uri) });
-      } catch (error) {
-        reply(message.id, { error: { code: -32000, message: String(error) } });
-      }
-    } else if (message.method === "ui/download-file") {
-      if (mode === "unsupported") return reply(message.id, { error: { code: -32601, message: "Method not found" } });
-      if (mode === "silent") return;
-      if (mode === "cancel") return reply(message.id, { result: { isError: true } });
-      const bytes = Uint8Array.from(atob(item.resource.blob), (char) => char.charCodeAt(0));
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([bytes], { type: item.resource.mimeType }));
-      link.download = decodeURIComponent(item.resource.uri.split("/").pop());
-      document.body.append(link);
-      link.click();
-      link.remove();
-      reply(message.id, { result: {} });
-    }
-  });
-</script></body></html>`;
-}
 
 beforeAll(async () => {
   service = await startTestService();
@@ -134,79 +52,26 @@ beforeAll(async () => {
   const view = (await alice.client.readResource({ uri: exportViewUri })).contents[0] as { text: string; mimeType: string };
   expect(view.mimeType).toBe("text/html;profile=mcp-app");
   viewHtml = view.text;
-  viewServer = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: () => new Response(viewHtml, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": hostDefaultCsp } }),
-  });
-  const bundle = await Bun.build({ entrypoints: [new URL(import.meta.resolve("@modelcontextprotocol/ext-apps/app-bridge")).pathname], target: "browser", format: "esm" });
-  if (!bundle.success) throw new Error(`bundling AppBridge failed: ${bundle.logs.join("\n")}`);
-  appBridgeJs = await bundle.outputs[0]!.text();
-  const viewUrl = `http://127.0.0.1:${viewServer.port}/view.html`;
-  hostServer = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (path === "/app-bridge.js") return new Response(appBridgeJs, { headers: { "content-type": "text/javascript; charset=utf-8" } });
-      const page = path === "/reference.html" ? referenceHostPage(viewUrl) : hostPage(viewUrl);
-      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
-    },
-  });
+  apps = await startAppsHost(viewHtml);
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await viewServer?.stop(true);
-  await hostServer?.stop(true);
+  await apps?.stop();
   await alice?.close();
   await mallory?.close();
   await service?.dispose();
 });
 
-interface HostOptions {
-  /** The hand-written host page (default) or the one built on ext-apps' AppBridge. */
-  readonly host?: "host" | "reference";
-  readonly mode?: DownloadMode;
-  readonly result?: CallToolResult;
-  readonly readResource?: (uri: string) => Promise<ReadResourceResult>;
-  readonly context?: BrowserContextOptions;
-}
-
-async function openHost(options: HostOptions = {}): Promise<{ page: Page; frame: Frame }> {
-  const page = await (await browser.newContext({ acceptDownloads: true, ...options.context })).newPage();
-  await page.exposeFunction("toolResult", () => options.result ?? exported);
-  await page.exposeFunction("toolArguments", () => ({ courseId, format: "scorm2004" }));
-  await page.exposeFunction("readResource", options.readResource ?? ((uri: string) => alice.client.readResource({ uri })));
-  await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}`);
-  const frameElement = await page.waitForSelector("iframe[src]");
-  const frame = await frameElement.contentFrame();
-  if (!frame) throw new Error("the view frame is missing");
-  await frame.locator("#download").waitFor({ state: "visible", timeout: 15_000 });
-  return { page, frame };
-}
-
-async function hostLog(page: Page): Promise<{ method?: string; uri?: string; item?: { type: string; uri: string; mimeType: string; blobLength: number } }[]> {
-  return page.evaluate(() => (window as unknown as { hostLog: [] }).hostLog);
-}
-
-/** Presses Tab in the host page until the view's Download button has the focus. */
-async function tabToDownload(page: Page, frame: Frame): Promise<void> {
-  for (let presses = 0; presses < 20; presses++) {
-    if (await frame.evaluate(() => document.activeElement?.id === "download")) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error("Tab never reached the Download button");
-}
-
-/** The file the browser saved, as the person would find it in their downloads. */
-async function savedBytes(download: Download): Promise<Uint8Array> {
-  return new Uint8Array(await Bun.file(await download.path()).arrayBuffer());
-}
-
-async function statusOf(frame: Frame): Promise<{ status: string; problem: string }> {
-  return { status: await frame.locator("#status").innerText(), problem: await frame.locator("#problem").innerText() };
+/** Alice's export in the hand-written host, reading through her SDK client, unless a test says otherwise. */
+function openHost(options: Partial<HostOptions> = {}): Promise<{ page: Page; frame: Frame }> {
+  return apps.open(browser, {
+    arguments: { courseId, format: "scorm2004" },
+    result: exported,
+    readResource: (uri) => alice.client.readResource({ uri }),
+    ...options,
+  });
 }
 
 describe("export_course and its view over MCP", () => {
@@ -339,7 +204,7 @@ describe("in an MCP Apps host", () => {
   test("a package that no longer exists, or belongs to someone else, says to export again and downloads nothing", async () => {
     const gone = { ...facts, uri: `course://${courseId}/exports/exp_0000000000000000000000` };
     const result = { ...exported, structuredContent: gone } as CallToolResult;
-    const cases: HostOptions[] = [{ result }, { readResource: (uri) => mallory.client.readResource({ uri }) }];
+    const cases: Partial<HostOptions>[] = [{ result }, { readResource: (uri) => mallory.client.readResource({ uri }) }];
     for (const options of cases) {
       const { page, frame } = await openHost(options);
       await frame.locator("#problem", { hasText: "no longer available" }).waitFor({ timeout: 15_000 });
