@@ -103,6 +103,9 @@ describe("export_course and its view over MCP", () => {
     const manifest = listing.files.find((file) => file.path === "imsmanifest.xml")!;
     expect(manifest.size).toBe(unzipSync(bytes)["imsmanifest.xml"]!.byteLength);
     await expect(mallory.client.readResource({ uri: `${facts.uri}/files` })).rejects.toThrow(/not_found/);
+    for (const uri of [`course://${courseId}/exports/exp_0000000000000000000000/files`, `course://crs_nope/exports/${facts.exportId}/files`, `${facts.uri}/files/more`]) {
+      await expect(alice.client.readResource({ uri })).rejects.toThrow(/not_found/);
+    }
     const { resourceTemplates } = await alice.client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toContain("course://{courseId}/exports/{exportId}/files");
   });
@@ -220,6 +223,16 @@ describe("in an MCP Apps host", () => {
     }
   }, 60_000);
 
+  test("a failed export shows its error and offers nothing to download", async () => {
+    const failed = (await alice.callRaw("export_course", { courseId: "crs_0000000000000000000000", format: "scorm12" })) as CallToolResult;
+    expect(failed.isError).toBe(true);
+    const { page, frame } = await openHost({ result: failed });
+    expect(await frame.locator("h1").innerText()).toBe("Export failed");
+    expect((await statusOf(frame)).problem).toContain("not_found");
+    expect(await frame.locator("#download").isVisible()).toBe(false);
+    await page.context().close();
+  }, 60_000);
+
   test("a download the person cancels in the host says it was not saved", async () => {
     const { page, frame } = await openHost({ mode: "cancel" });
     await frame.locator("#download").click();
@@ -238,9 +251,9 @@ describe("in an MCP Apps host", () => {
     }, 60_000);
   }
 
-  test("axe finds nothing at 390 px and on a desktop, with the files open and after an error; nothing overflows", async () => {
-    for (const width of [390, 1024]) {
-      const { page, frame } = await openHost({ mode: "cancel", context: { bypassCSP: true, viewport: { width, height: 900 } } });
+  test("axe finds nothing at 390 px and on a desktop, light and dark, with the files open and after an error; nothing overflows", async () => {
+    for (const [width, theme] of [[390, "light"], [1024, "light"], [390, "dark"]] as const) {
+      const { page, frame } = await openHost({ mode: "cancel", theme, context: { bypassCSP: true, viewport: { width, height: 900 } } });
       await frame.locator("#files-box").waitFor({ timeout: 15_000 });
       const states: [string, () => Promise<void>][] = [
         ["ready", async () => {}],
@@ -253,7 +266,7 @@ describe("in an MCP Apps host", () => {
       for (const [state, reach] of states) {
         await reach();
         const violations = await runAxe(frame);
-        expect(violations.map((violation) => `${width} px, ${state}: ${violation.id}: ${violation.help} (${violation.targets.join(", ")})`)).toEqual([]);
+        expect(violations.map((violation) => `${width} px, ${theme}, ${state}: ${violation.id}: ${violation.help} (${violation.targets.join(", ")})`)).toEqual([]);
         expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
       }
       expect(await frame.locator("#status").getAttribute("role")).toBe("status");
@@ -261,7 +274,7 @@ describe("in an MCP Apps host", () => {
       // The Download button is a real button, large enough to hit (WCAG 2.2 target size).
       const box = (await frame.locator("#download").boundingBox())!;
       expect(box.height).toBeGreaterThanOrEqual(24);
-      if (process.env.EXPORT_VIEW_SCREENSHOTS) await page.screenshot({ path: `${process.env.EXPORT_VIEW_SCREENSHOTS}/export-view-${width}.png`, fullPage: true });
+      if (process.env.EXPORT_VIEW_SCREENSHOTS) await page.screenshot({ path: `${process.env.EXPORT_VIEW_SCREENSHOTS}/export-view-${width}-${theme}.png`, fullPage: true });
       await page.context().close();
     }
   }, 60_000);

@@ -65,7 +65,7 @@ function hostPage(viewUrl: string): string {
     const item = message.method === "ui/download-file" ? message.params.contents[0] : null;
     window.hostLog.push({ method: message.method, uri: message.params && message.params.uri, item: item && { type: item.type, uri: item.resource.uri, mimeType: item.resource.mimeType, blobLength: item.resource.blob.length } });
     if (message.method === "ui/initialize") {
-      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: { theme: "light", displayMode: "inline" } } });
+      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: { theme: new URLSearchParams(location.search).get("theme") || "light", displayMode: "inline" } } });
     } else if (message.method === "ui/notifications/initialized") {
       notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
       notify("ui/notifications/tool-result", await window.toolResult());
@@ -103,6 +103,8 @@ export interface HostOptions {
   /** The hand-written host page (default) or the one built on ext-apps' AppBridge. */
   readonly host?: "host" | "reference";
   readonly mode?: DownloadMode;
+  /** The theme the hand-written host announces in its host context. */
+  readonly theme?: "light" | "dark";
   readonly arguments: Record<string, unknown>;
   readonly result: CallToolResult;
   readonly readResource: (uri: string) => Promise<ReadResourceResult>;
@@ -140,10 +142,11 @@ export async function startAppsHost(viewHtml: string): Promise<AppsHost> {
       await page.exposeFunction("toolResult", () => options.result);
       await page.exposeFunction("toolArguments", () => options.arguments);
       await page.exposeFunction("readResource", options.readResource);
-      await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}`);
+      await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}&theme=${options.theme ?? "light"}`);
       const frame = await (await page.waitForSelector("iframe[src]")).contentFrame();
       if (!frame) throw new Error("the view frame is missing");
-      await frame.locator("#download").waitFor({ state: "visible", timeout: 15_000 });
+      // Ready once the view shows a package to download or says why it cannot.
+      await frame.waitForFunction(() => document.getElementById("download")?.checkVisibility() || document.getElementById("problem")?.textContent, undefined, { timeout: 15_000 });
       return { page, frame };
     },
     async stop() {
