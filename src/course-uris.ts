@@ -1,7 +1,7 @@
 /**
  * The `course://` resource URIs, written once as URI templates (RFC 6570) and matched with the MCP
  * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson), its Markdown outline, its HTML
- * previews (whole, per module, per lesson) and its export packages. Resource listings, links in tool results and the export store all build and parse them here.
+ * previews (whole, per module, per lesson), its export packages and the list of files in each. Resource listings, links in tool results and the export store all build and parse them here.
  */
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 
@@ -15,6 +15,7 @@ export const courseUriTemplates = {
   modulePreview: "course://{courseId}/modules/{moduleId}/preview",
   lessonPreview: "course://{courseId}/lessons/{lessonId}/preview",
   export: "course://{courseId}/exports/{exportId}",
+  exportFiles: "course://{courseId}/exports/{exportId}/files",
 } as const;
 
 export type CourseUriKind = keyof typeof courseUriTemplates;

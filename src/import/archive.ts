@@ -47,8 +47,11 @@ export function unsafeEntryName(name: string): string | null {
   return null;
 }
 
-/** Every entry named in the central directory, checked before any byte is inflated. */
-export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
+/**
+ * The entries the central directory names, as written, without judging them; more than `maxEntries` is
+ * refused before any is read. Our own export packages are listed with this too.
+ */
+export function listArchiveEntries(bytes: Uint8Array, maxEntries: number = 0xffff): ArchiveEntry[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = -1;
   for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at--) {
@@ -62,8 +65,8 @@ export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
   const directorySize = view.getUint32(end + 12, true);
   const directoryOffset = view.getUint32(end + 16, true);
   if (count === 0xffff || directoryOffset === 0xffffffff) throw notAnArchive("ZIP64 archives are not accepted");
-  if (count > archiveLimits.entries) {
-    throw new CourseAuthoringError("limit_exceeded", `content: the archive has ${count} entries, more than the ${archiveLimits.entries} allowed; nothing was imported.`, {
+  if (count > maxEntries) {
+    throw new CourseAuthoringError("limit_exceeded", `content: the archive has ${count} entries, more than the ${maxEntries} allowed; nothing was imported.`, {
       field: "content",
       entries: count,
     });
@@ -78,18 +81,23 @@ export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
     const commentLength = view.getUint16(at + 32, true);
     if (at + 46 + nameLength > end) throw notAnArchive("an entry name is out of bounds");
     const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    const entry: ArchiveEntry = {
+    entries.push({
       name,
       flags: view.getUint16(at + 8, true),
       method: view.getUint16(at + 10, true),
       compressedSize: view.getUint32(at + 20, true),
       size: view.getUint32(at + 24, true),
       localHeaderOffset: view.getUint32(at + 42, true),
-    };
-    checkEntry(entry);
-    entries.push(entry);
+    });
     at += 46 + nameLength + extraLength + commentLength;
   }
+  return entries;
+}
+
+/** Every entry named in the central directory, checked before any byte is inflated. */
+export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
+  const entries = listArchiveEntries(bytes, archiveLimits.entries);
+  for (const entry of entries) checkEntry(entry);
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > archiveLimits.uncompressedBytes) {
     throw zipBomb(`the archive declares ${declared} bytes uncompressed, more than the ${archiveLimits.uncompressedBytes} allowed`, { declaredBytes: declared });

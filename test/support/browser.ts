@@ -3,7 +3,7 @@
  * throwaway HTTP server on 127.0.0.1 for the pages under test, keyboard helpers that move focus only
  * with the keys a learner would press, and axe-core injected into the page.
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import type { AxeResults, ImpactValue } from "axe-core";
 
 export const chromiumPath = "/usr/bin/chromium";
@@ -59,8 +59,8 @@ export interface AxeViolation {
   readonly targets: string[];
 }
 
-/** Runs axe-core (WCAG 2.x A/AA and best practices) on the page as it is now. Needs a CSP-bypassing context. */
-export async function runAxe(page: Page): Promise<AxeViolation[]> {
+/** Runs axe-core (WCAG 2.x A/AA and best practices) on the page, or one framed document, as it is now. Needs a CSP-bypassing context. */
+export async function runAxe(page: Page | Frame): Promise<AxeViolation[]> {
   const alreadyLoaded = await page.evaluate(() => "axe" in window);
   if (!alreadyLoaded) await page.addScriptTag({ content: await Bun.file(axeSourcePath).text() });
   const results = await page.evaluate(async () => {

@@ -2,7 +2,9 @@
  * `export_course`: packages a course as SCORM 1.2, SCORM 2004 4th Edition, cmi5, IMS Common Cartridge
  * 1.3, a self-contained HTML site or the lossless JSON document (the use case is `export/export-course.ts`).
  * The answer is a resource link by default, so a package never floods the agent's context; a small
- * package comes inline as base64 only when the caller asks for `delivery: "embedded"`.
+ * package comes inline as base64 only when the caller asks for `delivery: "embedded"`. Hosts with MCP
+ * Apps show the linked export view (`_meta.ui.resourceUri`), which hands the package to the person as a
+ * file through the host; the result itself is the same for every host.
  */
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthoringServices } from "../../authoring/services.ts";
@@ -10,6 +12,7 @@ import { exportCourse, exportCourseArguments, exportResultSchema, formatNames, h
 import { defaultExportTtlMs } from "../../export/export-store.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { toBase64 } from "../../bytes.ts";
+import { exportViewUri } from "../apps/export-view.ts";
 
 export { exportCourseArguments, exportResultSchema };
 
@@ -52,6 +55,8 @@ export const exportCourseTool = defineTool<AuthoringServices, typeof exportCours
   input: exportCourseArguments,
   output: exportResultSchema,
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+  // Only the current key: every tools/list carries it, and ext-apps hosts read it (the flat "ui/resourceUri" is deprecated).
+  meta: { ui: { resourceUri: exportViewUri } },
   async handler(args, context) {
     const limit = embedLimit(context.services.exports.embedLimitBytes, context.resultMaxBytes);
     const { result, embedded } = await exportCourse(context.services, context, args, { embedLimitBytes: limit });
