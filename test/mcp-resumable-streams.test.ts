@@ -3,7 +3,8 @@
  * round-robin balancer: every stream opens with a priming event (an id and `retry`), every event has
  * an id, and a client that lost a stream mid-export reconnects with `Last-Event-ID` (to another replica)
  * and gets every progress notification and the result it missed, none twice. Another user's event id
- * reveals nothing. The official SDK client resumes by itself.
+ * reveals nothing. The official SDK client resumes by itself. While the event store (PostgreSQL) is
+ * out, opening or resuming a stream answers 503 with Retry-After, as the database outage does.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +12,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { rawSession, sseEvents, startDeployment, type DeploymentKind, type McpDeployment, type RawSession, type SseEvent } from "./support/mcp-deployments.ts";
 import { waitFor } from "./support/wait.ts";
+import { createTestDatabase } from "./support/postgres.ts";
+import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
+import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
 
 type Json = Record<string, unknown>;
 
@@ -176,3 +182,53 @@ for (const kind of ["sqlite", "replicas"] as DeploymentKind[]) {
     }, 180_000);
   });
 }
+
+describe("an event store outage", () => {
+  let relay: TcpRelay;
+  let issuer: TestIssuer;
+  let service: TestService;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    const url = new URL(database.url);
+    relay = await startTcpRelay(url.hostname, Number(url.port || 5432));
+    url.port = String(relay.port);
+    issuer = await startTestIssuer();
+    service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience });
+    await waitForOAuthConfiguration(service.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.dispose();
+    await relay?.stop();
+    await issuer?.stop();
+    await drop?.();
+  });
+
+  test("resuming or opening a stream while the event store is out answers 503 with Retry-After, and works again after", async () => {
+    const alice = await rawSession(service.mcpUrl, await issuer.sign({ sub: "alice" }));
+    const primingId = alice.initializeEvents[0]!.id!;
+    await relay.cut();
+    for (const lastEventId of [primingId, undefined]) {
+      const refused = await alice.stream(service.mcpUrl, lastEventId);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(((await refused.json()) as { error: string }).error).toBe("temporarily_unavailable");
+    }
+    await relay.restore();
+    // The service's own probe notices the database is back; a generous limit names what it waited for.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const resumed = await alice.stream(service.mcpUrl, primingId);
+      if (resumed.status === 200) {
+        await resumed.body?.cancel();
+        break;
+      }
+      await resumed.body?.cancel();
+      if (Date.now() > deadline) throw new Error(`resuming still answered ${resumed.status} 30 s after the database came back`);
+      await Bun.sleep(250);
+    }
+  }, 60_000);
+});
