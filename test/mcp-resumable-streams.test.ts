@@ -23,9 +23,9 @@ type Json = Record<string, unknown>;
 /** A course whose HTML package has enough files for the export to send a run of progress notifications. */
 const exportedCourse = {
   title: "Resumable export",
-  modules: [1, 2, 3].map((module) => ({
+  modules: [1, 2, 3, 4, 5].map((module) => ({
     title: `Module ${module}`,
-    lessons: [1, 2, 3, 4].map((lesson) => ({
+    lessons: [1, 2, 3, 4, 5, 6].map((lesson) => ({
       title: `Lesson ${module}.${lesson}`,
       blocks: [{ type: "text", markdown: `Lesson ${module}.${lesson}: ${"Keep the exits clear. ".repeat(40)}` }],
     })),
