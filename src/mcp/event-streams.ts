@@ -77,7 +77,7 @@ export function createEventStreams(options: EventStreamOptions) {
         const append = () =>
           events.append(sessionId, streamId, kept, { concurrentWriters: streamId === standaloneStreamId }).catch((error: unknown) => {
             // Delivered live all the same; only a resume after it will miss it (and the outage answers 503 meanwhile).
-            logger.warn("storing an MCP stream event failed", { session: sessionId, error: error instanceof Error ? error.message : String(error) });
+            logger.warn("storing an MCP stream event failed", { error: error instanceof Error ? error.message : String(error) });
             return "0";
           });
         const next = (tails.get(streamId) ?? Promise.resolve("")).then(append);
