@@ -7,8 +7,9 @@
  * nothing to deliver.
  *
  * Bounded in time and size (`streamEventLimits`): an event is kept at most `ttlMs`, and a session keeps
- * at most `maxEventsPerSession` events and `maxBytesPerSession` bytes of them, its oldest dropped first.
- * An event id that was dropped is answered like one that never existed.
+ * at most `maxEventsPerSession` events and `maxBytesPerSession` bytes of them, its oldest dropped first;
+ * in memory, all sessions together keep at most `maxBytesInProcess`, the longest-open sessions' oldest
+ * events dropped first. An event id that was dropped is answered like one that never existed.
  */
 import type { JsonObject } from "./types.ts";
 
@@ -22,10 +23,17 @@ export interface StreamEventLimits {
   ttlMs: number;
   maxEventsPerSession: number;
   maxBytesPerSession: number;
+  /** All sessions together, for the in-memory store (PostgreSQL keeps them on disk). */
+  maxBytesInProcess: number;
 }
 
 /** Fifteen minutes covers a reconnect after any network hiccup and the longest tool call (255 s). */
-export const streamEventLimits: StreamEventLimits = { ttlMs: 15 * 60_000, maxEventsPerSession: 2000, maxBytesPerSession: 16 * 1024 * 1024 };
+export const streamEventLimits: StreamEventLimits = {
+  ttlMs: 15 * 60_000,
+  maxEventsPerSession: 2000,
+  maxBytesPerSession: 16 * 1024 * 1024,
+  maxBytesInProcess: 256 * 1024 * 1024,
+};
 
 export interface StreamEventStore {
   /**
@@ -92,6 +100,7 @@ export class InProcessStreamEvents implements StreamEventStore {
   private readonly sessions = new Map<string, { events: KeptEvent[]; bytes: number }>();
   private readonly watchers = new StreamWatchers();
   private lastId = 0;
+  private totalBytes = 0;
   private readonly sweep: ReturnType<typeof setInterval>;
 
   constructor(private readonly limits: StreamEventLimits = streamEventLimits) {
@@ -106,8 +115,15 @@ export class InProcessStreamEvents implements StreamEventStore {
     const event = { id: ++this.lastId, streamId, message, bytes, at: Date.now() };
     session.events.push(event);
     session.bytes += bytes;
+    this.totalBytes += bytes;
     while (session.events.length > this.limits.maxEventsPerSession || (session.bytes > this.limits.maxBytesPerSession && session.events.length > 1)) {
-      session.bytes -= session.events.shift()!.bytes;
+      this.dropOldest(session);
+    }
+    // Map order is opening order: the longest-open sessions give up their oldest events first.
+    for (const [id, other] of this.sessions) {
+      if (this.totalBytes <= this.limits.maxBytesInProcess) break;
+      while (other.events.length > (other === session ? 1 : 0) && this.totalBytes > this.limits.maxBytesInProcess) this.dropOldest(other);
+      if (other.events.length === 0) this.sessions.delete(id);
     }
     this.watchers.wake(StreamWatchers.key(sessionId, streamId));
     return String(event.id);
@@ -145,7 +161,14 @@ export class InProcessStreamEvents implements StreamEventStore {
   }
 
   async forgetSession(sessionId: string): Promise<void> {
+    this.totalBytes -= this.sessions.get(sessionId)?.bytes ?? 0;
     this.sessions.delete(sessionId);
+  }
+
+  private dropOldest(session: { events: KeptEvent[]; bytes: number }): void {
+    const bytes = session.events.shift()!.bytes;
+    session.bytes -= bytes;
+    this.totalBytes -= bytes;
   }
 
   close(): void {
@@ -167,7 +190,7 @@ export class InProcessStreamEvents implements StreamEventStore {
   private dropExpired(): void {
     const cutoff = Date.now() - this.limits.ttlMs;
     for (const [sessionId, session] of this.sessions) {
-      while (session.events.length > 0 && session.events[0]!.at < cutoff) session.bytes -= session.events.shift()!.bytes;
+      while (session.events.length > 0 && session.events[0]!.at < cutoff) this.dropOldest(session);
       if (session.events.length === 0) this.sessions.delete(sessionId);
     }
   }
