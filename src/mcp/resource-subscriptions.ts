@@ -17,6 +17,8 @@ import type { ResourceSubscriptionStore, Subscriber } from "../store/resource-su
 import type { StreamEventStore } from "../store/stream-events.ts";
 import type { Logger } from "../log.ts";
 import type { CallerIdentity } from "./registry.ts";
+import { DatabaseUnavailableError } from "../store/unavailable.ts";
+import { outageRetryAfterSeconds } from "./store-outage.ts";
 import { parsePreviewUri } from "./tools/preview-resources.ts";
 import { standaloneStreamId } from "./event-streams.ts";
 
@@ -51,6 +53,19 @@ const subscriberOf = (user: CallerIdentity): Subscriber => ({ sub: user.sub, ema
 
 const resourceNotFound = (uri: string) => new CourseAuthoringError("not_found", `Resource ${uri} was not found`, { uri });
 
+/** A database outage met part-way is said as such (nothing changed, retry), not as an unexpected failure. */
+async function answeringOutage<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof DatabaseUnavailableError)) throw error;
+    throw new CourseAuthoringError("invalid_state", `the database is temporarily unavailable, so ${what} changed nothing; retry in ${outageRetryAfterSeconds} seconds`, {
+      retryable: true,
+      retryAfterSeconds: outageRetryAfterSeconds,
+    });
+  }
+}
+
 export function createResourceSubscriptions(deps: ResourceSubscriptionDeps) {
   const { subscriptions, events, services, logger } = deps;
 
@@ -79,28 +94,34 @@ export function createResourceSubscriptions(deps: ResourceSubscriptionDeps) {
     );
   }
 
-  return {
-    async subscribe(sessionId: string, user: CallerIdentity, uri: string): Promise<void> {
-      const watched = watchedBy(uri);
-      if (!watched) throw resourceNotFound(uri);
-      await readAs(services, user, async (session) => {
-        await openCourse(session, watched.courseId, "read");
-        // A module or lesson of another course is as absent as one that does not exist.
-        const part = watched.moduleId ? await session.tx.find("module", watched.moduleId) : watched.lessonId ? await session.tx.find("lesson", watched.lessonId) : undefined;
-        if ((watched.moduleId || watched.lessonId) && part?.courseId !== watched.courseId) throw notFound(watched.moduleId ? "module" : "lesson", watched.moduleId ?? watched.lessonId!);
+  async function subscribe(sessionId: string, user: CallerIdentity, uri: string): Promise<void> {
+    const watched = watchedBy(uri);
+    if (!watched) throw resourceNotFound(uri);
+    await readAs(services, user, async (session) => {
+      await openCourse(session, watched.courseId, "read");
+      // A module or lesson of another course is as absent as one that does not exist.
+      const part = watched.moduleId ? await session.tx.find("module", watched.moduleId) : watched.lessonId ? await session.tx.find("lesson", watched.lessonId) : undefined;
+      if ((watched.moduleId || watched.lessonId) && part?.courseId !== watched.courseId) throw notFound(watched.moduleId ? "module" : "lesson", watched.moduleId ?? watched.lessonId!);
+    });
+    if ((await subscriptions.count(sessionId)) >= maxSubscriptionsPerSession && !(await subscriptions.remove(sessionId, uri))) {
+      throw new CourseAuthoringError("limit_exceeded", `this session already watches ${maxSubscriptionsPerSession} resources; unsubscribe from one first`, {
+        limit: maxSubscriptionsPerSession,
       });
-      if ((await subscriptions.count(sessionId)) >= maxSubscriptionsPerSession && !(await subscriptions.remove(sessionId, uri))) {
-        throw new CourseAuthoringError("limit_exceeded", `this session already watches ${maxSubscriptionsPerSession} resources; unsubscribe from one first`, {
-          limit: maxSubscriptionsPerSession,
-        });
-      }
-      await subscriptions.add({ sessionId, uri, courseId: watched.courseId, subscriber: subscriberOf(user) });
+    }
+    await subscriptions.add({ sessionId, uri, courseId: watched.courseId, subscriber: subscriberOf(user) });
+  }
+
+  return {
+    subscribe(sessionId: string, user: CallerIdentity, uri: string): Promise<void> {
+      return answeringOutage("resources/subscribe", () => subscribe(sessionId, user, uri));
     },
 
-    async unsubscribe(sessionId: string, uri: string): Promise<void> {
-      if (!(await subscriptions.remove(sessionId, uri))) {
-        throw new CourseAuthoringError("not_found", `this session has no subscription to ${uri}`, { uri });
-      }
+    unsubscribe(sessionId: string, uri: string): Promise<void> {
+      return answeringOutage("resources/unsubscribe", async () => {
+        if (!(await subscriptions.remove(sessionId, uri))) {
+          throw new CourseAuthoringError("not_found", `this session has no subscription to ${uri}`, { uri });
+        }
+      });
     },
 
     /** The store's report after a committed write; notifies in the background and never fails the write. */

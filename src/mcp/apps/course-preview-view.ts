@@ -117,7 +117,10 @@ const bridgeScript = `(() => {
     if (message.method === "ui/notifications/tool-result") showResult(message.params);
     else if (message.method === "notifications/resources/updated" && previewUri && message.params && message.params.uri === previewUri) refresh();
     else if (message.method === "ui/notifications/tool-cancelled") showText("The preview was cancelled.", "");
-    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
+    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) {
+      if (message.method === "ui/resource-teardown" && previewUri) request("resources/unsubscribe", { uri: previewUri }).catch(() => undefined);
+      send({ id: message.id, result: {} });
+    }
   }
 
   window.addEventListener("message", onMessage);
