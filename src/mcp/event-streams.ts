@@ -147,11 +147,14 @@ export function createEventStreams(options: EventStreamOptions) {
       standalone.get(sessionId)?.close();
       standalone.set(sessionId, followed);
     }
-    /** Resolves true after `keepAliveMs` of silence, false when woken first. */
+    // A request stream's appends may wake nobody on this replica (see StreamEventStore.quietPollMs).
+    const waitMs = streamId === standaloneStreamId ? keepAliveMs : Math.min(keepAliveMs, events.quietPollMs ?? keepAliveMs);
+    let lastWritten = Date.now();
+    /** Resolves true after `waitMs` of silence, false when woken first. */
     const nextWake = () =>
       new Promise<boolean>((resolve) => {
         if (woken || ended) return resolve(false);
-        const timer = setTimeout(() => resolve(true), keepAliveMs);
+        const timer = setTimeout(() => resolve(true), waitMs);
         wakeUp = () => {
           clearTimeout(timer);
           resolve(false);
@@ -174,13 +177,14 @@ export function createEventStreams(options: EventStreamOptions) {
             if (event.message === null) continue;
             controller.enqueue(sseEvent(event.id, event.message));
             wrote = true;
+            lastWritten = Date.now();
             if (untilResponse && isResponse(event.message)) return end(true);
           }
           if (wrote) return;
           if (batch.length === readBatch) continue;
-          if (await nextWake()) {
-            if (ended) return;
+          if ((await nextWake()) && !ended && Date.now() - lastWritten >= keepAliveMs) {
             controller.enqueue(encoder.encode(": keepalive\n\n"));
+            lastWritten = Date.now();
             return;
           }
         }

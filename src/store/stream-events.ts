@@ -37,9 +37,15 @@ export const streamEventLimits: StreamEventLimits = {
 
 export interface StreamEventStore {
   /**
+   * Milliseconds after which a follower of a stream appended to without `concurrentWriters` reads
+   * again: such appends may not wake followers on other replicas. Undefined: every append wakes them.
+   */
+  readonly quietPollMs: number | undefined;
+  /**
    * Stores an event and returns its id. `concurrentWriters`: other processes may append to this stream
    * at the same time (the standalone stream gets notifications from every replica), so the append is
-   * serialised with theirs; a request stream has one writer, which serialises its own appends.
+   * serialised with theirs and wakes its followers everywhere; a request stream has one writer, which
+   * serialises its own appends, and is followed elsewhere only after a resume.
    */
   append(sessionId: string, streamId: string, message: JsonObject | null, options?: { concurrentWriters?: boolean }): Promise<string>;
   /** The stream event `eventId` belongs to when it is an event of session `sessionId` still kept; else undefined. */
@@ -97,6 +103,7 @@ export class StreamWatchers {
 
 /** One process's events in memory, for SQLite: only this process serves the sessions. */
 export class InProcessStreamEvents implements StreamEventStore {
+  readonly quietPollMs = undefined;
   private readonly sessions = new Map<string, { events: KeptEvent[]; bytes: number }>();
   private readonly watchers = new StreamWatchers();
   private lastId = 0;

@@ -1,10 +1,13 @@
 /**
- * MCP stream events in PostgreSQL (`mcp_stream_events`), so a stream resumes on any replica. Each
- * append also sends `NOTIFY mcp_stream_events` with the stream's key, delivered at commit; every
- * replica LISTENs on one connection and wakes the streams it is following, which then read what is
- * new. Ids come from one sequence; a stream that several replicas append to (the standalone stream)
- * takes a per-session advisory lock for the append, so within a stream ids are committed in order and
- * a follower reading "after id N" never skips one committed late. The limits of `streamEventLimits`
+ * MCP stream events in PostgreSQL (`mcp_stream_events`), so a stream resumes on any replica. Ids come
+ * from one sequence. A stream that several replicas append to (the standalone stream) takes a
+ * per-session advisory lock for the append, so within it ids are committed in order and a follower
+ * reading "after id N" never skips one committed late; and the append sends `NOTIFY
+ * mcp_stream_events` with the stream's key, delivered at commit, which every replica LISTENs for on one
+ * connection to wake the streams it follows. A request stream's appends do not notify: NOTIFY
+ * serialises the commits of every transaction that sends one, which would cost each tool call, and
+ * such a stream is followed elsewhere only after a resume, by a follower that reads every
+ * `quietPollMs`. The limits of `streamEventLimits`
  * are kept by a sweep (age) and by pruning a session after every few appends (count and bytes). A
  * lost connection marks the database unavailable, as the authoring store does.
  */
@@ -25,6 +28,7 @@ interface Health {
 }
 
 export class PostgresStreamEvents implements StreamEventStore {
+  readonly quietPollMs = 200;
   private readonly watchers = new StreamWatchers();
   private listening: Promise<unknown> | undefined;
   private readonly appended = new Map<string, { count: number; bytes: number }>();
@@ -56,15 +60,15 @@ export class PostgresStreamEvents implements StreamEventStore {
   async append(sessionId: string, streamId: string, message: JsonObject | null, options: { concurrentWriters?: boolean } = {}): Promise<string> {
     const text = message === null ? null : JSON.stringify(message);
     const bytes = text?.length ?? 0;
-    const insert = `WITH added AS (
-        INSERT INTO mcp_stream_events (session_id, stream_id, message, bytes) VALUES ($1, $2, $3, $4) RETURNING id
-      ) SELECT id, pg_notify('${channel}', $1 || ' ' || $2) FROM added`;
+    const insert = "INSERT INTO mcp_stream_events (session_id, stream_id, message, bytes) VALUES ($1, $2, $3, $4) RETURNING id";
     const bindings = [sessionId, streamId, text, bytes];
     let rows: Record<string, unknown>[];
     if (options.concurrentWriters) {
       rows = await this.transaction(async (tx) => {
         await this.query("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [appendLockSpace, sessionId], tx);
-        return this.query(insert, bindings, tx);
+        const added = await this.query(insert, bindings, tx);
+        await this.query(`SELECT pg_notify('${channel}', $1)`, [StreamWatchers.key(sessionId, streamId)], tx);
+        return added;
       });
     } else {
       rows = await this.query(insert, bindings);
