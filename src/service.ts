@@ -42,6 +42,11 @@ import { compileAuthoringTools } from "./mcp/tools/catalogue.ts";
 import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
+import { createEventStreams } from "./mcp/event-streams.ts";
+import { createResourceSubscriptions, type ResourceSubscriptions } from "./mcp/resource-subscriptions.ts";
+import { reportingCourseChanges } from "./store/course-changes.ts";
+import { InProcessStreamEvents, type StreamEventStore } from "./store/stream-events.ts";
+import { InProcessResourceSubscriptions, type ResourceSubscriptionStore } from "./store/resource-subscriptions.ts";
 
 export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;
@@ -120,7 +125,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
   }
   // Then the database: a bad DATABASE_URL stops start-up before anything listens.
-  const services = await openAuthoringServices(config.databaseUrl, { poolSize: config.databasePoolSize, limits: config.limits });
+  const opened = await openAuthoringServices(config.databaseUrl, { poolSize: config.databasePoolSize, limits: config.limits });
+  // Every committed write reports the courses it changed; subscribed sessions hear of it (set below).
+  let subscriptions: ResourceSubscriptions | undefined;
+  const services: OpenedServices = { ...opened, store: reportingCourseChanges(opened.store, (courseIds) => subscriptions?.courseChanged(courseIds)) };
   let devProvider: DevIdentityProvider | undefined;
   if (config.authUrl === undefined) {
     devProvider = await startDevIdentityProvider({
@@ -165,8 +173,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     docsPage: await preparedHtmlPage(renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document })),
   };
 
+  // Stream events and subscriptions: shared in PostgreSQL, in this process with SQLite; none when stateless.
+  const shared = services.shared;
+  const streamEvents: StreamEventStore | undefined = config.mcpStateless ? undefined : (shared?.events ?? new InProcessStreamEvents());
+  const subscriptionStore: ResourceSubscriptionStore | undefined = config.mcpStateless ? undefined : (shared?.subscriptions ?? new InProcessResourceSubscriptions());
+  if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
+    streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
+    onSessionEnded: (id) => subscriptions?.forgetSession(id),
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
@@ -182,6 +197,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         prompts: authoringPrompts,
         logger,
         resultMaxBytes: config.mcpResultMaxBytes,
+        ...(subscriptions ? { subscriptions } : {}),
       }),
   });
 
@@ -256,6 +272,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await metricsServer?.stop(true);
         await server.stop(true);
         metadata.close();
+        if (!shared) streamEvents?.close();
         await services.close();
         await devProvider?.close();
       })();

@@ -3,17 +3,19 @@
  * result and the ui:// view; a host page in a real browser (Chromium) frames the view on its own origin
  * under the spec's default CSP, answers `ui/initialize`, sends the tool result and proxies
  * `resources/read` to the service. The view must show the rendered course with its runtime running and
- * report its size; a host that cannot read resources gets the outline instead.
+ * report its size; a host that cannot read resources gets the outline instead; a host that relays
+ * `resources/subscribe` and its notifications sees the open preview follow the course as it changes.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceUpdatedNotificationSchema, type CallToolResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { coursePreviewViewUri } from "../src/mcp/apps/course-preview-view.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { cleanOutline, type Course } from "./support/review-courses.ts";
 import { startTestService, type TestService } from "./support/service.ts";
+import { waitFor } from "./support/wait.ts";
 
 /** What SEP-1865 says a host must apply when the view declares no CSP domains. */
 const hostDefaultCsp =
@@ -37,6 +39,7 @@ function hostPage(viewUrl: string): string {
   const frame = document.getElementById("view");
   const reply = (id, body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0", id }, body), "*");
   const notify = (method, params) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, "*");
+  window.forwardToView = (message) => frame.contentWindow.postMessage(message, "*");
   window.addEventListener("message", async (event) => {
     if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== "2.0") return;
     const message = event.data;
@@ -46,6 +49,12 @@ function hostPage(viewUrl: string): string {
     } else if (message.method === "ui/notifications/initialized") {
       notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
       notify("ui/notifications/tool-result", await window.toolResult());
+    } else if (message.method === "resources/subscribe") {
+      try {
+        reply(message.id, { result: await window.subscribeResource(message.params.uri) });
+      } catch (error) {
+        reply(message.id, { error: { code: -32601, message: String(error) } });
+      }
     } else if (message.method === "resources/read") {
       try {
         reply(message.id, { result: await window.readResource(message.params.uri) });
@@ -91,8 +100,9 @@ afterAll(async () => {
   await service?.dispose();
 });
 
-async function openHost(readResource: (uri: string) => Promise<ReadResourceResult>, result: CallToolResult = toolResult): Promise<Page> {
+async function openHost(readResource: (uri: string) => Promise<ReadResourceResult>, result: CallToolResult = toolResult, subscribe?: (uri: string) => Promise<object>): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
+  if (subscribe) await page.exposeFunction("subscribeResource", subscribe);
   await page.exposeFunction("toolResult", () => result);
   await page.exposeFunction("toolArguments", () => ({ courseId: course.id }));
   await page.exposeFunction("readResource", readResource);
@@ -165,3 +175,29 @@ test("a course too large to preview at once shows its outline and says to previe
   expect(await frame.locator("#outline").innerText()).toContain("All of it");
   await page.context().close();
 }, 30_000);
+
+test("a host that relays subscriptions sees the open preview render the course again when it changes", async () => {
+  let subscribed!: () => void;
+  const subscribedNow = new Promise<void>((resolve) => (subscribed = resolve));
+  const page = await openHost(
+    (uri) => agent.client.readResource({ uri }),
+    toolResult,
+    async (uri) => {
+      await agent.client.subscribeResource({ uri });
+      subscribed();
+      return {};
+    },
+  );
+  // The host relays the server's notifications to the view.
+  agent.client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
+    const message = { jsonrpc: "2.0", method: notification.method, params: notification.params };
+    await page.evaluate((relayed) => (window as unknown as { forwardToView(message: unknown): void }).forwardToView(relayed), message).catch(() => undefined);
+  });
+  const frame = viewFrame(page);
+  await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
+  await waitFor(subscribedNow, 15_000, "the view's resources/subscribe through the host");
+  await agent.call("update_course", { courseId: course.id, title: "Fire safety, revised" });
+  await frame.waitForFunction(() => document.querySelector(".course-name")?.textContent?.trim() === "Fire safety, revised", undefined, { timeout: 20_000 });
+  await agent.client.unsubscribeResource({ uri: `course://${course.id}/preview` });
+  await page.context().close();
+}, 40_000);

@@ -413,14 +413,14 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         },
         get: {
           operationId: "getMcpStream",
-          summary: "Open the session's server-to-client event stream",
+          summary: "Open the session's server-to-client event stream, or resume a stream after `Last-Event-ID`",
           tags: ["MCP"],
           security: mcpSecurity,
           responses: {
             "200": { description: "The event stream.", content: { "text/event-stream": { schema: { type: "string" } } } },
             "400": mcpJsonRpcError(`${mcpVersionError}or the session header is missing.`),
             ...mcpAuthResponses,
-            "404": mcpJsonRpcError("The `Mcp-Session-Id` names no live session."),
+            "404": mcpJsonRpcError("The `Mcp-Session-Id` names no live session, or `Last-Event-ID` no event of it still kept."),
             "405": mcpStatelessRefusal,
             "406": mcpJsonRpcError("The `Accept` header does not list `text/event-stream`."),
             "409": mcpJsonRpcError("The session already has an open event stream."),

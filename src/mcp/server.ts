@@ -19,6 +19,8 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CompleteResult,
   type GetPromptResult,
   type ListResourcesResult,
@@ -63,6 +65,13 @@ export interface McpServerDeps<Services> {
   logger: Logger;
   /** Largest tool result in bytes (`MCP_RESULT_MAX_BYTES`). */
   resultMaxBytes: number;
+  /** Resource subscriptions (resource-subscriptions.ts); absent (stateless), `subscribe` is not offered. */
+  subscriptions?: ResourceSubscriptionHandlers;
+}
+
+export interface ResourceSubscriptionHandlers {
+  subscribe(sessionId: string, user: CallerIdentity, uri: string): Promise<void>;
+  unsubscribe(sessionId: string, uri: string): Promise<void>;
 }
 
 /** The identity the HTTP auth layer verified, handed to the transport as `authInfo.extra`. */
@@ -103,7 +112,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     {
       capabilities: {
         tools: { listChanged: false },
-        resources: { listChanged: false, subscribe: false },
+        resources: { listChanged: false, subscribe: deps.subscriptions !== undefined },
         prompts: { listChanged: false },
         completions: {},
         logging: {},
@@ -151,6 +160,30 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
       throw asProtocolError(error, deps.logger, resourceNotFound);
     }
   });
+
+  const subscriptions = deps.subscriptions;
+  if (subscriptions) {
+    const sessionOf = (extra: Extra) => {
+      if (!extra.sessionId) throw new ProtocolError(ErrorCode.InvalidRequest, "subscriptions need a session (Mcp-Session-Id)");
+      return extra.sessionId;
+    };
+    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+      try {
+        await subscriptions.subscribe(sessionOf(extra), callerOf(extra), request.params.uri);
+        return {};
+      } catch (error) {
+        throw asProtocolError(error, deps.logger, resourceNotFound);
+      }
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+      try {
+        await subscriptions.unsubscribe(sessionOf(extra), request.params.uri);
+        return {};
+      } catch (error) {
+        throw asProtocolError(error, deps.logger, resourceNotFound);
+      }
+    });
+  }
 
   const prompts = deps.prompts;
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts?.prompts ?? [] }));

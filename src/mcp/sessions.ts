@@ -4,7 +4,8 @@
  * server and transport per request. A session belongs to the user who opened it: anyone else
  * presenting its id is told it does not exist. The parts, each one job: `session-table.ts` (admission,
  * eviction, leases), `session-restore.ts` (rebuilding a session another replica opened),
- * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream).
+ * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
+ * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -17,6 +18,7 @@ import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
+import type { EventStreams } from "./event-streams.ts";
 
 
 export interface SessionOptions {
@@ -30,6 +32,10 @@ export interface SessionOptions {
   maxSessionsPerUser?: number;
   /** Shares session records between replicas (PostgreSQL); absent, sessions live in this process only. */
   sharing?: SessionSharing;
+  /** Resumable streams (event-streams.ts); absent, streams are the SDK transport's own and not stored. */
+  streams?: EventStreams;
+  /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
+  onSessionEnded?: (id: string) => void;
 }
 
 /** What the auth layer established about the caller, handed to the transport as its `authInfo`. */
@@ -59,6 +65,9 @@ export function createMcpSessions(options: SessionOptions) {
 
   function closeSession(id: string, reason: string): Promise<void> {
     options.sharing?.forgetLocally(id);
+    // Shared sessions live on in the record (and another replica may restore them) until DELETE or the sweep.
+    void options.streams?.closed(id, !options.sharing);
+    if (!options.sharing) options.onSessionEnded?.(id);
     return table.close(id, reason);
   }
 
@@ -80,12 +89,17 @@ export function createMcpSessions(options: SessionOptions) {
     if (place instanceof Response) return place;
     try {
       const server = options.createServer();
+      const streams = options.streams?.transportOptions(record.id);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => record.id,
         onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
+        ...streams,
       });
       await server.connect(transport);
+      // The replayed handshake's answer goes nowhere: nothing of it is stored.
+      if (streams) streams.eventStore.muted = true;
       await sharing.replayHandshake(transport, record, url, authInfoFor(caller));
+      if (streams) streams.eventStore.muted = false;
       const session = { transport, server, sub: caller.user.sub };
       table.register(record.id, session);
       options.logger.debug("mcp session restored", { session: record.id, sub: caller.user.sub });
@@ -114,6 +128,7 @@ export function createMcpSessions(options: SessionOptions) {
     if (!session) return sessionNotFound();
     table.touch(id);
     const response = await table.during(id, async () => {
+      if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
       const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
       // The standalone GET stream keeps the session in use until it ends.
       return request.method === "GET" ? openedStream(answer, table.lease(id)) : answer;
@@ -121,6 +136,7 @@ export function createMcpSessions(options: SessionOptions) {
     if (request.method === "DELETE" && response.ok) {
       await closeSession(id, "deleted");
       await options.sharing?.closed(id);
+      if (options.sharing) options.onSessionEnded?.(id);
     }
     return response;
   }
@@ -130,8 +146,11 @@ export function createMcpSessions(options: SessionOptions) {
     if (place instanceof Response) return place;
     try {
       const server = options.createServer();
+      // Chosen here, as the transport would, so the session's event store knows it from the start.
+      const sessionId = crypto.randomUUID();
       const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
+        sessionIdGenerator: () => sessionId,
+        ...options.streams?.transportOptions(sessionId),
         onsessioninitialized: async (id) => {
           table.register(id, { transport, server, sub: caller.user.sub });
           options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });
@@ -168,6 +187,7 @@ export function createMcpSessions(options: SessionOptions) {
 
     async closeAll() {
       options.sharing?.stop();
+      options.streams?.closeAll();
       await table.closeAll();
     },
   };

@@ -4,7 +4,10 @@
  * `ui/initialize` handshake the host hands it preview_course's result, the view asks the host to read
  * the result's `previewUri` (`course://{id}/preview`), and replaces itself with that self-contained
  * HTML. It then keeps reporting its size so the host can fit the frame. A host that cannot read
- * resources gets the text outline from the tool result instead.
+ * resources gets the text outline from the tool result instead. The view also asks the host to
+ * subscribe to the preview (`resources/subscribe`) and renders it again on each
+ * `notifications/resources/updated` for it, so an open preview follows the course as anyone edits it;
+ * MCP Apps does not oblige a host to relay either, and a host that does not keeps the snapshot.
  *
  * The bridge is a few lines of JSON-RPC over postMessage rather than the SDK's bundled App class
  * (~330 kB with its dependencies): the view needs three messages, and the page stays small enough for
@@ -54,21 +57,42 @@ const bridgeScript = `(() => {
     reportSize();
   };
 
+  let previewUri = null;
+  // Replaces this page with the course; the window, this script's state and the host link stay.
+  const render = async () => {
+    const read = await request("resources/read", { uri: previewUri });
+    const html = read && read.contents && read.contents[0] && read.contents[0].text;
+    if (typeof html !== "string") throw new Error("the preview resource has no HTML");
+    document.open();
+    document.write(html);
+    document.close();
+    window.addEventListener("message", onMessage);
+    watchSize();
+  };
+  // One re-render at a time; changes arriving meanwhile are covered by one more.
+  let refreshing = false;
+  let again = false;
+  const refresh = () => {
+    if (refreshing) return void (again = true);
+    refreshing = true;
+    render().catch(() => undefined).then(() => {
+      refreshing = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    });
+  };
+
   const showResult = async (result) => {
     const texts = ((result && result.content) || []).filter((item) => item && item.type === "text").map((item) => item.text);
-    const previewUri = result && result.structuredContent && result.structuredContent.previewUri;
-    if (typeof previewUri !== "string") return showText("This result has no course preview.", texts.join("\\n\\n"));
+    const uri = result && result.structuredContent && result.structuredContent.previewUri;
+    if (typeof uri !== "string") return showText("This result has no course preview.", texts.join("\\n\\n"));
     showText("Loading the preview…", "");
+    previewUri = uri;
     try {
-      const read = await request("resources/read", { uri: previewUri });
-      const html = read && read.contents && read.contents[0] && read.contents[0].text;
-      if (typeof html !== "string") throw new Error("the preview resource has no HTML");
-      // Replaces this page with the course; the window, this script's state and the host link stay.
-      document.open();
-      document.write(html);
-      document.close();
-      window.addEventListener("message", onMessage);
-      watchSize();
+      await render();
+      request("resources/subscribe", { uri }).catch(() => undefined);
     } catch (error) {
       // The server answers limit_exceeded for a preview over its result cap; the outline names the parts to preview instead.
       const tooLarge = /limit_exceeded/.test(String(error && error.message));
@@ -91,8 +115,12 @@ const bridgeScript = `(() => {
       return;
     }
     if (message.method === "ui/notifications/tool-result") showResult(message.params);
+    else if (message.method === "notifications/resources/updated" && previewUri && message.params && message.params.uri === previewUri) refresh();
     else if (message.method === "ui/notifications/tool-cancelled") showText("The preview was cancelled.", "");
-    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
+    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) {
+      if (message.method === "ui/resource-teardown" && previewUri) request("resources/unsubscribe", { uri: previewUri }).catch(() => undefined);
+      send({ id: message.id, result: {} });
+    }
   }
 
   window.addEventListener("message", onMessage);

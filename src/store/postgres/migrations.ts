@@ -151,6 +151,28 @@ export const postgresMigrations: Migration[] = [
   { version: 7, ...courseThemeStep },
   { version: 8, ...quizOptionsStep },
   { version: 9, ...translationsStep },
+  {
+    version: 10,
+    name: "resumable MCP streams and resource subscriptions",
+    // Both belong to a session record and go with it. Limits: store/stream-events.ts (streamEventLimits).
+    sql: `
+      CREATE TABLE mcp_stream_events (
+        id BIGSERIAL PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES mcp_sessions (id) ON DELETE CASCADE,
+        stream_id TEXT NOT NULL, message TEXT, bytes INTEGER NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX mcp_stream_events_in_order ON mcp_stream_events (session_id, stream_id, id);
+      CREATE INDEX mcp_stream_events_by_age ON mcp_stream_events (created_at);
+      CREATE TABLE mcp_subscriptions (
+        session_id TEXT NOT NULL REFERENCES mcp_sessions (id) ON DELETE CASCADE,
+        uri TEXT NOT NULL, course_id TEXT NOT NULL, subscriber TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, uri)
+      );
+      CREATE INDEX mcp_subscriptions_by_course ON mcp_subscriptions (course_id);
+    `,
+  },
 ];
 
 export class SchemaTooNewError extends Error {
