@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -151,6 +151,7 @@ export const postgresMigrations: Migration[] = [
   { version: 7, ...courseThemeStep },
   { version: 8, ...quizOptionsStep },
   { version: 9, ...translationsStep },
+  { version: 11, ...tasksStep },
 ];
 
 export class SchemaTooNewError extends Error {
