@@ -1,0 +1,424 @@
+/**
+ * MCP tasks (specification 2025-11-25, "Tasks"): a `tools/call` carrying `params.task` on a tool listed
+ * with `execution.taskSupport: "optional"` is answered at once with the task; the call runs in the
+ * background on this replica and its result (the same `CallToolResult` a plain call gives, errors
+ * included) is stored with the task record. The records live in the store, so `tasks/get`,
+ * `tasks/result`, `tasks/list` and `tasks/cancel` work on any replica.
+ *
+ * - Isolation is per user (the token's `sub`), not per session: another user's task ID is answered
+ *   exactly like one that never existed (`not_found`).
+ * - Lifetime: a task lives `ttl` milliseconds from its creation, result included; the requested `ttl`
+ *   is clamped to [`taskTtl.minMs`, `taskTtl.maxMs`], `taskTtl.defaultMs` when none is asked for.
+ *   Expired tasks are gone (`not_found`): every read ignores them, each new task deletes its owner's
+ *   expired ones, and a sweep every `sweepIntervalMs` deletes everyone's.
+ * - Cancelling stops the work on the replica running it: there at once, elsewhere when the runner next
+ *   looks at the record (`watchIntervalMs`). Whatever it has not committed is not committed: its write
+ *   transaction seals the task as its last statement, and a cancel only changes an unsealed task, so
+ *   the two exclude each other in the database (see `taskServices` in task-work.ts).
+ * - A replica that dies leaves its tasks working: on PostgreSQL the runner beats every few seconds and
+ *   a working task whose beats stopped is answered as failed; a SQLite process marks its leftovers
+ *   failed when it starts again.
+ * - A status is `completed` for a successful result, `failed` for an `isError` one (the specification's
+ *   rule for tool calls), `cancelled` once cancelled; cancelling a finished task is an error saying so.
+ */
+import {
+  CancelTaskRequestSchema,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Task,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../log.ts";
+import type { AuthoringStore } from "../store/types.ts";
+import type { TaskRow } from "../store/task-records.ts";
+import { DatabaseUnavailableError } from "../store/unavailable.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
+import { ProtocolError, toolErrorResult } from "./call-tool.ts";
+import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
+import { outageRetryAfterSeconds } from "./store-outage.ts";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** How long a task and its result are kept, from its creation (the README's "Tasks"). */
+export const taskTtl = { defaultMs: 60 * 60_000, minMs: 60_000, maxMs: 24 * 60 * 60_000 } as const;
+/** The `pollInterval` suggested to clients. */
+export const taskPollIntervalMs = 1000;
+/** Tasks one user may have working at once, on all replicas together. */
+export const maxWorkingTasksPerUser = 10;
+const listPageSize = 50;
+const sweepIntervalMs = 10 * 60_000;
+/** How often the replica running a task looks for a cancel made on another replica. */
+const watchIntervalMs = 500;
+/** How often `tasks/result` looks again at a task another replica runs. */
+const resultPollMs = 250;
+/**
+ * `tasks/result` blocks until the task ends, but no longer than an answer may stay silent on the
+ * HTTP connection (service.ts, `requestDeadlines.answerSeconds`); past this it asks to be called again.
+ */
+const maxResultWaitMs = 200_000;
+const beatIntervalMs = 5000;
+/** The default `staleAfterMs`: six beats missed. */
+export const defaultStaleAfterMs = 30_000;
+const lostMessage = "the replica running the task stopped before it finished, so nothing was changed; run it again";
+
+export const taskCapability: NonNullable<ServerCapabilities["tasks"]> = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** Why a task's work was stopped: `AbortSignal.reason` of its signal. */
+export type TaskStopReason = "cancelled" | "service stopping";
+
+/** What a stopped task's work answers; nothing it did was committed. */
+export function stoppedTaskError(reason: unknown): CourseAuthoringError {
+  return reason === "service stopping"
+    ? new CourseAuthoringError("invalid_state", "the service stopped before the task finished, so nothing was changed; run it again", { retryable: true })
+    : new CourseAuthoringError("invalid_state", "the task was cancelled (or has expired), so nothing was changed");
+}
+
+/** What a stored task holds once it ends: the call's result, or the JSON-RPC error the call answered. */
+type StoredOutcome = { result: CallToolResult } | { error: { code: number; message: string; data?: Record<string, unknown> } };
+
+export interface McpTasksOptions<Services> {
+  /** Task records live in the authoring store (`StoreTransaction`'s task statements). */
+  store: AuthoringStore;
+  now: () => Date;
+  logger: Logger;
+  /** Tools that accept task-augmented calls; the others are listed and answered as before. */
+  taskTools: readonly string[];
+  /** The services a task's work runs with: its writes commit only while the task is still wanted (task-work.ts). */
+  servicesFor(services: Services, taskId: string, signal: AbortSignal): Services;
+  /** Removes what a call kept (a saved package) when its task was cancelled as it finished. */
+  discard?(services: Services, result: CallToolResult): Promise<void>;
+  /** A single process (SQLite): tasks left working by a previous run will never finish; mark them failed at start. */
+  failLeftoversAtStart?: boolean;
+  /**
+   * Several replicas (PostgreSQL): the replica running a task beats every `beatIntervalMs`; a working
+   * task without a beat for this long was lost with its replica and is answered as failed.
+   */
+  staleAfterMs?: number;
+}
+
+export type McpTasks<Services> = ReturnType<typeof createMcpTasks<Services>>;
+
+export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
+  const { store, logger } = options;
+  const taskTools = new Set(options.taskTools);
+  const nowIso = () => options.now().toISOString();
+  /** Tasks running in this process, so a cancel or a stop made here reaches them at once. */
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+
+  const sweep = setInterval(() => {
+    store.write((tx) => tx.removeExpiredTasks(nowIso())).catch((error: unknown) => logger.warn("sweeping expired tasks failed", { error: String(error) }));
+  }, sweepIntervalMs);
+  sweep.unref?.();
+  if (options.failLeftoversAtStart) {
+    void store
+      .write((tx) => tx.failWorkingTasks("the service restarted before the task finished, so nothing was changed; run it again", nowIso()))
+      .catch((error: unknown) => logger.warn("marking unfinished tasks failed", { error: String(error) }));
+  }
+
+  /** The caller's task, or the error that says it does not exist (also for another user's). */
+  async function ownTask(taskId: string, user: CallerIdentity): Promise<TaskRow> {
+    const row = await store.read((tx) => tx.findTask(taskId, user.sub, nowIso()));
+    if (!row) throw taskNotFound(taskId);
+    return (await settledIfLost([row], user))[0]!;
+  }
+
+  /** The rows, any working task whose replica stopped beating marked failed first (so it never stays working). */
+  async function settledIfLost(rows: TaskRow[], user: CallerIdentity): Promise<TaskRow[]> {
+    const staleAfterMs = options.staleAfterMs;
+    if (staleAfterMs === undefined) return rows;
+    const staleBefore = new Date(options.now().getTime() - staleAfterMs).toISOString();
+    const lost = rows.filter((row) => row.status === "working" && !running.has(row.taskId) && row.beatAt && row.beatAt < staleBefore);
+    if (lost.length === 0) return rows;
+    const outcome: StoredOutcome = { result: toolErrorResult(new CourseAuthoringError("invalid_state", lostMessage, { retryable: true })) };
+    await store.write(async (tx) => {
+      for (const row of lost) await tx.failStaleTask(row.taskId, staleBefore, `invalid_state: ${lostMessage}`, JSON.stringify(outcome), nowIso());
+    });
+    return Promise.all(rows.map(async (row) => (lost.includes(row) ? ((await store.read((tx) => tx.findTask(row.taskId, user.sub, nowIso()))) ?? row) : row)));
+  }
+
+  /** Runs the call in the background and stores its outcome; never throws. */
+  async function runInBackground(row: TaskRow, services: Services, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<void> {
+    const controller = new AbortController();
+    let settle = () => {};
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    running.set(row.taskId, { controller, done });
+    let looking = false;
+    const watch = setInterval(() => {
+      if (looking || controller.signal.aborted) return;
+      looking = true;
+      store
+        .read((tx) => tx.taskStatus(row.taskId, nowIso()))
+        .then((status) => {
+          if (status !== "working") controller.abort("cancelled" satisfies TaskStopReason);
+        })
+        .catch(() => undefined)
+        .finally(() => (looking = false));
+    }, watchIntervalMs);
+    watch.unref?.();
+    const beat =
+      options.staleAfterMs === undefined
+        ? undefined
+        : setInterval(() => void store.write((tx) => tx.beatTask(row.taskId, nowIso())).catch(() => undefined), beatIntervalMs);
+    beat?.unref?.();
+    try {
+      const taskServices = options.servicesFor(services, row.taskId, controller.signal);
+      // Progress has no request left to travel with once the task is answered; clients poll tasks/get.
+      const taskContext: ToolContext<Services> = { ...context, services: taskServices, signal: controller.signal, progress: async () => {} };
+      let outcome: StoredOutcome;
+      try {
+        outcome = { result: await run(taskContext) };
+      } catch (error) {
+        if (error instanceof ProtocolError) outcome = { error: { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) } };
+        else {
+          logger.error("task failed", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
+          outcome = { result: toolErrorResult(new CourseAuthoringError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it")) };
+        }
+      }
+      const failed = "error" in outcome || outcome.result.isError === true;
+      const finished = await persistently(() =>
+        store.write((tx) => tx.finishTask(row.taskId, failed ? "failed" : "completed", failed ? failureMessage(outcome) : null, JSON.stringify(outcome), nowIso())),
+      );
+      // Cancelled while its last step (a package saved outside any transaction) completed: keep nothing.
+      if (!finished && "result" in outcome && !failed) await options.discard?.(services, outcome.result);
+    } catch (error) {
+      logger.error("task outcome not stored", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      clearInterval(watch);
+      clearInterval(beat);
+      running.delete(row.taskId);
+      settle();
+    }
+  }
+
+  /** Retries a store write through a short outage, so a finished task is not left working. */
+  async function persistently<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!(error instanceof DatabaseUnavailableError) || attempt >= 12) throw error;
+        await pause(outageRetryAfterSeconds * 1000);
+      }
+    }
+  }
+
+  return {
+    capability: taskCapability,
+
+    /** The same catalogue, the task tools listed with `execution: { taskSupport: "optional" }`. */
+    withTaskSupport<S>(tools: Map<string, CompiledTool<S>>): Map<string, CompiledTool<S>> {
+      const listed = new Map<string, CompiledTool<S>>();
+      for (const [name, tool] of tools) {
+        listed.set(name, taskTools.has(name) ? { ...tool, listing: { ...tool.listing, execution: { taskSupport: "optional" } } } : tool);
+      }
+      return listed;
+    },
+
+    /**
+     * A task-augmented `tools/call`: records the task, starts `run` in the background and answers the
+     * `CreateTaskResult`. A tool that does not take tasks is -32601, as the specification asks.
+     */
+    async start(name: string, requestedTtl: number | undefined, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<{ task: Task }> {
+      if (!taskTools.has(name)) {
+        throw new ProtocolError(ErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
+      }
+      if (stopping) throw unavailable("the service is stopping");
+      const user = context.user;
+      const created = options.now();
+      const ttlMs = clampTtl(requestedTtl);
+      const row: TaskRow = {
+        taskId: crypto.randomUUID(),
+        ownerSub: user.sub,
+        tool: name,
+        status: "working",
+        statusMessage: null,
+        sealed: false,
+        createdAt: created.toISOString(),
+        lastUpdatedAt: created.toISOString(),
+        expiresAt: new Date(created.getTime() + ttlMs).toISOString(),
+        ttlMs,
+        pollIntervalMs: taskPollIntervalMs,
+      };
+      await guarded(() =>
+        store.write(async (tx) => {
+          await tx.removeExpiredTasks(row.createdAt, user.sub);
+          const working = await tx.countWorkingTasks(user.sub, row.createdAt);
+          if (working >= maxWorkingTasksPerUser) {
+            throw new ProtocolError(
+              ErrorCode.InvalidRequest,
+              `limit_exceeded: you already have ${working} tasks working (at most ${maxWorkingTasksPerUser}); wait for one to end (tasks/get) or cancel one (tasks/cancel)`,
+              { code: "limit_exceeded", limit: maxWorkingTasksPerUser, current: working },
+            );
+          }
+          await tx.insertTask(row);
+        }),
+      );
+      void runInBackground(row, context.services, context, run);
+      return { task: taskOf(row) };
+    },
+
+    /** Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on one session's server. */
+    register(server: Server, callerOf: (extra: Extra) => CallerIdentity): void {
+      server.setRequestHandler(GetTaskRequestSchema, async (request, extra) => {
+        const row = await guarded(() => ownTask(request.params.taskId, callerOf(extra)));
+        return taskOf(row) as never;
+      });
+
+      server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+        const user = callerOf(extra);
+        const taskId = request.params.taskId;
+        const deadline = Date.now() + maxResultWaitMs;
+        const cancelled = aborted(extra.signal);
+        for (;;) {
+          const row = await guarded(() => ownTask(taskId, user));
+          if (row.status === "cancelled") {
+            throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} was cancelled, so it has no result`, { code: "invalid_state", taskId, status: "cancelled" });
+          }
+          if (row.status !== "working") {
+            const stored = await guarded(() => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())));
+            if (stored === undefined) throw taskNotFound(taskId);
+            const outcome = JSON.parse(stored) as StoredOutcome;
+            if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+            return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } } as never;
+          }
+          if (Date.now() >= deadline) {
+            throw new ProtocolError(ErrorCode.InternalError, `task ${taskId} is still working; call tasks/result again (or poll tasks/get)`, {
+              code: "invalid_state",
+              taskId,
+              status: "working",
+              retryable: true,
+            });
+          }
+          // Woken by the end of a task running here; a task on another replica is looked at again shortly.
+          await Promise.race([running.get(taskId)?.done ?? pause(resultPollMs), pause(resultPollMs * 4), cancelled]);
+          if (extra.signal.aborted) throw new ProtocolError(ErrorCode.InvalidRequest, "the request was cancelled");
+        }
+      });
+
+      server.setRequestHandler(ListTasksRequestSchema, async (request, extra) => {
+        const user = callerOf(extra);
+        const after = decodeTaskCursor(request.params?.cursor);
+        const rows = await guarded(async () => settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, listPageSize + 1)), user));
+        const page = rows.slice(0, listPageSize);
+        const last = page[page.length - 1];
+        return {
+          tasks: page.map(taskOf),
+          ...(rows.length > listPageSize && last ? { nextCursor: encodeTaskCursor(last) } : {}),
+        } as never;
+      });
+
+      server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
+        const user = callerOf(extra);
+        const taskId = request.params.taskId;
+        const cancelled = await guarded(() => store.write((tx) => tx.cancelTask(taskId, user.sub, "The task was cancelled by request; nothing was changed.", nowIso())));
+        const row = await guarded(() => ownTask(taskId, user));
+        if (!cancelled) {
+          if (row.status !== "working") {
+            throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} has already finished (${row.status}), so it cannot be cancelled`, {
+              code: "invalid_state",
+              taskId,
+              status: row.status,
+            });
+          }
+          throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} is finishing: its changes are already committed, so it cannot be cancelled; fetch its result with tasks/result`, {
+            code: "invalid_state",
+            taskId,
+            status: row.status,
+          });
+        }
+        running.get(taskId)?.controller.abort("cancelled" satisfies TaskStopReason);
+        return taskOf(row) as never;
+      });
+    },
+
+    /** Stops the tasks running here (they end `failed`, nothing committed unless already sealed) and the sweep. */
+    async stop(): Promise<void> {
+      stopping = true;
+      clearInterval(sweep);
+      for (const { controller } of running.values()) controller.abort("service stopping" satisfies TaskStopReason);
+      await Promise.race([Promise.all([...running.values()].map((task) => task.done)), pause(10_000)]);
+    },
+  };
+}
+
+function clampTtl(requested: number | undefined): number {
+  if (requested === undefined || !Number.isFinite(requested)) return taskTtl.defaultMs;
+  return Math.min(taskTtl.maxMs, Math.max(taskTtl.minMs, Math.round(requested)));
+}
+
+function taskOf(row: TaskRow): Task {
+  return {
+    taskId: row.taskId,
+    status: row.status,
+    ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
+    createdAt: row.createdAt,
+    lastUpdatedAt: row.lastUpdatedAt,
+    ttl: row.ttlMs,
+    pollInterval: row.pollIntervalMs,
+  };
+}
+
+/** A failed task's `statusMessage`: the tool error's first line, or the JSON-RPC error's message. */
+function failureMessage(outcome: StoredOutcome): string {
+  if ("error" in outcome) return outcome.error.message.slice(0, 500);
+  const first = outcome.result.content.find((item) => item.type === "text");
+  return (first?.type === "text" ? first.text : "the call failed").slice(0, 500);
+}
+
+/** The same answer for a task that never existed, has expired, or is another user's: it reveals nothing. */
+function taskNotFound(taskId: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `not_found: task ${taskId} was not found (it does not exist or has expired)`, { code: "not_found", taskId });
+}
+
+function unavailable(reason: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InternalError, `${reason}; retry in ${outageRetryAfterSeconds} seconds`, {
+    code: "invalid_state",
+    retryable: true,
+    retryAfterSeconds: outageRetryAfterSeconds,
+  });
+}
+
+/** A database outage met part-way answers "retry shortly", like a tool call's (store-outage.ts); the next request gets the 503. */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) throw unavailable("the database is temporarily unavailable");
+    throw error;
+  }
+}
+
+function encodeTaskCursor(row: TaskRow): string {
+  return toBase64url(utf8Bytes(JSON.stringify({ createdAt: row.createdAt, id: row.taskId })));
+}
+
+function decodeTaskCursor(cursor: string | undefined): { createdAt: string; id: string } | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(utf8Text(fromBase64url(cursor))) as { createdAt?: unknown; id?: unknown };
+    if (typeof parsed.createdAt === "string" && typeof parsed.id === "string") return { createdAt: parsed.createdAt, id: parsed.id };
+  } catch {
+    // Answered below.
+  }
+  throw new ProtocolError(ErrorCode.InvalidParams, "invalid_arguments: cursor is not one tasks/list returned; pass nextCursor from the previous page, or omit it", {
+    code: "invalid_arguments",
+    field: "cursor",
+  });
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+}
