@@ -26,7 +26,10 @@ import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
 import { emptyWorkingDirectory, startReplica, startRoundRobinProxy, type Replica, type RoundRobinProxy } from "./support/replicas.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { readExport } from "./support/transfer.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { freePort, startTestService, type TestService } from "./support/service.ts";
+import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
+import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { devAccessToken } from "./support/dev-login.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -313,6 +316,21 @@ describe("tasks on the single-process SQLite service", () => {
     expect(read.bytes.byteLength).toBe(Number((result.structuredContent as Json).size));
   });
 
+  test("the SDK's experimental tasks client runs an optional task tool as a task and gets the result", async () => {
+    const courseId = await courseWithLesson(alice, "Streamed");
+    const kinds: string[] = [];
+    let final: CallToolResult | undefined;
+    for await (const message of alice.client.experimental.tasks.callToolStream({ name: "export_course", arguments: { courseId, format: "json" } })) {
+      kinds.push(message.type);
+      if (message.type === "result") final = message.result as CallToolResult;
+      if (message.type === "error") throw message.error;
+    }
+    expect(kinds[0]).toBe("taskCreated");
+    expect(kinds.at(-1)).toBe("result");
+    expect((final!.structuredContent as Json).courseId).toBe(courseId);
+    expect(final!._meta?.[RELATED_TASK_META_KEY]).toBeDefined();
+  });
+
   test("the requested ttl is clamped to one minute … one day", async () => {
     const args = { content: markdown("Short lived") };
     expect((await tasksOf(alice).start("import_course", args, { ttl: 1 })).ttl).toBe(60_000);
@@ -353,6 +371,70 @@ describe("tasks on the single-process SQLite service", () => {
     const result = await tasksOf(alice).result(task.taskId);
     expect(((result.structuredContent as Json).course as Json).title).toBe("Alice's import");
   });
+});
+
+describe("tasks during a database outage", () => {
+  let relay: TcpRelay;
+  let issuer: TestIssuer;
+  let service: TestService;
+  let agent: Agent;
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const url = new URL(database.url);
+    relay = await startTcpRelay(url.hostname, Number(url.port || 5432));
+    url.port = String(relay.port);
+    issuer = await startTestIssuer();
+    service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience, METRICS_PORT: String(await freePort()) });
+    await waitForOAuthConfiguration(service.url);
+    agent = await connectAgent(service, await issuer.sign({ sub: "alice" }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await agent?.close().catch(() => undefined);
+    await service?.dispose();
+    await relay?.stop();
+    await issuer?.stop();
+    await database?.drop();
+  });
+
+  test("tasks/* meeting the outage say retry shortly, then the service answers 503; the task is there once it recovers", async () => {
+    const task = await tasksOf(agent).start("import_course", { content: markdown("Before the outage") });
+    await tasksOf(agent).result(task.taskId);
+    await relay.cut();
+    const during = await tasksOf(agent).get(task.taskId).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (during instanceof McpError) {
+      expect(during.message).toContain("temporarily unavailable");
+      expect(during.data).toMatchObject({ retryable: true, retryAfterSeconds: 5 });
+    } else {
+      expect(String(during)).toContain("503");
+    }
+    const raw = await fetch(service.mcpUrl, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${await issuer.sign({ sub: "alice" })}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Mcp-Session-Id": (agent.client.transport as StreamableHTTPClientTransport).sessionId!,
+        "Mcp-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: task.taskId } }),
+    });
+    expect(raw.status).toBe(503);
+    expect(raw.headers.get("retry-after")).toBe("5");
+
+    await relay.restore();
+    let status: string | undefined;
+    await waitUntil(async () => {
+      status = (await tasksOf(agent).get(task.taskId).catch(() => undefined))?.status;
+      return status !== undefined;
+    }, "the service to answer tasks/get again once the database is back");
+    expect(status).toBe("completed");
+  }, 90_000);
 });
 
 /** Polls `condition` (an observable state, such as a row in pg_stat_activity) until it holds, or fails naming it. */
