@@ -4,9 +4,9 @@
  * cancelled on the others; isolation between users; a cancel that keeps the running import from
  * writing anything), then the same basics on the single-process SQLite service.
  *
- * The running task that is cancelled is held deterministically, not by timing: the test takes a
- * PostgreSQL lock that the import's INSERT must wait for, sees it waiting in pg_stat_activity, cancels,
- * and only then lets it go on.
+ * A running task is held deterministically, not by timing: the test takes a PostgreSQL lock that the
+ * import's INSERT must wait for, sees it waiting in pg_stat_activity, cancels it (or stops or kills
+ * its replica), and only then lets it go on. The last two tests stop replicas.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -218,48 +218,26 @@ describe("tasks across three replicas on one PostgreSQL", () => {
   });
 
   test("cancelling a running import on another replica stops it: cancelled everywhere, no course written", async () => {
-    // Hold the import at its first INSERT into courses, deterministically: a lock it must wait for.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    const holding = sql.begin(async (tx) => {
-      await tx.unsafe("LOCK TABLE courses IN EXCLUSIVE MODE");
-      locked();
-      await released;
-    });
+    const held = await importHeldAtLock(onReplica[0]!, "Cancelled import");
+    const { task } = held;
     try {
-      await lockTaken;
-      const task = await tasksOf(onReplica[0]!).start("import_course", { content: markdown("Cancelled import") });
-      await waitUntil(async () => {
-        const [row] = (await sql.unsafe("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")) as { waiting: number }[];
-        return row!.waiting > 0;
-      }, "the import's INSERT to wait for the courses lock");
       expect((await tasksOf(onReplica[1]!).get(task.taskId)).status).toBe("working");
-
       const cancelled = await tasksOf(onReplica[1]!).cancel(task.taskId);
       expect(cancelled).toMatchObject({ taskId: task.taskId, status: "cancelled" });
       expect((await tasksOf(onReplica[2]!).get(task.taskId)).status).toBe("cancelled");
-      release();
-      await holding;
-      // Taking the lock again waits for the import's transaction (which holds a row lock on courses) to end.
-      await sql.begin((tx) => tx.unsafe("LOCK TABLE courses IN EXCLUSIVE MODE"));
-
-      const [row] = (await sql.unsafe("SELECT count(*)::int AS courses FROM courses WHERE title = 'Cancelled import'")) as { courses: number }[];
-      expect(row!.courses).toBe(0);
-      expect((await tasksOf(onReplica[0]!).get(task.taskId)).status).toBe("cancelled");
-      const noResult = await rpcError(tasksOf(onReplica[2]!).result(task.taskId));
-      expect(noResult.data).toEqual({ code: "invalid_state", taskId: task.taskId, status: "cancelled" });
-      const again = await rpcError(tasksOf(onReplica[0]!).cancel(task.taskId));
-      expect(again.code).toBe(-32602);
-      expect(again.message).toContain("already finished (cancelled)");
-      // The replica that ran it still works, and the same import as a plain call writes its course.
-      const imported = await onReplica[0]!.call("import_course", { content: markdown("Imported plainly") });
-      expect((imported.course as Json).title).toBe("Imported plainly");
     } finally {
-      release();
-      await holding.catch(() => undefined);
+      await held.finish();
     }
+    expect(await coursesTitled("Cancelled import")).toBe(0);
+    expect((await tasksOf(onReplica[0]!).get(task.taskId)).status).toBe("cancelled");
+    const noResult = await rpcError(tasksOf(onReplica[2]!).result(task.taskId));
+    expect(noResult.data).toEqual({ code: "invalid_state", taskId: task.taskId, status: "cancelled" });
+    const again = await rpcError(tasksOf(onReplica[0]!).cancel(task.taskId));
+    expect(again.code).toBe(-32602);
+    expect(again.message).toContain("already finished (cancelled)");
+    // The replica that ran it still works, and the same import as a plain call writes its course.
+    const imported = await onReplica[0]!.call("import_course", { content: markdown("Imported plainly") });
+    expect((imported.course as Json).title).toBe("Imported plainly");
   });
 
   test("cancelling a finished task is an error that says it has finished", async () => {
@@ -282,6 +260,76 @@ describe("tasks across three replicas on one PostgreSQL", () => {
     const exported = await alice.callRaw("export_course", { courseId, format: "json" });
     expect(exported.content.map((item) => item.type)).toEqual(["text", "resource_link"]);
   });
+
+  /** Holds the courses table so an import waits at its first INSERT; resolves once the import waits. */
+  async function importHeldAtLock(agent: Agent, title: string) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holding = sql.begin(async (tx) => {
+      await tx.unsafe("LOCK TABLE courses IN EXCLUSIVE MODE");
+      locked();
+      await released;
+    });
+    await lockTaken;
+    const task = await tasksOf(agent).start("import_course", { content: markdown(title) });
+    await waitUntil(async () => {
+      const [row] = (await sql.unsafe("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")) as { waiting: number }[];
+      return row!.waiting > 0;
+    }, `the import of "${title}" to wait for the courses lock`);
+    return {
+      task,
+      /** Lets the import go on, then waits until no transaction holds the table (the import's has ended). */
+      async finish() {
+        release();
+        await holding;
+        await sql.begin((tx) => tx.unsafe("LOCK TABLE courses IN EXCLUSIVE MODE"));
+      },
+    };
+  }
+
+  async function coursesTitled(title: string): Promise<number> {
+    const [row] = (await sql.unsafe("SELECT count(*)::int AS courses FROM courses WHERE title = $1", [title])) as { courses: number }[];
+    return row!.courses;
+  }
+
+  test("a replica stopping (SIGTERM) marks its running task failed, and the task writes nothing", async () => {
+    const held = await importHeldAtLock(onReplica[2]!, "Stopped import");
+    try {
+      replicas[2]!.process.kill("SIGTERM");
+      expect(await replicas[2]!.exited).toBe(0);
+      const stopped = await tasksOf(onReplica[0]!).get(held.task.taskId);
+      expect(stopped.status).toBe("failed");
+      expect(stopped.statusMessage).toContain("the service stopped before the task finished");
+      const result = await tasksOf(onReplica[0]!).result(held.task.taskId);
+      expect(result.isError).toBe(true);
+    } finally {
+      await held.finish();
+    }
+    expect(await coursesTitled("Stopped import")).toBe(0);
+  }, 60_000);
+
+  test("a replica killed mid-task: once its beats stop, its task is answered failed instead of working forever", async () => {
+    const held = await importHeldAtLock(onReplica[1]!, "Killed import");
+    try {
+      replicas[1]!.process.kill("SIGKILL");
+      await replicas[1]!.exited;
+      let task = await tasksOf(onReplica[0]!).get(held.task.taskId);
+      expect(task.status).toBe("working");
+      // The replica beat when it started the task; 30 s after that beat the task counts as lost.
+      await waitUntil(async () => {
+        task = await tasksOf(onReplica[0]!).get(held.task.taskId);
+        return task.status !== "working";
+      }, "the killed replica's task to be answered as lost");
+      expect(task.status).toBe("failed");
+      expect(task.statusMessage).toContain("the replica running the task stopped");
+      expect((await tasksOf(onReplica[0]!).result(held.task.taskId)).isError).toBe(true);
+    } finally {
+      await held.finish();
+    }
+    expect(await coursesTitled("Killed import")).toBe(0);
+  }, 120_000);
 });
 
 describe("tasks on the single-process SQLite service", () => {
@@ -438,12 +486,17 @@ describe("tasks during a database outage", () => {
 });
 
 /** Polls `condition` (an observable state, such as a row in pg_stat_activity) until it holds, or fails naming it. */
-async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
-  await waitFor(
-    (async () => {
-      while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
-    })(),
-    30_000,
-    what,
-  );
+async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
+  let stop = false;
+  try {
+    await waitFor(
+      (async () => {
+        while (!stop && !(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
+      })(),
+      timeoutMs,
+      what,
+    );
+  } finally {
+    stop = true;
+  }
 }

@@ -65,6 +65,8 @@ const resultPollMs = 250;
  */
 const maxResultWaitMs = 200_000;
 const beatIntervalMs = 5000;
+/** How long a stopping service waits for its tasks to notice before marking them failed itself. */
+const stopGraceMs = 3000;
 /** The default `staleAfterMs`: six beats missed. */
 export const defaultStaleAfterMs = 30_000;
 const lostMessage = "the replica running the task stopped before it finished, so nothing was changed; run it again";
@@ -340,12 +342,25 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
       });
     },
 
-    /** Stops the tasks running here (they end `failed`, nothing committed unless already sealed) and the sweep. */
+    /**
+     * Stops the tasks running here and the sweep: they end `failed` with nothing committed (unless their
+     * work was already sealed). Work stuck where the signal cannot reach it (waiting on a lock) is marked
+     * failed after a grace period; its seal then fails, so it cannot commit either.
+     */
     async stop(): Promise<void> {
       stopping = true;
       clearInterval(sweep);
       for (const { controller } of running.values()) controller.abort("service stopping" satisfies TaskStopReason);
-      await Promise.race([Promise.all([...running.values()].map((task) => task.done)), pause(10_000)]);
+      await Promise.race([Promise.all([...running.values()].map((task) => task.done)), pause(stopGraceMs)]);
+      const stuck = [...running.keys()];
+      if (stuck.length === 0) return;
+      const error = stoppedTaskError("service stopping");
+      const outcome: StoredOutcome = { result: toolErrorResult(error) };
+      await store
+        .write(async (tx) => {
+          for (const taskId of stuck) await tx.finishTask(taskId, "failed", `${error.code}: ${error.message}`, JSON.stringify(outcome), nowIso());
+        })
+        .catch((failure: unknown) => logger.warn("marking stopped tasks failed", { error: String(failure) }));
     },
   };
 }
