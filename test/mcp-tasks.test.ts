@@ -294,6 +294,27 @@ describe("tasks across three replicas on one PostgreSQL", () => {
     return row!.courses;
   }
 
+  test("at most 10 tasks of one user work at once, on all replicas together; the 11th is refused saying so", async () => {
+    const held = await importHeldAtLock(alice, "Busy 0");
+    const started = [held.task];
+    try {
+      // Round-robin spreads them over the replicas; none can finish while the lock is held.
+      for (let i = 1; i < 10; i++) started.push(await tasksOf(alice).start("import_course", { content: markdown(`Busy ${i}`) }));
+      const refused = await rpcError(tasksOf(alice).start("import_course", { content: markdown("One too many") }));
+      expect(refused.code).toBe(-32600);
+      expect(refused.data).toEqual({ code: "limit_exceeded", limit: 10, current: 10 });
+      // Another user is not held back by alice's tasks.
+      const theirs = await tasksOf(mallory).start("import_course", { content: markdown("Mallory is free") });
+      expect(theirs.status).toBe("working");
+      for (const task of started) expect((await tasksOf(alice).cancel(task.taskId)).status).toBe("cancelled");
+      expect((await tasksOf(mallory).cancel(theirs.taskId)).status).toBe("cancelled");
+    } finally {
+      await held.finish();
+    }
+    for (let i = 0; i < 10; i++) expect(await coursesTitled(`Busy ${i}`)).toBe(0);
+    expect(await coursesTitled("Mallory is free")).toBe(0);
+  });
+
   test("a replica stopping (SIGTERM) marks its running task failed, and the task writes nothing", async () => {
     const held = await importHeldAtLock(onReplica[2]!, "Stopped import");
     try {
