@@ -442,6 +442,29 @@ describe("tasks on the single-process SQLite service", () => {
   });
 });
 
+describe("tasks on a stateless service (MCP_STATELESS=true)", () => {
+  let service: TestService;
+  let alice: Agent;
+
+  beforeAll(async () => {
+    service = await startTestService({ MCP_STATELESS: "true" });
+    alice = await connectAgent(service, await devAccessToken(service, "alice"), "alice");
+  }, 60_000);
+
+  afterAll(async () => {
+    await alice?.close().catch(() => undefined);
+    await service?.dispose();
+  });
+
+  test("a task outlives the request that started it: polled, fetched and listed by later requests", async () => {
+    const task = await tasksOf(alice).start("import_course", { content: markdown("Stateless import") });
+    const result = await tasksOf(alice).result(task.taskId);
+    expect(((result.structuredContent as Json).course as Json).title).toBe("Stateless import");
+    expect((await tasksOf(alice).get(task.taskId)).status).toBe("completed");
+    expect((await listedIds(alice))).toContain(task.taskId);
+  });
+});
+
 describe("tasks during a database outage", () => {
   let relay: TcpRelay;
   let issuer: TestIssuer;
