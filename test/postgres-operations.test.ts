@@ -55,7 +55,7 @@ describe("migrations", () => {
     const pools = Array.from({ length: 4 }, () => new SQL(database.url, { max: 1 }));
     try {
       const applied = await Promise.all(pools.map((pool) => applyPostgresMigrations(pool)));
-      expect(applied.flat().sort()).toEqual(postgresMigrations.map((migration) => migration.version));
+      expect(applied.flat().sort((a, b) => a - b)).toEqual(postgresMigrations.map((migration) => migration.version));
       const rows = (await pools[0]!.unsafe("SELECT version FROM schema_migrations ORDER BY version")) as { version: number }[];
       expect(rows.map((row) => row.version)).toEqual(postgresMigrations.map((migration) => migration.version));
     } finally {
