@@ -18,32 +18,23 @@
  * - A replica that dies leaves its tasks working: on PostgreSQL the runner beats every few seconds and
  *   a working task whose beats stopped is answered as failed; a SQLite process marks its leftovers
  *   failed when it starts again.
+ * - The requests themselves (`tasks/get` …) and their errors are in task-requests.ts.
  * - A status is `completed` for a successful result, `failed` for an `isError` one (the specification's
  *   rule for tool calls), `cancelled` once cancelled; cancelling a finished task is an error saying so.
  */
-import {
-  CancelTaskRequestSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-  RELATED_TASK_META_KEY,
-  type CallToolResult,
-  type ServerCapabilities,
-  type Task,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerCapabilities, ServerNotification, ServerRequest, Task } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { TaskRow } from "../store/task-records.ts";
 import { DatabaseUnavailableError } from "../store/unavailable.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
 import { ProtocolError, toolErrorResult } from "./call-tool.ts";
 import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 import { outageRetryAfterSeconds } from "./store-outage.ts";
+import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome } from "./task-requests.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -53,17 +44,9 @@ export const taskTtl = { defaultMs: 60 * 60_000, minMs: 60_000, maxMs: 24 * 60 *
 export const taskPollIntervalMs = 1000;
 /** Tasks one user may have working at once, on all replicas together. */
 export const maxWorkingTasksPerUser = 10;
-const listPageSize = 50;
 const sweepIntervalMs = 10 * 60_000;
 /** How often the replica running a task looks for a cancel made on another replica. */
 const watchIntervalMs = 500;
-/** How often `tasks/result` looks again at a task another replica runs. */
-const resultPollMs = 250;
-/**
- * `tasks/result` blocks until the task ends, but no longer than an answer may stay silent on the
- * HTTP connection (service.ts, `requestDeadlines.answerSeconds`); past this it asks to be called again.
- */
-const maxResultWaitMs = 200_000;
 const beatIntervalMs = 5000;
 /** How long a stopping service waits for its tasks to notice before marking them failed itself. */
 const stopGraceMs = 3000;
@@ -82,9 +65,6 @@ export function stoppedTaskError(reason: unknown): CourseAuthoringError {
     ? new CourseAuthoringError("invalid_state", "the service stopped before the task finished, so nothing was changed; run it again", { retryable: true })
     : new CourseAuthoringError("invalid_state", "the task was cancelled (or has expired), so nothing was changed");
 }
-
-/** What a stored task holds once it ends: the call's result, or the JSON-RPC error the call answered. */
-type StoredOutcome = { result: CallToolResult } | { error: { code: number; message: string; data?: Record<string, unknown> } };
 
 export interface McpTasksOptions<Services> {
   /** Task records live in the authoring store (`StoreTransaction`'s task statements). */
@@ -270,75 +250,15 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
 
     /** Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on one session's server. */
     register(server: Server, callerOf: (extra: Extra) => CallerIdentity): void {
-      server.setRequestHandler(GetTaskRequestSchema, async (request, extra) => {
-        const row = await guarded(() => ownTask(request.params.taskId, callerOf(extra)));
-        return taskOf(row) as never;
-      });
-
-      server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
-        const user = callerOf(extra);
-        const taskId = request.params.taskId;
-        const deadline = Date.now() + maxResultWaitMs;
-        const cancelled = aborted(extra.signal);
-        for (;;) {
-          const row = await guarded(() => ownTask(taskId, user));
-          if (row.status === "cancelled") {
-            throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} was cancelled, so it has no result`, { code: "invalid_state", taskId, status: "cancelled" });
-          }
-          if (row.status !== "working") {
-            const stored = await guarded(() => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())));
-            if (stored === undefined) throw taskNotFound(taskId);
-            const outcome = JSON.parse(stored) as StoredOutcome;
-            if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
-            return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } } as never;
-          }
-          if (Date.now() >= deadline) {
-            throw new ProtocolError(ErrorCode.InternalError, `task ${taskId} is still working; call tasks/result again (or poll tasks/get)`, {
-              code: "invalid_state",
-              taskId,
-              status: "working",
-              retryable: true,
-            });
-          }
-          // Woken by the end of a task running here; a task on another replica is looked at again shortly.
-          await Promise.race([running.get(taskId)?.done ?? pause(resultPollMs), pause(resultPollMs * 4), cancelled]);
-          if (extra.signal.aborted) throw new ProtocolError(ErrorCode.InvalidRequest, "the request was cancelled");
-        }
-      });
-
-      server.setRequestHandler(ListTasksRequestSchema, async (request, extra) => {
-        const user = callerOf(extra);
-        const after = decodeTaskCursor(request.params?.cursor);
-        const rows = await guarded(async () => settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, listPageSize + 1)), user));
-        const page = rows.slice(0, listPageSize);
-        const last = page[page.length - 1];
-        return {
-          tasks: page.map(taskOf),
-          ...(rows.length > listPageSize && last ? { nextCursor: encodeTaskCursor(last) } : {}),
-        } as never;
-      });
-
-      server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
-        const user = callerOf(extra);
-        const taskId = request.params.taskId;
-        const cancelled = await guarded(() => store.write((tx) => tx.cancelTask(taskId, user.sub, "The task was cancelled by request; nothing was changed.", nowIso())));
-        const row = await guarded(() => ownTask(taskId, user));
-        if (!cancelled) {
-          if (row.status !== "working") {
-            throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} has already finished (${row.status}), so it cannot be cancelled`, {
-              code: "invalid_state",
-              taskId,
-              status: row.status,
-            });
-          }
-          throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} is finishing: its changes are already committed, so it cannot be cancelled; fetch its result with tasks/result`, {
-            code: "invalid_state",
-            taskId,
-            status: row.status,
-          });
-        }
-        running.get(taskId)?.controller.abort("cancelled" satisfies TaskStopReason);
-        return taskOf(row) as never;
+      registerTaskRequests(server, callerOf, {
+        find: ownTask,
+        async list(user, after, limit) {
+          return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
+        },
+        result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
+        cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, "The task was cancelled by request; nothing was changed.", nowIso())),
+        endedHere: (taskId) => running.get(taskId)?.done,
+        stopHere: (taskId) => running.get(taskId)?.controller.abort("cancelled" satisfies TaskStopReason),
       });
     },
 
@@ -370,18 +290,6 @@ function clampTtl(requested: number | undefined): number {
   return Math.min(taskTtl.maxMs, Math.max(taskTtl.minMs, Math.round(requested)));
 }
 
-function taskOf(row: TaskRow): Task {
-  return {
-    taskId: row.taskId,
-    status: row.status,
-    ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
-    createdAt: row.createdAt,
-    lastUpdatedAt: row.lastUpdatedAt,
-    ttl: row.ttlMs,
-    pollInterval: row.pollIntervalMs,
-  };
-}
-
 /** A failed task's `statusMessage`: the tool error's first line, or the JSON-RPC error's message. */
 function failureMessage(outcome: StoredOutcome): string {
   if ("error" in outcome) return outcome.error.message.slice(0, 500);
@@ -389,51 +297,3 @@ function failureMessage(outcome: StoredOutcome): string {
   return (first?.type === "text" ? first.text : "the call failed").slice(0, 500);
 }
 
-/** The same answer for a task that never existed, has expired, or is another user's: it reveals nothing. */
-function taskNotFound(taskId: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `not_found: task ${taskId} was not found (it does not exist or has expired)`, { code: "not_found", taskId });
-}
-
-function unavailable(reason: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InternalError, `${reason}; retry in ${outageRetryAfterSeconds} seconds`, {
-    code: "invalid_state",
-    retryable: true,
-    retryAfterSeconds: outageRetryAfterSeconds,
-  });
-}
-
-/** A database outage met part-way answers "retry shortly", like a tool call's (store-outage.ts); the next request gets the 503. */
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DatabaseUnavailableError) throw unavailable("the database is temporarily unavailable");
-    throw error;
-  }
-}
-
-function encodeTaskCursor(row: TaskRow): string {
-  return toBase64url(utf8Bytes(JSON.stringify({ createdAt: row.createdAt, id: row.taskId })));
-}
-
-function decodeTaskCursor(cursor: string | undefined): { createdAt: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(utf8Text(fromBase64url(cursor))) as { createdAt?: unknown; id?: unknown };
-    if (typeof parsed.createdAt === "string" && typeof parsed.id === "string") return { createdAt: parsed.createdAt, id: parsed.id };
-  } catch {
-    // Answered below.
-  }
-  throw new ProtocolError(ErrorCode.InvalidParams, "invalid_arguments: cursor is not one tasks/list returned; pass nextCursor from the previous page, or omit it", {
-    code: "invalid_arguments",
-    field: "cursor",
-  });
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
-}
