@@ -240,6 +240,23 @@ describe("tasks across three replicas on one PostgreSQL", () => {
     expect((imported.course as Json).title).toBe("Imported plainly");
   });
 
+  test("cancelling on the replica that runs the task stops it there; another user's cancel there stops nothing", async () => {
+    const held = await importHeldAtLock(onReplica[0]!, "Cancelled here");
+    const { task } = held;
+    const malloryHere = await connectAgent({ mcpUrl: `${replicas[0]!.url}/mcp` }, await issuer.sign({ sub: "mallory", aud: audience }), "mallory-here");
+    try {
+      const refused = await rpcError(tasksOf(malloryHere).cancel(task.taskId));
+      expect(refused.data).toEqual({ code: "not_found", taskId: task.taskId });
+      expect((await tasksOf(onReplica[0]!).get(task.taskId)).status).toBe("working");
+      expect((await tasksOf(onReplica[0]!).cancel(task.taskId)).status).toBe("cancelled");
+    } finally {
+      await malloryHere.close();
+      await held.finish();
+    }
+    expect(await coursesTitled("Cancelled here")).toBe(0);
+    expect((await tasksOf(onReplica[1]!).get(task.taskId)).status).toBe("cancelled");
+  });
+
   test("cancelling a finished task is an error that says it has finished", async () => {
     const task = await tasksOf(alice).start("import_course", { content: markdown("Finished") });
     expect((await tasksOf(alice).result(task.taskId)).isError).toBeUndefined();

@@ -42,8 +42,9 @@ export interface TaskOperations {
   cancel(taskId: string, user: CallerIdentity): Promise<boolean>;
   /** Settles when the task ends, if it runs in this process. */
   endedHere(taskId: string): Promise<void> | undefined;
-  /** Stops the task's work if it runs in this process. */
-  stopHere(taskId: string): void;
+  /** Stops the caller's task if it runs in this process and nothing has stopped it yet; whether it did. */
+  stopHere(taskId: string, user: CallerIdentity): boolean;
+  now(): string;
 }
 
 const listPageSize = 50;
@@ -103,12 +104,14 @@ export function registerTaskRequests(server: Server, callerOf: (extra: Extra) =>
   server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
     const user = callerOf(extra);
     const taskId = request.params.taskId;
+    // Stopped here first: its write may hold the store (SQLite runs one transaction at a time), and a
+    // stopped write rolls back instead of sealing. Its runner or this request then records the cancel.
+    const asked = tasks.now();
+    const stoppedHere = tasks.stopHere(taskId, user);
     const cancelled = await guarded(() => tasks.cancel(taskId, user));
     const row = await guarded(() => tasks.find(taskId, user));
-    if (cancelled) {
-      tasks.stopHere(taskId);
-      return taskOf(row) as never;
-    }
+    // Cancelled by this request's write, or by its runner's once stopped here; an earlier cancel is an error below.
+    if (cancelled || (stoppedHere && row.status === "cancelled" && row.lastUpdatedAt >= asked)) return taskOf(row) as never;
     const data = { code: "invalid_state", taskId, status: row.status };
     if (row.status !== "working") throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} has already finished (${row.status}), so it cannot be cancelled`, data);
     throw new ProtocolError(

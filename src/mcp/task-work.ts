@@ -17,18 +17,24 @@ export const taskToolNames = ["export_course", "import_course", "duplicate_cours
 export function taskServices<S extends AuthoringServices>(services: S, taskId: string, signal: AbortSignal): S {
   const inner = services.store;
   const now = () => services.now().toISOString();
+  // Once a write has committed with its seal, the work has happened: a late stop no longer interrupts it.
+  let committed = false;
+  const stopped = () => signal.aborted && !committed;
   const store: AuthoringStore = {
     read(work) {
-      if (signal.aborted) return Promise.reject(stoppedTaskError(signal.reason));
+      if (stopped()) return Promise.reject(stoppedTaskError(signal.reason));
       return inner.read(work);
     },
-    write(work) {
-      return inner.write(async (tx) => {
-        if (signal.aborted) throw stoppedTaskError(signal.reason);
-        const result = await work(tx);
-        if (!(await tx.sealTask(taskId, now()))) throw stoppedTaskError(signal.reason ?? "cancelled");
-        return result;
+    async write(work) {
+      const result = await inner.write(async (tx) => {
+        if (stopped()) throw stoppedTaskError(signal.reason);
+        const written = await work(tx);
+        // Stopped while it worked (a cancel or a stop made here): roll back rather than seal.
+        if (stopped() || !(await tx.sealTask(taskId, now()))) throw stoppedTaskError(signal.reason ?? "cancelled");
+        return written;
       });
+      committed = true;
+      return result;
     },
     close: () => inner.close(),
   };

@@ -52,6 +52,7 @@ const beatIntervalMs = 5000;
 const stopGraceMs = 3000;
 /** The default `staleAfterMs`: six beats missed. */
 export const defaultStaleAfterMs = 30_000;
+const cancelledMessage = "The task was cancelled by request; nothing was changed.";
 const lostMessage = "the replica running the task stopped before it finished, so nothing was changed; run it again";
 
 export const taskCapability: NonNullable<ServerCapabilities["tasks"]> = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -93,7 +94,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
   const taskTools = new Set(options.taskTools);
   const nowIso = () => options.now().toISOString();
   /** Tasks running in this process, so a cancel or a stop made here reaches them at once. */
-  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const running = new Map<string, { ownerSub: string; controller: AbortController; done: Promise<void>; cancelRequested: boolean }>();
   let stopping = false;
 
   const sweep = setInterval(() => {
@@ -132,7 +133,8 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
     const controller = new AbortController();
     let settle = () => {};
     const done = new Promise<void>((resolve) => (settle = resolve));
-    running.set(row.taskId, { controller, done });
+    const entry = { ownerSub: row.ownerSub, controller, done, cancelRequested: false };
+    running.set(row.taskId, entry);
     let looking = false;
     const watch = setInterval(() => {
       if (looking || controller.signal.aborted) return;
@@ -166,6 +168,8 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
         }
       }
       const failed = "error" in outcome || outcome.result.isError === true;
+      // Stopped by a cancel made here: the task ends cancelled (whichever of this and the cancel's own write comes first).
+      if (failed && entry.cancelRequested && (await persistently(() => store.write((tx) => tx.cancelTask(row.taskId, row.ownerSub, cancelledMessage, nowIso()))))) return;
       const finished = await persistently(() =>
         store.write((tx) => tx.finishTask(row.taskId, failed ? "failed" : "completed", failed ? failureMessage(outcome) : null, JSON.stringify(outcome), nowIso())),
       );
@@ -256,9 +260,16 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
           return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
         },
         result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
-        cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, "The task was cancelled by request; nothing was changed.", nowIso())),
+        cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
         endedHere: (taskId) => running.get(taskId)?.done,
-        stopHere: (taskId) => running.get(taskId)?.controller.abort("cancelled" satisfies TaskStopReason),
+        now: nowIso,
+        stopHere(taskId, user) {
+          const entry = running.get(taskId);
+          if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
+          entry.cancelRequested = true;
+          entry.controller.abort("cancelled" satisfies TaskStopReason);
+          return true;
+        },
       });
     },
 
