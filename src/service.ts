@@ -25,6 +25,8 @@ import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
 import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
+import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
+import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
@@ -160,7 +162,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
   const metrics = config.metricsPort === undefined ? undefined : createServiceMetrics(() => knownPaths);
-  const compiled = withStoreOutageAnswers(compileAuthoringTools());
+  // Task records live in the store; a single SQLite process knows that tasks left working by its last run are dead.
+  const tasks = createMcpTasks<typeof services>({
+    store: services.store,
+    now: services.now,
+    logger,
+    taskTools: taskToolNames,
+    servicesFor: taskServices,
+    discard: discardTaskResult,
+    failLeftoversAtStart: services.shared === undefined,
+    staleAfterMs: services.shared === undefined ? undefined : defaultStaleAfterMs,
+  });
+  const compiled = tasks.withTaskSupport(withStoreOutageAnswers(compileAuthoringTools()));
   const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
@@ -198,6 +211,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger,
         resultMaxBytes: config.mcpResultMaxBytes,
         ...(subscriptions ? { subscriptions } : {}),
+        tasks,
       }),
   });
 
@@ -269,6 +283,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         const drained = server.stop(false);
         await Promise.race([drained, Bun.sleep(5000)]);
         await sessions.closeAll();
+        await tasks.stop();
         await metricsServer?.stop(true);
         await server.stop(true);
         metadata.close();

@@ -36,6 +36,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
+import type { McpTasks } from "./tasks.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -67,6 +68,8 @@ export interface McpServerDeps<Services> {
   resultMaxBytes: number;
   /** Resource subscriptions (resource-subscriptions.ts); absent (stateless), `subscribe` is not offered. */
   subscriptions?: ResourceSubscriptionHandlers;
+  /** Task-augmented calls and the tasks/* requests (tasks.ts); absent, the server declares no tasks. */
+  tasks?: McpTasks<Services>;
 }
 
 export interface ResourceSubscriptionHandlers {
@@ -116,6 +119,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
         prompts: { listChanged: false },
         completions: {},
         logging: {},
+        ...(deps.tasks ? { tasks: deps.tasks.capability } : {}),
       },
       instructions: deps.instructions,
       jsonSchemaValidator: sharedJsonSchemaValidator,
@@ -135,12 +139,15 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   });
 
   // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
-  setCallToolHandlerUnwrapped(server, (request, extra) =>
-    callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
-      resultMaxBytes: deps.resultMaxBytes,
-      logger: deps.logger,
-    }),
-  );
+  // A call carrying params.task is answered with the task at once and runs in the background (tasks.ts).
+  setCallToolHandlerUnwrapped(server, (request, extra) => {
+    const context = contextFor(deps.services, extra, deps.resultMaxBytes);
+    const run = (within: ToolContext<Services>) =>
+      callTool(deps.tools, request.params.name, request.params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
+    if (deps.tasks && request.params.task) return deps.tasks.start(request.params.name, request.params.task.ttl, context, run) as Promise<never>;
+    return run(context);
+  });
+  deps.tasks?.register(server, callerOf);
 
   const resources = deps.resources;
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resources?.templates ?? [] }));

@@ -4,6 +4,8 @@
  * Methods are asynchronous so a PostgreSQL implementation can follow without touching the domain.
  */
 
+import type { TaskRecordStatements } from "./task-records.ts";
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -212,7 +214,7 @@ export interface CourseQuery {
   limit: number;
 }
 
-export interface StoreTransaction {
+export interface StoreTransaction extends TaskRecordStatements {
   insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void>;
   update<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityRows[K]>): Promise<void>;
   remove(kind: EntityKind, id: string): Promise<void>;

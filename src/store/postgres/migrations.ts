@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -173,6 +173,7 @@ export const postgresMigrations: Migration[] = [
       CREATE INDEX mcp_subscriptions_by_course ON mcp_subscriptions (course_id);
     `,
   },
+  { version: 11, ...tasksStep },
 ];
 
 export class SchemaTooNewError extends Error {

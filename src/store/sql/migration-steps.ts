@@ -2,6 +2,7 @@
  * Schema changes written in SQL both stores accept, so each is written once: every store numbers them
  * in its own migration list (the two lists began at different versions).
  */
+import { taskTablesSql } from "./task-records.ts";
 import { translationTablesSql } from "./translation-statements.ts";
 
 export interface PortableMigrationStep {
@@ -31,4 +32,10 @@ export const quizOptionsStep: PortableMigrationStep = {
 export const translationsStep: PortableMigrationStep = {
   name: "translations linked to their source, and translated units",
   sql: translationTablesSql,
+};
+
+/** MCP task records (`../task-records.ts`): any replica answers for a task another one runs. */
+export const tasksStep: PortableMigrationStep = {
+  name: "mcp task records",
+  sql: taskTablesSql,
 };
