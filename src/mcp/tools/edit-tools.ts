@@ -72,7 +72,7 @@ const toolTexts: Record<string, ToolText> = {
   },
   update_block: {
     title: "Update block",
-    description: "Replaces a block's content with the complete new block you give (it may change type). The block keeps its ID and position.",
+    description: "Changes a block, keeping its ID and position: pass changes (just the fields to change) or block (the complete new block).",
     annotations: { idempotentHint: true },
   },
   move_block: {
