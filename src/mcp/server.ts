@@ -21,6 +21,7 @@ import {
   ReadResourceRequestSchema,
   type CompleteResult,
   type GetPromptResult,
+  type Implementation,
   type ListResourcesResult,
   type Prompt,
   type ReadResourceResult,
@@ -55,6 +56,8 @@ export interface PromptProvider<Services> {
 export interface McpServerDeps<Services> {
   name: string;
   version: string;
+  /** The rest of `serverInfo`: title, description, websiteUrl, icons. */
+  identity?: Omit<Implementation, "name" | "version">;
   instructions: string;
   tools: Map<string, CompiledTool<Services>>;
   services: Services;
@@ -99,7 +102,7 @@ const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server {
   const server = new Server(
-    { name: deps.name, version: deps.version },
+    { ...deps.identity, name: deps.name, version: deps.version },
     {
       capabilities: {
         tools: { listChanged: false },
