@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "../auth/identity.ts";
+import type { ToolLog } from "./tool-log.ts";
 
 export type { CallerIdentity };
 
@@ -25,6 +26,8 @@ export interface ToolContext<Services> {
   structuredBudgetBytes: number;
   /** Sends `notifications/progress` when the client asked for it; a no-op otherwise. */
   progress: ProgressReporter;
+  /** Log messages to the client about this call (`tool-log.ts`); absent where no client listens. */
+  log?: ToolLog;
 }
 
 export interface ToolResult {

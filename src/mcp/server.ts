@@ -19,9 +19,11 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
   type CompleteResult,
   type GetPromptResult,
   type Implementation,
+  type LoggingLevel,
   type ListResourcesResult,
   type Prompt,
   type ReadResourceResult,
@@ -35,6 +37,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
+import { createToolLog } from "./tool-log.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -75,9 +78,12 @@ export function callerOf(extra: Extra): CallerIdentity {
   return identity;
 }
 
-function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number): ToolContext<Services> {
+function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number, log?: { tool: string; minimum: () => LoggingLevel | undefined }): ToolContext<Services> {
   const progressToken = extra._meta?.progressToken;
   return {
+    ...(log && {
+      log: createToolLog({ logger: log.tool, minimum: log.minimum, send: (params) => extra.sendNotification({ method: "notifications/message", params }) }),
+    }),
     user: callerOf(extra),
     services,
     signal: extra.signal,
@@ -117,6 +123,13 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   );
   const allTools = [...deps.tools.values()];
 
+  // One server serves one session (or one stateless request), so the level logging/setLevel chose lives here.
+  let logLevel: LoggingLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
     try {
@@ -130,7 +143,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
 
   // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
   setCallToolHandlerUnwrapped(server, (request, extra) =>
-    callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes), {
+    callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes, { tool: request.params.name, minimum: () => logLevel }), {
       resultMaxBytes: deps.resultMaxBytes,
       logger: deps.logger,
     }),
