@@ -16,7 +16,7 @@ import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
 import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
-import { buildServerCard } from "./discovery/server-card.ts";
+import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
@@ -29,6 +29,7 @@ import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
 import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
+import { serverIcons } from "./mcp/icons.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { CourseRowsCache } from "./authoring/course-rows-cache.ts";
 import { randomId } from "./authoring/ids.ts";
@@ -203,6 +204,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       createMcpServer({
         name: serviceName,
         version: serviceVersion,
+        // The website is the service's own API documentation, the page the server card names too.
+        identity: { title: "Course Authoring Service", description: serviceDescription, websiteUrl: `${config.baseUrl}/docs/api`, icons: serverIcons },
         instructions: serverInstructions,
         tools,
         services,

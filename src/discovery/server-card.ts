@@ -42,14 +42,17 @@ export interface ServerCardOptions {
   protocolVersions: readonly string[];
 }
 
+/** What the service is, in one sentence: the card's description and the MCP `serverInfo.description`. */
+export const serviceDescription =
+  "E-learning course authoring over MCP: agents create and edit courses, modules, lessons and blocks, review them and export packages for an LMS.";
+
 export function buildServerCard({ baseUrl, authUrl, serverName, serverVersion, protocolVersions }: ServerCardOptions): ServerCard {
   const newest = protocolVersions[0];
   if (newest === undefined) throw new Error("buildServerCard: at least one MCP protocol version is required");
   return {
     name: serverName,
     version: serverVersion,
-    description:
-      "E-learning course authoring over MCP: agents create and edit courses, modules, lessons and blocks, review them and export packages for an LMS.",
+    description: serviceDescription,
     protocolVersion: newest,
     protocolVersions: [...protocolVersions],
     transport: { type: "streamable-http", url: `${baseUrl}/mcp` },

@@ -10,6 +10,7 @@ import { idField } from "../authoring/schemas/fields.ts";
 import { untranslatedBlocks } from "../authoring/translation/translations.ts";
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
+import type { Notice } from "../notice.ts";
 import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
 import { buildPackage } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
@@ -109,7 +110,8 @@ export function humanSize(bytes: number): string {
 
 /**
  * Reads the course, builds the package (progress per packed file), saves it to the export store and
- * answers with its record; `embedded` carries the bytes when the caller asked for them and they fit
+ * answers with its record and its notices (each with a level, for adapters that forward them; the
+ * record lists their text); `embedded` carries the bytes when the caller asked for them and they fit
  * `embedLimitBytes`. Asking to embed a package that does not fit is `limit_exceeded`, naming the
  * link that already serves it, so nothing is built twice.
  */
@@ -118,19 +120,19 @@ export async function exportCourse(
   context: { user: { sub: string; email?: string }; progress: ExportProgressReporter; signal: AbortSignal },
   args: v.InferOutput<typeof exportCourseArguments>,
   options: { embedLimitBytes: number },
-): Promise<{ result: ExportResult; embedded?: Uint8Array }> {
+): Promise<{ result: ExportResult; embedded?: Uint8Array; notices: Notice[] }> {
   const { course, assets, untranslated } = await readAs(services, context.user, async (session) => {
     const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
     const row = args.format === "json" ? undefined : await session.tx.find("course", document.id);
     const untranslated = row ? await untranslatedBlocks(session, row) : null;
     return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated };
   });
-  const notices: string[] = [];
+  const notices: Notice[] = [];
   if (untranslated && untranslated.blockIds.size > 0) {
-    notices.push(`${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.`);
+    notices.push({ level: "warning", text: `${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.` });
   }
   if (args.format !== "json" && interfaceLanguage(course.language) === null) {
-    notices.push(`The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).`);
+    notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
@@ -139,7 +141,7 @@ export async function exportCourse(
     assets: courseAssetSource(services.store, course.id, assets),
     renderer: renderCourseHtmlChunks,
     onProgress: (done, total, message) => progress.report(done, total, message),
-    onNotice: (notice) => notices.push(notice),
+    onNotice: (notice) => notices.push({ level: "warning", text: notice }),
   });
   let reportedBytes = 0;
   const record = await services.exports.save(
@@ -158,8 +160,8 @@ export async function exportCourse(
   await progress.settled();
   const uri = exportUri(record.courseId, record.exportId);
   const { exportId, courseId, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
-  const result: ExportResult = { exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices };
-  if (args.delivery === "link") return { result };
+  const result: ExportResult = { exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices: notices.map((notice) => notice.text) };
+  if (args.delivery === "link") return { result, notices };
   if (record.size > options.embedLimitBytes) {
     throw new CourseAuthoringError(
       "limit_exceeded",
@@ -167,6 +169,6 @@ export async function exportCourse(
       { field: "delivery", size: record.size, limit: options.embedLimitBytes, uri },
     );
   }
-  return { result, embedded: await services.exports.readBytes(record) };
+  return { result, embedded: await services.exports.readBytes(record), notices };
 }
 

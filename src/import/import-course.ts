@@ -7,6 +7,7 @@ import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { titleField } from "../authoring/schemas/fields.ts";
+import type { Notice } from "../notice.ts";
 import { writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
 import { planFromJsonExport } from "./json-document.ts";
@@ -34,6 +35,8 @@ export interface ImportedCourse {
   sourceName: string;
   assetCount: number;
   course: CourseDocument;
+  /** What the import kept in another form or did not carry. */
+  notices: readonly Notice[];
 }
 
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
@@ -42,5 +45,5 @@ export async function importCourse(services: AuthoringServices, actor: Actor, ar
   const validated = validateImportedCourse(plan);
   const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));
-  return { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), sourceName, assetCount: plan.assets.length, course };
+  return { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), sourceName, assetCount: plan.assets.length, course, notices: plan.notices };
 }

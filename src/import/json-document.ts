@@ -11,6 +11,7 @@ import { claimMatches, sniffMediaType } from "../authoring/media-types.ts";
 import { limits } from "../authoring/schemas/fields.ts";
 import { jsonExportFormat, jsonExportFormatVersion } from "../export/formats/json.ts";
 import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
+import type { Notice } from "../notice.ts";
 import type { ImportedAsset, ImportPlan } from "./plan.ts";
 import { fromBase64 } from "../bytes.ts";
 
@@ -199,5 +200,8 @@ export function planFromJsonExport(text: string, title?: string): ImportPlan {
     objectives: course.objectives.map((objective) => ({ key: objective.id, text: objective.text })),
     modules,
   };
-  return { outline, assets: document.assets.map(decodeAsset), labels };
+  // Status, publication and sharing belong to the source course; the import is a new draft of the caller's.
+  const status = typeof course.status === "string" ? course.status : "draft";
+  const notices: Notice[] = status === "draft" ? [] : [{ level: "info", text: `The source course was ${status}; the imported course is a new draft, shared with nobody.` }];
+  return { outline, assets: document.assets.map(decodeAsset), labels, notices };
 }

@@ -6,12 +6,15 @@
  * that the outline turns into a question with the paragraph before it as the prompt.
  */
 import MarkdownIt, { type Token } from "markdown-it";
+import type { Notice } from "../notice.ts";
 
 interface PartBase {
   /** 1-based line where the part starts, for error messages. */
   readonly line: number;
   /** The part's Markdown as written. */
   readonly source: string;
+  /** What became of it when that is not what the author may expect, with its level. */
+  readonly notice?: Notice;
 }
 
 export type MarkdownPart =
@@ -33,15 +36,19 @@ export function plainText(inline: Token | undefined): string {
     .trim();
 }
 
-function paragraphBlock(inline: Token | undefined, source: string): Record<string, unknown> {
+function paragraphPart(inline: Token | undefined, line: number, source: string): MarkdownPart {
   const children = (inline?.children ?? []).filter((child) => !(child.type === "text" && child.content.trim() === ""));
   const image = children.length === 1 && children[0]?.type === "image" ? children[0] : undefined;
   const url = String(image?.attrGet("src") ?? "");
   if (image && /^https?:\/\//i.test(url)) {
     const alt = image.content.trim();
-    return alt ? { type: "image", url, alt } : { type: "image", url, decorative: true };
+    return { kind: "block", line, source, paragraph: true, block: alt ? { type: "image", url, alt } : { type: "image", url, decorative: true } };
   }
-  return { type: "text", markdown: source };
+  // A picture beside the document (./map.png) is not in the import: the block keeps its Markdown.
+  const notice: Notice | undefined = image
+    ? { level: "warning", text: `line ${line}: the image ${JSON.stringify(url.slice(0, 200))} is not a web address, so it stays as Markdown text; upload the file with upload_asset and make that block an image.` }
+    : undefined;
+  return { kind: "block", line, source, paragraph: true, block: { type: "text", markdown: source }, ...(notice && { notice }) };
 }
 
 /** The index of the token closing the one at `open` (same level, nesting -1). */
@@ -88,7 +95,9 @@ function codePart(token: Token, line: number, source: string): MarkdownPart | nu
   if (!code.trim()) return null;
   const language = token.info.trim().split(/\s+/)[0] ?? "";
   const valid = /^[A-Za-z0-9][A-Za-z0-9+#._-]{0,39}$/.test(language);
-  return { kind: "block", line, source, paragraph: false, block: { type: "code", language: valid ? language : "plaintext", code } };
+  const notice: Notice | undefined =
+    language && !valid ? { level: "info", text: `line ${line}: the code block's language ${JSON.stringify(language.slice(0, 60))} is not a language name, so it is plaintext.` } : undefined;
+  return { kind: "block", line, source, paragraph: false, block: { type: "code", language: valid ? language : "plaintext", code }, ...(notice && { notice }) };
 }
 
 /** The document's top-level parts in order. */
@@ -106,7 +115,7 @@ export function markdownParts(text: string): MarkdownPart[] {
         parts.push({ kind: "heading", line, source, level: Number(token.tag.slice(1)), text: plainText(tokens[index + 1]) });
         break;
       case "paragraph_open":
-        parts.push({ kind: "block", line, source, block: paragraphBlock(tokens[index + 1], source), paragraph: true });
+        parts.push(paragraphPart(tokens[index + 1], line, source));
         break;
       case "bullet_list_open":
       case "ordered_list_open":

@@ -10,6 +10,7 @@
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { markdownParts, type MarkdownPart } from "./markdown-blocks.ts";
+import type { Notice } from "../notice.ts";
 import type { ImportPlan } from "./plan.ts";
 
 interface LessonDraft {
@@ -71,6 +72,7 @@ export function planFromMarkdown(text: string, title?: string): ImportPlan {
   const description: string[] = [];
   const objectives: { key: string; text: string }[] = [];
   const modules: ModuleDraft[] = [];
+  const notices: Notice[] = [];
   let module: ModuleDraft | undefined;
   let lesson: LessonDraft | undefined;
   let objectivesFor: "course" | ModuleDraft | undefined;
@@ -83,6 +85,7 @@ export function planFromMarkdown(text: string, title?: string): ImportPlan {
 
   for (const part of parts) {
     if (part === titleHeading) continue;
+    if (part.notice) notices.push(part.notice);
     if (part.kind === "heading") {
       const structural = part.level === moduleLevel || part.level === lessonLevel;
       objectivesFor = undefined;
@@ -121,7 +124,11 @@ export function planFromMarkdown(text: string, title?: string): ImportPlan {
       const previous = lesson.blocks.at(-1);
       const question = previous?.paragraph ? questionFrom(previous.source, part.choices) : null;
       if (question) lesson.blocks.splice(-1, 1, { block: question, paragraph: false, source: part.source, line: previous?.line ?? part.line });
-      else lesson.blocks.push({ block: { type: "text", markdown: part.source }, paragraph: false, source: part.source, line: part.line });
+      else {
+        lesson.blocks.push({ block: { type: "text", markdown: part.source }, paragraph: false, source: part.source, line: part.line });
+        const why = previous?.paragraph ? "none of its boxes is checked (- [x] marks a right answer)" : "no paragraph right above it asks the question";
+        notices.push({ level: "notice", text: `line ${part.line}: a task list stays a list, not a question: ${why}.` });
+      }
       continue;
     }
     lesson.blocks.push({ block: part.block, paragraph: part.paragraph, source: part.source, line: part.line });
@@ -148,5 +155,5 @@ export function planFromMarkdown(text: string, title?: string): ImportPlan {
       lessons: draft.lessons.map(lessonOutline),
     })),
   };
-  return { outline, assets: [], labels };
+  return { outline, assets: [], labels, notices };
 }

@@ -10,6 +10,7 @@ import { courseFieldEntries, moduleOutlineSchema, objectiveInputSchema } from ".
 import { limits } from "../authoring/schemas/fields.ts";
 import { themeSchema } from "../authoring/schemas/theme.ts";
 import { describeIssues, CourseAuthoringError } from "../course-authoring-error.ts";
+import type { Notice } from "../notice.ts";
 
 export const maxImportedModules = 500;
 
@@ -40,6 +41,8 @@ export interface ImportPlan {
   readonly assets: readonly ImportedAsset[];
   /** Outline paths (`modules[0].lessons[1].blocks[2]`) and how to name them in an error. */
   readonly labels: ReadonlyMap<string, string>;
+  /** What the import kept in another form or did not carry, for the author. */
+  readonly notices: readonly Notice[];
 }
 
 /** The label of the longest labelled prefix of `path`, in parentheses, or "". */

@@ -11,7 +11,7 @@ import { CourseAuthoringError, describeIssues } from "../course-authoring-error.
 import { rememberedJson } from "../authoring/document-json.ts";
 import type { Logger } from "../log.ts";
 import type { CompiledTool, ToolContext } from "./registry.ts";
-import { closestName, describeUnknownArguments, findUnknownArguments } from "./unknown-arguments.ts";
+import { closestName, describeUnknownArguments, findUnknownArguments } from "../unknown-arguments.ts";
 import { utf8Length } from "../bytes.ts";
 
 /**

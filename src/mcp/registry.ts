@@ -6,8 +6,9 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { ContentBlock, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerIdentity } from "../auth/identity.ts";
+import type { ToolLog } from "./tool-log.ts";
 
 export type { CallerIdentity };
 
@@ -25,6 +26,8 @@ export interface ToolContext<Services> {
   structuredBudgetBytes: number;
   /** Sends `notifications/progress` when the client asked for it; a no-op otherwise. */
   progress: ProgressReporter;
+  /** Log messages to the client about this call (`tool-log.ts`); absent where no client listens. */
+  log?: ToolLog;
 }
 
 export interface ToolResult {
@@ -48,6 +51,11 @@ export interface ToolDefinition<Services, Input extends v.GenericSchema = v.Gene
   annotations: Omit<ToolAnnotations, "title">;
   /** How to ask for less when an answer would pass the result cap ("pass moduleIds or lessonIds"). */
   narrow?: string;
+  /**
+   * Shared definitions this tool lists in their `brief` form, pointing to a tool of the same toolset
+   * that lists them whole: every host that lists this tool lists that one too.
+   */
+  briefDefinitions?: readonly string[];
   /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
   meta?: Record<string, unknown>;
   handler: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<ToolResult>;
@@ -70,17 +78,22 @@ type JsonObjectSchema = Tool["inputSchema"];
 export interface SharedDefinition {
   schema: v.GenericSchema;
   listed: Record<string, unknown>;
+  /** A few words naming where `listed` is, for tools that ask for it (`briefDefinitions`). */
+  brief?: Record<string, unknown>;
 }
 export type SharedDefinitions = Record<string, SharedDefinition>;
 
-function objectJsonSchema(schema: v.GenericSchema, where: string, shared: SharedDefinitions): JsonObjectSchema {
+function objectJsonSchema(schema: v.GenericSchema, where: string, shared: SharedDefinitions, brief: readonly string[] = []): JsonObjectSchema {
   const definitions = Object.fromEntries(Object.entries(shared).map(([name, definition]) => [name, definition.schema]));
   const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions }) as Record<string, unknown>;
   if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
   delete json.$schema;
   const defs = json.$defs as Record<string, unknown> | undefined;
   if (defs) {
-    for (const name of Object.keys(defs)) if (shared[name]) defs[name] = shared[name].listed;
+    for (const name of Object.keys(defs)) {
+      const definition = shared[name];
+      if (definition) defs[name] = (brief.includes(name) && definition.brief) || definition.listed;
+    }
     // Keep a definition only while the schema or another kept definition still refers to it.
     for (let pruned = true; pruned; ) {
       pruned = false;
@@ -97,13 +110,60 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
   return json as JsonObjectSchema;
 }
 
+/**
+ * An output schema as listed: what a client checks results against, not what the model reads, so it
+ * keeps types, fields and what they mean, and leaves out what only repeats or costs: `anyOf` of bare
+ * types becomes a type list, the ID patterns of the server's own answers go, and so do long value lists
+ * (block types, rule IDs) that the input schemas and descriptions already teach.
+ */
+function compactOutputSchema(node: Record<string, unknown>): Record<string, unknown> {
+  const schema: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    // `properties` and `$defs` map names to schemas; a field may well be called "type" or "pattern".
+    if ((key === "properties" || key === "$defs") && isObject(value)) schema[key] = mapValues(value, compactOutputSchema);
+    else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) schema[key] = value.map((item) => (isObject(item) ? compactOutputSchema(item) : item));
+    else if ((key === "items" || key === "additionalProperties") && isObject(value)) schema[key] = compactOutputSchema(value);
+    else schema[key] = value;
+  }
+  const options = schema.anyOf as Record<string, unknown>[] | undefined;
+  if (options?.every((option) => Object.keys(option).length === 1 && typeof option.type === "string")) {
+    delete schema.anyOf;
+    schema.type = options.map((option) => option.type);
+  }
+  if (typeof schema.pattern === "string") delete schema.pattern;
+  if (Array.isArray(schema.enum)) {
+    if (schema.enum.length > longestListedEnum) delete schema.enum;
+    else if (schema.type === "string" && schema.enum.every((value) => typeof value === "string")) delete schema.type;
+  }
+  if (isObject(schema.properties) && Object.keys(schema.properties).length === 0) delete schema.properties;
+  if (Array.isArray(schema.required) && schema.required.length === 0) delete schema.required;
+  return schema;
+}
+
+const longestListedEnum = 8;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function mapValues(object: Record<string, unknown>, map: (value: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, isObject(value) ? map(value) : value]));
+}
+
 export interface CompiledTool<Services> {
   definition: ToolDefinition<Services>;
   listing: Tool;
 }
 
-/** Converts the definitions once at start-up, so `tools/list` is a constant answer. */
-export function compileTools<Services>(definitions: ToolDefinition<Services>[], shared: SharedDefinitions = {}): Map<string, CompiledTool<Services>> {
+/**
+ * Converts the definitions once at start-up, so `tools/list` is a constant answer. `icons` are listed
+ * per toolset: every tool of a toolset shows its toolset's icon.
+ */
+export function compileTools<Services>(
+  definitions: ToolDefinition<Services>[],
+  shared: SharedDefinitions = {},
+  icons: Readonly<Record<string, Icon[]>> = {},
+): Map<string, CompiledTool<Services>> {
   const tools = new Map<string, CompiledTool<Services>>();
   for (const definition of definitions) {
     if (tools.has(definition.name)) throw new Error(`tool ${definition.name} is registered twice`);
@@ -113,9 +173,10 @@ export function compileTools<Services>(definitions: ToolDefinition<Services>[], 
         name: definition.name,
         title: definition.title,
         description: definition.description,
-        inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared),
-        outputSchema: objectJsonSchema(definition.output, `${definition.name} output`, shared),
+        inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, definition.briefDefinitions),
+        outputSchema: compactOutputSchema(objectJsonSchema(definition.output, `${definition.name} output`, shared)) as JsonObjectSchema,
         annotations: { title: definition.title, ...definition.annotations },
+        ...(icons[definition.toolset] ? { icons: icons[definition.toolset] } : {}),
         ...(definition.meta ? { _meta: definition.meta } : {}),
       },
     });

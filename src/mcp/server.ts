@@ -21,8 +21,11 @@ import {
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  SetLevelRequestSchema,
   type CompleteResult,
   type GetPromptResult,
+  type Implementation,
+  type LoggingLevel,
   type ListResourcesResult,
   type Prompt,
   type ReadResourceResult,
@@ -37,6 +40,7 @@ import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bo
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
 import type { McpTasks } from "./tasks.ts";
+import { createToolLog } from "./tool-log.ts";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -58,6 +62,8 @@ export interface PromptProvider<Services> {
 export interface McpServerDeps<Services> {
   name: string;
   version: string;
+  /** The rest of `serverInfo`: title, description, websiteUrl, icons. */
+  identity?: Omit<Implementation, "name" | "version">;
   instructions: string;
   tools: Map<string, CompiledTool<Services>>;
   services: Services;
@@ -84,9 +90,12 @@ export function callerOf(extra: Extra): CallerIdentity {
   return identity;
 }
 
-function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number): ToolContext<Services> {
+function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number, log?: { tool: string; minimum: () => LoggingLevel | undefined }): ToolContext<Services> {
   const progressToken = extra._meta?.progressToken;
   return {
+    ...(log && {
+      log: createToolLog({ logger: log.tool, minimum: log.minimum, send: (params) => extra.sendNotification({ method: "notifications/message", params }) }),
+    }),
     user: callerOf(extra),
     services,
     signal: extra.signal,
@@ -111,7 +120,7 @@ const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server {
   const server = new Server(
-    { name: deps.name, version: deps.version },
+    { ...deps.identity, name: deps.name, version: deps.version },
     {
       capabilities: {
         tools: { listChanged: false },
@@ -127,6 +136,13 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   );
   const allTools = [...deps.tools.values()];
 
+  // One server serves one session (or one stateless request), so the level logging/setLevel chose lives here.
+  let logLevel: LoggingLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
     try {
@@ -141,7 +157,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
   // A call carrying params.task is answered with the task at once and runs in the background (tasks.ts).
   setCallToolHandlerUnwrapped(server, (request, extra) => {
-    const context = contextFor(deps.services, extra, deps.resultMaxBytes);
+    const context = contextFor(deps.services, extra, deps.resultMaxBytes, { tool: request.params.name, minimum: () => logLevel });
     const run = (within: ToolContext<Services>) =>
       callTool(deps.tools, request.params.name, request.params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
     if (deps.tasks && request.params.task) return deps.tasks.start(request.params.name, request.params.task.ttl, context, run) as Promise<never>;

@@ -155,8 +155,9 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
     beat?.unref?.();
     try {
       const taskServices = options.servicesFor(services, row.taskId, controller.signal);
-      // Progress has no request left to travel with once the task is answered; clients poll tasks/get.
-      const taskContext: ToolContext<Services> = { ...context, services: taskServices, signal: controller.signal, progress: async () => {} };
+      // Progress and log messages have no request left to travel with once the task is answered; clients
+      // poll tasks/get, and the stored result keeps its notices.
+      const taskContext: ToolContext<Services> = { ...context, services: taskServices, signal: controller.signal, progress: async () => {}, log: undefined };
       let outcome: StoredOutcome;
       try {
         outcome = { result: await run(taskContext) };

@@ -14,14 +14,18 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
   description:
     `Uploads a file for a course (base64 in dataBase64, at most ${limits.assetBytes / 1024 / 1024} MB decoded): ` + "PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
     "The type is recognised from the bytes; a filename extension or mediaType that disagrees is refused, and SVG is refused. " +
-    "Returns the asset; put its id in an image, video or audio block's assetId (or captions.assetId for .vtt).",
+    "Returns the asset; put its id in an image, video or audio block's assetId (or captions.assetId for .vtt). " +
+    "An upload is a course write: it returns the course's new version, the expectedVersion of your next write.",
   input: uploadAssetArguments,
   output: v.object({ courseId: v.string(), version: v.number(), asset: assetSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await writeAs(services, user, (session) => uploadAsset(session, args));
     const asset = result.asset;
-    return { structuredContent: result, summary: `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to course ${result.courseId}.` };
+    return {
+      structuredContent: result,
+      summary: `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to course ${result.courseId}, now at version ${result.version}.`,
+    };
   },
 });
 

@@ -58,6 +58,7 @@ export const sharedDefinitions: SharedDefinitions = {
   Block: {
     schema: blockSchema,
     listed: { type: "object", description: blockDefinitionText, properties: { type: { enum: [...blockTypes] } }, required: ["type"] },
+    brief: { type: "object", description: "A content block: add_blocks lists each type's fields (Block), describe_blocks its full schema.", required: ["type"] },
   },
   EditStep: {
     schema: batchStepSchema,

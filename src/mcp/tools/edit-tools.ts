@@ -16,9 +16,12 @@ interface ToolText {
   title: string;
   description: string;
   annotations?: Omit<ToolAnnotations, "title">;
+  /** Takes blocks but lists only a pointer to add_blocks' Block definition, which the same toolset lists. */
+  briefBlocks?: true;
 }
 
-const writeNotes = " Pass expectedVersion (from your last read) to be sure nobody changed the course meanwhile. Returns the changed entity and the course's new version.";
+// expectedVersion's own description says what it guards, in every write's input schema.
+const writeNotes = " Returns the changed entity and the course's new version.";
 const removal: Omit<ToolAnnotations, "title"> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 const toolTexts: Record<string, ToolText> = {
@@ -38,6 +41,7 @@ const toolTexts: Record<string, ToolText> = {
   add_module: {
     title: "Add module",
     description: "Adds a module to a course at position (0-based; default: last), optionally with its lessons and their blocks in the same call.",
+    briefBlocks: true,
   },
   update_module: {
     title: "Update module",
@@ -51,6 +55,7 @@ const toolTexts: Record<string, ToolText> = {
     description:
       "Adds a lesson to a module at position (default: last), optionally with blocks. kind is content (default) or quiz; a quiz has passingScore (0-100, default 80) " +
       "and maxAttempts (null = unlimited), plus pool and feedback settings. estimatedMinutes is derived from the content unless you set it.",
+    briefBlocks: true,
   },
   update_lesson: {
     title: "Update lesson",
@@ -72,8 +77,9 @@ const toolTexts: Record<string, ToolText> = {
   },
   update_block: {
     title: "Update block",
-    description: "Replaces a block's content with the complete new block you give (it may change type). The block keeps its ID and position.",
+    description: "Changes a block, keeping its ID and position: pass changes (just the fields to change) or block (the complete new block).",
     annotations: { idempotentHint: true },
+    briefBlocks: true,
   },
   move_block: {
     title: "Move block",
@@ -94,6 +100,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
     input,
     output: v.object({ courseId: v.string(), version: v.number(), ...operation.result }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false, ...text.annotations },
+    ...(text.briefBlocks ? { briefDefinitions: ["Block"] } : {}),
     async handler(args, { user, services }) {
       const applied = await writeAs(services, user, (session) => runOperation(session, operation, args));
       return { structuredContent: applied.structured, summary: applied.summary };

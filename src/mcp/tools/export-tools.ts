@@ -59,7 +59,9 @@ export const exportCourseTool = defineTool<AuthoringServices, typeof exportCours
   meta: { ui: { resourceUri: exportViewUri } },
   async handler(args, context) {
     const limit = embedLimit(context.services.exports.embedLimitBytes, context.resultMaxBytes);
-    const { result, embedded } = await exportCourse(context.services, context, args, { embedLimitBytes: limit });
+    const { result, embedded, notices: told } = await exportCourse(context.services, context, args, { embedLimitBytes: limit });
+    // The notices are in the result too; as log messages they reach a host that shows the user its server's log.
+    await context.log?.(told);
     const where = embedded ? "embedded below" : `read ${result.uri} with resources/read`;
     const notices = result.notices.length ? ` Notes: ${result.notices.join(" ")}` : "";
     return {

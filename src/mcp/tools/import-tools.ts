@@ -31,9 +31,11 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services, structuredBudgetBytes }) {
+  async handler(args, { user, services, structuredBudgetBytes, log }) {
     const imported = await importCourse(services, user, args);
     const created = imported.course;
+    // What the result does not say: the parts kept in another form, what the source had that a new draft does not.
+    await log?.(imported.notices);
     return {
       structuredContent: {
         importedFrom: imported.importedFrom,

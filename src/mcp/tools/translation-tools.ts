@@ -11,6 +11,7 @@ import { createTranslation, readTranslationUnits, type ApplyResult, type UnitVie
 import { invalidArgument } from "../../authoring/errors.ts";
 import { exportUri } from "../../export/export-store.ts";
 import { humanSize } from "../../export/export-course.ts";
+import { interfaceLanguage } from "../../render/index.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
@@ -25,8 +26,11 @@ const createTranslationTool = defineTool<AuthoringServices, typeof createTransla
   input: createTranslationArguments,
   output: translationSummarySchema,
   annotations: write,
-  async handler(args, { user, services }) {
+  async handler(args, { user, services, log }) {
     const result = await writeAs(services, user, (session) => createTranslation(session, args));
+    if (interfaceLanguage(result.language) === null) {
+      await log?.([{ level: "notice", text: `Packages of the ${result.language} translation show the player's own buttons and messages in English: it has no ${result.language} interface text (it has en, fr, de and es).` }]);
+    }
     return { structuredContent: { ...result }, summary: `Created the ${result.language} translation ${result.courseId} of course ${result.sourceCourseId}: ${result.units} units to translate.` };
   },
 });

@@ -27,7 +27,7 @@ function checkImageAlt({ block, location }: WalkedBlock, findings: FindingList):
       "image.missing_alt",
       atField(location, "alt"),
       "The image has no alt text, so screen-reader users get nothing from it.",
-      "Call update_block with the block's full content and alt set to what the image shows or means in one sentence; or set decorative: true if it adds no information.",
+      "Call update_block with alt set to what the image shows or means in one sentence; or set decorative: true if it adds no information.",
     );
   } else if (fileNameAlt.test(alt) || placeholderAlt.test(alt)) {
     findings.report(

@@ -19,7 +19,7 @@ const edits: Record<string, { target?: IdField; placeholders?: Record<string, st
   update_lesson: { target: "lessonId" },
   remove_lesson: { target: "lessonId" },
   add_blocks: { target: "lessonId", placeholders: { blocks: "[{ type: …, … }]" } },
-  update_block: { target: "blockId", placeholders: { block: "{ …the whole block, changed… }" } },
+  update_block: { target: "blockId", placeholders: { changes: "{ …the fields to change… }" } },
   move_block: { target: "blockId" },
 };
 

@@ -1,9 +1,11 @@
 /**
  * Finds argument names a tool does not know, at any depth (`modules[0].lessons[2].blocks[1].altText`),
  * by walking the tool's own valibot schema beside the arguments. valibot's `v.object` drops unknown
- * keys silently, which turns a typo (`update_course {titel}`) into a successful no-op; checking here,
- * at the MCP edge, makes every tool strict without changing the domain schemas. Each unknown name
- * comes with the closest valid name, so the agent can correct itself in one step.
+ * keys silently, which turns a typo (`update_course {titel}`) into a successful no-op; checking at
+ * the MCP edge makes every tool strict without changing the domain schemas. It sits below the layers
+ * because the domain needs it too, where the schema is known only once a stored row is read (the block
+ * `update_block { changes }` merges into). Each unknown name comes with the closest valid name, so the
+ * agent can correct itself in one step.
  */
 import type * as v from "valibot";
 
