@@ -214,9 +214,10 @@ describe("log messages", () => {
     await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
     const answer = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "export_course", arguments: { courseId: course.id, format: "imscc" } } }, session);
     expect(answer.headers.get("content-type")).toContain("text/event-stream");
+    // The stream opens with a priming event (an id and no data), which carries no message.
     const events = (await answer.text())
       .split("\n")
-      .filter((line) => line.startsWith("data:"))
+      .filter((line) => line.startsWith("data:") && line.slice(5).trim() !== "")
       .map((line) => JSON.parse(line.slice(5)) as { method?: string; id?: number; params?: Message });
     const logged = events.findIndex((event) => event.method === "notifications/message" && event.params?.level === "warning");
     const result = events.findIndex((event) => event.id === 2);
