@@ -192,6 +192,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const streamEvents: StreamEventStore | undefined = config.mcpStateless ? undefined : (shared?.events ?? new InProcessStreamEvents());
   const subscriptionStore: ResourceSubscriptionStore | undefined = config.mcpStateless ? undefined : (shared?.subscriptions ?? new InProcessResourceSubscriptions());
   if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
+  const sharing = services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 });
+  const logLevels = sharing && { get: (id: string) => sharing.logLevelOf(id), set: (id: string, level: string) => sharing.setLogLevel(id, level) };
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -199,7 +201,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
-    sharing: services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 }),
+    sharing,
     createServer: () =>
       createMcpServer({
         name: serviceName,
@@ -214,6 +216,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         logger,
         resultMaxBytes: config.mcpResultMaxBytes,
         ...(subscriptions ? { subscriptions } : {}),
+        ...(logLevels ? { logLevels } : {}),
         tasks,
       }),
   });

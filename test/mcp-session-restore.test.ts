@@ -67,6 +67,7 @@ function bind(records: SessionRecordStore): SessionRecordStore {
     find: (id) => records.find(id),
     touch: (id) => records.touch(id),
     remove: (id) => records.remove(id),
+    setLogLevel: (id, level) => records.setLogLevel(id, level),
     removeIdleSince: (cutoff) => records.removeIdleSince(cutoff),
     count: () => records.count(),
   };

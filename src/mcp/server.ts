@@ -74,6 +74,8 @@ export interface McpServerDeps<Services> {
   resultMaxBytes: number;
   /** Resource subscriptions (resource-subscriptions.ts); absent (stateless), `subscribe` is not offered. */
   subscriptions?: ResourceSubscriptionHandlers;
+  /** Where shared sessions keep their `logging/setLevel` choice (session-sharing.ts); absent, it lives in this server only. */
+  logLevels?: { get(sessionId: string): Promise<string | undefined>; set(sessionId: string, level: string): Promise<void> };
   /** Task-augmented calls and the tasks/* requests (tasks.ts); absent, the server declares no tasks. */
   tasks?: McpTasks<Services>;
 }
@@ -90,7 +92,12 @@ export function callerOf(extra: Extra): CallerIdentity {
   return identity;
 }
 
-function contextFor<Services>(services: Services, extra: Extra, resultMaxBytes: number, log?: { tool: string; minimum: () => LoggingLevel | undefined }): ToolContext<Services> {
+function contextFor<Services>(
+  services: Services,
+  extra: Extra,
+  resultMaxBytes: number,
+  log?: { tool: string; minimum: () => LoggingLevel | undefined | Promise<LoggingLevel | undefined> },
+): ToolContext<Services> {
   const progressToken = extra._meta?.progressToken;
   return {
     ...(log && {
@@ -136,12 +143,17 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   );
   const allTools = [...deps.tools.values()];
 
-  // One server serves one session (or one stateless request), so the level logging/setLevel chose lives here.
+  // One server serves one session (or one stateless request), so the level logging/setLevel chose lives
+  // here; with shared sessions it is also recorded, and read back when a message is about to go out, since
+  // the next request of the session may reach another replica.
   let logLevel: LoggingLevel | undefined;
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
     logLevel = request.params.level;
+    if (deps.logLevels && extra.sessionId) await deps.logLevels.set(extra.sessionId, logLevel);
     return {};
   });
+  const logLevelFor = (extra: Extra) => async () =>
+    deps.logLevels && extra.sessionId ? ((await deps.logLevels.get(extra.sessionId)) as LoggingLevel | undefined) : logLevel;
 
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
@@ -157,7 +169,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
   // A call carrying params.task is answered with the task at once and runs in the background (tasks.ts).
   setCallToolHandlerUnwrapped(server, (request, extra) => {
-    const context = contextFor(deps.services, extra, deps.resultMaxBytes, { tool: request.params.name, minimum: () => logLevel });
+    const context = contextFor(deps.services, extra, deps.resultMaxBytes, { tool: request.params.name, minimum: logLevelFor(extra) });
     const run = (within: ToolContext<Services>) =>
       callTool(deps.tools, request.params.name, request.params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
     if (deps.tasks && request.params.task) return deps.tasks.start(request.params.name, request.params.task.ttl, context, run) as Promise<never>;

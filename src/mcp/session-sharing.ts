@@ -99,6 +99,15 @@ export function createSessionSharing(options: SessionSharingOptions) {
       await ack.text();
     },
 
+    /** The level the session chose with `logging/setLevel`, read from the record when a message is about to go out. */
+    async logLevelOf(id: string): Promise<string | undefined> {
+      return (await options.records.find(id))?.logLevel;
+    },
+
+    setLogLevel(id: string, level: string): Promise<void> {
+      return options.records.setLogLevel(id, level);
+    },
+
     /** Forgets a session everywhere (the client ended it). */
     async closed(id: string): Promise<void> {
       checkedAt.delete(id);

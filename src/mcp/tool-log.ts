@@ -28,14 +28,15 @@ export const toolLogBounds = { messagesPerCall: 20, charactersPerMessage: 1000 }
  */
 export function createToolLog(options: {
   logger: string;
-  minimum: () => LoggingLevel | undefined;
+  minimum: () => LoggingLevel | undefined | Promise<LoggingLevel | undefined>;
   send: (params: { level: LoggingLevel; logger: string; data: string }) => Promise<void>;
 }): ToolLog {
   let sent = 0;
   // A client that went away misses its messages; the call itself goes on.
   const send = (level: LoggingLevel, data: string) => options.send({ level, logger: options.logger, data }).catch(() => undefined);
   return async (notices) => {
-    const minimum = options.minimum();
+    if (notices.length === 0) return;
+    const minimum = await options.minimum();
     const shown = notices.filter((notice) => !minimum || !isBelow(notice.level, minimum));
     const room = toolLogBounds.messagesPerCall - sent;
     if (room <= 0) return;

@@ -14,6 +14,8 @@ export interface McpSessionRecord {
   clientCapabilities: JsonObject;
   /** The client's `clientInfo` (name, version). */
   clientInfo: JsonObject;
+  /** The level the client chose with `logging/setLevel`; absent until it chooses one. */
+  logLevel?: string;
 }
 
 export interface SessionRecordStore {
@@ -22,6 +24,8 @@ export interface SessionRecordStore {
   /** Notes that the session was used now, so the idle sweep keeps it. */
   touch(id: string): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Records the session's `logging/setLevel` choice, for every replica serving it. */
+  setLogLevel(id: string, level: string): Promise<void>;
   /** Deletes sessions unused since `cutoff`; returns how many. */
   removeIdleSince(cutoff: Date): Promise<number>;
   /** Sessions in the shared record (a metric). */

@@ -174,6 +174,8 @@ export const postgresMigrations: Migration[] = [
     `,
   },
   { version: 11, ...tasksStep },
+  // logging/setLevel is a session's choice; any replica serving the session honours it.
+  { version: 12, name: "the log level an MCP session chose", sql: "ALTER TABLE mcp_sessions ADD COLUMN log_level TEXT;" },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -35,7 +35,12 @@ export class PostgresSessionRecords implements SessionRecordStore {
       protocolVersion: String(row.protocol_version),
       clientCapabilities: JSON.parse(String(row.client_capabilities)) as JsonObject,
       clientInfo: JSON.parse(String(row.client_info)) as JsonObject,
+      ...(row.log_level ? { logLevel: String(row.log_level) } : {}),
     };
+  }
+
+  async setLogLevel(id: string, level: string): Promise<void> {
+    await this.query("UPDATE mcp_sessions SET log_level = $2 WHERE id = $1", [id, level]);
   }
 
   async touch(id: string): Promise<void> {
