@@ -14,6 +14,7 @@
  * hosts to prefetch and review.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { viewBridgePrologue } from "./view-bridge.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 
 export const coursePreviewViewUri = "ui://course-authoring/course-preview.html";
@@ -24,22 +25,9 @@ export const coursePreviewViewMeta = { ui: { csp: { connectDomains: [], resource
 
 const bridgeScript = `(() => {
   "use strict";
-  const host = window.parent;
-  const pending = new Map();
-  let nextId = 1;
-  const send = (message) => host.postMessage(Object.assign({ jsonrpc: "2.0" }, message), "*");
-  const request = (method, params) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    send({ id, method, params });
-  });
-  const notify = (method, params) => send({ method, params });
+${viewBridgePrologue}
 
   let observer = null;
-  const reportSize = () => {
-    const root = document.documentElement;
-    notify("ui/notifications/size-changed", { width: Math.ceil(root.scrollWidth), height: Math.ceil(root.scrollHeight) });
-  };
   const watchSize = () => {
     if (observer) observer.disconnect();
     if (typeof ResizeObserver === "function") {
@@ -104,16 +92,8 @@ const bridgeScript = `(() => {
   };
 
   function onMessage(event) {
-    if (event.source !== host) return;
-    const message = event.data;
-    if (!message || message.jsonrpc !== "2.0") return;
-    if (message.method === undefined && pending.has(message.id)) {
-      const call = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) call.reject(new Error(message.error.message || "request failed"));
-      else call.resolve(message.result);
-      return;
-    }
+    const message = fromHost(event);
+    if (!message || settled(message)) return;
     if (message.method === "ui/notifications/tool-result") showResult(message.params);
     else if (message.method === "notifications/resources/updated" && previewUri && message.params && message.params.uri === previewUri) refresh();
     else if (message.method === "ui/notifications/tool-cancelled") showText("The preview was cancelled.", "");

@@ -9,6 +9,7 @@
  * bundled App class, so the page stays small enough for hosts to prefetch and review.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { viewBridgePrologue } from "./view-bridge.ts";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { formatNames } from "../../export/export-course.ts";
 import { defaultExportTtlMs } from "../../export/export-store.ts";
@@ -28,16 +29,7 @@ const undeclaredDownloadWaitMs = 10_000;
 
 const bridgeScript = `(() => {
   "use strict";
-  const host = window.parent;
-  const pending = new Map();
-  let nextId = 1;
-  const send = (message) => host.postMessage(Object.assign({ jsonrpc: "2.0" }, message), "*");
-  const request = (method, params) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    send({ id, method, params });
-  });
-  const notify = (method, params) => send({ method, params });
+${viewBridgePrologue}
 
   const formatNames = ${JSON.stringify(formatNames)};
   const keptHours = ${defaultExportTtlMs / 3_600_000};
@@ -47,10 +39,6 @@ const bridgeScript = `(() => {
   let current = null;
   let busy = false;
 
-  const reportSize = () => {
-    const root = document.documentElement;
-    notify("ui/notifications/size-changed", { width: Math.ceil(root.scrollWidth), height: Math.ceil(root.scrollHeight) });
-  };
 
   const humanSize = (bytes) =>
     bytes < 1024 ? bytes + " bytes" : bytes < 1048576 ? (bytes / 1024).toFixed(1) + " KB" : (bytes / 1048576).toFixed(1) + " MB";
@@ -267,16 +255,8 @@ const bridgeScript = `(() => {
   };
 
   function onMessage(event) {
-    if (event.source !== host) return;
-    const message = event.data;
-    if (!message || message.jsonrpc !== "2.0") return;
-    if (message.method === undefined && pending.has(message.id)) {
-      const call = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) call.reject(message.error);
-      else call.resolve(message.result);
-      return;
-    }
+    const message = fromHost(event);
+    if (!message || settled(message)) return;
     if (message.method === "ui/notifications/tool-result") showResult(message.params);
     else if (message.method === "ui/notifications/tool-input") {
       const format = message.params && message.params.arguments && message.params.arguments.format;
