@@ -56,6 +56,15 @@ export function classify(error: unknown): unknown {
   return isConnectionFailure(error) ? new DatabaseUnavailableError("the database cannot be reached", { cause: error }) : error;
 }
 
+/** Runs one statement (`$n` placeholders), a connection failure rethrown as `DatabaseUnavailableError`. */
+export async function classifiedQuery<T = Record<string, unknown>>(sql: SQL, text: string, bindings: unknown[] = []): Promise<T[] & { count: number | null }> {
+  try {
+    return (await sql.unsafe(text, bindings)) as T[] & { count: number | null };
+  } catch (error) {
+    throw classify(error);
+  }
+}
+
 function startupMessage(error: unknown, target: string, timeoutSeconds: number): string {
   const { code, errno } = errorCode(error);
   if (error instanceof DatabaseConnectError) return error.message;

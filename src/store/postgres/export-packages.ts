@@ -8,7 +8,7 @@
  */
 import type { SQL } from "bun";
 import { defaultEmbedLimitBytes, defaultExportTtlMs, type KeptPackagesLimit, type NewExport, type PackageStorage, type StoredExport } from "../packages.ts";
-import { classify } from "./connect.ts";
+import { classifiedQuery } from "./connect.ts";
 
 const chunkBytes = 1024 * 1024;
 
@@ -38,12 +38,8 @@ export class PostgresExportStore implements PackageStorage {
     this.now = options.now ?? (() => new Date());
   }
 
-  private async query<T = Record<string, unknown>>(text: string, bindings: unknown[] = []): Promise<T[] & { count: number | null }> {
-    try {
-      return (await this.sql.unsafe(text, bindings)) as T[] & { count: number | null };
-    } catch (error) {
-      throw classify(error);
-    }
+  private query<T = Record<string, unknown>>(text: string, bindings: unknown[] = []): Promise<T[] & { count: number | null }> {
+    return classifiedQuery<T>(this.sql, text, bindings);
   }
 
   async save(description: NewExport, stream: ReadableStream<Uint8Array>, onBytes?: (written: number) => void): Promise<StoredExport> {

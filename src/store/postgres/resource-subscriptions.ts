@@ -5,17 +5,13 @@
  */
 import type { SQL } from "bun";
 import type { ResourceSubscription, ResourceSubscriptionStore, Subscriber } from "../resource-subscriptions.ts";
-import { classify } from "./connect.ts";
+import { classifiedQuery } from "./connect.ts";
 
 export class PostgresResourceSubscriptions implements ResourceSubscriptionStore {
   constructor(private readonly sql: SQL) {}
 
-  private async query(text: string, bindings: unknown[] = []): Promise<Record<string, unknown>[] & { count: number | null }> {
-    try {
-      return (await this.sql.unsafe(text, bindings)) as Record<string, unknown>[] & { count: number | null };
-    } catch (error) {
-      throw classify(error);
-    }
+  private query(text: string, bindings: unknown[] = []): Promise<Record<string, unknown>[] & { count: number | null }> {
+    return classifiedQuery(this.sql, text, bindings);
   }
 
   async add(subscription: ResourceSubscription): Promise<void> {
