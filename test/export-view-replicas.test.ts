@@ -6,40 +6,25 @@
  * another replica reads it, and a stranger reading through the same proxy learns nothing.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { exportViewUri } from "../src/mcp/apps/export-view.ts";
 import { savedBytes, startAppsHost, statusOf, tabToDownload, type AppsHost } from "./support/apps-host.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
-import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
-import { emptyWorkingDirectory, startReplica, startRoundRobinProxy, type Replica, type RoundRobinProxy } from "./support/replicas.ts";
-import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
+import { startDeployment, type McpDeployment } from "./support/mcp-deployments.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
 
-const audience = "https://courses.test/mcp";
-
-let issuer: TestIssuer;
-let database: TestDatabase;
-let workDir: string;
-let replicas: Replica[] = [];
-let proxy: RoundRobinProxy;
+let deployment: McpDeployment;
 let alice: Agent;
 let mallory: Agent;
 let browser: Browser;
 let apps: AppsHost;
 
 beforeAll(async () => {
-  issuer = await startTestIssuer({ audience });
-  database = await createTestDatabase({ migrated: false });
-  workDir = emptyWorkingDirectory();
-  proxy = startRoundRobinProxy([]);
-  const env = { DATABASE_URL: database.url, AUTH_URL: issuer.url, AUTH_AUDIENCE: audience, BASE_URL: proxy.url };
-  replicas = await Promise.all([0, 1, 2].map(() => startReplica(env, workDir)));
-  proxy.backends.push(...replicas.map((replica) => replica.url));
-  alice = await connectAgent({ mcpUrl: `${proxy.url}/mcp` }, await issuer.sign({ sub: "alice", aud: audience }), "apps-host");
-  mallory = await connectAgent({ mcpUrl: `${proxy.url}/mcp` }, await issuer.sign({ sub: "mallory", aud: audience }), "apps-host");
+  deployment = await startDeployment("replicas");
+  alice = await connectAgent({ mcpUrl: deployment.mcpUrl }, await deployment.token("alice"), "apps-host");
+  mallory = await connectAgent({ mcpUrl: deployment.mcpUrl }, await deployment.token("mallory"), "apps-host");
   const view = (await alice.client.readResource({ uri: exportViewUri })).contents[0] as { text: string };
   apps = await startAppsHost(view.text);
   browser = await launchBrowser();
@@ -50,12 +35,7 @@ afterAll(async () => {
   await apps?.stop();
   await alice?.close().catch(() => undefined);
   await mallory?.close().catch(() => undefined);
-  for (const replica of replicas) replica.process.kill("SIGKILL");
-  await Promise.all(replicas.map((replica) => replica.exited));
-  await proxy?.stop();
-  await issuer?.stop();
-  await database?.drop();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  await deployment?.stop();
 });
 
 test("a package built on one replica is listed and saved through the others, byte for byte; a stranger reads nothing", async () => {
@@ -67,9 +47,9 @@ test("a package built on one replica is listed and saved through the others, byt
   await alice.call("add_blocks", { courseId: course.id, lessonId: course.modules[0]!.lessons[0]!.id, blocks: [{ type: "image", assetId: asset.id, alt: "Exit sign" }] });
   const exported = (await alice.callRaw("export_course", { courseId: course.id, format: "scorm12" })) as CallToolResult;
   const facts = exported.structuredContent as { uri: string; fileName: string; size: number };
-  const builtOn = proxy.served.at(-1)!.replica;
+  const builtOn = deployment.proxy!.served.at(-1)!.replica;
 
-  const servedBefore = proxy.served.length;
+  const servedBefore = deployment.proxy!.served.length;
   const { page, frame } = await apps.open(browser, {
     arguments: { courseId: course.id, format: "scorm12" },
     result: exported,
@@ -81,13 +61,13 @@ test("a package built on one replica is listed and saved through the others, byt
   const saved = await savedBytes(download);
   await frame.locator("#status", { hasText: "Downloaded" }).waitFor({ timeout: 15_000 });
   expect((await statusOf(frame)).problem).toBe("");
-  const readOn = new Set(proxy.served.slice(servedBefore).map((entry) => entry.replica));
+  const readOn = new Set(deployment.proxy!.served.slice(servedBefore).map((entry) => entry.replica));
   expect(readOn.size).toBeGreaterThan(1);
   await page.context().close();
 
   // Read independently: a fresh session straight on a replica that did not build the package.
-  const other = replicas[(builtOn + 1) % replicas.length]!;
-  const direct = await connectAgent({ mcpUrl: `${other.url}/mcp` }, await issuer.sign({ sub: "alice", aud: audience }), "direct-reader");
+  const otherUrl = deployment.replicaUrls[(builtOn + 1) % deployment.replicaUrls.length]!;
+  const direct = await connectAgent({ mcpUrl: `${otherUrl}/mcp` }, await deployment.token("alice"), "direct-reader");
   try {
     const { bytes } = await readExport(direct, facts.uri);
     expect(bytes.byteLength).toBe(facts.size);
@@ -97,6 +77,6 @@ test("a package built on one replica is listed and saved through the others, byt
   }
 
   for (const uri of [facts.uri, `${facts.uri}/files`]) {
-    for (let attempt = 0; attempt < replicas.length; attempt++) await expect(mallory.client.readResource({ uri })).rejects.toThrow(/not_found/);
+    for (let attempt = 0; attempt < deployment.replicaUrls.length; attempt++) await expect(mallory.client.readResource({ uri })).rejects.toThrow(/not_found/);
   }
 }, 90_000);
