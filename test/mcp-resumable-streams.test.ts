@@ -7,16 +7,15 @@
  * out, opening or resuming a stream answers 503 with Retry-After, as the database outage does.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServiceWithCuttableDatabase, type ServiceWithCuttableDatabase } from "./support/database-outage.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { rawSession, sseEvents, startDeployment, type DeploymentKind, type McpDeployment, type RawSession, type SseEvent } from "./support/mcp-deployments.ts";
 import { waitFor } from "./support/wait.ts";
-import { createTestDatabase } from "./support/postgres.ts";
-import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
-import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
+import type { TcpRelay } from "./support/tcp-proxy.ts";
+import type { TestIssuer } from "./support/test-issuer.ts";
+import type { TestService } from "./support/service.ts";
 
 type Json = Record<string, unknown>;
 
@@ -184,27 +183,18 @@ for (const kind of ["sqlite", "replicas"] as DeploymentKind[]) {
 }
 
 describe("an event store outage", () => {
+  let outage: ServiceWithCuttableDatabase;
   let relay: TcpRelay;
   let issuer: TestIssuer;
   let service: TestService;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    const url = new URL(database.url);
-    relay = await startTcpRelay(url.hostname, Number(url.port || 5432));
-    url.port = String(relay.port);
-    issuer = await startTestIssuer();
-    service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience });
-    await waitForOAuthConfiguration(service.url);
+    outage = await startServiceWithCuttableDatabase();
+    ({ relay, issuer, service } = outage);
   }, 60_000);
 
   afterAll(async () => {
-    await service?.dispose();
-    await relay?.stop();
-    await issuer?.stop();
-    await drop?.();
+    await outage?.stop();
   });
 
   test("resuming or opening a stream while the event store is out answers 503 with Retry-After, and works again after", async () => {

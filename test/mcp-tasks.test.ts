@@ -9,6 +9,7 @@
  * its replica), and only then lets it go on. The last two tests stop replicas.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServiceWithCuttableDatabase, type ServiceWithCuttableDatabase } from "./support/database-outage.ts";
 import { rmSync } from "node:fs";
 import { SQL } from "bun";
 import {
@@ -26,9 +27,8 @@ import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
 import { emptyWorkingDirectory, startReplica, startRoundRobinProxy, type Replica, type RoundRobinProxy } from "./support/replicas.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { readExport } from "./support/transfer.ts";
-import { freePort, startTestService, type TestService } from "./support/service.ts";
-import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
-import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import type { TcpRelay } from "./support/tcp-proxy.ts";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { devAccessToken } from "./support/dev-login.ts";
 import { waitFor } from "./support/wait.ts";
@@ -483,29 +483,20 @@ describe("tasks on a stateless service (MCP_STATELESS=true)", () => {
 });
 
 describe("tasks during a database outage", () => {
+  let outage: ServiceWithCuttableDatabase;
   let relay: TcpRelay;
-  let issuer: TestIssuer;
   let service: TestService;
   let agent: Agent;
-  let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const url = new URL(database.url);
-    relay = await startTcpRelay(url.hostname, Number(url.port || 5432));
-    url.port = String(relay.port);
-    issuer = await startTestIssuer();
-    service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience, METRICS_PORT: String(await freePort()) });
-    await waitForOAuthConfiguration(service.url);
-    agent = await connectAgent(service, await issuer.sign({ sub: "alice" }));
+    outage = await startServiceWithCuttableDatabase();
+    ({ relay, service } = outage);
+    agent = await connectAgent(service, await outage.issuer.sign({ sub: "alice" }));
   }, 60_000);
 
   afterAll(async () => {
     await agent?.close().catch(() => undefined);
-    await service?.dispose();
-    await relay?.stop();
-    await issuer?.stop();
-    await database?.drop();
+    await outage?.stop();
   });
 
   test("tasks/* meeting the outage say retry shortly, then the service answers 503; the task is there once it recovers", async () => {
@@ -525,7 +516,7 @@ describe("tasks during a database outage", () => {
     const raw = await fetch(service.mcpUrl, {
       method: "POST",
       headers: {
-        Authorization: `Bearer ${await issuer.sign({ sub: "alice" })}`,
+        Authorization: `Bearer ${await outage.issuer.sign({ sub: "alice" })}`,
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
         "Mcp-Session-Id": (agent.client.transport as StreamableHTTPClientTransport).sessionId!,

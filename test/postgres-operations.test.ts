@@ -6,15 +6,15 @@
  * their own port.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServiceWithCuttableDatabase, type ServiceWithCuttableDatabase } from "./support/database-outage.ts";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { openAuthoringServices } from "../src/service.ts";
 import { applyPostgresMigrations, postgresMigrations } from "../src/store/postgres/migrations.ts";
 import { createTestDatabase, testPostgresServer } from "./support/postgres.ts";
-import { freePort, startTestService, type TestService } from "./support/service.ts";
-import { waitForOAuthConfiguration } from "./support/rest-fixture.ts";
-import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
-import { startTcpRelay, type TcpRelay } from "./support/tcp-proxy.ts";
+import { freePort, type TestService } from "./support/service.ts";
+import type { TestIssuer } from "./support/test-issuer.ts";
+import type { TcpRelay } from "./support/tcp-proxy.ts";
 import { AgentToolError, connectAgent, type Agent } from "./support/mcp-client.ts";
 
 const root = join(import.meta.dir, "..");
@@ -78,30 +78,20 @@ describe("migrations", () => {
 });
 
 describe("a database outage during operation", () => {
+  let outage: ServiceWithCuttableDatabase;
   let relay: TcpRelay;
   let issuer: TestIssuer;
   let service: TestService;
   let agent: Agent;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    const url = new URL(database.url);
-    relay = await startTcpRelay(url.hostname, Number(url.port || 5432));
-    url.port = String(relay.port);
-    issuer = await startTestIssuer();
-    service = await startTestService({ DATABASE_URL: url.toString(), AUTH_URL: issuer.url, AUTH_AUDIENCE: issuer.audience, METRICS_PORT: String(await freePort()) });
-    // The issuer's metadata loads in the background; until then /mcp answers 503 to every token.
-    await waitForOAuthConfiguration(service.url);
+    outage = await startServiceWithCuttableDatabase();
+    ({ relay, issuer, service } = outage);
     agent = await connectAgent(service, await issuer.sign({ sub: "alice" }));
   });
   afterAll(async () => {
     await agent?.close();
-    await service?.dispose();
-    await relay?.stop();
-    await issuer?.stop();
-    await drop?.();
+    await outage?.stop();
   });
 
   test("calls during the outage are told the service is temporarily unavailable, and it recovers by itself", async () => {
