@@ -152,8 +152,13 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     if (deps.logLevels && extra.sessionId) await deps.logLevels.set(extra.sessionId, logLevel);
     return {};
   });
-  const logLevelFor = (extra: Extra) => async () =>
-    deps.logLevels && extra.sessionId ? ((await deps.logLevels.get(extra.sessionId)) as LoggingLevel | undefined) : logLevel;
+  // A record that cannot be read (a database outage) leaves this replica's own copy of the level: a log
+  // message never fails the call it belongs to.
+  const logLevelFor = (extra: Extra) => async () => {
+    if (!deps.logLevels || !extra.sessionId) return logLevel;
+    const recorded = await deps.logLevels.get(extra.sessionId).catch(() => logLevel);
+    return recorded as LoggingLevel | undefined;
+  };
 
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
