@@ -184,6 +184,19 @@ describe("in an MCP Apps host", () => {
     await page.context().close();
   }, 60_000);
 
+  test("a host that reads no resources for its views is handed a link to the package, fetches it itself and saves its exact bytes", async () => {
+    const { page, frame } = await openHost({ mode: "link-only" });
+    await frame.locator("#download").waitFor({ timeout: 15_000 });
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), frame.locator("#download").click()]);
+    expect(download.suggestedFilename()).toBe(facts.fileName);
+    expect(await savedBytes(download)).toEqual((await readExport(alice, facts.uri)).bytes);
+    const saves = (await hostLog(page)).filter((entry) => entry.method === "ui/download-file").map((entry) => entry.item);
+    expect(saves).toEqual([{ type: "resource_link", uri: facts.uri, name: facts.fileName, mimeType: "application/zip", size: facts.size }]);
+    await frame.locator("#status", { hasText: "Downloaded" }).waitFor({ timeout: 15_000 });
+    expect((await statusOf(frame)).problem).toBe("");
+    await page.context().close();
+  }, 60_000);
+
   test("a failed read says what to do, and Download again succeeds once the host can read", async () => {
     let failing = true;
     const { page, frame } = await openHost({

@@ -14,8 +14,12 @@ import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/s
 export const hostDefaultCsp =
   "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'";
 
-/** How the hand-written host answers `ui/download-file`: saves the file, reports a refusal, lacks the method, or never answers. */
-export type DownloadMode = "save" | "cancel" | "unsupported" | "silent";
+/**
+ * How the hand-written host answers `ui/download-file`: saves the file, reports a refusal, lacks the
+ * method, or never answers; `link-only` reads no resources for the view but saves a linked file,
+ * fetching it itself.
+ */
+export type DownloadMode = "save" | "cancel" | "unsupported" | "silent" | "link-only";
 
 /** A host built on ext-apps' own AppBridge: it reads resources through the page and saves downloads as files. */
 function referenceHostPage(viewUrl: string): string {
@@ -57,19 +61,30 @@ function hostPage(viewUrl: string): string {
   const frame = document.getElementById("view");
   const reply = (id, body) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: "2.0", id }, body), "*");
   const notify = (method, params) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, "*");
-  const capabilities = { serverResources: {} };
-  if (mode === "save" || mode === "cancel") capabilities.downloadFile = {};
+  const capabilities = mode === "link-only" ? {} : { serverResources: {} };
+  if (mode === "save" || mode === "cancel" || mode === "link-only") capabilities.downloadFile = {};
+  const saveBytes = (base64, mimeType, name) => {
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([bytes], { type: mimeType }));
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  };
   window.addEventListener("message", async (event) => {
     if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== "2.0") return;
     const message = event.data;
     const item = message.method === "ui/download-file" ? message.params.contents[0] : null;
-    window.hostLog.push({ method: message.method, uri: message.params && message.params.uri, item: item && { type: item.type, uri: item.resource.uri, mimeType: item.resource.mimeType, blobLength: item.resource.blob.length } });
+    const logged = !item ? null : item.type === "resource" ? { type: item.type, uri: item.resource.uri, mimeType: item.resource.mimeType, blobLength: item.resource.blob.length } : { type: item.type, uri: item.uri, name: item.name, mimeType: item.mimeType, size: item.size };
+    window.hostLog.push({ method: message.method, uri: message.params && message.params.uri, item: logged });
     if (message.method === "ui/initialize") {
       reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: { theme: new URLSearchParams(location.search).get("theme") || "light", displayMode: "inline" } } });
     } else if (message.method === "ui/notifications/initialized") {
       notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
       notify("ui/notifications/tool-result", await window.toolResult());
     } else if (message.method === "resources/read") {
+      if (mode === "link-only") return reply(message.id, { error: { code: -32601, message: "Method not found" } });
       try {
         reply(message.id, { result: await window.readResource(message.params.uri) });
       } catch (error) {
@@ -79,13 +94,12 @@ function hostPage(viewUrl: string): string {
       if (mode === "unsupported") return reply(message.id, { error: { code: -32601, message: "Method not found" } });
       if (mode === "silent") return;
       if (mode === "cancel") return reply(message.id, { result: { isError: true } });
-      const bytes = Uint8Array.from(atob(item.resource.blob), (char) => char.charCodeAt(0));
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([bytes], { type: item.resource.mimeType }));
-      link.download = decodeURIComponent(item.resource.uri.split("/").pop());
-      document.body.append(link);
-      link.click();
-      link.remove();
+      if (item.type === "resource_link") {
+        // The host fetches a linked file with its own connection to the server.
+        const read = await window.readResource(item.uri);
+        const blob = read.contents.find((content) => typeof content.blob === "string");
+        saveBytes(blob.blob, item.mimeType, item.name);
+      } else saveBytes(item.resource.blob, item.resource.mimeType, decodeURIComponent(item.resource.uri.split("/").pop()));
       reply(message.id, { result: {} });
     }
   });
@@ -159,7 +173,8 @@ export async function startAppsHost(viewHtml: string): Promise<AppsHost> {
 export interface HostLogEntry {
   readonly method?: string;
   readonly uri?: string;
-  readonly item?: { type: string; uri: string; mimeType: string; blobLength: number };
+  /** What `ui/download-file` carried: an embedded package (its length in base64) or a link the host fetches. */
+  readonly item?: { type: string; uri: string; mimeType: string; blobLength?: number; name?: string; size?: number };
 }
 
 /** What the view sent the hand-written host, in order. */

@@ -206,6 +206,19 @@ ${viewBridgePrologue}
     return item.blob;
   };
 
+  /** Asks the host to save the contents; says how it went, naming the file (and its size) as given. */
+  const saveThroughHost = async (contents, what) => {
+    let saved;
+    try {
+      saved = await askHostToSave({ contents });
+    } catch (error) {
+      if (isUnsupported(error)) return fail("This host cannot save files from this view. Ask the assistant for the package link instead, or download it in an app that supports MCP Apps downloads." + expiry());
+      return fail("The host could not save the file (" + errorText(error).slice(0, 200) + "). Press Download to try again.");
+    }
+    if (saved && saved.isError) return fail("The file was not saved: the download was cancelled or refused. Press Download to try again.");
+    say("Downloaded " + what + ". It is wherever your browser or app saves downloads.");
+  };
+
   const download = async () => {
     const pkg = current;
     if (busy || !pkg) return;
@@ -219,7 +232,12 @@ ${viewBridgePrologue}
         blob = await readPackage(pkg);
       } catch (error) {
         if (isNotFound(error)) return fail(expired());
-        if (isUnsupported(error)) return fail("This host cannot fetch the package for this view. Ask the assistant for the package link instead." + expiry());
+        // A host that does not read resources for its views may still fetch a linked file itself.
+        if (isUnsupported(error)) {
+          say("Asking the host to fetch and save " + pkg.fileName + "…");
+          const link = { type: "resource_link", uri: pkg.uri, name: pkg.fileName, mimeType: pkg.mimeType };
+          return await saveThroughHost([typeof pkg.size === "number" ? Object.assign(link, { size: pkg.size }) : link], pkg.fileName);
+        }
         return fail("The host could not fetch the package (" + errorText(error).slice(0, 200) + "). Press Download to try again; if it keeps failing, ask the assistant to export the course again.");
       }
       const size = decodedSize(blob);
@@ -227,17 +245,10 @@ ${viewBridgePrologue}
         return fail("The package arrived incomplete (" + humanSize(size) + " of " + humanSize(pkg.size) + "). Press Download to try again.");
       }
       say("Asking the host to save " + pkg.fileName + "…");
-      let saved;
-      try {
-        saved = await askHostToSave({
-          contents: [{ type: "resource", resource: { uri: "file:///" + encodeURIComponent(pkg.fileName), mimeType: pkg.mimeType, blob, _meta: { fileName: pkg.fileName, packageUri: pkg.uri } } }],
-        });
-      } catch (error) {
-        if (isUnsupported(error)) return fail("This host cannot save files from this view. Ask the assistant for the package link instead, or download it in an app that supports MCP Apps downloads." + expiry());
-        return fail("The host could not save the file (" + errorText(error).slice(0, 200) + "). Press Download to try again.");
-      }
-      if (saved && saved.isError) return fail("The file was not saved: the download was cancelled or refused. Press Download to try again.");
-      say("Downloaded " + pkg.fileName + " (" + humanSize(size) + "). It is wherever your browser or app saves downloads.");
+      await saveThroughHost(
+        [{ type: "resource", resource: { uri: "file:///" + encodeURIComponent(pkg.fileName), mimeType: pkg.mimeType, blob, _meta: { fileName: pkg.fileName, packageUri: pkg.uri } } }],
+        pkg.fileName + " (" + humanSize(size) + ")",
+      );
     } finally {
       busy = false;
       button.removeAttribute("aria-disabled");
