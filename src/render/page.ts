@@ -6,7 +6,7 @@
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
 import { isQuestionType } from "../authoring/schemas/question-blocks.ts";
 import { newAnswerSecrets } from "./answer-key.ts";
-import { courseRuntimeScript, embeddableScript, type ClientFeatures } from "./client/script.ts";
+import { playerScripts, type ClientFeatures } from "./player-scripts.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
@@ -163,15 +163,11 @@ ${renderIntroduction(course, placed, context, links[0])}
     yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]);
   }
   const features = clientFeaturesOf(course);
-  const runtimeScript = options.runtimeScript
-    ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
-    : "";
   yield html`
 </main>
 </div>
 ${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(interactionStyles)}</style>` : ""}
-<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets, features)))}</script>
-${runtimeScript}
+${playerScripts(course.id, secrets, features, nonce, options)}
 </body>
 </html>
 `.markup;

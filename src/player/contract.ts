@@ -1,6 +1,6 @@
 /**
  * The contract between the rendered course page and whatever hosts it (the preview, a SCORM or cmi5
- * adapter passed as `runtimeScript`): the `window.CourseRuntime` API and the `course:*` DOM events it
+ * adapter bundle)): the `window.CourseRuntime` API and the `course:*` DOM events it
  * dispatches on `document`. Types only; the adapter sees them as plain JavaScript objects.
  */
 

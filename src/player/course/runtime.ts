@@ -1,20 +1,18 @@
 /**
- * In-page course runtime, shipped as the source of `installCourseRuntime` (see `script.ts`): shows one
+ * In-page course runtime: shows one
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
- * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`. The function must stay
- * self-contained: it runs in the browser, so it may use only its parameters and browser globals.
+ * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import type { RuntimeText } from "../ui-text.ts";
-import type { CourseProgress, CourseRuntimeApi, CourseState, LessonSummary, LessonVisit, QuizRecord, QuizRecorder, courseEvents } from "./types.ts";
+import type { RuntimeText } from "../../render/ui-text.ts";
+import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
 export interface RuntimeConfig {
   readonly courseId: string;
   readonly text: RuntimeText;
-  readonly events: typeof courseEvents;
 }
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
-  const { events, text } = config;
+  const { text } = config;
   const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
   const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({

@@ -1,12 +1,12 @@
 /**
- * In-page behaviour of the teaching blocks, shipped as the source of `installInteractions`: labeled
+ * In-page behaviour of the teaching blocks: labeled
  * graphic markers, process steps, the branching scenario, sorting by drag and drop (kept in step with
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
- * print; this script enhances it into the one-at-a-time widget. Self-contained like the runtime.
+ * print; this script enhances it into the one-at-a-time widget.
  */
-import type { InteractionRuntimeText } from "../interaction-text.ts";
+import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import type { QuizRecorder } from "./types.ts";
+import type { QuizRecorder } from "../contract.ts";
 
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {

@@ -1,5 +1,5 @@
 /**
- * In-page grading, shipped as the source of `installQuizzes` (self-contained like the runtime).
+ * In-page grading.
  * Content-lesson questions are immediate, ungraded checks. A quiz lesson runs attempts: each draws its
  * questions from the pool and shuffles their choices, keeps answers in the course state as they are
  * given (so a resumed attempt looks as it was left), and reveals correctness only on "Check answer"
@@ -8,10 +8,10 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import type { RuntimeText } from "../ui-text.ts";
+import type { RuntimeText } from "../../render/ui-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
-import type { QuizRecorder, courseEvents } from "./types.ts";
+import type { QuizRecorder, courseEvents } from "../contract.ts";
 
 export interface QuizTools {
   readonly checker: AnswerChecker;
