@@ -39,11 +39,19 @@ export function playerConfig(courseId: string, secrets: AnswerSecrets, features:
   };
 }
 
+/** The attribute naming the bundle a `referenced` page leaves out, for the host to fill in. */
+export const playerBundleAttribute = "data-player-bundle";
+
 /** The course player and, when the export gives one, its LMS adapter: configuration first, then code. */
-export function playerScripts(courseId: string, secrets: AnswerSecrets, features: ClientFeatures, nonce: string, options: Pick<RenderOptions, "lmsAdapter">): SafeHtml {
+export function playerScripts(courseId: string, secrets: AnswerSecrets, features: ClientFeatures, nonce: string, options: Pick<RenderOptions, "lmsAdapter" | "playerDelivery">): SafeHtml {
   const adapter = options.lmsAdapter;
+  const featureSet = featureSetOf(features);
+  const player =
+    options.playerDelivery === "referenced"
+      ? html`<script nonce="${nonce}" ${playerBundleAttribute}="${featureSet}"></script>`
+      : scriptElement(nonce, courseBundles[featureSet]);
   return html`${jsonElement(configElementIds.course, playerConfig(courseId, secrets, features))}
-${scriptElement(nonce, courseBundles[featureSetOf(features)])}
+${player}
 ${adapter ? html`${jsonElement(configElementIds.lms, adapter.config)}
 ${scriptElement(nonce, adapter.script)}` : ""}`;
 }

@@ -77,6 +77,12 @@ export interface RenderOptions {
    * player under the same nonce, with its configuration handed over as JSON.
    */
   readonly lmsAdapter?: { readonly script: string; readonly config: unknown };
+  /**
+   * `inline` (default) writes the course bundle into the page; `referenced` leaves its script element
+   * empty, named by `data-player-bundle`, for a host that fills it from the bundle it holds once (the
+   * MCP Apps preview view reads it as its own resource), so a preview need not carry the player each time.
+   */
+  readonly playerDelivery?: "inline" | "referenced";
   /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */
   readonly baseHref?: string;
   /**
