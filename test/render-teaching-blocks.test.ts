@@ -197,10 +197,25 @@ describe("teaching blocks in the browser", () => {
     const page = await openCourse(context, "#lesson-les_check");
     const items = page.locator(`${check} [data-sort-item]`);
     const count = await items.count();
+    const pool = page.locator(`${check} .sorting-pool [data-sort-item]`);
     for (let index = 0; index < count; index++) {
-      const item = page.locator(`${check} .sorting-pool [data-sort-item]`).first();
+      const item = pool.first();
       const answer = sortingCategoryOf((await item.locator("label").textContent()) ?? "");
-      await item.locator("label").dragTo(page.locator(`${check} [data-sort-category="${answer}"]`));
+      // The drag's own events, in order, on one DataTransfer: what a pointer drag fires, without a pointer's timing.
+      const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+      const zone = page.locator(`${check} [data-sort-category="${answer}"]`);
+      expect(await item.getAttribute("draggable")).toBe("true");
+      await item.locator("label").dispatchEvent("dragstart", { dataTransfer });
+      await zone.dispatchEvent("dragenter", { dataTransfer });
+      await zone.dispatchEvent("dragover", { dataTransfer });
+      await zone.dispatchEvent("drop", { dataTransfer });
+      await page.locator(`${check} [data-sort-item].is-dragging`).dispatchEvent("dragend", { dataTransfer });
+      // The drop moves the item out of the pool; the next drag waits for that instead of racing it.
+      await page.waitForFunction(
+        ([selector, left]) => document.querySelectorAll(selector).length === left,
+        [`${check} .sorting-pool [data-sort-item]`, count - index - 1] as const,
+        { timeout: 15_000 },
+      );
     }
     const values = await page.locator(`${check} [data-sort-item]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.value ?? "", item.querySelector("label")?.textContent ?? ""]));
     expect(values.length).toBe(3);

@@ -11,7 +11,7 @@ import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 
 export { renderMarkdown } from "./markdown.ts";
-export { interfaceLanguage } from "./ui-text.ts";
+export { fallbackStrings, interfaceLanguage } from "./ui-text.ts";
 export { courseEvents } from "../player/contract.ts";
 export type {
   CourseProgress,

@@ -6,10 +6,9 @@
 import { configElementIds, type CoursePlayerConfig } from "../player/config.ts";
 import type { AnswerSecrets } from "./answer-key.ts";
 import { html, scriptLiteral, trustedHtml, type SafeHtml } from "./html.ts";
-import { interactionRuntimeText } from "./interaction-text.ts";
 import { courseBundles, featureSetOf, type ClientFeatures } from "./player-bundles.ts";
 import type { RenderOptions } from "./types.ts";
-import { runtimeText } from "./ui-text.ts";
+import { interactionRuntimeText, runtimeText } from "./ui-text.ts";
 
 export type { ClientFeatures };
 

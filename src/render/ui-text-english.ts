@@ -1,3 +1,5 @@
+import type { AdapterText } from "../player/lms/text.ts";
+
 /**
  * The player's strings in English: the base every interface language falls back to, and the shape
  * (`UiText`, `RuntimeText`) a translation fills in. `ui-text.ts` serves them.
@@ -99,3 +101,12 @@ export const englishRuntimeText = {
   attemptsUnlimited: "You can try again as often as you like.",
 };
 export type RuntimeText = typeof englishRuntimeText;
+
+/** What the LMS adapters say (see `player/lms/text.ts`). */
+export const englishAdapterText = {
+  exitCourse: "Exit course",
+  noLmsFound: "Your progress is not being saved: this course was not opened from a learning platform. Open it from your learning platform to have your progress recorded.",
+  lmsUnavailable: "Your progress is not being saved: the learning platform could not be reached. Close the course and open it again from your learning platform.",
+  sessionExpired: "Your progress is no longer being saved: your session with the learning platform has expired. Close the course and open it again from your learning platform to continue.",
+  stillSending: "Your learning platform is not answering. Your progress is kept on this device and will be sent when it answers again.",
+} satisfies AdapterText;

@@ -6,6 +6,7 @@
 import type { QuestionFacts } from "../../player/lms/answers.ts";
 import { shuffledIndices } from "../../render/shuffle.ts";
 import type { RenderableCourse } from "../../render/types.ts";
+import { uiText, withInterfaceLanguage } from "../../render/ui-text.ts";
 
 function plainText(markdown: string): string {
   const text = markdown
@@ -34,7 +35,7 @@ function factsOf(block: Loose): QuestionFacts | null {
     case "multiple_choice":
       return { ...base, kind: "choice", labels: texts(choices, "text") };
     case "true_false":
-      return { ...base, kind: "true-false", labels: ["True", "False"] };
+      return { ...base, kind: "true-false", labels: [uiText.trueLabel, uiText.falseLabel] };
     case "fill_in_blank": {
       const blanks = Array.isArray(block.blanks) ? (block.blanks as Loose[]) : [];
       return { ...base, kind: "fill-in", labels: [], caseMatters: blanks.some((blank) => blank.caseSensitive === true) };
@@ -64,6 +65,10 @@ function factsOf(block: Loose): QuestionFacts | null {
 
 /** Facts for every question block of the course, by block id. */
 export function questionFacts(course: RenderableCourse): Record<string, QuestionFacts> {
+  return withInterfaceLanguage(course.language ?? "en", () => factsOfCourse(course));
+}
+
+function factsOfCourse(course: RenderableCourse): Record<string, QuestionFacts> {
   const facts: Record<string, QuestionFacts> = {};
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
