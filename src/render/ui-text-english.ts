@@ -64,6 +64,7 @@ export const englishUiText = {
   goBack: "Go back",
   finalAssessment: "Final assessment",
   submitAnyway: "Submit anyway",
+  bestAttemptCounts: "Your best attempt counts",
 } as const;
 /** The strings' shape: each string key holds any text (`as const` above only keeps the functions' types exact). */
 export type UiText = { [K in keyof typeof englishUiText]: (typeof englishUiText)[K] extends string ? string : (typeof englishUiText)[K] };
@@ -99,6 +100,8 @@ export const englishRuntimeText = {
   partlyCorrectQuestion: "Question {number}: partly correct.",
   resultsHeading: "Your result",
   attemptsUnlimited: "You can try again as often as you like.",
+  passMarkLabel: "Pass mark: {passMark}%",
+  passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
 };
 export type RuntimeText = typeof englishRuntimeText;
 

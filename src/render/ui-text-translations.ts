@@ -16,6 +16,7 @@ export interface InterfaceStrings {
 
 const french: InterfaceStrings = {
   ui: {
+    bestAttemptCounts: "Votre meilleure tentative compte",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Aperçu : brouillon, version ${version}` : `Aperçu : publié, version ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Environ ${set} min (fixé ; le contenu suggère ${derived} min)`,
     skipToContent: "Aller au contenu",
@@ -112,6 +113,8 @@ const french: InterfaceStrings = {
     stillSending: "Votre plateforme de formation ne répond pas. Votre progression est conservée sur cet appareil et lui sera envoyée dès qu’elle répondra.",
   },
   runtime: {
+    passMarkLabel: "Note de réussite : {passMark}\u00a0%",
+    passedEarlier: "Votre meilleur score, {best}\u00a0%, compte : vous avez réussi. La note de réussite est de {passMark}\u00a0%.",
     correct: "Correct.",
     incorrect: "Pas tout à fait.",
     partlyCorrect: "Partiellement correct. Points : {earned} sur {possible}.",
@@ -145,6 +148,7 @@ const french: InterfaceStrings = {
 
 const german: InterfaceStrings = {
   ui: {
+    bestAttemptCounts: "Ihr bester Versuch zählt",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vorschau: Entwurf, Version ${version}` : `Vorschau: veröffentlicht, Version ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Etwa ${set} Min. (festgelegt; der Inhalt legt ${derived} Min. nahe)`,
     skipToContent: "Zum Inhalt springen",
@@ -241,6 +245,8 @@ const german: InterfaceStrings = {
     stillSending: "Ihre Lernplattform antwortet nicht. Ihr Fortschritt bleibt auf diesem Gerät und wird gesendet, sobald sie wieder antwortet.",
   },
   runtime: {
+    passMarkLabel: "Bestehensgrenze: {passMark}\u00a0%",
+    passedEarlier: "Ihr bestes Ergebnis, {best}\u00a0%, zählt: Sie haben bestanden. Die Bestehensgrenze liegt bei {passMark}\u00a0%.",
     correct: "Richtig.",
     incorrect: "Nicht ganz.",
     partlyCorrect: "Teilweise richtig. Punkte: {earned} von {possible}.",
@@ -274,6 +280,7 @@ const german: InterfaceStrings = {
 
 const spanish: InterfaceStrings = {
   ui: {
+    bestAttemptCounts: "Cuenta su mejor intento",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vista previa: borrador, versión ${version}` : `Vista previa: publicado, versión ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Unos ${set} min (fijado; el contenido sugiere ${derived} min)`,
     skipToContent: "Saltar al contenido",
@@ -370,6 +377,8 @@ const spanish: InterfaceStrings = {
     stillSending: "Su plataforma de aprendizaje no responde. Su progreso se guarda en este dispositivo y se enviará cuando vuelva a responder.",
   },
   runtime: {
+    passMarkLabel: "Nota para aprobar: {passMark}\u00a0%",
+    passedEarlier: "Cuenta su mejor puntuación, {best}\u00a0%: ha aprobado. La nota para aprobar es {passMark}\u00a0%.",
     correct: "Correcto.",
     incorrect: "No del todo.",
     partlyCorrect: "Parcialmente correcto. Puntos: {earned} de {possible}.",

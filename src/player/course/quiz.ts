@@ -476,18 +476,28 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
       lines.push(fill(template, { number: index + 1 }));
     }
-    const passingScore = numberOrNull(lesson.dataset.passingScore);
+    const lessonId = lesson.dataset.lessonId ?? "";
+    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
     const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
     const passed = passingScore === null || scorePercent >= passingScore;
     const score = recorder.recordQuizAttempt(
-      { lessonId: lesson.dataset.lessonId ?? "", scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
+      { lessonId, scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
       numberOrNull(lesson.dataset.maxAttempts),
     );
     save(lesson);
     const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
-    summary.push(passingScore === null ? text.noPassMark : fill(passed ? text.passed : text.failed, { passMark: passingScore }));
+    // Worded from the record the course reports (the best attempt counts), so the page never says less than the LMS is told.
+    const record = recorder.quizRecord(lessonId);
+    summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
-    showResult(lesson, summary, lines, passed, true);
+    showResult(lesson, summary, lines, record?.passed ?? passed, true);
+  }
+
+  function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
+    if (passMark === null) return text.noPassMark;
+    if (passedNow) return fill(text.passed, { passMark });
+    if (record?.passed) return fill(text.passedEarlier, { best: record.bestScorePercent, passMark });
+    return fill(text.failed, { passMark });
   }
 
   function attemptsSentence(left: number | null): string {
@@ -564,10 +574,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     save(lesson);
   }
 
-  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; passed: boolean }, lines: readonly string[]): void {
-    const passingScore = numberOrNull(lesson.dataset.passingScore);
+  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly string[]): void {
+    const passingScore = recorder.passMarkOf(lesson.dataset.lessonId ?? "", numberOrNull(lesson.dataset.passingScore));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
-    if (passingScore !== null) summary.push(fill(record.passed ? text.passed : text.failed, { passMark: passingScore }));
+    if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
     showResult(lesson, summary, lines, record.passed, false);
   }

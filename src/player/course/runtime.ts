@@ -25,6 +25,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const quizzes = new Map<string, QuizRecord>();
   const attempts = new Map<string, unknown>();
   let currentPage: HTMLElement | null = null;
+  let platformPassMark: number | null = null;
   let currentLessonId: string | null = null;
 
   function fill(template: string, values: Record<string, string | number>): string {
@@ -143,6 +144,26 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     if (page && page !== currentPage) showPage(page, false);
   }
 
+  /** The quiz lessons whose result decides the course: the final assessment, else every quiz lesson. */
+  function decides(lessonId: string): boolean {
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    return (final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz")).some((lesson) => lesson.id === lessonId);
+  }
+
+  function passMarkOf(lessonId: string, own: number | null): number | null {
+    return platformPassMark !== null && decides(lessonId) ? platformPassMark : own;
+  }
+
+  function setPassMark(percent: number | null): void {
+    platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;
+    for (const page of lessonPages) {
+      const lessonId = page.dataset.lessonId ?? "";
+      const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
+      const label = page.querySelector<HTMLElement>("[data-pass-mark]");
+      if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
+    }
+  }
+
   const api: CourseRuntimeApi = {
     version: 1,
     courseId: config.courseId,
@@ -157,6 +178,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const page = pageForLesson(lessonId);
       if (page) showPage(page, true);
     },
+    setPassMark,
   };
   window.CourseRuntime = api;
 
@@ -201,5 +223,6 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
     },
     attemptOf: (lessonId) => attempts.get(lessonId),
+    passMarkOf,
   };
 }

@@ -255,6 +255,8 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     contextTemplate = (launchData.contextTemplate ?? {}) as Json;
     launchMode = typeof launchData.launchMode === "string" ? launchData.launchMode : "Normal";
     masteryScore = typeof launchData.masteryScore === "number" ? launchData.masteryScore : null;
+    // One verdict: the page states and grades by the LMS's mark, the one the passed/failed statements use.
+    if (masteryScore !== null) course.setPassMark(masteryScore * 100);
     returnUrl = typeof launchData.returnURL === "string" ? launchData.returnURL : null;
     const sessionId = String(((contextTemplate.extensions ?? {}) as Json)[sessionExtension] ?? "");
     const agent = encodeURIComponent(JSON.stringify(actor));

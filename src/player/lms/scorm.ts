@@ -91,6 +91,9 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
   }
   const answers = helpers.createAnswerTools(config.questions);
   const startedAt = Date.now();
+  // One verdict: the LMS's pass mark, when it has one, is the page's (SCORM 2004 scaled 0-1, SCORM 1.2 0-100).
+  const platformMark = Number.parseFloat(api.get(is2004 ? "cmi.scaled_passing_score" : "cmi.student_data.mastery_score"));
+  if (Number.isFinite(platformMark)) runtime.setPassMark(is2004 ? platformMark * 100 : platformMark);
   const names = is2004
     ? { location: "cmi.location", suspendData: "cmi.suspend_data", exit: "cmi.exit", sessionTime: "cmi.session_time", scoreRaw: "cmi.score.raw", scoreMin: "cmi.score.min", scoreMax: "cmi.score.max" }
     : { location: "cmi.core.lesson_location", suspendData: "cmi.suspend_data", exit: "cmi.core.exit", sessionTime: "cmi.core.session_time", scoreRaw: "cmi.core.score.raw", scoreMin: "cmi.core.score.min", scoreMax: "cmi.core.score.max" };
