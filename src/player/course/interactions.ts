@@ -327,10 +327,20 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     updateGates();
   });
 
+  // Keyboard sorting without jumps: arrows on a focused picker only choose the place (item and focus
+  // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
+  const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
+    const select = target instanceof HTMLSelectElement ? target : null;
+    const item = select?.closest<HTMLElement>("[data-sort-item]") ?? null;
+    return item && item.closest(".is-enhanced") ? item : null;
+  };
   document.addEventListener("change", (event) => {
-    const select = event.target instanceof HTMLSelectElement ? event.target : null;
-    const item = select?.closest<HTMLElement>("[data-sort-item]");
-    if (item && item.closest(".is-enhanced")) placeItem(item, true);
+    const item = sortItemOf(event.target);
+    if (item && document.activeElement !== event.target) placeItem(item, false);
     updateGates();
+  });
+  document.addEventListener("focusout", (event) => {
+    const item = sortItemOf(event.target);
+    if (item) placeItem(item, false);
   });
 }
