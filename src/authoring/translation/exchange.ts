@@ -8,6 +8,7 @@ import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { codeMismatch, rebuildMarkdown, segmentMarkdown } from "./inline-codes.ts";
+import { describeStructureProblems, structureAdded, structureProblemsListed, type StructureProblem } from "./target-structure.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
 import { readXliff } from "./xliff-read.ts";
@@ -91,6 +92,7 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
           }
           built.set(id, rebuildMarkdown(source, tokens));
         }
+        assertSameStructure("xliff", sources, built, () => "xliff");
         return built;
       },
     },
@@ -130,10 +132,30 @@ export async function setTranslationUnits(
           }
           built.set(unit.id, unit.target);
         });
+        const fields = new Map(args.units.map((unit, index) => [unit.id, `units[${index}].target`]));
+        assertSameStructure("units", sources, built, (id) => fields.get(id) as string);
         return built;
       },
     },
     "set_translation_units",
+  );
+}
+
+/**
+ * Refuses the whole write when any target adds links, pictures, HTML or block syntax its source lacks,
+ * naming every such unit (a bounded list), so one round of fixes clears them all.
+ */
+function assertSameStructure(field: string, sources: ReadonlyMap<string, string>, targets: ReadonlyMap<string, string>, fieldOf: (unitId: string) => string): void {
+  const problems: StructureProblem[] = [];
+  for (const [id, target] of targets) {
+    const added = structureAdded(sources.get(id) as string, target);
+    if (added.length > 0) problems.push({ unitId: id, field: fieldOf(id), added });
+  }
+  if (problems.length === 0) return;
+  throw new CourseAuthoringError(
+    "invalid_arguments",
+    `${field}: ${problems.length} unit(s) add structure their source does not have; translators change words, not structure: ${describeStructureProblems(problems)}. Translate the words only (links, pictures, HTML, headings, lists, quotes, code and tables come from the source); nothing was written.`,
+    { field, units: problems.slice(0, structureProblemsListed).map(({ unitId, field: unitField, added }) => ({ unitId, field: unitField, added: added.slice(0, 5) })), unitCount: problems.length },
   );
 }
 
