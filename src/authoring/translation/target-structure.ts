@@ -45,15 +45,15 @@ function visit(tokens: readonly Token[], into: Structure): void {
   for (const token of tokens) {
     const block = blockKinds[token.type];
     if (block) into.blocks.add(token.type === "heading_open" ? `${block} (${"#".repeat(Number(token.tag.slice(1)))})` : block);
-    if (token.type === "link_open") count(into.inline, `a link to ${describeDestination(token.attrGet("href") ?? "")}`);
-    else if (token.type === "image") count(into.inline, `a picture from ${describeDestination(token.attrGet("src") ?? "")}`);
+    if (token.type === "link_open") count(into.inline, `a link to ${describeDestination(String(token.attrGet("href") ?? ""))}`);
+    else if (token.type === "image") count(into.inline, `a picture from ${describeDestination(String(token.attrGet("src") ?? ""))}`);
     else if (token.type === "html_inline" || token.type === "html_block") count(into.inline, `HTML ${describeDestination(token.content.trim())}`);
     if (token.children) visit(token.children, into);
   }
 }
 
 function structureOf(markdown: string): Structure {
-  const env: { references?: Record<string, { href: string }> } = {};
+  const env: { references?: Record<string, { href: string; title: string }> } = {};
   const structure: Structure = { blocks: new Set(), inline: new Map() };
   visit(structureParser.parse(markdown, env), structure);
   for (const [label, reference] of Object.entries(env.references ?? {})) count(structure.inline, `a reference link [${label.toLowerCase()}] to ${describeDestination(reference.href)}`);
