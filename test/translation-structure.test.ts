@@ -42,6 +42,9 @@ describe("structureAdded reads both texts with markdown-it", () => {
     expect(structureAdded("Read [the guide](https://good.example) **now**.", "Lisez **maintenant** [le guide](https://good.example).")).toEqual([]);
     expect(structureAdded("## Steps\n\n- one\n- two", "## Étapes\n\n- un\n- deux\n- trois")).toEqual([]);
     expect(structureAdded("Use `npm`.", "Utilisez `npm`, z.B. Node.js 3.5.")).toEqual([]);
+    // A German date at the start reads as a numbered list unless escaped, as the error message says.
+    expect(structureAdded("January 1 is a holiday.", "1. Januar ist ein Feiertag.")).toEqual(["a numbered list"]);
+    expect(structureAdded("January 1 is a holiday.", "1\\. Januar ist ein Feiertag.")).toEqual([]);
   });
 });
 

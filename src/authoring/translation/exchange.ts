@@ -158,7 +158,7 @@ async function assertSameStructure(field: string, sources: ReadonlyMap<string, s
   if (problems.length === 0) return;
   throw new CourseAuthoringError(
     "invalid_arguments",
-    `${field}: ${problems.length} unit(s) add structure their source does not have; translators change words, not structure: ${describeStructureProblems(problems)}. Translate the words only (links, pictures, HTML, headings, lists, quotes, code and tables come from the source); nothing was written.`,
+    `${field}: ${problems.length} unit(s) add structure their source does not have; translators change words, not structure: ${describeStructureProblems(problems)}. Translate the words only (links, pictures, HTML, headings, lists, quotes, code and tables come from the source); text that merely looks like markup takes a backslash ("1\\. Januar", "\\# 1"). Nothing was written.`,
     { field, units: problems.slice(0, structureProblemsListed).map(({ unitId, field: unitField, added }) => ({ unitId, field: unitField, added: added.slice(0, 5) })), unitCount: problems.length },
   );
 }
