@@ -13,6 +13,31 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { readExport } from "./support/transfer.ts";
+import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
+
+describe("the img-src of a page", () => {
+  const course = (blocks: unknown[]): RenderableCourse =>
+    ({ id: "crs_1", title: "C", objectives: [], modules: [{ id: "mod_1", title: "M", lessons: [{ id: "les_1", title: "L", kind: "content", blocks }] }] }) as unknown as RenderableCourse;
+  const imgSrc = (html: string) => /img-src ([^;"]*)/.exec(html.replaceAll("&#39;", "'"))?.[1];
+
+  test("names only the origins of the course's URL fields, never a Markdown picture's host", () => {
+    const html = renderCourseHtml(
+      course([
+        { id: "blk_1", type: "image", url: "https://cdn.example.com/a.png", alt: "A" },
+        { id: "blk_2", type: "image", url: "https://CDN.example.com:443/b.png", alt: "B" },
+        { id: "blk_3", type: "text", markdown: "![](https://tracker.example/p.gif)" },
+      ]),
+      { mode: "package", assetUrl: (id) => `assets/${id}` },
+    );
+    expect(imgSrc(html)).toBe("'self' data: blob: https://cdn.example.com");
+  });
+
+  test("a course without URL fields allows no remote host; an absolute <base href> adds its own origin", () => {
+    const blocks = [{ id: "blk_3", type: "text", markdown: "![](https://tracker.example/p.gif)" }];
+    expect(imgSrc(renderCourseHtml(course(blocks), { mode: "package", assetUrl: (id) => id }))).toBe("'self' data: blob:");
+    expect(imgSrc(renderCourseHtml(course(blocks), { mode: "package", assetUrl: (id) => id, baseHref: "https://lms.example/course/" }))).toBe("'self' data: blob: https://lms.example");
+  });
+});
 
 const gif = Uint8Array.from(atob("R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw=="), (char) => char.charCodeAt(0));
 

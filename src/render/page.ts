@@ -90,7 +90,8 @@ function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: 
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
-    `img-src 'self' data: blob:${imageOrigins.map((origin) => ` ${origin}`).join("")}`,
+    // Relative asset paths resolve against an absolute <base href>, so its origin is the page's own.
+    `img-src 'self' data: blob:${[...(baseHref && baseOrigin !== "'self'" ? [baseOrigin] : []), ...imageOrigins].map((origin) => ` ${origin}`).join("")}`,
     "font-src data:",
     "media-src 'self' data: blob: https: http:",
     `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
