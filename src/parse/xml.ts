@@ -31,10 +31,10 @@ export const defaultXmlLimits: XmlLimits = {
   maxAttributes: 256,
 };
 
-export interface XmlPosition {
+export type XmlPosition = {
   line: number;
   column: number;
-}
+};
 
 export interface XmlAttribute {
   /** As written, with its prefix. */
