@@ -51,7 +51,7 @@ export async function activePdfContent(bytes: Uint8Array): Promise<string | null
   const text = new TextDecoder("latin1").decode(bytes);
   const found = await scanNames(text);
   if (found) return found;
-  const streams = await objectStreams(text);
+  const streams = await objectStreams(bytes, text);
   if (typeof streams === "string") return streams;
   for (const decoded of streams.texts) {
     const inside = await scanNames(decoded);
@@ -80,7 +80,8 @@ async function scanNames(text: string): Promise<string | null> {
 }
 
 /** The decoded text of every object stream, or why they cannot be read. */
-async function objectStreams(text: string): Promise<ObjectStreams | string> {
+/** `text` is `bytes` decoded one character per byte, so an index in one is the same place in the other. */
+async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStreams | string> {
   const texts: string[] = [];
   const objects = new Map<string, string>();
   let budget: number = pdfScanLimits.inflatedBytes;
@@ -101,7 +102,7 @@ async function objectStreams(text: string): Promise<ObjectStreams | string> {
     const end = text.indexOf("endstream", dataStart);
     if (end < 0) return "an object stream has no end, so it cannot be checked";
     from = end + 9;
-    const data = Uint8Array.from(text.slice(dataStart, end), (char) => char.charCodeAt(0) & 0xff);
+    const data = bytes.subarray(dataStart, end);
     if (filters.length === 0) {
       texts.push(text.slice(dataStart, end));
       indexObjects(dictionary, text.slice(dataStart, end), objects);
