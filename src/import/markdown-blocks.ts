@@ -175,7 +175,11 @@ export async function markdownParts(text: string): Promise<MarkdownPart[]> {
   for (const section of sections(lines, 16 * 1024)) {
     const sectionText = lines.slice(section.start, section.end).join("\n");
     if (sectionText.length > markdownLimits.maxSectionLength) {
-      throw tooLarge(`the list, quote or code block starting at line ${section.start + 1} is ${sectionText.length} characters, more than one block reads`, "maxSectionLength", { line: section.start + 1 });
+      throw tooLarge(
+        `lines ${section.start + 1} to ${section.end} hold ${sectionText.length} characters with no place to split them (one long list, quote or code block), more than is read at once`,
+        "maxSectionLength",
+        { line: section.start + 1 },
+      );
     }
     const tokens = blockParser.parse(sectionText, env);
     const deepest = tokens.reduce((deepest, token) => Math.max(deepest, token.level), 0);
