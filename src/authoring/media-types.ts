@@ -89,7 +89,7 @@ const macrosRefused = "it is an Office file with macros or ActiveX; save it as a
 
 async function detectPdf(bytes: Uint8Array): Promise<Detected> {
   const active = await activePdfContent(bytes);
-  return active ? { refused: `it is a PDF that does more than display: ${active}; export it again without scripts, actions, forms or embedded files` } : "application/pdf";
+  return active ? { refused: `it is a PDF with active content ${active}; export it again without scripts, actions, forms or embedded files` } : "application/pdf";
 }
 
 /** Plain text: valid UTF-8 without control characters other than tab, line breaks and form feed, and not markup a browser would run. */

@@ -46,7 +46,7 @@ export function decodePdfName(raw: string): string {
   return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
 }
 
-/** Why the PDF is refused, in words for the uploader, or null when it only displays. */
+/** Why the PDF is refused, as "(/Name): what it does", or null when it only displays. */
 export async function activePdfContent(bytes: Uint8Array): Promise<string | null> {
   const text = new TextDecoder("latin1").decode(bytes);
   const found = await scanNames(text);
@@ -55,7 +55,7 @@ export async function activePdfContent(bytes: Uint8Array): Promise<string | null
   if (typeof streams === "string") return streams;
   for (const decoded of streams.texts) {
     const inside = await scanNames(decoded);
-    if (inside) return `${inside} (inside a compressed object stream)`;
+    if (inside) return `${inside}, inside a compressed object stream`;
   }
   return openActionProblem(text, streams);
 }
@@ -72,7 +72,7 @@ async function scanNames(text: string): Promise<string | null> {
     for (const match of slice.matchAll(namePattern)) {
       const name = decodePdfName(match[1] ?? "");
       const why = refusedNames[name];
-      if (why) return `it holds ${why} (/${name})`;
+      if (why) return `(/${name}): it holds ${why}`;
     }
     if (start + sliceLength < text.length) await yieldToEventLoop();
   }
@@ -97,10 +97,10 @@ async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStr
     if (objectStart < 0 || keyword - objectStart > 64 * 1024) continue;
     const dictionary = text.slice(objectStart, keyword).replace(namePattern, (_, raw: string) => `/${decodePdfName(raw)}`);
     if (!/\/Type\s*\/ObjStm\b/.test(dictionary)) continue;
-    if (texts.length >= pdfScanLimits.objectStreams) return `it has more than ${pdfScanLimits.objectStreams} object streams, more than can be checked`;
+    if (texts.length >= pdfScanLimits.objectStreams) return `(/ObjStm): it has more than ${pdfScanLimits.objectStreams} object streams, more than can be checked`;
     const filters = [...(/\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]]+)/.exec(dictionary)?.[1] ?? "").matchAll(/\/([^\s/<>[\]]+)/g)].map((match) => match[1]);
     const end = text.indexOf("endstream", dataStart);
-    if (end < 0) return "an object stream has no end, so it cannot be checked";
+    if (end < 0) return "(/ObjStm): an object stream has no end, so it cannot be checked";
     from = end + 9;
     const data = bytes.subarray(dataStart, end);
     if (filters.length === 0) {
@@ -108,10 +108,10 @@ async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStr
       indexObjects(dictionary, text.slice(dataStart, end), objects);
       continue;
     }
-    if (filters.length !== 1 || filters[0] !== "FlateDecode") return `an object stream is encoded with ${filters.join(", ")}, which cannot be checked; only FlateDecode is read`;
+    if (filters.length !== 1 || filters[0] !== "FlateDecode") return `(/ObjStm): an object stream is encoded with ${filters.join(", ")}, which cannot be checked; only FlateDecode is read`;
     const outcome = await inflateBounded(trimEndOfLine(data), "zlib", { maxBytes: budget, maxRatio: pdfScanLimits.ratio, ratioFloorBytes: 1024 * 1024 });
-    if (outcome.kind === "damaged") return `an object stream does not inflate (${outcome.reason}), so it cannot be checked`;
-    if (outcome.kind === "limit") return `its object streams inflate to more than ${outcome.limit === "maxBytes" ? `${pdfScanLimits.inflatedBytes} bytes` : `${pdfScanLimits.ratio}:1`}, more than can be checked`;
+    if (outcome.kind === "damaged") return `(/ObjStm): an object stream does not inflate (${outcome.reason}), so it cannot be checked`;
+    if (outcome.kind === "limit") return `(/ObjStm): its object streams inflate to more than ${outcome.limit === "maxBytes" ? `${pdfScanLimits.inflatedBytes} bytes` : `${pdfScanLimits.ratio}:1`}, more than can be checked`;
     budget -= outcome.bytes.length;
     const decoded = new TextDecoder("latin1").decode(outcome.bytes);
     texts.push(decoded);
@@ -158,17 +158,17 @@ function openActionValueProblem(value: string, text: string, streams: ObjectStre
   if (value.startsWith("[")) return null;
   if (value.startsWith("<<")) return actionDictionaryProblem(value);
   const reference = /^(\d+)\s+(\d+)\s+R\b/.exec(value);
-  if (!reference) return "it opens with an action that cannot be read (/OpenAction)";
+  if (!reference) return "(/OpenAction): it opens with an action that cannot be read";
   const target = new RegExp(`(?:^|[^0-9])${reference[1]}\\s+${reference[2]}\\s+obj\\b\\s*`).exec(text);
   const body = target ? text.slice(target.index + target[0].length, target.index + target[0].length + 4096) : streams.objects.get(reference[1] ?? "");
-  if (body === undefined) return "it opens with an action this service cannot check (/OpenAction names an object it cannot find)";
-  return body.startsWith("[") ? null : body.startsWith("<<") ? actionDictionaryProblem(body) : "it opens with an action that cannot be read (/OpenAction)";
+  if (body === undefined) return "(/OpenAction): it opens with an action in an object this service cannot find";
+  return body.startsWith("[") ? null : body.startsWith("<<") ? actionDictionaryProblem(body) : "(/OpenAction): it opens with an action that cannot be read";
 }
 
 function actionDictionaryProblem(raw: string): string | null {
   const dictionary = raw.replace(namePattern, (_, name: string) => `/${decodePdfName(name)}`);
-  if (/\/Next\b/.test(dictionary.slice(0, dictionary.indexOf(">>") + 2 || undefined))) return "it runs a chain of actions as it opens (/OpenAction with /Next)";
+  if (/\/Next\b/.test(dictionary.slice(0, dictionary.indexOf(">>") + 2 || undefined))) return "(/OpenAction /Next): it runs a chain of actions as it opens";
   const kind = /\/S\s*\/([^\s/<>[\]()]+)/.exec(dictionary)?.[1];
-  if (kind === undefined) return /^<<\s*\/D\b/.test(dictionary) ? null : "it opens with an action that cannot be read (/OpenAction)";
-  return kind === "GoTo" ? null : `it runs an action as it opens (/OpenAction /${kind})`;
+  if (kind === undefined) return /^<<\s*\/D\b/.test(dictionary) ? null : "(/OpenAction): it opens with an action that cannot be read";
+  return kind === "GoTo" ? null : `(/OpenAction /${kind}): it runs an action as it opens`;
 }
