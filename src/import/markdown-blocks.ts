@@ -32,8 +32,8 @@ export type MarkdownPart =
 export const markdownLimits = {
   /** Characters of one outline: a long book's outline is a few hundred KB. */
   maxLength: 2 * 1024 * 1024,
-  /** Characters of one section that cannot be split (one list, quote or code block). */
-  maxSectionLength: 256 * 1024,
+  /** Characters of one section that cannot be split (one list, quote or code block); a text block holds 100 KB. */
+  maxSectionLength: 128 * 1024,
   /** Levels of markup open at once (a list item in a list is two); past it the rest would be lost. */
   maxNesting: 32,
   /** Characters of inline markup parsed for a heading's text or a lone image. */
@@ -138,11 +138,12 @@ function tooLarge(message: string, limit: keyof typeof markdownLimits, details: 
 
 const fence = /^ {0,3}(`{3,}|~{3,})/;
 const listMarker = /^(?:[-*+]|\d{1,9}[.)])(?:\s|$)/;
+const atxHeading = /^#{1,6}(?:[ \t]|$)/;
 
 /**
- * Line ranges that parse the same apart as together: each starts after a blank line with a top-level
- * line that continues nothing (not indented, not a list item, not inside a fence), once the section so
- * far is long enough to be worth a slice.
+ * Line ranges that parse the same apart as together: each starts with an ATX heading, or after a blank
+ * line with a top-level line that continues nothing (not indented, not a list item), never inside a
+ * fence, once the section so far is long enough to be worth a slice.
  */
 function sections(lines: readonly string[], minLength: number): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
@@ -152,7 +153,8 @@ function sections(lines: readonly string[], minLength: number): { start: number;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] as string;
     const marker = fence.exec(line)?.[1];
-    if (openFence === null && length >= minLength && index > 0 && (lines[index - 1] as string).trim() === "" && /^[^\s]/.test(line) && !listMarker.test(line)) {
+    const startsBlock = atxHeading.test(line) || ((lines[index - 1] ?? "").trim() === "" && /^[^\s]/.test(line) && !listMarker.test(line));
+    if (openFence === null && length >= minLength && index > 0 && startsBlock) {
       found.push({ start, end: index });
       start = index;
       length = 0;

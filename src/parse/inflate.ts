@@ -29,6 +29,8 @@ class BoundedInflater {
   private readonly chunks: Uint8Array[] = [];
   private produced = 0;
   private consumed = 0;
+  /** The deflate data said it was complete: what follows it is not read. */
+  private ended = false;
   private readonly stream: Inflate | Unzlib;
 
   constructor(
@@ -36,7 +38,8 @@ class BoundedInflater {
     format: "deflate" | "zlib",
     private readonly limits: InflateLimits,
   ) {
-    const collect = (chunk: Uint8Array) => {
+    const collect = (chunk: Uint8Array, final: boolean) => {
+      if (final) this.ended = true;
       this.produced += chunk.length;
       // Past the cap nothing more is kept; the caller stops at the next check.
       if (this.produced - chunk.length < this.limits.maxBytes) this.chunks.push(chunk);
@@ -55,7 +58,7 @@ class BoundedInflater {
     this.consumed = end;
     if (this.produced > this.limits.maxBytes) return this.stopped("maxBytes");
     if (this.produced > this.limits.ratioFloorBytes && this.produced > this.consumed * this.limits.maxRatio) return this.stopped("maxRatio");
-    if (end >= this.input.length) return { kind: "done", bytes: this.joined() };
+    if (end >= this.input.length || this.ended) return { kind: "done", bytes: this.joined() };
     return undefined;
   }
 
