@@ -14,7 +14,7 @@ import { describeIssues, CourseAuthoringError } from "../course-authoring-error.
 import type { Notice } from "../notice.ts";
 import type { ImportedAsset, ImportPlan } from "./plan.ts";
 import { fromBase64 } from "../bytes.ts";
-import { jsonTooDeepAt } from "../parse/json.ts";
+import { readJson } from "../parse/json.ts";
 
 const documentBlock = v.looseObject({ id: v.optional(v.string()), type: v.string() });
 const documentLesson = v.looseObject({
@@ -70,21 +70,11 @@ function invalidDocument(message: string, details: Record<string, unknown> = {})
 export const importJsonMaxDepth = 64;
 
 async function parseEnvelope(text: string): Promise<ExportDocument> {
-  // Checked flat before anything recursive (the parser, the schema, the reference walk) sees it.
-  const deepAt = await jsonTooDeepAt(text, importJsonMaxDepth);
-  if (deepAt !== null) {
-    throw new CourseAuthoringError(
-      "limit_exceeded",
-      `content: the JSON nests objects and arrays more than ${importJsonMaxDepth} deep (at character ${deepAt}); the limit is ${importJsonMaxDepth} (maxDepth), so nothing was imported.`,
-      { field: "content", limit: "maxDepth", max: importJsonMaxDepth, at: deepAt },
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw invalidDocument(`is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+  // Depth is checked flat before anything recursive (the parser, the schema, the reference walk) sees it.
+  const parsed = await readJson(text, { field: "content", limits: { maxDepth: importJsonMaxDepth } }).catch((error: unknown) => {
+    if (error instanceof CourseAuthoringError) throw new CourseAuthoringError(error.code, `${error.message.replace(/\.$/, "")}; nothing was imported.`, error.details);
+    throw error;
+  });
   const envelope = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   if (envelope.format !== jsonExportFormat) {
     throw invalidDocument(`is JSON but not a course export made by export_course: its "format" is ${JSON.stringify(envelope.format ?? null)}, not "${jsonExportFormat}"`);
