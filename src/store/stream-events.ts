@@ -152,12 +152,18 @@ interface KeptSession {
   owner: string;
 }
 
+interface KeptOwner {
+  /** In opening order. */
+  sessions: Set<KeptSession>;
+  bytes: number;
+}
+
 /** One process's events in memory, for SQLite: only this process serves the sessions. */
 export class InProcessStreamEvents implements StreamEventStore {
   readonly quietPollMs = undefined;
   private readonly sessions = new Map<string, KeptSession>();
   /** Each owner's sessions (in opening order) and bytes. */
-  private readonly owners = new Map<string, { sessions: Set<KeptSession>; bytes: number }>();
+  private readonly owners = new Map<string, KeptOwner>();
   private readonly watchers = new StreamWatchers();
   private lastId = 0;
   private totalBytes = 0;
@@ -203,32 +209,39 @@ export class InProcessStreamEvents implements StreamEventStore {
     }
     const owner = this.ownerOf(session);
     this.shrink(owner, () => owner.bytes > this.limits.maxBytesPerUser, session);
-    // Past the process limit, whoever holds the most gives way: never a user within a fair share while another is over it.
+    // Past the process limit, whoever holds the most gives way, one event at a time, so shares even out from the top.
     while (this.totalBytes > this.limits.maxBytesInProcess) {
-      const largest = [...this.owners.values()].reduce((a, b) => (b.bytes > a.bytes ? b : a));
-      if (!this.shrink(largest, () => this.totalBytes > this.limits.maxBytesInProcess && largest.bytes > 0, session)) break;
+      let largest: KeptOwner | undefined;
+      for (const candidate of this.owners.values()) {
+        if (candidate.bytes > (largest?.bytes ?? -1) && this.oldestDroppable(candidate, session)) largest = candidate;
+      }
+      const from = largest && this.oldestDroppable(largest, session);
+      if (!from) break;
+      this.dropOldest(from);
     }
     this.watchers.wake(StreamWatchers.key(sessionId, streamId));
     return String(event.id);
   }
 
-  private ownerOf(session: KeptSession): { sessions: Set<KeptSession>; bytes: number } {
+  private ownerOf(session: KeptSession): KeptOwner {
     let owner = this.owners.get(session.owner);
     if (!owner) this.owners.set(session.owner, (owner = { sessions: new Set(), bytes: 0 }));
     return owner;
   }
 
-  /** Drops the owner's oldest events, longest-open session first, while `over`; keeps `current`'s newest. Whether it dropped any. */
-  private shrink(owner: { sessions: Set<KeptSession> }, over: () => boolean, current: KeptSession): boolean {
-    let dropped = false;
-    for (const session of owner.sessions) {
-      while (over() && session.events.length > (session === current ? 1 : 0)) {
-        this.dropOldest(session);
-        dropped = true;
-      }
-      if (!over()) break;
+  /** Drops the owner's oldest events, longest-open session first, while `over`; keeps `current`'s newest. */
+  private shrink(owner: KeptOwner, over: () => boolean, current: KeptSession): void {
+    while (over()) {
+      const from = this.oldestDroppable(owner, current);
+      if (!from) return;
+      this.dropOldest(from);
     }
-    return dropped;
+  }
+
+  /** The owner's longest-open session with an event that may go (never `current`'s newest). */
+  private oldestDroppable(owner: KeptOwner, current: KeptSession): KeptSession | undefined {
+    for (const session of owner.sessions) if (session.events.length > (session === current ? 1 : 0)) return session;
+    return undefined;
   }
 
   async streamOf(sessionId: string, eventId: string): Promise<string | undefined> {
