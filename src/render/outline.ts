@@ -34,15 +34,26 @@ function contentsKey(): SafeHtml {
   return html`<ul class="contents-key" aria-hidden="true">${entries}</ul>`;
 }
 
+/** A module whose only lessons are final assessments is not listed: they are listed once, at the end. */
+function onlyFinalAssessments(module: RenderableCourse["modules"][number], placed: readonly PlacedLesson[]): boolean {
+  return module.lessons.length > 0 && lessonsOf(module, placed).length === 0;
+}
+
+function finalLabel(title: string): SafeHtml {
+  const same = title.trim().toLowerCase() === uiText.finalAssessment.toLowerCase();
+  return same ? html`${title}` : html`${title} <span class="kind-badge">${uiText.finalAssessment}</span>`;
+}
+
 export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
-  const modules = course.modules.map((module, index) => {
+  const modules = course.modules.flatMap((module, index) => {
+    if (onlyFinalAssessments(module, placed)) return [];
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => {
       const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
     return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
-  const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li><span class="module-title">${uiText.finalAssessment}</span><ol><li>${contentsLink(pageId, lesson.title)}</li></ol></li>`);
+  const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li class="contents-final">${contentsLink(pageId, finalLabel(lesson.title))}</li>`);
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
 <nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}${finals}</ol>${contentsKey()}</nav>
 </details>`;
@@ -81,7 +92,8 @@ function objectivesSection(course: RenderableCourse): SafeHtml | "" {
 }
 
 function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
-  return course.modules.map((module, index) => {
+  return course.modules.flatMap((module, index) => {
+    if (onlyFinalAssessments(module, placed)) return [];
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
@@ -92,7 +104,7 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
 function finalOutline(placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
   return finalAssessments(placed).map(({ lesson, pageId }) => {
     const headingId = context.ids.next("outline-final", lesson.id);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><ol><li><a href="#${pageId}">${lesson.title}</a></li></ol></section>`;
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><p><a href="#${pageId}">${lesson.title}</a></p></section>`;
   });
 }
 
