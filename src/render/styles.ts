@@ -105,17 +105,30 @@ details > summary { cursor: pointer; }
 .button-primary, a.button-primary:visited { background: var(--accent); color: var(--on-accent); }
 .button-primary:hover { background: var(--accent-strong); color: var(--on-accent); }
 .button:disabled { border-color: var(--border); color: var(--muted); background: var(--surface); cursor: not-allowed; }
-.question { border: 1px solid var(--border); border-radius: var(--radius); padding: 1.25rem; }
+.question { border: 1px solid var(--hairline); border-radius: var(--radius); padding: 1.5rem; background: var(--background); box-shadow: 0 1px 2px rgb(16 24 40 / 0.06), 0 4px 12px rgb(16 24 40 / 0.06); }
 .question-fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
 .question-legend { padding: 0; font-weight: 700; color: var(--muted); font-size: 0.9375rem; }
 .question-prompt { font-size: 1.0625rem; }
 .question-prompt > p:first-child { margin-top: 0.25rem; }
 .question-hint { color: var(--muted); font-size: 0.9375rem; }
-.choice-list { display: grid; gap: 0.5rem; }
-.choice { display: flex; align-items: flex-start; gap: 0.75rem; padding: 0.625rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); }
-.choice:hover { background: var(--surface); }
-.choice input { width: 1.25rem; height: 1.25rem; margin: 0.2rem 0 0; flex: none; accent-color: var(--accent); }
-.choice label { flex: 1; cursor: pointer; }
+.choice-list { display: grid; gap: 0.625rem; }
+/* Full-width choice cards: the whole card is the label, the mark is drawn (radio round, checkbox square). */
+.choice { position: relative; border: 2px solid var(--hairline); border-radius: var(--radius); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
+.choice:hover { border-color: var(--border); background: var(--surface); }
+.choice label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; cursor: pointer; min-height: 1.5rem; }
+.choice input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; margin: 0; border: 2px solid var(--border); background: var(--background); cursor: pointer; }
+.choice input[type="radio"] { border-radius: 50%; }
+.choice input[type="checkbox"] { border-radius: 0.3rem; }
+.choice input:checked { border-color: var(--accent); background-color: var(--accent); }
+.choice input[type="radio"]:checked { box-shadow: inset 0 0 0 0.25rem var(--background); }
+.choice input[type="checkbox"]:checked::after { content: ""; position: absolute; left: 0.375rem; top: 0.125rem; width: 0.35rem; height: 0.7rem; border: solid var(--on-accent); border-width: 0 0.17rem 0.17rem 0; transform: rotate(45deg); }
+.choice:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 7%, var(--background)); }
+.choice:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
+.choice input:focus-visible { outline: none; }
+.choice:has(input:disabled) label, .choice input:disabled { cursor: default; }
+@media (forced-colors: active) { .choice input { appearance: auto; } .choice input[type="checkbox"]:checked::after { content: none; } }
+@media (prefers-reduced-motion: reduce) { .choice { transition: none; } }
+@media (max-width: 30rem) { .question { padding: 1rem; } .choice label { padding-left: 3rem; } .choice input { left: 0.875rem; } }
 [data-result="correct"] { border-color: var(--correct); box-shadow: inset 4px 0 0 var(--correct); }
 [data-result="incorrect"] { border-color: var(--incorrect); box-shadow: inset 4px 0 0 var(--incorrect); }
 .choice[data-result="correct"] label::after, .matching-row[data-result="correct"] label::after, .ordering-item[data-result="correct"] .ordering-text::after { content: " \\2713" / ""; color: var(--correct); font-weight: 700; }
