@@ -124,6 +124,8 @@ details > summary { cursor: pointer; }
 .choice input[type="checkbox"]:checked::after { content: ""; position: absolute; left: 0.375rem; top: 0.125rem; width: 0.35rem; height: 0.7rem; border: solid var(--on-accent); border-width: 0 0.17rem 0.17rem 0; transform: rotate(45deg); }
 .choice:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 7%, var(--background)); }
 .choice:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
+.choice[data-result="correct"], .choice[data-result="correct"]:has(input:checked) { border-color: var(--correct); }
+.choice[data-result="incorrect"], .choice[data-result="incorrect"]:has(input:checked) { border-color: var(--incorrect); }
 .choice input:focus-visible { outline: none; }
 .choice:has(input:disabled) label, .choice input:disabled { cursor: default; }
 @media (forced-colors: active) { .choice input { appearance: auto; } .choice input[type="checkbox"]:checked::after { content: none; } }
@@ -158,15 +160,26 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
 .quiz-panel > p { margin-top: 0; }
 .quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
-.quiz-result { margin: 1rem 0 0; font-weight: 700; font-size: 1.125rem; }
+/* The results screen: score, pass mark and verdict, then a review line per question. */
+.quiz-result { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--border); border-radius: var(--radius); background: var(--background); color: var(--text); }
 .quiz-result:empty { display: none; }
 .quiz-result:focus { outline: none; }
 .quiz-result:focus-visible { outline: 3px solid var(--focus); }
-.quiz-result[data-outcome="passed"] { color: var(--correct); }
-.quiz-result[data-outcome="failed"] { color: var(--incorrect); }
-.quiz-result h2 { margin: 0 0 0.5rem; font-size: 1.25rem; color: var(--text); }
-.quiz-result p { margin: 0 0 0.5rem; }
-.question-results { margin: 0.5rem 0 0; padding-left: 1.25rem; font-weight: 400; font-size: 1rem; color: var(--text); }
+.quiz-result[data-outcome="passed"] { border-top-color: var(--correct); }
+.quiz-result[data-outcome="failed"] { border-top-color: var(--incorrect); }
+.quiz-result h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
+.quiz-result p { margin: 0 0 0.75rem; }
+.result-score { display: flex; margin: 0 0 0.75rem; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1rem; }
+.result-percent { font-size: 3rem; font-weight: 800; line-height: 1; }
+.quiz-result[data-outcome="passed"] .result-percent { color: var(--correct); }
+.quiz-result[data-outcome="failed"] .result-percent { color: var(--incorrect); }
+.result-mark { color: var(--muted); font-weight: 600; }
+.result-summary { font-weight: 600; font-size: 1.0625rem; }
+.question-results { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
+.question-results li::before { display: inline-block; width: 1.75rem; font-weight: 700; }
+.question-results li[data-review="correct"]::before { content: "\\2713" / ""; color: var(--correct); }
+.question-results li[data-review="incorrect"]::before { content: "\\2717" / ""; color: var(--incorrect); }
+.question-results li[data-review="partial"]::before { content: "\\25D0" / ""; color: var(--muted); }
 .submit-dialog { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
 .submit-dialog::backdrop { background: rgb(15 23 42 / 0.6); }
 .submit-dialog h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }

@@ -13,6 +13,12 @@ import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
 
+/** One question's line in the results' review. */
+interface ResultLine {
+  readonly text: string;
+  readonly state: "correct" | "incorrect" | "partial";
+}
+
 export interface QuizTools {
   readonly checker: AnswerChecker;
   readonly attempts: AttemptTools;
@@ -461,7 +467,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (submittedLessons.has(lesson)) return;
     submittedLessons.add(lesson);
     const details = modeOf(lesson) !== "none";
-    const lines: string[] = [];
+    const lines: ResultLine[] = [];
     let earnedPoints = 0;
     let possiblePoints = 0;
     for (const [index, question] of drawnOf(lesson).entries()) {
@@ -474,7 +480,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       possiblePoints += points;
       earnedPoints += points * result.fraction;
       const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push(fill(template, { number: index + 1 }));
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
     }
     const lessonId = lesson.dataset.lessonId ?? "";
     const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
@@ -490,7 +496,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const record = recorder.quizRecord(lessonId);
     summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
-    showResult(lesson, summary, lines, record?.passed ?? passed, true);
+    showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
   }
 
   function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
@@ -504,21 +510,32 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     return left === null ? text.attemptsUnlimited : left > 0 ? fill(text.attemptsLeft, { count: left }) : text.noAttemptsLeft;
   }
 
-  function showResult(lesson: HTMLElement, summary: readonly string[], lines: readonly string[], passed: boolean, moveFocus: boolean): void {
+  /**
+   * The results screen: the score large (for the eye; the sentence below says it for everyone), the
+   * verdict and the pass mark, attempts left, then a review line per question with its mark.
+   */
+  function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
     const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
     if (!result) return;
-    const heading = document.createElement("h2");
-    heading.textContent = text.resultsHeading;
-    const paragraph = document.createElement("p");
-    paragraph.textContent = summary.join(" ");
-    const children: HTMLElement[] = [heading, paragraph];
+    const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => {
+      const created = document.createElement(tag);
+      created.className = className;
+      created.textContent = textContent;
+      return created;
+    };
+    const heading = element("h2", "result-heading", text.resultsHeading);
+    const score = element("div", "result-score");
+    score.setAttribute("aria-hidden", "true");
+    score.append(element("span", "result-percent", `${figures.percent}%`));
+    if (figures.passMark !== null) score.append(element("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
+    const paragraph = element("p", "result-summary", summary.join(" "));
+    const children: HTMLElement[] = [heading, score, paragraph];
     if (lines.length > 0) {
-      const list = document.createElement("ul");
-      list.className = "question-results";
+      const list = element("ul", "question-results");
       for (const line of lines) {
-        const item = document.createElement("li");
-        item.textContent = line;
+        const item = element("li", "", line.text);
+        item.dataset.review = line.state;
         list.appendChild(item);
       }
       children.push(list);
@@ -560,26 +577,26 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (submitted) submittedLessons.add(lesson);
     else submittedLessons.delete(lesson);
     const details = modeOf(lesson) !== "none";
-    const lines: string[] = [];
+    const lines: ResultLine[] = [];
     for (const [index, question] of drawnOf(lesson).entries()) {
       if (!submitted && question.dataset.checked !== "true") continue;
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
       const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push(fill(template, { number: index + 1 }));
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
     }
     if (submitted && record) showRestoredResult(lesson, record, lines);
     else setPanel(lesson, "open");
     save(lesson);
   }
 
-  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly string[]): void {
+  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
     const passingScore = recorder.passMarkOf(lesson.dataset.lessonId ?? "", numberOrNull(lesson.dataset.passingScore));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
     if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
-    showResult(lesson, summary, lines, record.passed, false);
+    showResult(lesson, { percent: record.lastScorePercent, passMark: passingScore }, summary, lines, record.passed, false);
   }
 
   /* ---------- Wiring ---------- */
