@@ -374,6 +374,11 @@ describe("one verdict", () => {
     expect(await result.innerText()).toContain("Your best score, 100%, counts: you passed. The pass mark is 80%.");
     expect(await result.getAttribute("data-outcome")).toBe("passed");
     expect((await lms(page)).status).toBe("passed");
+    // The completion screen after the last lesson words the same verdict, with the score that counts.
+    await frame.locator(`${finalLesson} a[rel=next]`).click();
+    const completion = frame.locator("#course-complete:not([hidden]) [data-completion-status]");
+    await completion.filter({ hasText: /\S/ }).waitFor();
+    expect(await completion.innerText()).toBe("You have completed the course and passed, with a score of 100%.");
     await page.close();
   });
 });

@@ -15,6 +15,8 @@ import { themeCover, themeOf } from "./theme.ts";
 import { startButton } from "./cover.ts";
 
 export const introPageId = "course-introduction";
+/** The page after the last lesson: where the learner stands, filled in by the player; hidden without it. */
+export const completionPageId = "course-complete";
 
 function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): PlacedLesson[] {
   return placed.filter((entry) => entry.module === module && !isFinalAssessment(entry.lesson));
@@ -116,4 +118,18 @@ ${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-
 ${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}${finalOutline(placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
+}
+
+/**
+ * The completion screen after the last lesson: the player says whether every lesson is done and the
+ * verdict with its score (the one the LMS is told); hidden until shown, so without script and in print
+ * the course ends with its last lesson.
+ */
+export function renderCompletion(last: PageLink | undefined): SafeHtml {
+  return html`<section class="page completion" id="${completionPageId}" data-page data-completion hidden aria-labelledby="completion-title">
+<h1 id="completion-title" tabindex="-1" data-page-heading>${uiText.completionHeading}</h1>
+<p class="completion-status" data-completion-status role="status"></p>
+<nav class="pager completion-actions" aria-label="${uiText.lessonNavigation(uiText.completionHeading)}">${last ? html`<a class="button previous" rel="prev" href="#${last.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="visually-hidden">: ${last.title}</span></a>` : ""}<a class="button button-primary" href="#${introPageId}">${uiText.backToStart}</a></nav>
+</section>
+`;
 }

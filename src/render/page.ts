@@ -10,7 +10,7 @@ import { playerScripts, type ClientFeatures } from "./player-scripts.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
-import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { completionPageId, introPageId, renderCompletion, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { progressMeter } from "./cover.ts";
 import { printStyles } from "./print-styles.ts";
@@ -196,12 +196,14 @@ ${renderContents(course, placed)}
 <main id="main" tabindex="-1">
 ${renderIntroduction(course, placed, context, links[0])}
 `.markup;
+  const endLink: PageLink = { pageId: completionPageId, title: uiText.completionHeading };
   for (const [index, entry] of placed.entries()) {
-    yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]);
+    yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1] ?? endLink);
   }
+
   const features = clientFeaturesOf(course);
   yield html`
-</main>
+${renderCompletion(links.at(-1))}</main>
 </div>
 ${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(interactionStyles)}</style>` : ""}
 ${playerScripts(course.id, secrets, features, nonce, options)}

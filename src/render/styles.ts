@@ -160,6 +160,10 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
 .quiz-panel > p { margin-top: 0; }
 .quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+.completion { text-align: center; padding-top: 3rem; }
+.completion .completion-status { font-size: 1.25rem; max-width: 36rem; margin: 1rem auto 2rem; }
+.completion[data-outcome="passed"] h1::before { content: "\\2605" / ""; display: block; font-size: 3rem; color: var(--correct); }
+.completion .completion-actions { justify-content: center; gap: 0.75rem; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
 .quiz-result { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--border); border-radius: var(--radius); background: var(--background); color: var(--text); }
 .quiz-result:empty { display: none; }

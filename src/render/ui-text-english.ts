@@ -65,6 +65,8 @@ export const englishUiText = {
   finalAssessment: "Final assessment",
   submitAnyway: "Submit anyway",
   bestAttemptCounts: "Your best attempt counts",
+  completionHeading: "End of the course",
+  backToStart: "Back to the start",
 } as const;
 /** The strings' shape: each string key holds any text (`as const` above only keeps the functions' types exact). */
 export type UiText = { [K in keyof typeof englishUiText]: (typeof englishUiText)[K] extends string ? string : (typeof englishUiText)[K] };
@@ -102,6 +104,10 @@ export const englishRuntimeText = {
   attemptsUnlimited: "You can try again as often as you like.",
   passMarkLabel: "Pass mark: {passMark}%",
   passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
+  completionDone: "You have completed every lesson.",
+  completionPassed: "You have completed the course and passed, with a score of {score}%.",
+  completionFailed: "You have not passed yet: your score is {score}%. Go back to the assessment to try again.",
+  completionRemaining: "{count} of {total} lessons are not completed yet.",
 };
 export type RuntimeText = typeof englishRuntimeText;
 

@@ -16,6 +16,8 @@ export interface InterfaceStrings {
 
 const french: InterfaceStrings = {
   ui: {
+    completionHeading: "Fin du cours",
+    backToStart: "Retour au début",
     bestAttemptCounts: "Votre meilleure tentative compte",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Aperçu : brouillon, version ${version}` : `Aperçu : publié, version ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Environ ${set} min (fixé ; le contenu suggère ${derived} min)`,
@@ -113,6 +115,10 @@ const french: InterfaceStrings = {
     stillSending: "Votre plateforme de formation ne répond pas. Votre progression est conservée sur cet appareil et lui sera envoyée dès qu’elle répondra.",
   },
   runtime: {
+    completionDone: "Vous avez terminé toutes les leçons.",
+    completionPassed: "Vous avez terminé le cours et l’avez réussi, avec un score de {score}\u00a0%.",
+    completionFailed: "Vous n’avez pas encore réussi : votre score est de {score}\u00a0%. Revenez à l’évaluation pour réessayer.",
+    completionRemaining: "{count} leçon(s) sur {total} ne sont pas encore terminées.",
     passMarkLabel: "Note de réussite : {passMark}\u00a0%",
     passedEarlier: "Votre meilleur score, {best}\u00a0%, compte : vous avez réussi. La note de réussite est de {passMark}\u00a0%.",
     correct: "Correct.",
@@ -148,6 +154,8 @@ const french: InterfaceStrings = {
 
 const german: InterfaceStrings = {
   ui: {
+    completionHeading: "Ende des Kurses",
+    backToStart: "Zurück zum Anfang",
     bestAttemptCounts: "Ihr bester Versuch zählt",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vorschau: Entwurf, Version ${version}` : `Vorschau: veröffentlicht, Version ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Etwa ${set} Min. (festgelegt; der Inhalt legt ${derived} Min. nahe)`,
@@ -245,6 +253,10 @@ const german: InterfaceStrings = {
     stillSending: "Ihre Lernplattform antwortet nicht. Ihr Fortschritt bleibt auf diesem Gerät und wird gesendet, sobald sie wieder antwortet.",
   },
   runtime: {
+    completionDone: "Sie haben alle Lektionen abgeschlossen.",
+    completionPassed: "Sie haben den Kurs abgeschlossen und mit {score}\u00a0% bestanden.",
+    completionFailed: "Sie haben noch nicht bestanden: Ihr Ergebnis ist {score}\u00a0%. Kehren Sie zur Prüfung zurück, um es erneut zu versuchen.",
+    completionRemaining: "{count} von {total} Lektionen sind noch nicht abgeschlossen.",
     passMarkLabel: "Bestehensgrenze: {passMark}\u00a0%",
     passedEarlier: "Ihr bestes Ergebnis, {best}\u00a0%, zählt: Sie haben bestanden. Die Bestehensgrenze liegt bei {passMark}\u00a0%.",
     correct: "Richtig.",
@@ -280,6 +292,8 @@ const german: InterfaceStrings = {
 
 const spanish: InterfaceStrings = {
   ui: {
+    completionHeading: "Fin del curso",
+    backToStart: "Volver al inicio",
     bestAttemptCounts: "Cuenta su mejor intento",
     previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vista previa: borrador, versión ${version}` : `Vista previa: publicado, versión ${version}`),
     setAndDerivedMinutes: (set: number, derived: number) => `Unos ${set} min (fijado; el contenido sugiere ${derived} min)`,
@@ -377,6 +391,10 @@ const spanish: InterfaceStrings = {
     stillSending: "Su plataforma de aprendizaje no responde. Su progreso se guarda en este dispositivo y se enviará cuando vuelva a responder.",
   },
   runtime: {
+    completionDone: "Ha completado todas las lecciones.",
+    completionPassed: "Ha completado el curso y ha aprobado con una puntuación de {score}\u00a0%.",
+    completionFailed: "Todavía no ha aprobado: su puntuación es {score}\u00a0%. Vuelva a la evaluación para intentarlo de nuevo.",
+    completionRemaining: "{count} de {total} lecciones aún no están completadas.",
     passMarkLabel: "Nota para aprobar: {passMark}\u00a0%",
     passedEarlier: "Cuenta su mejor puntuación, {best}\u00a0%: ha aprobado. La nota para aprobar es {passMark}\u00a0%.",
     correct: "Correcto.",

@@ -95,6 +95,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const progress = document.querySelector<HTMLElement>("[data-progress]");
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
+      if (page.hasAttribute("data-completion")) showCompletion(page);
       return;
     }
     const position = lessonPages.indexOf(page) + 1;
@@ -104,6 +105,18 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     showStateInContents(lessonId);
     const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
     document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+  }
+
+  /** The completion screen says what the learner has left, or the verdict and score the course reports. */
+  function showCompletion(page: HTMLElement): void {
+    const status = page.querySelector<HTMLElement>("[data-completion-status]");
+    if (!status) return;
+    const state = progress();
+    const remaining = lessons.length - state.visitedLessonIds.length;
+    if (remaining > 0) status.textContent = fill(text.completionRemaining, { count: remaining, total: lessons.length });
+    else if (state.passed === null || state.scorePercent === null) status.textContent = text.completionDone;
+    else status.textContent = fill(state.passed ? text.completionPassed : text.completionFailed, { score: state.scorePercent });
+    page.dataset.outcome = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
   }
 
   function progress(): CourseProgress {
