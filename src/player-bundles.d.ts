@@ -3,3 +3,9 @@ declare module "*.js.txt" {
   const source: string;
   export default source;
 }
+
+/** The page's style sheets, minified by the same build: the import is the style sheet's text. */
+declare module "*.css.txt" {
+  const source: string;
+  export default source;
+}

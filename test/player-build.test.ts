@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { buildPlayer, playerEntries, playerOutputFolder } from "../src/build-player.ts";
+import { buildPlayer, playerEntries, playerOutputFolder, playerStyles } from "../src/build-player.ts";
 import { courseBundles, featureSetOf, lmsBundles } from "../src/render/player-bundles.ts";
 import { importsOf, sourceFiles, srcRoot } from "./support/source-graph.ts";
 
@@ -50,6 +50,13 @@ describe("the player", () => {
     expect(courseBundles["course-base"].length).toBeLessThan(courseBundles["course-quiz"].length);
     expect(courseBundles["course-quiz"].length).toBeLessThan(courseBundles["course-full"].length);
     expect(lmsBundles.scorm.length).toBeGreaterThan(0);
+    // The style sheets come minified from Bun's CSS minifier: one line each, no comments.
+    for (const name of Object.keys(playerStyles)) {
+      const css = readFileSync(join(playerOutputFolder, `${name}.css.txt`), "utf8");
+      expect(css.length).toBeGreaterThan(500);
+      expect(css).not.toContain("/*");
+      expect(css.split("\n").length).toBeLessThan(3);
+    }
   });
 
   test("the rest of the service ships no script of its own: no function source as text, no script in a template string", () => {

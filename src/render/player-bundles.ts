@@ -10,6 +10,9 @@ import courseInteractionsBundle from "../player/dist/course-interactions.js.txt"
 import courseQuizBundle from "../player/dist/course-quiz.js.txt" with { type: "text" };
 import lessonLaunchBundle from "../player/dist/lesson-launch.js.txt" with { type: "text" };
 import scormBundle from "../player/dist/scorm.js.txt" with { type: "text" };
+import courseStyles from "../player/dist/styles-course.css.txt" with { type: "text" };
+import interactionStyles from "../player/dist/styles-interactions.css.txt" with { type: "text" };
+import printStyles from "../player/dist/styles-print.css.txt" with { type: "text" };
 
 /** Which optional parts of the player a page needs: its questions' grading and its teaching blocks' behaviour. */
 export interface ClientFeatures {
@@ -34,3 +37,6 @@ export const courseBundles: Readonly<Record<FeatureSet, string>> = {
 };
 
 export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle } as const;
+
+/** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
+export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles } as const;
