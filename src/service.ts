@@ -4,7 +4,7 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import packageJson from "../package.json" with { type: "json" };
 import { ConfigError, dataDirectory, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -18,7 +18,7 @@ import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { createMcpServer } from "./mcp/server.ts";
+import { answerTaskCall, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
@@ -182,7 +182,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const documents = {
     openApiJson: JSON.stringify(document),
     serverCardJson: JSON.stringify(
-      buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }),
+      buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [modernProtocolVersion, ...SUPPORTED_PROTOCOL_VERSIONS] }),
     ),
     docsPage: await preparedHtmlPage(renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document })),
   };
@@ -194,6 +194,22 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
   const sharing = services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 });
   const logLevels = sharing && { get: (id: string) => sharing.logLevelOf(id), set: (id: string, level: string) => sharing.setLogLevel(id, level) };
+  const serverDeps: McpServerDeps<typeof services> = {
+    name: serviceName,
+    version: serviceVersion,
+    // The website is the service's own API documentation, the page the server card names too.
+    identity: { title: "Course Authoring Service", description: serviceDescription, websiteUrl: `${config.baseUrl}/docs/api`, icons: serverIcons },
+    instructions: serverInstructions,
+    tools,
+    services,
+    resources: withExportResources(authoringResources),
+    prompts: authoringPrompts,
+    logger,
+    resultMaxBytes: config.mcpResultMaxBytes,
+    ...(subscriptions ? { subscriptions } : {}),
+    ...(logLevels ? { logLevels } : {}),
+    tasks,
+  };
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -202,23 +218,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
     sharing,
-    createServer: () =>
-      createMcpServer({
-        name: serviceName,
-        version: serviceVersion,
-        // The website is the service's own API documentation, the page the server card names too.
-        identity: { title: "Course Authoring Service", description: serviceDescription, websiteUrl: `${config.baseUrl}/docs/api`, icons: serverIcons },
-        instructions: serverInstructions,
-        tools,
-        services,
-        resources: withExportResources(authoringResources),
-        prompts: authoringPrompts,
-        logger,
-        resultMaxBytes: config.mcpResultMaxBytes,
-        ...(subscriptions ? { subscriptions } : {}),
-        ...(logLevels ? { logLevels } : {}),
-        tasks,
-      }),
+    createServer: () => createMcpServer(serverDeps),
+    modern: createMcpHandler(() => createMcpServer(serverDeps, "modern"), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
+    taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
   });
 
   const app = createApp({

@@ -158,7 +158,7 @@ describe("in an MCP Apps host", () => {
 
   test("through ext-apps' reference AppBridge as the host, the tool's link resolves and Download saves the package's bytes", async () => {
     const { tools } = await alice.client.listTools();
-    expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course")!)).toBe(exportViewUri);
+    expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course") as Parameters<typeof getToolUiResourceUri>[0])).toBe(exportViewUri);
     const { page, frame } = await openHost({ host: "reference" });
     await frame.locator("#files-box").waitFor({ timeout: 15_000 });
     await tabToDownload(page, frame);

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "../auth/identity.ts";
 import type { ToolLog } from "./tool-log.ts";
 

@@ -22,10 +22,8 @@
  * - A status is `completed` for a successful result, `failed` for an `isError` one (the specification's
  *   rule for tool calls), `cancelled` once cancelled; cancelling a finished task is an error saying so.
  */
-import type { CallToolResult, ServerCapabilities, ServerNotification, ServerRequest, Task } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, Server, ServerCapabilities, ServerContext, Task } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { TaskRow } from "../store/task-records.ts";
@@ -36,7 +34,7 @@ import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 import { outageRetryAfterSeconds } from "./store-outage.ts";
 import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome } from "./task-requests.ts";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** How long a task and its result are kept, from its creation (the README's "Tasks"). */
 export const taskTtl = { defaultMs: 60 * 60_000, minMs: 60_000, maxMs: 24 * 60 * 60_000 } as const;
@@ -216,7 +214,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
      */
     async start(name: string, requestedTtl: number | undefined, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<{ task: Task }> {
       if (!taskTools.has(name)) {
-        throw new ProtocolError(ErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
       }
       if (stopping) throw unavailable("the service is stopping");
       const user = context.user;
@@ -241,7 +239,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
           const working = await tx.countWorkingTasks(user.sub, row.createdAt);
           if (working >= maxWorkingTasksPerUser) {
             throw new ProtocolError(
-              ErrorCode.InvalidRequest,
+              ProtocolErrorCode.InvalidRequest,
               `limit_exceeded: you already have ${working} tasks working (at most ${maxWorkingTasksPerUser}); wait for one to end (tasks/get) or cancel one (tasks/cancel)`,
               { code: "limit_exceeded", limit: maxWorkingTasksPerUser, current: working },
             );

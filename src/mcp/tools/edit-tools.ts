@@ -10,7 +10,7 @@ import type { CourseOperation, OperationArguments } from "../../authoring/operat
 import { expectedVersionField, idField } from "../../authoring/schemas/fields.ts";
 import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 
 interface ToolText {
   title: string;
