@@ -167,3 +167,109 @@ describe("hostile envelopes: errors of the revision, nothing written", () => {
     expect(await countCourses()).toBe(before);
   });
 });
+
+describe("results of the modern era", () => {
+  async function answer(method: string, params: Record<string, unknown> = {}, url = service.mcpUrl): Promise<Record<string, any>> {
+    const request = modernRequest(method, params);
+    const response = await fetch(url, { method: "POST", headers: { ...request.headers, Authorization: `Bearer ${aliceToken}` }, body: JSON.stringify(request.body) });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    // A single JSON body, or the result as the last event of a stream.
+    const json = text.startsWith("{") ? text : text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).pop()!;
+    return JSON.parse(json) as Record<string, any>;
+  }
+
+  test("every result says resultType complete", async () => {
+    const course = await alice.call("create_course", { title: "Result types" });
+    for (const [method, params] of [
+      ["tools/list", {}],
+      ["tools/call", { name: "get_course", arguments: { courseId: course.id } }],
+      ["resources/read", { uri: `course://${course.id}` }],
+      ["resources/list", {}],
+      ["resources/templates/list", {}],
+      ["prompts/list", {}],
+    ] as const) {
+      const { result, error } = await answer(method, params);
+      expect(error).toBeUndefined();
+      expect(result.resultType).toBe("complete");
+    }
+  });
+
+  test("cache fields say what is true: the caller's lists are private, what all share is public", async () => {
+    const course = await alice.call("create_course", { title: "Cached" });
+    const tools = (await answer("tools/list")).result;
+    expect(tools.cacheScope).toBe("private");
+    expect(tools.ttlMs).toBeGreaterThan(0);
+    const read = (await answer("resources/read", { uri: `course://${course.id}` })).result;
+    expect(read).toMatchObject({ cacheScope: "private", ttlMs: 0 });
+    expect((await answer("resources/list")).result).toMatchObject({ cacheScope: "private", ttlMs: 0 });
+    expect((await answer("prompts/list")).result.cacheScope).toBe("public");
+    expect((await answer("resources/templates/list")).result.cacheScope).toBe("public");
+    const view = (await answer("resources/read", { uri: "ui://course-authoring/course-preview.html" })).result;
+    expect(view.cacheScope).toBe("public");
+    expect(view.ttlMs).toBeGreaterThan(0);
+  });
+
+  test("tools/list comes in one fixed order, and the toolsets the request names choose the tools", async () => {
+    const first = (await answer("tools/list")).result.tools.map((tool: { name: string }) => tool.name);
+    const second = (await answer("tools/list")).result.tools.map((tool: { name: string }) => tool.name);
+    expect(second).toEqual(first);
+    const all = (await answer("tools/list", {}, `${service.mcpUrl}?toolsets=all`)).result.tools.length;
+    expect(all).toBeGreaterThan(first.length);
+  });
+
+  test("a resource that does not exist is -32602", async () => {
+    const { error } = await answer("resources/read", { uri: "course://crs_doesnotexist" });
+    expect(error.code).toBe(-32602);
+    expect(error.data.code).toBe("not_found");
+  });
+
+  test("2025 results carry no cache fields and no resultType", async () => {
+    const course = await legacy.call("create_course", { title: "Old style" });
+    const read = (await legacy.client.readResource({ uri: `course://${course.id}` })) as Record<string, unknown>;
+    expect(read.ttlMs).toBeUndefined();
+    expect(read.resultType).toBeUndefined();
+  });
+});
+
+describe("log messages per request", () => {
+  const outline = [
+    "# Fire safety",
+    "## Basics",
+    "### Exits",
+    "![Evacuation map](./map.png)",
+    "",
+    "---",
+    "",
+    "- [x] The stairs",
+    "- [ ] The lift",
+    "",
+    "```{.shell}",
+    "echo drill",
+    "```",
+  ].join("\n");
+
+  /** The notifications/message of one raw modern import_course, with `_meta` as given. */
+  async function logsOf(meta: Record<string, unknown>): Promise<{ level: string; logger?: string }[]> {
+    const request = modernRequest("tools/call", { name: "import_course", arguments: { content: outline, format: "markdown" }, _meta: meta });
+    const response = await post(request.body, request.headers);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const messages = text.startsWith("{") ? [text] : text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6));
+    const parsed = messages.map((message) => JSON.parse(message) as { method?: string; params?: { level: string; logger?: string }; result?: { isError?: boolean } });
+    expect(parsed.at(-1)?.result?.isError).toBeFalsy();
+    return parsed.filter((message) => message.method === "notifications/message").map((message) => message.params!);
+  }
+
+  test("a request whose _meta names no level gets no log messages at all", async () => {
+    expect(await logsOf({})).toEqual([]);
+  });
+
+  test("a request that names a level gets the messages at or above it, on its own response", async () => {
+    const all = await logsOf({ "io.modelcontextprotocol/logLevel": "debug" });
+    expect(all.map((message) => message.level)).toEqual(["warning", "notice", "info"]);
+    const warnings = await logsOf({ "io.modelcontextprotocol/logLevel": "warning" });
+    expect(warnings.map((message) => message.level)).toEqual(["warning"]);
+    expect(warnings[0]!.logger).toBe("import_course");
+  });
+});

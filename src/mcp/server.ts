@@ -4,7 +4,7 @@
  * each tool's valibot schema here, once, so tools receive typed input; every failure an agent can act
  * on comes back as an `isError` result with a code, never as a protocol error or a stack trace.
  */
-import { LOG_LEVEL_META_KEY, ProtocolError as SdkProtocolError, ProtocolErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
+import { LOG_LEVEL_META_KEY, ProtocolError as SdkProtocolError, ProtocolErrorCode, Server, type CacheHint, type ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { EXTENSION_ID as appsExtensionId, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type {
@@ -149,6 +149,25 @@ export const modernExtensions = {
   [tasksExtensionId]: {},
 };
 
+/**
+ * What a 2026-07-28 client may cache, and for how long (the specification's caching utility). Each is
+ * what is true here: the catalogue of tools depends on the toolsets the request names, so it is the
+ * caller's (`private`), though it changes only with a deployment; prompts, templates and discovery are
+ * the same for everyone; the resources listed and read depend on the caller's access and on writes, so
+ * they are private and not kept. (The views' HTML, the same for everyone, says so itself on read.)
+ */
+export const modernCacheHints = {
+  "tools/list": { ttlMs: 5 * 60_000, cacheScope: "private" },
+  "prompts/list": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+} as const satisfies Record<string, CacheHint>;
+
+/** A view's HTML (`ui://`) is the same for every caller and changes only with a deployment. */
+const viewCacheFields = { ttlMs: 60 * 60_000, cacheScope: "public" } as const;
+
 /** Which protocol era the server answers: a 2025 session (or stateless request), or one 2026-07-28 request. */
 export type McpEra = "legacy" | "modern";
 
@@ -168,6 +187,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       },
       instructions: deps.instructions,
       jsonSchemaValidator: sharedJsonSchemaValidator,
+      ...(modern ? { cacheHints: modernCacheHints } : {}),
     },
   );
   const allTools = [...deps.tools.values()];
@@ -230,7 +250,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       if (isPackageAnswer(result)) return result;
       const { size, fits } = measuredWithin(result, deps.resultMaxBytes);
       if (!fits) throw resourceTooLarge(request.params.uri, size, deps.resultMaxBytes, { how: "", uris: [], templates: [], otherwise: "read a narrower resource (see resources/templates/list)" });
-      return result;
+      return modern && request.params.uri.startsWith("ui://") ? { ...result, ...viewCacheFields } : result;
     } catch (error) {
       throw asProtocolError(error, deps.logger, resourceNotFound);
     }
