@@ -26,6 +26,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
 import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
 import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
+import { createModernTasks } from "./mcp/modern-tasks.ts";
 import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
@@ -221,6 +222,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     createServer: () => createMcpServer(serverDeps),
     modern: createMcpHandler(() => createMcpServer(serverDeps, "modern"), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
     taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
+    modernTasks: createModernTasks({
+      operations: tasks.operations,
+      runsAsTask: tasks.runsAsTask,
+      start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
+      serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
+    }),
   });
 
   const app = createApp({

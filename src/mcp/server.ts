@@ -19,6 +19,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
+import { tasksExtensionId } from "./modern-tasks.ts";
 import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
@@ -136,9 +137,6 @@ export async function answerTaskCall<Services>(
 
 /** The protocol revision served per request, beside the 2025 revisions the SDK serves in sessions. */
 export const modernProtocolVersion = "2026-07-28";
-
-/** The tasks extension's identifier (`docs/extensions/tasks` of the specification). */
-export const tasksExtensionId = "io.modelcontextprotocol/tasks";
 
 /**
  * The extensions a 2026-07-28 client is told of in `server/discover`: MCP Apps (the preview and export

@@ -7,7 +7,7 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
@@ -17,6 +17,7 @@ import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import type { EventStreams } from "./event-streams.ts";
+import type { ModernTasks } from "./modern-tasks.ts";
 
 
 export interface SessionOptions {
@@ -42,6 +43,8 @@ export interface SessionOptions {
    * carrying the per-request `_meta` envelope goes to it, with no session. Absent, only 2025 is served.
    */
   modern?: McpHttpHandler;
+  /** The tasks extension for 2026-07-28 clients, answered beside the SDK (modern-tasks.ts). */
+  modernTasks?: ModernTasks;
   /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
   onSessionEnded?: (id: string) => void;
 }
@@ -85,6 +88,19 @@ async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls
     const data = error.data === undefined ? {} : { data: error.data };
     return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...data } });
   }
+}
+
+/** A request the SDK's inbound ladder passes as modern, answered by the tasks extension if it is its to answer. */
+async function answeredBesideTheSdk(tasks: ModernTasks, request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
+  const route = classifyInboundRequest({
+    httpMethod: request.method,
+    protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
+    mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
+    mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
+    body: parsedBody,
+  });
+  if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
+  return tasks.answer(route.message, caller.user);
 }
 
 const mixedEras = () =>
@@ -225,7 +241,8 @@ export function createMcpSessions(options: SessionOptions) {
       if (options.modern && request.method === "POST" && !(await isLegacyRequest(request, parsedBody))) {
         // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
         if (request.headers.has("mcp-session-id")) return mixedEras();
-        return options.modern.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
+        const answered = options.modernTasks && (await answeredBesideTheSdk(options.modernTasks, request, parsedBody, caller));
+        return answered ?? options.modern.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
       }
       if (options.stateless) {
         if (request.method !== "POST") return Promise.resolve(jsonRpcErrorResponse(405, -32000, "this server is stateless: only POST is supported", { Allow: "POST" }));

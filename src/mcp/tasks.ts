@@ -32,7 +32,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { ProtocolError, toolErrorResult } from "./call-tool.ts";
 import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 import { outageRetryAfterSeconds } from "./store-outage.ts";
-import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome } from "./task-requests.ts";
+import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome, type TaskOperations } from "./task-requests.ts";
 
 type Extra = ServerContext;
 
@@ -196,6 +196,24 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
     }
   }
 
+  const operations: TaskOperations = {
+    find: ownTask,
+    async list(user, after, limit) {
+      return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
+    },
+    result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
+    cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
+    endedHere: (taskId) => running.get(taskId)?.done,
+    now: nowIso,
+    stopHere(taskId, user) {
+      const entry = running.get(taskId);
+      if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
+      entry.cancelRequested = true;
+      entry.controller.abort("cancelled" satisfies TaskStopReason);
+      return true;
+    },
+  };
+
   return {
     capability: taskCapability,
 
@@ -253,24 +271,14 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
 
     /** Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on one session's server. */
     register(server: Server, callerOf: (extra: Extra) => CallerIdentity): void {
-      registerTaskRequests(server, callerOf, {
-        find: ownTask,
-        async list(user, after, limit) {
-          return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
-        },
-        result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
-        cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
-        endedHere: (taskId) => running.get(taskId)?.done,
-        now: nowIso,
-        stopHere(taskId, user) {
-          const entry = running.get(taskId);
-          if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
-          entry.cancelRequested = true;
-          entry.controller.abort("cancelled" satisfies TaskStopReason);
-          return true;
-        },
-      });
+      registerTaskRequests(server, callerOf, operations);
     },
+
+    /** What both eras' task requests do with the records (task-requests.ts, modern-tasks.ts). */
+    operations,
+
+    /** Whether `name` runs as a task when asked (2025) or when the client takes tasks (2026-07-28). */
+    runsAsTask: (name: string) => taskTools.has(name),
 
     /**
      * Stops the tasks running here and the sweep: they end `failed` with nothing committed (unless their
