@@ -27,6 +27,7 @@ import { createSessionSharing } from "./mcp/session-sharing.ts";
 import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
 import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
 import { createModernTasks } from "./mcp/modern-tasks.ts";
+import { createModernListen } from "./mcp/modern-listen.ts";
 import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
@@ -211,6 +212,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     ...(logLevels ? { logLevels } : {}),
     tasks,
   };
+  const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -222,12 +224,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     createServer: () => createMcpServer(serverDeps),
     modern: createMcpHandler(() => createMcpServer(serverDeps, "modern"), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
     taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
-    modernTasks: createModernTasks({
-      operations: tasks.operations,
-      runsAsTask: tasks.runsAsTask,
-      start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
-      serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
-    }),
+    besideTheSdk: [
+      createModernTasks({
+        operations: tasks.operations,
+        runsAsTask: tasks.runsAsTask,
+        start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
+        serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
+      }),
+      ...(modernListen ? [modernListen] : []),
+    ],
   });
 
   const app = createApp({
@@ -297,6 +302,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         // Stop accepting, give in-flight requests a moment, then end open streams and sessions.
         const drained = server.stop(false);
         await Promise.race([drained, Bun.sleep(5000)]);
+        modernListen?.closeAll();
         await sessions.closeAll();
         await tasks.stop();
         await metricsServer?.stop(true);

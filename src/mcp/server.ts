@@ -176,7 +176,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
     {
       capabilities: {
         tools: { listChanged: false },
-        resources: { listChanged: false, subscribe: !modern && deps.subscriptions !== undefined },
+        resources: { listChanged: false, subscribe: deps.subscriptions !== undefined },
         prompts: { listChanged: false },
         completions: {},
         logging: {},

@@ -7,7 +7,7 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { classifyInboundRequest, isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
@@ -17,7 +17,6 @@ import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import type { EventStreams } from "./event-streams.ts";
-import type { ModernTasks } from "./modern-tasks.ts";
 
 
 export interface SessionOptions {
@@ -43,8 +42,12 @@ export interface SessionOptions {
    * carrying the per-request `_meta` envelope goes to it, with no session. Absent, only 2025 is served.
    */
   modern?: McpHttpHandler;
-  /** The tasks extension for 2026-07-28 clients, answered beside the SDK (modern-tasks.ts). */
-  modernTasks?: ModernTasks;
+  /**
+   * What 2026-07-28 requests the SDK cannot answer as this service must are answered by, once the SDK's
+   * own inbound ladder has passed them: the tasks extension (modern-tasks.ts), subscriptions/listen
+   * (modern-listen.ts). Each answers its own requests and passes on the rest (undefined).
+   */
+  besideTheSdk?: BesideTheSdk[];
   /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
   onSessionEnded?: (id: string) => void;
 }
@@ -90,8 +93,13 @@ async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls
   }
 }
 
-/** A request the SDK's inbound ladder passes as modern, answered by the tasks extension if it is its to answer. */
-async function answeredBesideTheSdk(tasks: ModernTasks, request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
+/** Answers a 2026-07-28 request it owns; undefined passes the request on. */
+export interface BesideTheSdk {
+  answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined>;
+}
+
+/** A request the SDK's inbound ladder passes as modern, answered beside the SDK if it is one of those. */
+async function answeredBesideTheSdk(answerers: BesideTheSdk[], request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
   const route = classifyInboundRequest({
     httpMethod: request.method,
     protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
@@ -100,7 +108,11 @@ async function answeredBesideTheSdk(tasks: ModernTasks, request: Request, parsed
     body: parsedBody,
   });
   if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
-  return tasks.answer(route.message, caller.user);
+  for (const answerer of answerers) {
+    const answered = await answerer.answer(route.message, caller.user);
+    if (answered) return answered;
+  }
+  return undefined;
 }
 
 const mixedEras = () =>
@@ -241,7 +253,7 @@ export function createMcpSessions(options: SessionOptions) {
       if (options.modern && request.method === "POST" && !(await isLegacyRequest(request, parsedBody))) {
         // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
         if (request.headers.has("mcp-session-id")) return mixedEras();
-        const answered = options.modernTasks && (await answeredBesideTheSdk(options.modernTasks, request, parsedBody, caller));
+        const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
         return answered ?? options.modern.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
       }
       if (options.stateless) {
