@@ -18,7 +18,8 @@ import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { answerTaskCall, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
+import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
+import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
@@ -196,6 +197,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
   const sharing = services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 });
   const logLevels = sharing && { get: (id: string) => sharing.logLevelOf(id), set: (id: string, level: string) => sharing.setLogLevel(id, level) };
+  // Every replica derives the same key from the configuration they share, so any replica verifies what
+  // another sealed. What a state grants is only to skip a question the caller could skip with confirm: true.
+  const requestStateKey = new Bun.CryptoHasher("sha256").update(`course-authoring mcp requestState\0${config.databaseUrl}\0${config.authAudience}\0${config.authIssuer ?? ""}`).digest("hex");
   const serverDeps: McpServerDeps<typeof services> = {
     name: serviceName,
     version: serviceVersion,
@@ -211,6 +215,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     ...(subscriptions ? { subscriptions } : {}),
     ...(logLevels ? { logLevels } : {}),
     tasks,
+    confirmations: createConfirmations({ key: requestStateKey, callerOf }),
   };
   const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
   const sessions = createMcpSessions({

@@ -26,6 +26,7 @@ import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bo
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
 import type { McpTasks } from "./tasks.ts";
+import type { Confirmations } from "./confirmations.ts";
 import { createToolLog } from "./tool-log.ts";
 
 type Extra = ServerContext;
@@ -62,6 +63,8 @@ export interface McpServerDeps<Services> {
   subscriptions?: ResourceSubscriptionHandlers;
   /** Where shared sessions keep their `logging/setLevel` choice (session-sharing.ts); absent, it lives in this server only. */
   logLevels?: { get(sessionId: string): Promise<string | undefined>; set(sessionId: string, level: string): Promise<void> };
+  /** Questions before destroying (confirmations.ts); absent, tools run when called, as before. */
+  confirmations?: Confirmations;
   /** Task-augmented calls and the tasks/* requests (tasks.ts); absent, the server declares no tasks. */
   tasks?: McpTasks<Services>;
 }
@@ -186,6 +189,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       instructions: deps.instructions,
       jsonSchemaValidator: sharedJsonSchemaValidator,
       ...(modern ? { cacheHints: modernCacheHints } : {}),
+      ...(deps.confirmations ? { requestState: { verify: deps.confirmations.verify } } : {}),
     },
   );
   const allTools = [...deps.tools.values()];
@@ -227,12 +231,15 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
 
   // A task-augmented call never reaches this server (the SDK checks every tools/call result against
   // CallToolResult): sessions.ts answers it with `answerTaskCall` below.
-  server.setRequestHandler("tools/call", (request, extra) =>
-    callTool(deps.tools, request.params.name, request.params.arguments, contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra)), {
-      resultMaxBytes: deps.resultMaxBytes,
-      logger: deps.logger,
-    }),
-  );
+  // A tool that destroys asks first (confirmations.ts); the same handler serves both eras.
+  server.setRequestHandler("tools/call", async (request, extra) => {
+    const context = contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra));
+    const args = request.params.arguments ?? {};
+    const sessionCapabilities = modern ? undefined : (server.getClientCapabilities() as Record<string, unknown> | undefined);
+    const asked = await deps.confirmations?.before(deps.tools.get(request.params.name), args, context, extra, sessionCapabilities);
+    if (asked) return asked as CallToolResult;
+    return callTool(deps.tools, request.params.name, args, context, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
+  });
   if (!modern) deps.tasks?.register(server, callerOf);
 
   const resources = deps.resources;
