@@ -176,3 +176,28 @@ describe("2025 clients", () => {
     expect(await writer.call("delete_course", { courseId })).toEqual({ courseId, deleted: true });
   });
 });
+
+describe("the other tools that lose something", () => {
+  test("set_status archived asks; other moves do not", async () => {
+    const courseId = await course("To be archived");
+    const { agent, asked } = await elicitingAgent({ action: "accept", content: { confirm: true } });
+    await agent.call("set_status", { courseId, status: "in_review" });
+    expect(asked).toEqual([]);
+    const archived = await agent.call("set_status", { courseId, status: "archived" });
+    expect(archived.status).toBe("archived");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("read-only");
+  });
+
+  test("restore_revision asks, naming the version it goes back to and the one it replaces", async () => {
+    const courseId = await course("To be restored");
+    await writer.call("update_course", { courseId, title: "To be restored, edited" });
+    const { revisions } = (await writer.call("list_revisions", { courseId })) as { revisions: { id: string; version: number }[] };
+    const first = revisions.find((revision) => revision.version === 1)!;
+    const { agent, asked } = await elicitingAgent({ action: "decline" });
+    expect((await agent.fail("restore_revision", { courseId, revisionId: first.id })).code).toBe("invalid_state");
+    expect(asked[0]).toContain("version 1");
+    expect(asked[0]).toContain("version 2");
+    expect(((await writer.call("get_course", { courseId, includeBlocks: false })) as Json).title).toBe("To be restored, edited");
+  });
+});
