@@ -55,7 +55,7 @@ export async function exportTranslationUnits(
 
 /** import_translation: the file's targets as one revision of the translation. */
 export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
-  const file = readXliff(args.xliff);
+  const file = await readXliff(args.xliff);
   if (!sameLanguage(file.trgLang, args.language)) {
     const field = file.format === "xliff20" ? "trgLang" : "target-language";
     throw new CourseAuthoringError("invalid_arguments", `xliff: ${field} is "${file.trgLang}" but language is "${args.language}"; import the file for its own language, or export again.`, {
