@@ -200,4 +200,17 @@ describe("the other tools that lose something", () => {
     expect(asked[0]).toContain("version 2");
     expect(((await writer.call("get_course", { courseId, includeBlocks: false })) as Json).title).toBe("To be restored, edited");
   });
+
+  test("remove_module asks, naming the module and what goes with it; confirm: true removes it at once", async () => {
+    const courseId = await course("Module removal");
+    const read = (await writer.call("get_course", { courseId, includeBlocks: false })) as Json;
+    const moduleId = read.modules[0].id as string;
+    const { agent, asked } = await elicitingAgent({ action: "decline" });
+    expect((await agent.fail("remove_module", { courseId, moduleId })).code).toBe("invalid_state");
+    expect(asked[0]).toContain('"Module"');
+    expect(asked[0]).toContain("2 lesson(s)");
+    const removed = await agent.call("remove_module", { courseId, moduleId, confirm: true });
+    expect(removed.courseId).toBe(courseId);
+    expect(asked).toHaveLength(1);
+  });
 });
