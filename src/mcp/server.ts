@@ -257,7 +257,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       if (!fits) throw resourceTooLarge(request.params.uri, size, deps.resultMaxBytes, { how: "", uris: [], templates: [], otherwise: "read a narrower resource (see resources/templates/list)" });
       return modern && request.params.uri.startsWith("ui://") ? { ...result, ...viewCacheFields } : result;
     } catch (error) {
-      throw asProtocolError(error, deps.logger, resourceNotFound);
+      throw asProtocolError(error, deps.logger, resourceNotFound, request.params.uri);
     }
   });
 
@@ -319,11 +319,13 @@ const resourceNotFound = ProtocolErrorCode.InvalidParams;
  * Resource and prompt reads have no `isError` result: their failures travel as JSON-RPC errors, with
  * our code in `data`. `not_found` uses the code of what was read; bad arguments are invalid params.
  */
-function asProtocolError(error: unknown, logger: Logger, notFoundCode: number): Error {
+function asProtocolError(error: unknown, logger: Logger, notFoundCode: number, uri?: string): Error {
   if (error instanceof SdkProtocolError) return error;
   if (error instanceof CourseAuthoringError) {
     const code = error.code === "not_found" ? notFoundCode : error.code === "invalid_arguments" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InvalidRequest;
-    return new ProtocolError(code, `${error.code}: ${error.message}`, { code: error.code, ...error.details });
+    // A resource that is not there names its URI in data, as the specification's resource errors do.
+    const named = error.code === "not_found" && uri !== undefined ? { uri } : {};
+    return new ProtocolError(code, `${error.code}: ${error.message}`, { code: error.code, ...named, ...error.details });
   }
   logger.error("resource read failed", { error: error instanceof Error ? error.message : String(error) });
   return new ProtocolError(ProtocolErrorCode.InternalError, "the read failed unexpectedly");
