@@ -154,6 +154,8 @@ export function createModernListen(deps: ModernListenDeps) {
   }
 
   return {
+    methods: new Set(["subscriptions/listen"]),
+
     /** The answer to a 2026-07-28 `subscriptions/listen`; undefined for any other request. */
     async answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined> {
       if (message.method !== "subscriptions/listen") return undefined;

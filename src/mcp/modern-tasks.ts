@@ -81,6 +81,8 @@ export function createModernTasks(deps: ModernTasksDeps) {
   }
 
   return {
+    methods: new Set([...taskMethods, "tools/call"]),
+
     /**
      * The answer to a 2026-07-28 request the extension owns (a task-run `tools/call`, `tasks/get`,
      * `tasks/update`, `tasks/cancel`); undefined sends the request on to the SDK.

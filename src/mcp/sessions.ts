@@ -95,11 +95,15 @@ async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls
 
 /** Answers a 2026-07-28 request it owns; undefined passes the request on. */
 export interface BesideTheSdk {
+  /** The methods it may answer: any other request goes straight to the SDK. */
+  methods: ReadonlySet<string>;
   answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined>;
 }
 
 /** A request the SDK's inbound ladder passes as modern, answered beside the SDK if it is one of those. */
 async function answeredBesideTheSdk(answerers: BesideTheSdk[], request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
+  const method = (parsedBody as { method?: unknown } | null)?.method;
+  if (typeof method !== "string" || !answerers.some((answerer) => answerer.methods.has(method))) return undefined;
   const route = classifyInboundRequest({
     httpMethod: request.method,
     protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
