@@ -13,6 +13,7 @@ import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { connectModernAgent, modernRequest, type ModernAgent } from "./support/modern-client.ts";
+import { readExport } from "./support/transfer.ts";
 
 type Json = Record<string, any>;
 let service: TestService;
@@ -213,4 +214,25 @@ describe("the other tools that lose something", () => {
     expect(removed.courseId).toBe(courseId);
     expect(asked).toHaveLength(1);
   });
+
+  test("import_translation over translated units asks, naming how many; a first import does not", async () => {
+    const courseId = await course("Translated once");
+    await writer.call("create_translation", { courseId, language: "fr" });
+    const exported = await writer.callRaw("export_translation", { courseId, language: "fr", format: "xliff20" });
+    const link = exported.content.find((item) => item.type === "resource_link") as { uri: string };
+    const xliff = new TextDecoder().decode((await readExport(writer, link.uri)).bytes);
+    // Each unit's source, with a word added, as its target: inline codes stay where they are.
+    const translated = (suffix: string) =>
+      xliff.replace(/<target\b[\s\S]*?<\/target>/g, "").replace(/<source( xml:space="preserve")?>([\s\S]*?)<\/source>/g, (_m, space: string | undefined, inner: string) => `<source${space ?? ""}>${inner}</source><target${space ?? ""}>${inner} ${suffix}</target>`);
+    const { agent, asked } = await elicitingAgent({ action: "decline" });
+    const first = await agent.call("import_translation", { courseId, language: "fr", xliff: translated("un") });
+    expect(first.applied).toBeGreaterThan(0);
+    expect(asked).toEqual([]);
+    expect((await agent.fail("import_translation", { courseId, language: "fr", xliff: translated("deux") })).code).toBe("invalid_state");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain(`${first.applied} unit(s) already translated`);
+    const units = (await writer.call("get_translation_units", { courseId, language: "fr" })) as { units: { target?: string }[] };
+    expect(units.units.some((unit) => unit.target?.endsWith(" deux"))).toBe(false);
+  });
 });
+
