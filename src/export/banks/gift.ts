@@ -26,6 +26,8 @@ function weight(share: number): string {
 
 function questionText(question: QuestionBlock, pool: BankPool, number: number, notices: BankNotices): string | null {
   const name = `${pool.title} ${number}`;
+  const carried = question.type !== "ordering" && !(question.type === "fill_in_blank" && question.blanks.length !== 1);
+  if (carried && question.points !== 1) notices.question(question, pool, `its ${question.points} points are not carried: GIFT questions weigh 1 until the quiz says otherwise.`);
   const prompt = giftEscape(question.prompt);
   switch (question.type) {
     case "single_choice":
@@ -62,9 +64,11 @@ function questionText(question: QuestionBlock, pool: BankPool, number: number, n
     case "matching":
       if (question.pairs.some((pair) => pair.feedback)) notices.question(question, pool, "feedback on each pair is not carried: GIFT matching has none.");
       return titled(question, name, `${prompt} {\n${question.pairs.map((pair) => `\t=${giftEscape(pair.left)} -> ${giftEscape(pair.right)}`).join("\n")}\n${general(question)}}`);
-    case "sorting":
-      notices.question(question, pool, "written as a matching question (each item matched to its category)" + (question.items.some((item) => item.feedback) ? "; feedback on each item is not carried." : "."));
+    case "sorting": {
+      const unused = question.categories.filter((category) => !question.items.some((item) => item.category === category.title));
+      notices.question(question, pool, "written as a matching question (each item matched to its category)" + (question.items.some((item) => item.feedback) ? "; feedback on each item is not carried" : "") + (unused.length > 0 ? `; categories no item belongs in (${unused.map((category) => category.title).join(", ")}) are not carried.` : "."));
       return titled(question, name, `${prompt} {\n${question.items.map((item) => `\t=${giftEscape(item.text)} -> ${giftEscape(item.category)}`).join("\n")}\n${general(question)}}`);
+    }
     case "ordering":
       notices.question(question, pool, "left out: GIFT has no ordering question.");
       return null;
