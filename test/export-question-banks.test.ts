@@ -258,7 +258,7 @@ describe("export_course with a question-bank format", () => {
     const exported = await exportPackage(alice, { courseId: course.id, format: "qti3", scope: quizId, delivery: "embedded" });
     expect(exported.structured).toMatchObject({ format: "qti3", mimeType: "application/zip" });
     const bytes = embeddedBytes(exported.result).bytes;
-    const directory = await unpackToDirectory(new Blob([bytes]).stream(), "qti3-mcp");
+    const directory = await unpackToDirectory(new Blob([new Uint8Array(bytes)]).stream(), "qti3-mcp");
     expect((await readdir(join(directory, "items"))).length).toBe(3);
     expect((await readdir(join(directory, "images"))).length).toBe(1);
     const moodle = await exportPackage(alice, { courseId: course.id, format: "gift", delivery: "embedded" });

@@ -80,7 +80,7 @@ export class BankBuilder {
     if (known) return known.sourceId;
     const sniffed = sniffMediaType(bytes, { filename: fileName });
     if (sniffed.kind !== "accepted" || !sniffed.type.mediaType.startsWith("image/")) throw itemError(this.formatName, item, `its picture "${fileName}" is not an image a course can show`, { file: fileName });
-    const sourceId = `picture_${this.assets.length + 1}`;
+    const sourceId = `ast_picture${this.assets.length + 1}`;
     const safeName = fileName.split("/").at(-1)?.replace(/[^A-Za-z0-9._-]/g, "_").slice(-100) || "picture";
     this.assets.push({ sourceId, fileName: safeName, mediaType: sniffed.type.mediaType, bytes });
     return sourceId;

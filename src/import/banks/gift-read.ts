@@ -7,6 +7,7 @@
  * do not balance are an error naming the question and its line.
  */
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "./bank-plan.ts";
+import { yieldToEventLoop } from "./xml-tree.ts";
 
 interface Chunk {
   readonly text: string;
@@ -219,10 +220,11 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
   builder.add(pool, item, { type: single ? "single_choice" : "multiple_choice", prompt: before || after, ...base, ...explanation, choices }, after && before ? [...notes, "text after the answers was dropped"] : notes);
 }
 
-export function readGift(source: string): ImportedBank {
+export async function readGift(source: string): Promise<ImportedBank> {
   const builder = new BankBuilder(formatName);
   let pool: ImportedPool | undefined;
-  for (const chunk of chunksOf(source)) {
+  for (const [index, chunk] of chunksOf(source).entries()) {
+    if (index % 200 === 199) await yieldToEventLoop();
     const category = /^\s*\$CATEGORY:\s*(.*)$/.exec(chunk.text);
     if (category) {
       const path = (category[1] ?? "").replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());

@@ -67,7 +67,7 @@ function parsesAsJson(text: string): boolean {
 }
 
 /** Reads the file in the format it claims; anything else is refused before a question is read. */
-export function readBank(format: BankImportFormat, bytes: Uint8Array): ImportedBank {
+export async function readBank(format: BankImportFormat, bytes: Uint8Array): Promise<ImportedBank> {
   if (format === "qti3" || format === "qti21") {
     if (!isZip(bytes)) throw notWhatItClaims(format, "not a zip archive (a QTI content package is a zip with imsmanifest.xml)");
     return readQtiPackage(bytes, format);
@@ -134,7 +134,7 @@ function editSteps(bank: ImportedBank, target: BankTarget, assetIds: ReadonlyMap
 }
 
 export async function importBank(services: AuthoringServices, actor: Actor, format: BankImportFormat, bytes: Uint8Array, options: { title?: string | undefined; into?: BankTarget | undefined }): Promise<ImportedBankResult> {
-  const bank = readBank(format, bytes);
+  const bank = await readBank(format, bytes);
   checkBlocks(bank);
   const pools = bank.pools.map((pool) => ({ title: pool.title, questions: pool.blocks.length, ...(pool.drawCount !== undefined ? { drawCount: pool.drawCount } : {}) }));
   const sourceName = bankFormatNames[format];

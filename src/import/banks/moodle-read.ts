@@ -8,7 +8,7 @@
 import { fromBase64 } from "../../bytes.ts";
 import { moodleTypeTagPrefix } from "../../export/banks/moodle-xml.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "./bank-plan.ts";
-import { childElement, childElements, readXmlTree, textContent, type XmlTree } from "./xml-tree.ts";
+import { childElement, childElements, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "./xml-tree.ts";
 
 const formatName = "Moodle XML";
 
@@ -171,8 +171,8 @@ function readQuestion(question: XmlTree, pool: ImportedPool, builder: BankBuilde
   }
 }
 
-export function readMoodleXml(text: string): ImportedBank {
-  const root = readXmlTree(text, "the Moodle XML file");
+export async function readMoodleXml(text: string): Promise<ImportedBank> {
+  const root = await readXmlTree(text, "the Moodle XML file");
   if (root.name !== "quiz") throw itemError(formatName, "(the file)", `is XML but not Moodle XML: its root element is <${root.name}>, not <quiz>`);
   const builder = new BankBuilder(formatName);
   let pool: ImportedPool | undefined;
@@ -181,24 +181,25 @@ export function readMoodleXml(text: string): ImportedBank {
     if (pool && draws > 0) Object.assign(pool, { drawCount: draws });
     draws = 0;
   };
-  childElements(root, "question").forEach((question, index) => {
+  for (const [index, question] of childElements(root, "question").entries()) {
+    if (index % 200 === 199) await yieldToEventLoop();
     const type = question.attributes.type ?? "";
     if (type === "category") {
       closePool();
       const path = textIn(question, "category").replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());
       pool = builder.pool(path.at(-1) ?? "");
-      return;
+      continue;
     }
     pool ??= builder.pool("Imported questions");
     if (type === "random") {
       draws += 1;
-      return;
+      continue;
     }
     const name = textIn(question, "name").trim();
     const item = `${index + 1} "${name.slice(0, 80)}"`;
     builder.countItem(item, pool);
     readQuestion(question, pool, builder, item);
-  });
+  }
   closePool();
   return builder.result();
 }

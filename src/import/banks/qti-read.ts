@@ -9,7 +9,7 @@
 import { inflateEntry, readCentralDirectory, unsafeEntryName, type ArchiveEntry } from "../archive.ts";
 import { qti21Name } from "../../export/banks/qti-names.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "./bank-plan.ts";
-import { childElement, childElements, descendants, readXmlTree, textContent, type XmlTree } from "./xml-tree.ts";
+import { childElement, childElements, descendants, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "./xml-tree.ts";
 
 const qti3Namespace = "http://www.imsglobal.org/xsd/imsqtiasi_v3p0";
 const qti21Namespace = "http://www.imsglobal.org/xsd/imsqti_v2p1";
@@ -63,9 +63,9 @@ class Package {
     return entry ? inflateEntry(this.bytes, entry) : null;
   }
 
-  xml(path: string): XmlTree | null {
+  async xml(path: string): Promise<XmlTree | null> {
     const bytes = this.bytesOf(path);
-    return bytes ? normalised(readXmlTree(new TextDecoder().decode(bytes), path)) : null;
+    return bytes ? normalised(await readXmlTree(new TextDecoder().decode(bytes), path)) : null;
   }
 }
 
@@ -292,9 +292,9 @@ export function qtiVersionOf(manifest: XmlTree): QtiVersionRead | null {
   return null;
 }
 
-export function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead): ImportedBank {
+export async function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead): Promise<ImportedBank> {
   const pack = new Package(bytes);
-  const manifest = pack.has("imsmanifest.xml") ? readXmlTree(new TextDecoder().decode(pack.bytesOf("imsmanifest.xml") ?? new Uint8Array()), "imsmanifest.xml") : null;
+  const manifest = pack.has("imsmanifest.xml") ? await readXmlTree(new TextDecoder().decode(pack.bytesOf("imsmanifest.xml") ?? new Uint8Array()), "imsmanifest.xml") : null;
   if (!manifest || manifest.name !== "manifest") throw itemError("QTI", "(the package)", "has no imsmanifest.xml at its root, so it is not a QTI content package");
   const version = qtiVersionOf(manifest);
   if (version === null) throw itemError("QTI", "(the package)", "has a manifest with no QTI item or test resources");
@@ -312,7 +312,7 @@ export function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead): Impo
     if (!pack.has(path)) throw itemError("QTI", name, `the manifest names "${path}", which is not in the package`, { href });
     if (type.includes("_item_")) itemPaths.push(path);
     else {
-      const test = pack.xml(path);
+      const test = await pack.xml(path);
       if (test?.name === "assessmentTest") sections.push(...sectionsOf(test, path));
     }
   }
@@ -325,10 +325,11 @@ export function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead): Impo
   const loose = itemPaths.filter((path) => !placed.has(path));
   if (loose.length > 0) poolsWithPaths.push({ pool: builder.pool("Imported questions"), paths: loose });
   for (const { pool, paths } of poolsWithPaths) {
-    for (const path of paths) {
+    for (const [index, path] of paths.entries()) {
+      if (index % 50 === 49) await yieldToEventLoop();
       const item = path;
       builder.countItem(item, pool);
-      const root = pack.xml(path);
+      const root = await pack.xml(path);
       if (!root) throw itemError("QTI", item, "is named by a test but is not in the package");
       const notes: string[] = [];
       const read = readItem(root, { item: `${root.attributes.identifier ?? path} (${path})`, path, pack, builder, notes });

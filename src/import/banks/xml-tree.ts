@@ -24,8 +24,16 @@ export interface XmlLimits {
 
 export const bankXmlLimits: XmlLimits = { maxCharacters: 16 * 1024 * 1024, maxDepth: 64, maxElements: 400_000 };
 
+/** Characters parsed between two turns of the event loop, so a large file never holds up other requests. */
+const sliceCharacters = 64 * 1024;
+
+/** Lets other requests run between two slices of work. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Reads `text` as XML; `what` names the file in errors ("imsmanifest.xml", "the Moodle XML file"). */
-export function readXmlTree(text: string, what: string, limits: XmlLimits = bankXmlLimits): XmlTree {
+export async function readXmlTree(text: string, what: string, limits: XmlLimits = bankXmlLimits): Promise<XmlTree> {
   const refuse = (message: string, code: "invalid_arguments" | "limit_exceeded" = "invalid_arguments"): never => {
     throw new CourseAuthoringError(code, `content: ${what} ${message}; nothing was imported.`, { field: "content", file: what });
   };
@@ -56,7 +64,11 @@ export function readXmlTree(text: string, what: string, limits: XmlLimits = bank
   const addText = (value: string): void => void (stack.at(-1) as XmlTree).content.push(value);
   parser.on("text", addText);
   parser.on("cdata", addText);
-  parser.write(text).close();
+  for (let at = 0; at < text.length; at += sliceCharacters) {
+    parser.write(text.slice(at, at + sliceCharacters));
+    if (at + sliceCharacters < text.length) await yieldToEventLoop();
+  }
+  parser.close();
   const [top] = root.children;
   if (!top) return refuse("has no root element");
   return top;
