@@ -42,7 +42,7 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "Question banks (questions only, a pool per lesson): qti3, qti21 (QTI packages), moodle_xml, gift.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson.",
     ),
   ),
   variant: courseVariantField,
@@ -57,7 +57,7 @@ export const exportCourseArguments = v.object({
     v.pipe(
       v.string(),
       v.maxLength(100, "must be a module or lesson ID"),
-      v.description("qti3, qti21, moodle_xml, gift: a module or lesson ID to export only its questions; omit for all."),
+      v.description("Question banks: a module or lesson ID to export only its questions."),
     ),
   ),
   delivery: v.optional(

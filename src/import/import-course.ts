@@ -26,7 +26,7 @@ export const importCourseArguments = v.object({
       v.picklist(allImportFormats, `must be one of ${allImportFormats.join(", ")}`),
       v.description(
         "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it. " +
-          "Question banks: qti3, qti21 (QTI package zip), moodle_xml, gift: each pool becomes a quiz lesson.",
+          "Question banks: qti3, qti21 (zip), moodle_xml, gift.",
       ),
     ),
   ),
@@ -36,7 +36,7 @@ export const importCourseArguments = v.object({
   into: v.optional(
     v.pipe(
       v.strictObject({ courseId: idField("course"), lessonId: v.optional(idField("lesson")), moduleId: v.optional(idField("module")), expectedVersion: expectedVersionField }),
-      v.description("Question banks only: add to this course, to lesson lessonId or as new quiz lessons in module moduleId, instead of a new course."),
+      v.description("Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId, of this course."),
     ),
   ),
 });

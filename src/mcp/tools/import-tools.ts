@@ -21,7 +21,7 @@ const importResultSchema = v.object({
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
   course: v.optional(coursePageSchema),
   into: v.optional(v.object({ courseId: v.string(), version: v.number() })),
-  pools: v.optional(v.pipe(v.array(v.object({ title: v.string(), questions: v.number(), drawCount: v.optional(v.number()) })), v.description("Question banks: one quiz lesson per pool."))),
+  pools: v.optional(v.array(v.object({ title: v.string(), questions: v.number(), drawCount: v.optional(v.number()) }))),
   report: v.optional(
     v.pipe(
       v.object({
@@ -30,7 +30,7 @@ const importResultSchema = v.object({
         dropped: v.number(),
         items: v.array(v.object({ item: v.string(), outcome: v.picklist(["kept", "changed", "dropped"]), notes: v.optional(v.array(v.string())) })),
       }),
-      v.description(`Question banks: what happened to each item (changed and dropped first; at most ${listedReportItems} listed).`),
+      v.description(`Changed and dropped items first; at most ${listedReportItems}.`),
     ),
   ),
 });
@@ -51,8 +51,8 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64. Question banks (format qti3, qti21, moodle_xml, gift): each pool becomes a quiz lesson, " +
-    "in a new course or, with into, in an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
+    "archive holding one .json or .md) in contentBase64. A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
+    "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
