@@ -76,7 +76,7 @@ function packageEntries(format: Exclude<ExportFormat, "json" | BankFormat>, cour
           ? `Quiz lesson ${lessonId}: blocks ${blockIds.join(", ")} have no IMS Common Cartridge QTI 1.2 equivalent (scenario, sorting, matching, ordering, several blanks, or a teaching block); the QTI assessment carries the other questions and the whole lesson is also included as web content.`
           : `Quiz lesson ${lessonId}: questions ${blockIds.join(", ")} have no IMS Common Cartridge QTI equivalent (matching, ordering or several blanks) and were left out of the assessment.`,
       );
-    return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions });
+    return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
   }
   const units = scoUnits(course, format === "html" ? "course" : (options.scoMode ?? "course"));
   const input: WebPackageInput = { course, units, assets, source: options.assets, renderer: options.renderer };
