@@ -248,6 +248,9 @@ describe("import_course with a question bank", () => {
     const missing = await alice.fail("import_course", { format: "qti21", contentBase64: Buffer.from(zipSync(files)).toString("base64") });
     expect(missing.message).toContain("Q_blk_single (items/Q_blk_single.xml)");
     expect(missing.message).toContain("which is not in the package");
+    const moodle = new TextDecoder().decode(await exported("moodle_xml")).replace(/<file name="ast_goggles-goggles.png"[^<]*<\/file>/, "");
+    const noPicture = await alice.fail("import_course", { format: "moodle_xml", content: moodle });
+    expect(noPicture.message).toContain('item 2 "Final quiz 1": an answer shows the picture "ast_goggles-goggles.png", which is not in the file');
     expect(await courseCount()).toBe(before);
   });
 

@@ -21,6 +21,7 @@ function unescapeHtml(text: string): string {
 /** A field's text as Markdown: markdown, plain and Moodle auto-format are kept; HTML loses its tags (noted). */
 function fieldText(node: XmlTree | undefined, notes: string[]): string {
   const text = textContent(childElement(node, "text"));
+  if (node?.name !== "answer" && /<img\b/i.test(text)) notes.push(`a picture in the ${node?.name ?? "text"} was dropped: only pictures on choices are kept`);
   if ((node?.attributes.format ?? "html") !== "html") return text.trim();
   const plain = unescapeHtml(text.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p[^>]*>/gi, "\n\n").replace(/<img[^>]*>/gi, "").replace(/<[^>]*>/g, "")).trim();
   if (/<(?!\/?p[ >]|img|br)[a-z]/i.test(text)) notes.push("HTML formatting was turned into plain text");

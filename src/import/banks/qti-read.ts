@@ -164,6 +164,8 @@ function readItem(root: XmlTree, context: ItemContext): Record<string, unknown> 
     const text = [...explanation, ...others.map((entry) => entry.text)].join("\n\n");
     return { ...block, prompt: prompt || "(no prompt)", ...base, ...(text ? { explanation: text } : {}) };
   };
+  const choicePictures = childElements(interaction, "simpleChoice").flatMap((choice) => descendants(choice, "img")).length;
+  if (descendants(body, "img").length > choicePictures) context.notes.push("a picture outside the choices was dropped: only pictures on choices are kept");
   const shuffle = interaction.attributes.shuffle;
   switch (interaction.name) {
     case "choiceInteraction": {
