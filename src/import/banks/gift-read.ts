@@ -136,12 +136,16 @@ function withFeedback(text: string | undefined): { feedback?: string } {
   return text ? { feedback: text } : {};
 }
 
+function plainFromHtml(html: string): string {
+  return html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
 function textOf(raw: string, notes: string[]): string {
   const format = /^\s*\[(html|moodle|plain|markdown)\]/.exec(raw);
   const body = unescape(format ? raw.slice(format[0].length) : raw).trim();
   if (format?.[1] === "html") {
     notes.push("HTML formatting was turned into plain text");
-    return body.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+    return plainFromHtml(body);
   }
   return body;
 }
@@ -183,7 +187,10 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
     builder.add(pool, item, { type: "true_false", prompt: before || after, ...base, answer, ...(trueFeedback ? { trueFeedback } : {}), ...(falseFeedback ? { falseFeedback } : {}), ...(general ? { explanation: general } : {}) }, notes);
     return;
   }
-  const { answers, general } = answersOf(body);
+  const html = /^\s*\[html\]/.test(rest);
+  const parsed = answersOf(body);
+  const answers = html ? parsed.answers.map((answer) => ({ ...answer, text: plainFromHtml(answer.text), ...(answer.feedback ? { feedback: plainFromHtml(answer.feedback) } : {}) })) : parsed.answers;
+  const general = html && parsed.general ? plainFromHtml(parsed.general) : parsed.general;
   const explanation = general ? { explanation: general } : {};
   if (answers.length === 0) return builder.drop(item, "its answer block has no answers");
   if (answers.every((answer) => answer.mark === "=" && answer.text.includes("->"))) {
@@ -223,13 +230,17 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
 export async function readGift(source: string): Promise<ImportedBank> {
   const builder = new BankBuilder(formatName);
   let pool: ImportedPool | undefined;
-  for (const [index, chunk] of chunksOf(source).entries()) {
+  for (const [index, read] of chunksOf(source).entries()) {
+    let chunk = read;
     if (index % 200 === 199) await yieldToEventLoop();
-    const category = /^\s*\$CATEGORY:\s*(.*)$/.exec(chunk.text);
+    const category = /^\s*\$CATEGORY:[ \t]*(.*)(?:\n|$)/.exec(chunk.text);
     if (category) {
       const path = (category[1] ?? "").replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());
       pool = builder.pool(path.at(-1) ?? "");
-      continue;
+      // A question may follow its category line without a blank line between.
+      const rest = chunk.text.slice(category[0].length);
+      if (rest.trim() === "") continue;
+      chunk = { ...chunk, text: rest, line: chunk.line + 1 };
     }
     pool ??= builder.pool("Imported questions");
     readQuestion(chunk, pool, builder);
