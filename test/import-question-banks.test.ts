@@ -203,6 +203,10 @@ describe("import_course with a question bank", () => {
     const into = (await alice.call("import_course", { format: "moodle_xml", content: moodle, into: { courseId: course.id, lessonId, expectedVersion: course.version } })) as { into: { version: number } };
     expect(into.into.version).toBe(course.version + 1);
     const gift = new TextDecoder().decode(await exported("gift"));
+    const stale = await alice.fail("import_course", { format: "gift", content: gift, into: { courseId: course.id, moduleId: course.modules[0]?.id, expectedVersion: course.version } });
+    expect(stale.code).toBe("conflict");
+    const assetsBefore = ((await alice.call("list_assets", { courseId: course.id })) as { assets: unknown[] }).assets.length;
+    expect(assetsBefore).toBe(1);
     await alice.call("import_course", { format: "gift", content: gift, into: { courseId: course.id, moduleId: course.modules[0]?.id } });
     const after = (await alice.call("get_course", { courseId: course.id, includeBlocks: true })) as { modules: { lessons: { title: string; blocks: Block[] }[] }[] };
     expect(after.modules[0]?.lessons.map((lesson) => [lesson.title, lesson.blocks.length])).toEqual([

@@ -6,7 +6,10 @@
  * transaction and one revision, or nothing at all. The answer carries a report per item.
  */
 import * as v from "valibot";
-import { editCourse, editCourseArguments } from "../../authoring/batch.ts";
+import { editCourseArguments } from "../../authoring/batch.ts";
+import { beginCourseEdit, commitCourseEdit } from "../../authoring/course-edit.ts";
+import { courseEditOperations } from "../../authoring/operations/index.ts";
+import { refuseTranslationEdit } from "../../authoring/translation/access.ts";
 import type { Actor } from "../../authoring/context.ts";
 import { blockSchema } from "../../authoring/schemas/blocks.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
@@ -153,13 +156,22 @@ export async function importBank(services: AuthoringServices, actor: Actor, form
     throw new CourseAuthoringError("invalid_arguments", "into: give exactly one of lessonId (add the questions to that lesson) or moduleId (a new quiz lesson per pool in that module).", { field: "into" });
   }
   const edited = await writeAs(services, actor, async (session) => {
+    // Access and version first, then the pictures (counted against the owner's storage), then the steps.
+    const edit = await beginCourseEdit(session, into.courseId, into.expectedVersion);
+    await refuseTranslationEdit(session, into.courseId);
     const assetIds = await insertAssets(session, into.courseId, bank.assets);
-    const parsed = v.safeParse(editCourseArguments, { courseId: into.courseId, ...(into.expectedVersion !== undefined ? { expectedVersion: into.expectedVersion } : {}), operations: editSteps(bank, into, assetIds) });
+    edit.addedAssetBytes += bank.assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
+    const parsed = v.safeParse(editCourseArguments, { courseId: into.courseId, operations: editSteps(bank, into, assetIds) });
     if (!parsed.success) {
       const { fields } = describeIssues(parsed.issues);
       throw new CourseAuthoringError("invalid_arguments", `content: the bank cannot be added: ${fields.slice(0, 3).map((field) => `${field.path}: ${field.message}`).join("; ")}; nothing was imported.`, { field: "content" });
     }
-    return editCourse(session, parsed.output);
+    for (const step of parsed.output.operations) {
+      const { op, ...stepArgs } = step as { op: string } & Record<string, unknown>;
+      const operation = courseEditOperations.find((candidate) => candidate.name === op);
+      if (operation) await operation.apply(edit, stepArgs);
+    }
+    return commitCourseEdit(edit, "import_course", `Imported ${pools.reduce((sum, pool) => sum + pool.questions, 0)} question(s) from ${sourceName}`);
   });
-  return { into: { courseId: into.courseId, version: edited.structured.version }, pools, assetCount: bank.assets.length, report: bank.report };
+  return { into: { courseId: into.courseId, version: edited.version }, pools, assetCount: bank.assets.length, report: bank.report };
 }
