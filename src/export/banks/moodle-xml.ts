@@ -59,12 +59,13 @@ async function choiceAnswer(choice: { text: string; correct: boolean; feedback?:
     "answer",
     { fraction: share, format: "html" },
     el("text", {}, `${xmlText(choice.text)}${picture}`),
-    choice.feedback ? text("feedback", choice.feedback, "markdown") : null,
+    // Moodle writes an answer's files right after its text.
     file ? fileElement(file) : null,
+    choice.feedback ? text("feedback", choice.feedback, "markdown") : null,
   );
 }
 
-function head(question: QuestionBlock, type: string, name: string, questionText: string): XmlChild[] {
+function head(question: QuestionBlock, name: string, questionText: string): XmlChild[] {
   return [
     text("name", name),
     text("questiontext", questionText, "markdown"),
@@ -104,7 +105,7 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
       return el(
         "question",
         { type: "multichoice" },
-        head(question, "multichoice", name, question.prompt),
+        head(question, name, question.prompt),
         el("single", {}, String(single)),
         el("shuffleanswers", {}, String(pool.shuffleChoices)),
         el("answernumbering", {}, "none"),
@@ -116,7 +117,7 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
       return el(
         "question",
         { type: "truefalse" },
-        head(question, "truefalse", name, question.prompt),
+        head(question, name, question.prompt),
         el("answer", { fraction: question.answer ? "100" : "0", format: "moodle_auto_format" }, el("text", {}, "true"), text("feedback", question.trueFeedback ?? "", "markdown")),
         el("answer", { fraction: question.answer ? "0" : "100", format: "moodle_auto_format" }, el("text", {}, "false"), text("feedback", question.falseFeedback ?? "", "markdown")),
         tags(question),
@@ -128,7 +129,7 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
         return el(
           "question",
           { type: "shortanswer" },
-          head(question, "shortanswer", name, `${question.prompt}\n\n${sentence}`),
+          head(question, name, `${question.prompt}\n\n${sentence}`),
           el("usecase", {}, only.caseSensitive ? "1" : "0"),
           only.answers.map((answer) => el("answer", { fraction: "100", format: "moodle_auto_format" }, el("text", {}, answer))),
           only.feedback ? el("answer", { fraction: "0", format: "moodle_auto_format" }, el("text", {}, "*"), text("feedback", only.feedback, "markdown")) : null,
@@ -139,14 +140,14 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
         const blank = question.blanks[Number(number) - 1];
         return blank ? clozeAnswer(blank) : "";
       });
-      return el("question", { type: "cloze" }, head(question, "cloze", name, `${question.prompt}\n\n${sentence}`), tags(question));
+      return el("question", { type: "cloze" }, head(question, name, `${question.prompt}\n\n${sentence}`), tags(question));
     }
     case "matching":
       if (question.pairs.some((pair) => pair.feedback)) notices.question(question, pool, "feedback on each pair is not carried: Moodle's matching question has none.");
       return el(
         "question",
         { type: "matching" },
-        head(question, "matching", name, question.prompt),
+        head(question, name, question.prompt),
         el("shuffleanswers", {}, "true"),
         question.pairs.map((pair) => el("subquestion", { format: "html" }, el("text", {}, xmlText(pair.left)), el("answer", {}, el("text", {}, pair.right)))),
         tags(question),
@@ -156,7 +157,7 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
       return el(
         "question",
         { type: "matching" },
-        head(question, "matching", name, question.prompt),
+        head(question, name, question.prompt),
         el("shuffleanswers", {}, "true"),
         // Every category as a distractor first, so a category no item belongs in is kept, in its order.
         question.categories.map((category) => el("subquestion", { format: "html" }, el("text", {}, ""), el("answer", {}, el("text", {}, category.title)))),
@@ -168,7 +169,7 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
       return el(
         "question",
         { type: "ordering" },
-        head(question, "ordering", name, question.prompt),
+        head(question, name, question.prompt),
         el("layouttype", {}, "VERTICAL"),
         el("selecttype", {}, "ALL"),
         el("selectcount", {}, "0"),
