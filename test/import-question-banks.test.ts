@@ -236,7 +236,7 @@ describe("import_course with a question bank", () => {
     const deep = `<?xml version="1.0"?><quiz>${"<a>".repeat(200)}${"</a>".repeat(200)}</quiz>`;
     const depth = await alice.fail("import_course", { format: "moodle_xml", content: deep });
     expect(depth.code).toBe("limit_exceeded");
-    expect(depth.message).toContain("deeper than 64");
+    expect(depth.message).toContain("nest more than 64 deep");
     const braces = "::One:: fine {=a ~b}\n\n::Two:: broken {=a ~b\n\n::Three:: next {T}";
     const unbalanced = await alice.fail("import_course", { format: "gift", content: braces });
     expect(unbalanced.message).toMatch(/line 3.*never closed|opening brace \{ inside another/);

@@ -67,8 +67,8 @@ export async function importQuestionBank(services: AuthoringServices, actor: Act
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
   if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
   if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
-  const document = readImportSource({ ...args, format: args.format });
-  const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+  const document = await readImportSource({ ...args, format: args.format });
+  const plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
   const validated = validateImportedCourse(plan);
   const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));

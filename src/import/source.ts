@@ -98,7 +98,7 @@ export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint
   return { bytes, field };
 }
 
-export function readImportSource(source: ImportSource & { format?: ImportFormat | undefined }): ImportDocument {
+export async function readImportSource(source: ImportSource & { format?: ImportFormat | undefined }): Promise<ImportDocument> {
   const { bytes, field } = importBytes(source);
   if (!isZip(bytes)) {
     const text = textOf(bytes);
@@ -109,7 +109,7 @@ export function readImportSource(source: ImportSource & { format?: ImportFormat 
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 
-  const inner = documentInArchive(bytes);
+  const inner = await documentInArchive(bytes);
   const innerText = textOf(inner.bytes);
   if (innerText === null || detectText(innerText) !== inner.kind) {
     const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";

@@ -75,10 +75,10 @@ export class BankBuilder {
    * A picture of an item as an asset: its bytes must be an image a course can embed. Returns the
    * `assetId` blocks name until the import writes it; the same file is stored once.
    */
-  picture(item: string, fileName: string, bytes: Uint8Array): string {
+  async picture(item: string, fileName: string, bytes: Uint8Array): Promise<string> {
     const known = this.assets.find((asset) => asset.fileName === fileName && asset.bytes.byteLength === bytes.byteLength);
     if (known) return known.sourceId;
-    const sniffed = sniffMediaType(bytes, { filename: fileName });
+    const sniffed = await sniffMediaType(bytes, { filename: fileName });
     if (sniffed.kind !== "accepted" || !sniffed.type.mediaType.startsWith("image/")) throw itemError(this.formatName, item, `its picture "${fileName}" is not an image a course can show`, { file: fileName });
     const sourceId = `ast_picture${this.assets.length + 1}`;
     const safeName = fileName.split("/").at(-1)?.replace(/[^A-Za-z0-9._-]/g, "_").slice(-100) || "picture";

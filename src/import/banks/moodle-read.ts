@@ -29,7 +29,7 @@ function fieldText(node: XmlTree | undefined, notes: string[]): string {
 }
 
 /** The picture of an answer (`@@PLUGINFILE@@/name` with its `<file>`), or the URL of an external one. */
-function answerPicture(answer: XmlTree, builder: BankBuilder, item: string): { assetId?: string; url?: string; alt?: string } | undefined {
+async function answerPicture(answer: XmlTree, builder: BankBuilder, item: string): Promise<{ assetId?: string; url?: string; alt?: string } | undefined> {
   const html = textContent(childElement(answer, "text"));
   const image = /<img\b[^>]*\bsrc="([^"]*)"[^>]*>/i.exec(html);
   if (!image) return undefined;
@@ -46,7 +46,7 @@ function answerPicture(answer: XmlTree, builder: BankBuilder, item: string): { a
   } catch {
     throw itemError(formatName, item, `the picture "${name}" is not valid base64`);
   }
-  return { assetId: builder.picture(item, name, bytes), ...altField };
+  return { assetId: await builder.picture(item, name, bytes), ...altField };
 }
 
 function common(question: XmlTree, notes: string[]): { prompt: string; points: number; explanation?: string } {
@@ -95,7 +95,7 @@ function promptAndSentence(text: string, marker: string): { prompt: string; text
   return { prompt: text.slice(0, split), text: text.slice(split + 2) };
 }
 
-function readQuestion(question: XmlTree, pool: ImportedPool, builder: BankBuilder, item: string): void {
+async function readQuestion(question: XmlTree, pool: ImportedPool, builder: BankBuilder, item: string): Promise<void> {
   const type = question.attributes.type ?? "";
   const notes: string[] = [];
   const tags = childElements(childElement(question, "tags"), "tag").map((tag) => textContent(childElement(tag, "text")).trim());
@@ -106,10 +106,11 @@ function readQuestion(question: XmlTree, pool: ImportedPool, builder: BankBuilde
     case "multichoice": {
       const single = textContent(childElement(question, "single")).trim() !== "false";
       if (["false", "0"].includes(textContent(childElement(question, "shuffleanswers")).trim())) Object.assign(pool, { shuffleChoices: false });
-      const choices = answers.map((answer) => {
-        const image = answerPicture(answer, builder, item);
-        return { text: fieldText(answer, []) || (image ? "(picture)" : ""), correct: Number(answer.attributes.fraction ?? "0") > 0, ...feedbackOf(answer, notes), ...(image ? { image } : {}) };
-      });
+      const choices: Record<string, unknown>[] = [];
+      for (const answer of answers) {
+        const image = await answerPicture(answer, builder, item);
+        choices.push({ text: fieldText(answer, []) || (image ? "(picture)" : ""), correct: Number(answer.attributes.fraction ?? "0") > 0, ...feedbackOf(answer, notes), ...(image ? { image } : {}) });
+      }
       const partial = answers.some((answer) => {
         const fraction = Number(answer.attributes.fraction ?? "0");
         return single && fraction > 0 && fraction < 100;
@@ -199,7 +200,7 @@ export async function readMoodleXml(text: string): Promise<ImportedBank> {
     const name = textIn(question, "name").trim();
     const item = `${index + 1} "${name.slice(0, 80)}"`;
     builder.countItem(item, pool);
-    readQuestion(question, pool, builder, item);
+    await readQuestion(question, pool, builder, item);
   }
   closePool();
   return builder.result();

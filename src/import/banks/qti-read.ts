@@ -6,7 +6,8 @@
  * feedback, noted) the explanation; pictures on choices become assets. A manifest or item that points
  * outside the package, or at a picture the package does not hold, is an error naming it.
  */
-import { inflateEntry, readCentralDirectory, unsafeEntryName, type ArchiveEntry } from "../archive.ts";
+import { inflateEntry, readCentralDirectory } from "../archive.ts";
+import { unsafeEntryName, type ZipEntry } from "../../parse/zip.ts";
 import { qti21Name } from "../../export/banks/qti-names.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "./bank-plan.ts";
 import { childElement, childElements, descendants, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "./xml-tree.ts";
@@ -48,7 +49,7 @@ function resolvePath(base: string, href: string): string | null {
 }
 
 class Package {
-  private readonly entries: Map<string, ArchiveEntry>;
+  private readonly entries: Map<string, ZipEntry>;
 
   constructor(private readonly bytes: Uint8Array) {
     this.entries = new Map(readCentralDirectory(bytes).map((entry) => [entry.name, entry]));
@@ -58,13 +59,13 @@ class Package {
     return this.entries.has(path);
   }
 
-  bytesOf(path: string): Uint8Array | null {
+  async bytesOf(path: string): Promise<Uint8Array | null> {
     const entry = this.entries.get(path);
     return entry ? inflateEntry(this.bytes, entry) : null;
   }
 
   async xml(path: string): Promise<XmlTree | null> {
-    const bytes = this.bytesOf(path);
+    const bytes = await this.bytesOf(path);
     return bytes ? normalised(await readXmlTree(new TextDecoder().decode(bytes), path)) : null;
   }
 }
@@ -90,15 +91,15 @@ interface ItemContext {
   readonly notes: string[];
 }
 
-function picture(image: XmlTree, context: ItemContext): { assetId?: string; url?: string; alt?: string } {
+async function picture(image: XmlTree, context: ItemContext): Promise<{ assetId?: string; url?: string; alt?: string }> {
   const src = image.attributes.src ?? "";
   const alt = image.attributes.alt ? { alt: image.attributes.alt } : {};
   if (/^https?:\/\//.test(src)) return { url: src, ...alt };
   const path = resolvePath(context.path, src);
   if (path === null) throw itemError("QTI", context.item, `shows the picture "${src}", which points outside the package`, { src });
-  const bytes = context.pack.bytesOf(path);
+  const bytes = await context.pack.bytesOf(path);
   if (!bytes) throw itemError("QTI", context.item, `shows the picture "${src}", which is not in the package`, { src });
-  return { assetId: context.builder.picture(context.item, path, bytes), ...alt };
+  return { assetId: await context.builder.picture(context.item, path, bytes), ...alt };
 }
 
 interface Feedback {
@@ -134,7 +135,7 @@ function takeFeedback(feedback: Feedback[], identifier: string): { feedback?: st
   return found?.text ? { feedback: found.text } : {};
 }
 
-function readItem(root: XmlTree, context: ItemContext): Record<string, unknown> | string {
+async function readItem(root: XmlTree, context: ItemContext): Promise<Record<string, unknown> | string> {
   if (root.name !== "assessmentItem") return `is not an assessment item (root <${root.name}>)`;
   const body = childElement(root, "itemBody");
   if (!body) return "has no item body";
@@ -177,16 +178,17 @@ function readItem(root: XmlTree, context: ItemContext): Record<string, unknown> 
         const falseFeedback = takeFeedback(feedback, "false").feedback;
         return finish({ type: "true_false", answer: correct.has("true"), ...(trueFeedback ? { trueFeedback } : {}), ...(falseFeedback ? { falseFeedback } : {}) });
       }
-      const choices = simple.map((choice) => {
+      const choices: { correct: boolean }[] = [];
+      for (const choice of simple) {
         const image = descendants(choice, "img")[0];
-        return {
+        choices.push({
           text: textWithout(choice, inChoice).trim() || (image ? "(picture)" : ""),
           correct: correct.has(choice.attributes.identifier ?? ""),
           ...(choice.attributes.fixed === "true" ? { fixed: true } : {}),
           ...takeFeedback(feedback, choice.attributes.identifier ?? ""),
-          ...(image ? { image: picture(image, context) } : {}),
-        };
-      });
+          ...(image ? { image: await picture(image, context) } : {}),
+        } as { correct: boolean });
+      }
       const single = interaction.attributes.maxChoices === "1" && correct.size === 1;
       return { ...finish({ type: single ? "single_choice" : "multiple_choice", choices }), ...(shuffle ? { shuffle: shuffle === "true" } : {}) };
     }
@@ -296,7 +298,7 @@ export function qtiVersionOf(manifest: XmlTree): QtiVersionRead | null {
 
 export async function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead): Promise<ImportedBank> {
   const pack = new Package(bytes);
-  const manifest = pack.has("imsmanifest.xml") ? await readXmlTree(new TextDecoder().decode(pack.bytesOf("imsmanifest.xml") ?? new Uint8Array()), "imsmanifest.xml") : null;
+  const manifest = pack.has("imsmanifest.xml") ? await readXmlTree(new TextDecoder().decode((await pack.bytesOf("imsmanifest.xml")) ?? new Uint8Array()), "imsmanifest.xml") : null;
   if (!manifest || manifest.name !== "manifest") throw itemError("QTI", "(the package)", "has no imsmanifest.xml at its root, so it is not a QTI content package");
   const version = qtiVersionOf(manifest);
   if (version === null) throw itemError("QTI", "(the package)", "has a manifest with no QTI item or test resources");
@@ -334,7 +336,7 @@ export async function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead)
       const root = await pack.xml(path);
       if (!root) throw itemError("QTI", item, "is named by a test but is not in the package");
       const notes: string[] = [];
-      const read = readItem(root, { item: `${root.attributes.identifier ?? path} (${path})`, path, pack, builder, notes });
+      const read = await readItem(root, { item: `${root.attributes.identifier ?? path} (${path})`, path, pack, builder, notes });
       if (typeof read === "string") {
         builder.drop(`${root.attributes.identifier ?? path} (${path})`, read);
         continue;

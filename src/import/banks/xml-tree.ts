@@ -1,11 +1,13 @@
 /**
- * The one place question-bank imports read XML: strict XML through saxes with no DTD (a DOCTYPE is
- * refused, so neither external entities nor entity expansion can happen), bounded in characters, depth
- * and elements, into a small tree. Names lose their prefix (QTI and manifests are read by local name).
- * When the project's shared bounded XML reader lands, this function is the only one to switch.
+ * The one place question-bank imports read XML: the service's bounded reader (`parse/xml.ts`: no DTD,
+ * bounded length, depth, elements and attributes, read in slices with yields) with the limits a bank
+ * needs, turned into a small tree by local name, so QTI (2.1 or 3.0 namespaces) and Moodle XML are
+ * read the same way. Errors name the file (`imsmanifest.xml`, `items/Q1.xml`, the Moodle XML file).
  */
-import { SaxesParser, type SaxesTagNS } from "saxes";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { readXml, type XmlElement, type XmlLimits } from "../../parse/xml.ts";
+
+export { yieldToEventLoop } from "../../parse/event-loop.ts";
 
 export interface XmlTree {
   readonly name: string;
@@ -16,62 +18,33 @@ export interface XmlTree {
   readonly content: (XmlTree | string)[];
 }
 
-export interface XmlLimits {
-  readonly maxCharacters: number;
-  readonly maxDepth: number;
-  readonly maxElements: number;
-}
+/** A question, a manifest or a test never nests deeper than this; a bank is a few MB. */
+export const bankXmlLimits: Partial<XmlLimits> = { maxLength: 16 * 1024 * 1024, maxDepth: 64, maxElements: 400_000 };
 
-export const bankXmlLimits: XmlLimits = { maxCharacters: 16 * 1024 * 1024, maxDepth: 64, maxElements: 400_000 };
-
-/** Characters parsed between two turns of the event loop, so a large file never holds up other requests. */
-const sliceCharacters = 64 * 1024;
-
-/** Lets other requests run between two slices of work. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/** Reads `text` as XML; `what` names the file in errors ("imsmanifest.xml", "the Moodle XML file"). */
-export async function readXmlTree(text: string, what: string, limits: XmlLimits = bankXmlLimits): Promise<XmlTree> {
-  const refuse = (message: string, code: "invalid_arguments" | "limit_exceeded" = "invalid_arguments"): never => {
-    throw new CourseAuthoringError(code, `content: ${what} ${message}; nothing was imported.`, { field: "content", file: what });
-  };
-  if (text.length > limits.maxCharacters) refuse(`has ${text.length} characters, more than the ${limits.maxCharacters} one import reads`, "limit_exceeded");
-  const parser = new SaxesParser({ xmlns: true, position: true });
-  const root: XmlTree = { name: "#document", namespace: "", attributes: {}, children: [], content: [] };
-  const stack: XmlTree[] = [root];
-  let elements = 0;
-  parser.on("error", (error) => refuse(`is not well-formed XML (line ${parser.line}, column ${parser.column + 1}: ${error.message.replace(/^[^:]*:\d+:\d+: /, "")})`));
-  parser.on("doctype", () => refuse(`has a DOCTYPE (line ${parser.line}): DTDs and entity declarations are refused`));
-  parser.on("opentag", (raw) => {
-    const tag = raw as SaxesTagNS;
-    elements += 1;
-    if (elements > limits.maxElements) refuse(`has more than ${limits.maxElements} elements`, "limit_exceeded");
-    if (stack.length > limits.maxDepth) refuse(`nests elements deeper than ${limits.maxDepth} levels (line ${parser.line})`, "limit_exceeded");
-    const attributes: Record<string, string> = {};
-    for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
-      attributes[attribute.prefix === "xml" ? `xml:${attribute.local}` : attribute.local] = attribute.value;
-    }
-    const node: XmlTree = { name: tag.local, namespace: tag.uri, attributes, children: [], content: [] };
-    const parent = stack.at(-1) as XmlTree;
-    parent.children.push(node);
-    parent.content.push(node);
-    stack.push(node);
-  });
-  parser.on("closetag", () => void stack.pop());
-  const addText = (value: string): void => void (stack.at(-1) as XmlTree).content.push(value);
-  parser.on("text", addText);
-  parser.on("cdata", addText);
-  for (let at = 0; at < text.length; at += sliceCharacters) {
-    parser.write(text.slice(at, at + sliceCharacters));
-    if (at + sliceCharacters < text.length) await yieldToEventLoop();
+function treeOf(element: XmlElement): XmlTree {
+  const attributes: Record<string, string> = {};
+  for (const attribute of Object.values(element.attributes)) {
+    if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
+    attributes[attribute.prefix === "xml" ? `xml:${attribute.local}` : attribute.local] = attribute.value;
   }
-  parser.close();
-  const [top] = root.children;
-  if (!top) return refuse("has no root element");
-  return top;
+  const children: XmlTree[] = [];
+  const content = element.children.map((child) => {
+    if (typeof child === "string") return child;
+    const tree = treeOf(child);
+    children.push(tree);
+    return tree;
+  });
+  return { name: element.local, namespace: element.uri, attributes, children, content };
+}
+
+/** Reads `text` as XML; `what` names the file in errors. */
+export async function readXmlTree(text: string, what: string, limits: Partial<XmlLimits> = bankXmlLimits): Promise<XmlTree> {
+  try {
+    return treeOf(await readXml(text, { field: "content", limits }));
+  } catch (error) {
+    if (!(error instanceof CourseAuthoringError)) throw error;
+    throw new CourseAuthoringError(error.code, `${error.message.replace(/^content: /, `content: ${what}: `)} Nothing was imported.`, { ...error.details, file: what });
+  }
 }
 
 export function childElement(node: XmlTree | undefined, name: string): XmlTree | undefined {
