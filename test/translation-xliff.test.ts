@@ -13,7 +13,7 @@ import { storeKinds, testDatabaseFor } from "./support/postgres.ts";
 import { createRichCourse, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
 
-type Summary = { courseId: string; units: number; translated: number; untranslated: number; outdated: number; language: string };
+type Summary = { courseId: string; units: number; translated: number; untranslated: number; outdated: number; language: string; sourceVersion?: number };
 type Unit = { id: string; source: string; target: string | null; state: string };
 
 async function exportXliff(agent: Agent, courseId: string, args: Record<string, unknown>): Promise<string> {
@@ -82,6 +82,9 @@ describe(`on ${kind}`, () => {
       const copy = (await alice.call("get_course", { courseId: translationId })) as { title: string; language: string; translationOf: Summary };
       expect(copy).toMatchObject({ title: "Lab safety", language: "fr" });
       expect(copy.translationOf.untranslated).toBe(created.units);
+      // The link leads to the source, on the translation's reads and in create_translation's result.
+      expect(copy.translationOf).toMatchObject({ courseId, language: "en-GB", sourceVersion: expect.any(Number) });
+      expect((created as Summary & { translationOf: unknown }).translationOf).toMatchObject({ courseId, language: "en-GB", sourceVersion: copy.translationOf.sourceVersion });
       const units = await allUnits(alice, courseId, { language: "fr" });
       expect(units.map((unit) => unit.id)).toContain(`${courseId}/title`);
       expect(units.some((unit) => /^blk_[0-9a-z]+\/choices\/0\/text$/.test(unit.id))).toBe(true);

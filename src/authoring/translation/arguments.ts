@@ -52,7 +52,9 @@ export const importTranslationArguments = v.object({
  * Answers are listed loosely (a field or two agents act on; the summary line and the JSON carry the
  * rest): the toolset must fit the agent-context budget beside every other one (mcp-agent-context test).
  */
-export const translationSummarySchema = v.looseObject({ courseId: v.string() });
+export const translationOfSchema = v.looseObject({ courseId: v.string(), language: v.string(), sourceVersion: v.number() });
+
+export const translationSummarySchema = v.looseObject({ courseId: v.string(), translationOf: translationOfSchema });
 
 export const unitPageSchema = v.looseObject({ units: v.array(v.looseObject({ id: v.string() })), nextCursor: v.nullable(v.string()) });
 

@@ -30,14 +30,20 @@ export interface TranslationCounts {
   outdated: number;
 }
 
-export interface TranslationSummary extends TranslationCounts {
+/** The link from a translation to its source: the source's ID and language, and the source version the translation follows. */
+export interface TranslationOf {
   courseId: string;
   language: string;
-  sourceCourseId: string;
-  sourceLanguage: string;
   sourceVersion: number;
   /** The source's version now; when greater than sourceVersion the translation has not taken the latest edits yet. */
   currentSourceVersion: number;
+}
+
+/** A translation (its own ID and language), its link to the source and its unit counts. */
+export interface TranslationSummary extends TranslationCounts {
+  courseId: string;
+  language: string;
+  translationOf: TranslationOf;
 }
 
 /** The source's units with their hashes, and the translation's stored units by ID. */
@@ -73,16 +79,12 @@ export function countUnits(table: UnitTable): TranslationCounts {
   return counts;
 }
 
+export function sourceLink(link: TranslationRow, source: CourseRow): TranslationOf {
+  return { courseId: source.id, language: source.language, sourceVersion: link.sourceVersion, currentSourceVersion: source.version };
+}
+
 function summary(link: TranslationRow, source: CourseRow, counts: TranslationCounts): TranslationSummary {
-  return {
-    courseId: link.courseId,
-    language: link.language,
-    sourceCourseId: source.id,
-    sourceLanguage: source.language,
-    sourceVersion: link.sourceVersion,
-    currentSourceVersion: source.version,
-    ...counts,
-  };
+  return { courseId: link.courseId, language: link.language, translationOf: sourceLink(link, source), ...counts };
 }
 
 /** create_translation: a new course the caller owns, mirroring the source, every unit untranslated. */
@@ -209,25 +211,31 @@ export async function applyTranslationUnits(
   return { translation: summary(nextLink, source, countUnits(table)), applied, unchanged, version: committed.version, created };
 }
 
-/** For get_course and validate_course: the translations of a source, or the link of a translation, with counts. */
+/** What a translation's reads (get_course, validate_course) say of its source: the link, with the unit counts. */
+export type TranslationOfStatus = TranslationOf & TranslationCounts;
+
+/** What a source's get_course says of each translation: its ID, language, the source version it follows and its counts. */
+export type TranslationListing = TranslationCounts & { courseId: string; language: string; sourceVersion: number };
+
+/** For get_course and validate_course: the translations of a source, or the link of a translation to its source, with counts. */
 export async function translationStatus(
   session: AuthoringSession,
   course: CourseRow,
-): Promise<{ translationOf?: TranslationSummary; translations?: TranslationSummary[] }> {
+): Promise<{ translationOf?: TranslationOfStatus; translations?: TranslationListing[] }> {
   const links = await session.tx.listTranslationLinks(course.id);
   if (links.length === 0) return {};
   const own = links.find((link) => link.courseId === course.id);
   if (own) {
     const source = await session.tx.find("course", own.sourceCourseId);
     if (!source) return {};
-    return { translationOf: summary(own, source, countUnits(await loadUnitTable(session, source, course.id))) };
+    return { translationOf: { ...sourceLink(own, source), ...countUnits(await loadUnitTable(session, source, course.id)) } };
   }
-  const translations: TranslationSummary[] = [];
+  const translations: TranslationListing[] = [];
   for (const link of links) {
     const translation = await session.tx.find("course", link.courseId);
     // Another user's translation of a shared course stays unseen, as their courses do.
     if (!translation || (await roleOnCourse(session, translation)) === null) continue;
-    translations.push(summary(link, course, countUnits(await loadUnitTable(session, course, link.courseId))));
+    translations.push({ courseId: link.courseId, language: link.language, sourceVersion: link.sourceVersion, ...countUnits(await loadUnitTable(session, course, link.courseId)) });
   }
   return { translations };
 }

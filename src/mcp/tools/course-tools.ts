@@ -109,7 +109,7 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
     const more = nextCursor ? ` This page holds ${outlineCounts(page)}; more with nextCursor.` : "";
     const languages = translation.translations?.map((t) => `${t.language} (${t.untranslated} untranslated, ${t.outdated} outdated)`).join(", ");
     const translated = translation.translationOf
-      ? ` ${translation.translationOf.language} translation of ${translation.translationOf.sourceCourseId}: ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.`
+      ? ` Translation of ${translation.translationOf.courseId} (${translation.translationOf.language}, follows its version ${translation.translationOf.sourceVersion} of ${translation.translationOf.currentSourceVersion}): ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.`
       : languages
         ? ` Translations: ${languages}.`
         : "";

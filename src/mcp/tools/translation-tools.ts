@@ -31,7 +31,7 @@ const createTranslationTool = defineTool<AuthoringServices, typeof createTransla
     if (interfaceLanguage(result.language) === null) {
       await log?.([{ level: "notice", text: `Packages of the ${result.language} translation show the player's own buttons and messages in English: it has no ${result.language} interface text (it has en, fr, de and es).` }]);
     }
-    return { structuredContent: { ...result }, summary: `Created the ${result.language} translation ${result.courseId} of course ${result.sourceCourseId}: ${result.units} units to translate.` };
+    return { structuredContent: { ...result }, summary: `Created the ${result.language} translation ${result.courseId} of course ${result.translationOf.courseId} (${result.translationOf.language}, version ${result.translationOf.sourceVersion}): ${result.units} units to translate.` };
   },
 });
 
