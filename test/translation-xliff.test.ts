@@ -103,7 +103,7 @@ describe(`on ${kind}`, () => {
         const { translation } = (await alice.call("get_translation_units", { courseId, language: "fr" })) as { translation: Summary };
         expect(unitCount).toBe(translation.units);
         // "How to work **safely** in a teaching lab." — the emphasis is a pair code, not asterisks.
-        expect(xliff).toMatch(format === "xliff20" ? /How to work <pc id="\d+"[^>]*>safely<\/pc>/ : /How to work <g id="\d+"[^>]*>safely<\/g>/);
+        expect(xliff).toMatch(format === "xliff20" ? /How to work <pc id="\d+"[^>]*>safely<\/pc>/ : /How to work <bpt id="(\d+)"[^>]*>\*\*<\/bpt>safely<ept id="\1">\*\*<\/ept>/);
       });
     }
 

@@ -15,6 +15,7 @@ import { blockSchema } from "../schemas/blocks.ts";
 import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
 import { themeImageAlt, themeImageFields } from "./units.ts";
+import type { UnitProblems } from "./unit-problems.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -44,7 +45,21 @@ export interface MirrorResult {
 }
 
 /** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
-export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup): Promise<void> {
+/**
+ * A translated text that breaks a rule of its field (title length, alt text, block rules): added to
+ * `problems` when the caller collects them (the write is refused afterwards, naming every unit), thrown otherwise.
+ */
+type Refuse = (unitId: string, reason: string) => void;
+
+function refuser(problems: UnitProblems | undefined): Refuse {
+  return (unitId, reason) => {
+    if (problems) problems.add({ unitId, field: problems.field, reason });
+    else throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: ${reason}; nothing was written.`, { field: "units", unitId });
+  };
+}
+
+export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup, problems?: UnitProblems): Promise<void> {
+  const refuse = refuser(problems);
   const translationId = edit.course.id;
   const assets = await edit.tx.listAllAssets(source.course.id);
   const ids = await idMap(translationId, [
@@ -65,13 +80,13 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
 
   const { course } = source;
   await edit.update("course", edit.course, {
-    title: assertTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title)),
+    title: checkedTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title), refuse),
     description: textOf(`${course.id}/description`, course.description),
     language,
     audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
-    theme: translatedTheme(course, ids, textOf),
+    theme: translatedTheme(course, ids, textOf, refuse),
   });
 
   const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
@@ -80,12 +95,12 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
       ...row,
       id: mapped(row.id),
       courseId: translationId,
-      title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)),
+      title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse),
       summary: textOf(`${row.id}/summary`, row.summary),
       objectiveIds: row.objectiveIds.map(mapped),
     })),
-    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)) })),
-    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf)),
+    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse) })),
+    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse)),
   };
 
   const current = await loadCourseRows(edit.tx, edit.course);
@@ -100,7 +115,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
  * texts translated (units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`): a screen reader in the
  * translation's language reads the logo's description in that language too.
  */
-function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup): JsonObject | null {
+function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup, refuse: Refuse): JsonObject | null {
   if (!course.theme) return null;
   const theme = remapIds(course.theme, ids) as JsonObject;
   for (const field of themeImageFields) {
@@ -108,22 +123,27 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
     if (alt.trim() === "") continue;
     const unitId = `${course.id}/theme/${field}/alt`;
     const text = textOf(unitId, alt);
-    if (text.length > 300) {
-      throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must be at most 300 characters (it has ${text.length}); nothing was written.`, { field: "units", unitId });
-    }
-    if (text.trim() === "") throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must not be empty; nothing was written.`, { field: "units", unitId });
+    if (text.length > 300) refuse(unitId, `the translated alt text must be at most 300 characters (it has ${text.length})`);
+    if (text.trim() === "") refuse(unitId, "the translated alt text must not be empty");
     theme[field] = { ...(theme[field] as JsonObject), alt: text };
   }
   return theme;
 }
 
 /** The translation's copy of a source block: IDs mapped, texts translated; exported for its tests. */
-export function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
+export function translatedBlock(
+  row: BlockRow,
+  translationId: string,
+  mapped: (id: string) => string,
+  ids: ReadonlyMap<string, string>,
+  textOf: TextLookup,
+  refuse: Refuse = refuser(undefined),
+): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
   const texts = blockTexts(row.type, row.body);
   for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
   if (row.type === "sorting") relinkSortingItems(row, body, textOf);
-  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
+  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) checkStillValid(row, body, refuse);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
 }
 
@@ -151,23 +171,22 @@ function relinkSortingItems(row: BlockRow, body: JsonObject, textOf: TextLookup)
  * A translated block must pass the same checks as the source (lengths, {{n}} blanks, distinct matching
  * items): the player renders only valid blocks. Checked only when the source block itself is valid.
  */
-function assertStillValid(row: BlockRow, translatedBody: JsonObject): void {
+function checkStillValid(row: BlockRow, translatedBody: JsonObject, refuse: Refuse): void {
   const translated = v.safeParse(blockSchema, { type: row.type, ...translatedBody });
   if (translated.success || !v.safeParse(blockSchema, { type: row.type, ...row.body }).success) return;
-  const issue = translated.issues[0];
-  const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
-  const unitId = `${row.id}/${path}`;
-  throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated text ${issue.message}; nothing was written.`, { field: "units", unitId });
+  const seen = new Set<string>();
+  for (const issue of translated.issues) {
+    const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
+    const unitId = `${row.id}/${path}`;
+    if (seen.has(unitId)) continue;
+    seen.add(unitId);
+    refuse(unitId, `the translated text ${issue.message}`);
+  }
 }
 
 /** Titles keep the source's length limit in every language. */
-function assertTitle(unitId: string, text: string): string {
-  if (text.length > limits.titleCharacters) {
-    throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length}); nothing was written.`, {
-      field: "units",
-      unitId,
-    });
-  }
+function checkedTitle(unitId: string, text: string, refuse: Refuse): string {
+  if (text.length > limits.titleCharacters) refuse(unitId, `the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length})`);
   return text;
 }
 

@@ -14,6 +14,7 @@ import { roleOnCourse } from "../access.ts";
 import { missingTranslation, openSource, openTranslation } from "./access.ts";
 import { idMap, mirrorSource } from "./mirror.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
+import { UnitProblems } from "./unit-problems.ts";
 
 export const unitStates = ["untranslated", "translated", "outdated"] as const;
 export type UnitState = (typeof unitStates)[number];
@@ -21,6 +22,8 @@ export type UnitState = (typeof unitStates)[number];
 export interface UnitView extends SourceUnit {
   target: string | null;
   state: UnitState;
+  /** What a translator wrote about the unit (an XLIFF note, a PO comment), kept for the next export. */
+  translatorNote?: string;
 }
 
 export interface TranslationCounts {
@@ -51,6 +54,7 @@ export interface UnitTable {
   source: CourseRow;
   units: (SourceUnit & { hash: string })[];
   stored: Map<string, TranslationUnitRow>;
+  notes: Map<string, string>;
 }
 
 export async function loadUnitTable(session: AuthoringSession, source: CourseRow, translationId: string | undefined): Promise<UnitTable> {
@@ -58,7 +62,13 @@ export async function loadUnitTable(session: AuthoringSession, source: CourseRow
   const units = sourceUnits(rows);
   const hashes = await Promise.all(units.map((unit) => sourceHash(unit.source)));
   const stored = translationId ? await session.tx.listTranslationUnits(translationId) : [];
-  return { source, units: units.map((unit, index) => ({ ...unit, hash: hashes[index] as string })), stored: new Map(stored.map((row) => [row.unitId, row])) };
+  const notes = translationId ? await session.tx.listTranslationNotes(translationId) : [];
+  return {
+    source,
+    units: units.map((unit, index) => ({ ...unit, hash: hashes[index] as string })),
+    stored: new Map(stored.map((row) => [row.unitId, row])),
+    notes: new Map(notes.map((row) => [row.unitId, row.note])),
+  };
 }
 
 export function unitState(unit: { hash: string }, stored: TranslationUnitRow | undefined): UnitState {
@@ -69,7 +79,8 @@ export function unitState(unit: { hash: string }, stored: TranslationUnitRow | u
 export function unitViews(table: UnitTable): UnitView[] {
   return table.units.map(({ hash, ...unit }) => {
     const stored = table.stored.get(unit.id);
-    return { ...unit, target: stored?.target ?? null, state: unitState({ hash }, stored) };
+    const note = table.notes.get(unit.id);
+    return { ...unit, target: stored?.target ?? null, state: unitState({ hash }, stored), ...(note ? { translatorNote: note } : {}) };
   });
 }
 
@@ -151,12 +162,24 @@ export interface ApplyResult {
 /**
  * Writes targets as one revision of the translation, created when missing (which needs copy on the
  * source), and re-mirrors the source. Every requested unit ID must be a current unit of the source;
- * `targets` then checks and builds the new Markdown per unit (throwing writes nothing).
+ * `targets` then checks and builds the new Markdown per unit. Every bad unit is collected (unknown ID,
+ * codes, blanks, lengths, block rules) and the write is refused naming them all: nothing is written.
  */
 export async function applyTranslationUnits(
   session: AuthoringSession,
   args: { courseId: string; language: string },
-  request: { field: string; unitIds: readonly string[]; targets: (table: UnitTable) => ReadonlyMap<string, string> },
+  request: {
+    field: string;
+    /** Where unit `index` of unitIds was given (`units[3].id`, or `xliff`). */
+    unitField: (index: number) => string;
+    /** What to do about refused units, in one sentence. */
+    advice: string;
+    unitIds: readonly string[];
+    /** The checked Markdown of each good unit; bad ones go to `problems` (the write is then refused whole). */
+    targets: (table: UnitTable, problems: UnitProblems) => ReadonlyMap<string, string>;
+    /** Translators' notes by unit ID, kept beside the targets. */
+    notes?: ReadonlyMap<string, string>;
+  },
   tool: "import_translation" | "set_translation_units",
 ): Promise<ApplyResult> {
   const { source, link } = await openSource(session, args.courseId, args.language, "read");
@@ -176,15 +199,11 @@ export async function applyTranslationUnits(
   }
   const table = await loadUnitTable(session, source, translationLink.courseId);
   const known = new Map(table.units.map((unit) => [unit.id, unit]));
-  for (const id of request.unitIds) {
-    if (!known.has(id)) {
-      throw new CourseAuthoringError("invalid_arguments", `${request.field}: ${id} is not a unit of course ${source.id} (it may have been removed from the source); read the current units with get_translation_units or export_translation.`, {
-        field: request.field,
-        unitId: id,
-      });
-    }
-  }
-  const targets = request.targets(table);
+  const problems = new UnitProblems(request.field);
+  request.unitIds.forEach((id, index) => {
+    if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `not a unit of course ${source.id} (it may have been removed from the source)` });
+  });
+  const targets = request.targets(table, problems);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];
@@ -201,10 +220,13 @@ export async function applyTranslationUnits(
     applied += 1;
   }
   await session.tx.putTranslationUnits(writes);
+  const notes = [...(request.notes ?? [])].filter(([id, note]) => known.has(id) && table.notes.get(id) !== note);
+  await session.tx.putTranslationNotes(notes.map(([unitId, note]) => ({ courseId: translationLink.courseId, unitId, note })));
   const gone = [...table.stored.keys()].filter((id) => !known.has(id));
   await session.tx.removeTranslationUnits(translationLink.courseId, gone);
   for (const id of gone) table.stored.delete(id);
-  await mirrorSource(edit, await loadCourseRows(session.tx, source), translationLink.language, (id, text) => table.stored.get(id)?.target ?? text);
+  await mirrorSource(edit, await loadCourseRows(session.tx, source), translationLink.language, (id, text) => table.stored.get(id)?.target ?? text, problems);
+  problems.throwIfAny(request.advice);
   const nextLink = { ...translationLink, sourceVersion: source.version };
   await session.tx.putTranslation(nextLink);
   const committed = await commitCourseEdit(edit, tool, `${tool === "import_translation" ? "Imported" : "Set"} ${applied} translated unit(s) from course ${source.id}`);

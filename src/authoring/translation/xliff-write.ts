@@ -1,11 +1,11 @@
 /**
  * Writes translation units as XLIFF 2.0 or 1.2, valid against the OASIS schemas. Markdown's inline
- * syntax becomes inline codes (2.0: `ph` and `pc` with the markup in `originalData`; 1.2: `ph` with
- * the markup inside and `g` for pairs), so a CAT tool shows tags it keeps instead of asterisks and
+ * syntax becomes inline codes (2.0: `ph` and `pc` with the markup in `originalData`; 1.2: `ph`, and
+ * `bpt`/`ept` for pairs, with the markup inside), so a CAT tool shows tags it keeps instead of asterisks and
  * URLs it might translate. Yields the file in pieces, so a large course is never one string in memory.
  * Every text and attribute value goes through the one XML writer's escapers (src/xml-writer.ts).
  */
-import { segmentMarkdown, type Segment } from "./inline-codes.ts";
+import { alignToSource, segmentMarkdown, type Segment } from "./inline-codes.ts";
 import type { UnitView } from "./translations.ts";
 import { xmlAttribute, xmlText } from "../../xml-writer.ts";
 
@@ -30,35 +30,6 @@ export function xliff20UnitId(unitId: string): string {
 }
 
 const pairTypes = (open: string) => (open.startsWith("[") || open.startsWith("![") ? "link" : "fmt");
-
-/**
- * The target's segments with its codes renumbered to the source's ids (matched by markup, in order),
- * or null when the target's codes are not exactly the source's (then the unit is sent untranslated).
- */
-function alignTarget(source: readonly Segment[], target: readonly Segment[]): Segment[] | null {
-  const pool = new Map<string, string[]>();
-  const keyOf = (segment: Exclude<Segment, { kind: "text" }>) => (segment.kind === "ph" ? `ph:${segment.code}` : `pc:${segment.open}\u0000${segment.close}`);
-  const fill = (segments: readonly Segment[]) => {
-    for (const segment of segments) {
-      if (segment.kind === "text") continue;
-      const key = keyOf(segment);
-      pool.set(key, [...(pool.get(key) ?? []), segment.id]);
-      if (segment.kind === "pc") fill(segment.children);
-    }
-  };
-  fill(source);
-  let ok = true;
-  const renumber = (segments: readonly Segment[]): Segment[] =>
-    segments.map((segment) => {
-      if (segment.kind === "text") return segment;
-      const id = pool.get(keyOf(segment))?.shift();
-      if (id === undefined) ok = false;
-      return segment.kind === "ph" ? { ...segment, id: id ?? segment.id } : { ...segment, id: id ?? segment.id, children: renumber(segment.children) };
-    });
-  const aligned = renumber(target);
-  const leftover = [...pool.values()].some((ids) => ids.length > 0);
-  return ok && !leftover ? aligned : null;
-}
 
 function inline20(segments: readonly Segment[]): string {
   return segments
@@ -86,13 +57,15 @@ function inline12(segments: readonly Segment[]): string {
     .map((segment) => {
       if (segment.kind === "text") return xmlText(segment.text);
       if (segment.kind === "ph") return `<ph id="${segment.id}">${xmlText(segment.code)}</ph>`;
-      return `<g id="${segment.id}" ctype="${pairTypes(segment.open) === "link" ? "link" : segment.open.length >= 2 && segment.open !== "~~" ? "bold" : "italic"}">${inline12(segment.children)}</g>`;
+      // bpt/ept carry the markup itself, so a tool that flattens tags to text (xliff2po) keeps the Markdown.
+      const ctype = pairTypes(segment.open) === "link" ? "link" : segment.open.length >= 2 && segment.open !== "~~" ? "bold" : "italic";
+      return `<bpt id="${segment.id}" ctype="${ctype}">${xmlText(segment.open)}</bpt>${inline12(segment.children)}<ept id="${segment.id}">${xmlText(segment.close)}</ept>`;
     })
     .join("");
 }
 
 function targetOf(unit: UnitView, source: readonly Segment[]): Segment[] | null {
-  return unit.target === null ? null : alignTarget(source, segmentMarkdown(unit.target));
+  return unit.target === null ? null : alignToSource(source, segmentMarkdown(unit.target));
 }
 
 const states20 = { untranslated: "initial", translated: "translated", outdated: "initial" } as const;
@@ -118,7 +91,8 @@ function unit20(unit: UnitView): string {
   const source = segmentMarkdown(unit.source);
   const target = targetOf(unit, source);
   const data = originalData20(source);
-  const notes = `<notes><note category="context">${xmlText(unit.note)}</note><note category="state">${unit.state}</note></notes>`;
+  const translator = unit.translatorNote ? `<note category="translator">${xmlText(unit.translatorNote)}</note>` : "";
+  const notes = `<notes><note category="context">${xmlText(unit.note)}</note><note category="state">${unit.state}</note>${translator}</notes>`;
   const original = data.length ? `<originalData>${data.join("")}</originalData>` : "";
   const targetXml = target ? `<target xml:space="preserve">${inline20(target)}</target>` : "";
   return (
@@ -133,6 +107,7 @@ function unit12(unit: UnitView): string {
   const targetXml = target ? `<target state="${states12[unit.state]}">${inline12(target)}</target>` : "";
   return (
     `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}" xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
-    `<note from="context">${xmlText(unit.note)}</note><note from="state">${unit.state}</note></trans-unit>\n`
+    `<note from="context">${xmlText(unit.note)}</note><note from="state">${unit.state}</note>` +
+    `${unit.translatorNote ? `<note from="translator">${xmlText(unit.translatorNote)}</note>` : ""}</trans-unit>\n`
   );
 }
