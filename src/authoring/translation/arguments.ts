@@ -33,7 +33,7 @@ export const setTranslationUnitsArguments = v.object({
         target: v.pipe(v.string(), v.trim(), v.check((text) => text.length > 0 && text.length <= 100_000, "must be 1 to 100000 characters of Markdown")),
       }),
     ),
-    v.check((units) => units.length >= 1 && units.length <= 1000, "must list 1 to 1000 units"),
+    v.check((units) => units.length <= 1000, "must list at most 1000 units ([] only takes the source's changes)"),
   ),
 });
 

@@ -5,7 +5,7 @@
  * the translated text where a unit has one (the source text where none has). Rows the source no
  * longer has are removed. Everything goes through one `CourseEdit`, so a sync is one revision.
  */
-import type { BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind } from "../../store/types.ts";
+import type { AssetRow, BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind, StoreTransaction } from "../../store/types.ts";
 import type { CourseEdit } from "../course-edit.ts";
 import { idPrefixes, type IdKind } from "../ids.ts";
 import { loadCourseRows, type CourseRows } from "../read-model.ts";
@@ -44,7 +44,6 @@ export interface MirrorResult {
   course: CourseRow;
 }
 
-/** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
 /**
  * A translated text that breaks a rule of its field (title length, alt text, block rules): added to
  * `problems` when the caller collects them (the write is refused afterwards, naming every unit), thrown otherwise.
@@ -58,10 +57,18 @@ function refuser(problems: UnitProblems | undefined): Refuse {
   };
 }
 
-export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup, problems?: UnitProblems): Promise<void> {
-  const refuse = refuser(problems);
-  const translationId = edit.course.id;
-  const assets = await edit.tx.listAllAssets(source.course.id);
+/** What the translation should be: the source's rows under the translation's IDs, with the translated texts. */
+export interface MirrorPlan {
+  /** Source ID → translation ID, for every entity and asset of the source. */
+  ids: Map<string, string>;
+  /** The source's assets; each has a copy in the translation under `ids`. */
+  assets: AssetRow[];
+  course: Partial<CourseRow>;
+  wanted: { [K in OrderedKind]: EntityRows[K][] };
+}
+
+export async function planMirror(tx: StoreTransaction, translationId: string, source: CourseRows, language: string, textOf: TextLookup, refuse: Refuse = refuser(undefined)): Promise<MirrorPlan> {
+  const assets = await tx.listAllAssets(source.course.id);
   const ids = await idMap(translationId, [
     ...source.objectives.map((row) => row.id),
     ...source.modules.map((row) => row.id),
@@ -70,26 +77,19 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     ...assets.map((row) => row.id),
   ]);
   const mapped = (id: string) => ids.get(id) ?? id;
-
-  for (const asset of assets) {
-    const id = mapped(asset.id);
-    if (await edit.tx.findAsset(id)) continue;
-    await edit.tx.copyAsset(asset, { id, courseId: translationId, createdBy: edit.session.actor.sub, createdAt: asset.createdAt });
-    edit.addedAssetBytes += asset.byteSize;
-  }
-
   const { course } = source;
-  await edit.update("course", edit.course, {
+  const courseFields: Partial<CourseRow> = {
     title: checkedTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title), refuse),
     description: textOf(`${course.id}/description`, course.description),
     language,
     audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
+    numbering: course.numbering,
+    targetMinutes: course.targetMinutes,
     theme: translatedTheme(course, ids, textOf, refuse),
-  });
-
-  const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
+  };
+  const wanted: MirrorPlan["wanted"] = {
     objective: source.objectives.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, text: textOf(`${row.id}/text`, row.text) })),
     module: source.modules.map((row) => ({
       ...row,
@@ -102,12 +102,25 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse) })),
     block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse)),
   };
+  return { ids, assets, course: courseFields, wanted };
+}
 
+/** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
+export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup, problems?: UnitProblems): Promise<void> {
+  const translationId = edit.course.id;
+  const plan = await planMirror(edit.tx, translationId, source, language, textOf, refuser(problems));
+  for (const asset of plan.assets) {
+    const id = plan.ids.get(asset.id) as string;
+    if (await edit.tx.findAsset(id)) continue;
+    await edit.tx.copyAsset(asset, { id, courseId: translationId, createdBy: edit.session.actor.sub, createdAt: asset.createdAt });
+    edit.addedAssetBytes += asset.byteSize;
+  }
+  await edit.update("course", edit.course, plan.course);
   const current = await loadCourseRows(edit.tx, edit.course);
-  const existing: { [K in OrderedKind]: EntityRows[K][] } = { objective: current.objectives, module: current.modules, lesson: current.lessons, block: current.blocks };
+  const existing: MirrorPlan["wanted"] = { objective: current.objectives, module: current.modules, lesson: current.lessons, block: current.blocks };
   // Children go before their parents are removed, parents are written before their children.
-  for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], wanted[kind]);
-  for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], wanted[kind]);
+  for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], plan.wanted[kind]);
+  for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], plan.wanted[kind]);
 }
 
 /**

@@ -12,7 +12,8 @@ import { CourseAuthoringError } from "../errors.ts";
 import { loadCourseRows } from "../read-model.ts";
 import { roleOnCourse } from "../access.ts";
 import { missingTranslation, openSource, openTranslation } from "./access.ts";
-import { idMap, mirrorSource } from "./mirror.ts";
+import { idMap, mirrorSource, type TextLookup } from "./mirror.ts";
+import { boundedChanges, describeChanges, pendingSourceChanges, type SourceChanges } from "./source-changes.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
 import { UnitProblems } from "./unit-problems.ts";
 
@@ -40,6 +41,10 @@ export interface TranslationOf {
   sourceVersion: number;
   /** The source's version now; when greater than sourceVersion the translation has not taken the latest edits yet. */
   currentSourceVersion: number;
+  /** False when the source changed in ways the translation has not taken (listed in sourceChanges). */
+  upToDate: boolean;
+  /** What the source changed that the translation has not taken; the next set_translation_units (units: [] is enough) or import_translation takes it. */
+  sourceChanges?: SourceChanges;
 }
 
 /** A translation (its own ID and language), its link to the source and its unit counts. */
@@ -90,12 +95,29 @@ export function countUnits(table: UnitTable): TranslationCounts {
   return counts;
 }
 
-export function sourceLink(link: TranslationRow, source: CourseRow): TranslationOf {
-  return { courseId: source.id, language: source.language, sourceVersion: link.sourceVersion, currentSourceVersion: source.version };
+/** The link as the translation's reads give it; the changes are looked for only when the source moved on since the last sync. */
+export async function sourceLink(session: AuthoringSession, link: TranslationRow, table: UnitTable): Promise<TranslationOf> {
+  const { source } = table;
+  const base = { courseId: source.id, language: source.language, sourceVersion: link.sourceVersion, currentSourceVersion: source.version };
+  const translation = link.sourceVersion < source.version ? await session.tx.find("course", link.courseId) : undefined;
+  if (!translation) return { ...base, upToDate: true };
+  const changes = await pendingSourceChanges(session.tx, translation, await loadCourseRows(session.tx, source), textLookup(table));
+  return changes.length === 0 ? { ...base, upToDate: true } : { ...base, upToDate: false, sourceChanges: boundedChanges(changes) };
 }
 
-function summary(link: TranslationRow, source: CourseRow, counts: TranslationCounts): TranslationSummary {
-  return { courseId: link.courseId, language: link.language, translationOf: sourceLink(link, source), ...counts };
+/** For summaries: " Behind source version N: 3 source change(s) not taken yet: …; take them with set_translation_units { units: [] }." */
+export function behindLine(link: TranslationOf): string {
+  if (link.upToDate || !link.sourceChanges) return "";
+  return ` It follows source version ${link.sourceVersion} of ${link.currentSourceVersion}: ${describeChanges(link.sourceChanges)}; take them with set_translation_units { units: [] } (or the next import).`;
+}
+
+/** A unit's translated text, or the source's while it has none. */
+function textLookup(table: UnitTable): TextLookup {
+  return (id, text) => table.stored.get(id)?.target ?? text;
+}
+
+async function summary(session: AuthoringSession, link: TranslationRow, table: UnitTable): Promise<TranslationSummary> {
+  return { courseId: link.courseId, language: link.language, translationOf: await sourceLink(session, link, table), ...countUnits(table) };
 }
 
 /** create_translation: a new course the caller owns, mirroring the source, every unit untranslated. */
@@ -110,7 +132,7 @@ export async function createTranslation(session: AuthoringSession, args: { cours
   }
   const { edit, table, link: created } = await startTranslation(session, source, args.language);
   await commitCourseEdit(edit, "create_translation", `Created the ${args.language} translation of course ${source.id}`);
-  return summary(created, source, countUnits(table));
+  return summary(session, created, table);
 }
 
 /** A new translation course in an open edit, mirrored from the source, not yet committed. */
@@ -134,7 +156,7 @@ export async function readTranslationUnits(
   const opened = await openTranslation(session, args.courseId, args.language, "read");
   const table = await loadUnitTable(session, opened.source, opened.translation.id);
   const views = unitViews(table);
-  return { translation: summary(opened.link, opened.source, countUnits(table)), units: args.onlyOutdated ? views.filter((unit) => unit.state === "outdated") : views };
+  return { translation: await summary(session, opened.link, table), units: args.onlyOutdated ? views.filter((unit) => unit.state === "outdated") : views };
 }
 
 /** What an export of units needs: the units, and the translation when it exists (XLIFF of a source alone is allowed with copy). */
@@ -153,6 +175,8 @@ export async function unitsForExport(
 
 export interface ApplyResult {
   translation: TranslationSummary;
+  /** What this write took from the source besides the units (order, blocks, settings, media, theme). */
+  takenFromSource: SourceChanges;
   applied: number;
   unchanged: number;
   version: number;
@@ -203,6 +227,8 @@ export async function applyTranslationUnits(
   request.unitIds.forEach((id, index) => {
     if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `not a unit of course ${source.id} (it may have been removed from the source)` });
   });
+  // Measured before this write's targets, so it lists what the source changed, not the new translations.
+  const taken = created ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
   const targets = request.targets(table, problems);
   let applied = 0;
   let unchanged = 0;
@@ -222,15 +248,13 @@ export async function applyTranslationUnits(
   await session.tx.putTranslationUnits(writes);
   const notes = [...(request.notes ?? [])].filter(([id, note]) => known.has(id) && table.notes.get(id) !== note);
   await session.tx.putTranslationNotes(notes.map(([unitId, note]) => ({ courseId: translationLink.courseId, unitId, note })));
-  const gone = [...table.stored.keys()].filter((id) => !known.has(id));
-  await session.tx.removeTranslationUnits(translationLink.courseId, gone);
-  for (const id of gone) table.stored.delete(id);
+  // Units of text the source no longer has stay stored (not counted, not exported): nothing a translator wrote is lost, and a restored source block finds its translation again.
   await mirrorSource(edit, await loadCourseRows(session.tx, source), translationLink.language, (id, text) => table.stored.get(id)?.target ?? text, problems);
   problems.throwIfAny(request.advice);
   const nextLink = { ...translationLink, sourceVersion: source.version };
   await session.tx.putTranslation(nextLink);
   const committed = await commitCourseEdit(edit, tool, `${tool === "import_translation" ? "Imported" : "Set"} ${applied} translated unit(s) from course ${source.id}`);
-  return { translation: summary(nextLink, source, countUnits(table)), applied, unchanged, version: committed.version, created };
+  return { translation: await summary(session, nextLink, table), takenFromSource: boundedChanges(taken), applied, unchanged, version: committed.version, created };
 }
 
 /** What a translation's reads (get_course, validate_course) say of its source: the link, with the unit counts. */
@@ -250,7 +274,8 @@ export async function translationStatus(
   if (own) {
     const source = await session.tx.find("course", own.sourceCourseId);
     if (!source) return {};
-    return { translationOf: { ...sourceLink(own, source), ...countUnits(await loadUnitTable(session, source, course.id)) } };
+    const table = await loadUnitTable(session, source, course.id);
+    return { translationOf: { ...(await sourceLink(session, own, table)), ...countUnits(table) } };
   }
   const translations: TranslationListing[] = [];
   for (const link of links) {
