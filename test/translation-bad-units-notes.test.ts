@@ -48,7 +48,8 @@ function translatePo(po: string, commentOn: string, comment: string): string {
     .map((entry) => {
       const lines = entry.split("\n").filter((line) => line !== "#, fuzzy");
       const location = lines.find((line) => line.startsWith("#: "));
-      if (!location) return lines.join("\n");
+      // Media units (…/assetId) keep the source's asset: left untranslated.
+      if (!location || location.endsWith("/assetId")) return lines.join("\n");
       const idStart = lines.findIndex((line) => line.startsWith("msgid "));
       const strStart = lines.findIndex((line) => line.startsWith("msgstr "));
       const msgid = lines.slice(idStart, strStart);

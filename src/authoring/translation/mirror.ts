@@ -16,6 +16,7 @@ import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
 import { themeImageAlt, themeImageFields } from "./units.ts";
 import type { UnitProblems } from "./unit-problems.ts";
+import { blockAssetSlots, themeAssetSlots } from "./asset-units.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -89,6 +90,7 @@ export async function planMirror(tx: StoreTransaction, translationId: string, so
     targetMinutes: course.targetMinutes,
     theme: translatedTheme(course, ids, textOf, refuse),
   };
+  const languages = { source: course.language, translation: language };
   const wanted: MirrorPlan["wanted"] = {
     objective: source.objectives.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, text: textOf(`${row.id}/text`, row.text) })),
     module: source.modules.map((row) => ({
@@ -100,7 +102,7 @@ export async function planMirror(tx: StoreTransaction, translationId: string, so
       objectiveIds: row.objectiveIds.map(mapped),
     })),
     lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse) })),
-    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse)),
+    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse, languages)),
   };
   return { ids, assets, course: courseFields, wanted };
 }
@@ -140,6 +142,11 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
     if (text.trim() === "") refuse(unitId, "the translated alt text must not be empty");
     theme[field] = { ...(theme[field] as JsonObject), alt: text };
   }
+  // The translation's own logo or cover (a media unit's target) replaces its copy of the source's.
+  for (const slot of themeAssetSlots(course.theme)) {
+    const replacement = textOf(`${course.id}/${slot.path}`, "");
+    if (replacement !== "") setBlockText(theme, slot.path.slice("theme/".length), replacement);
+  }
   return theme;
 }
 
@@ -151,13 +158,31 @@ export function translatedBlock(
   ids: ReadonlyMap<string, string>,
   textOf: TextLookup,
   refuse: Refuse = refuser(undefined),
+  languages?: { source: string; translation: string },
 ): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
   const texts = blockTexts(row.type, row.body);
   for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (languages) placeMedia(row, body, textOf, languages);
   if (row.type === "sorting") relinkSortingItems(row, body, textOf);
   if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) checkStillValid(row, body, refuse);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * The translation's own media (media units' targets) replace its copies of the source's assets. Caption
+ * tracks are labelled truly: the source's captions keep the source's language, the translation's own
+ * captions are in the translation's language.
+ */
+function placeMedia(row: BlockRow, body: JsonObject, textOf: TextLookup, languages: { source: string; translation: string }): void {
+  for (const slot of blockAssetSlots(row.type, row.body)) {
+    const replacement = textOf(`${row.id}/${slot.path}`, "");
+    if (replacement === "") continue;
+    setBlockText(body, slot.path, replacement);
+    if (slot.expected === "captions") setBlockText(body, slot.path.replace(/assetId$/, "language"), languages.translation);
+  }
+  const captions = body.captions;
+  if (captions !== null && typeof captions === "object" && !Array.isArray(captions) && captions.language === undefined) captions.language = languages.source;
 }
 
 /**

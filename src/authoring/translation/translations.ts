@@ -16,6 +16,7 @@ import { idMap, mirrorSource, type TextLookup } from "./mirror.ts";
 import { boundedChanges, describeChanges, pendingSourceChanges, type SourceChanges } from "./source-changes.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
 import { UnitProblems } from "./unit-problems.ts";
+import { fitsKind, kindWords } from "./asset-units.ts";
 
 export const unitStates = ["untranslated", "translated", "outdated"] as const;
 export type UnitState = (typeof unitStates)[number];
@@ -64,7 +65,8 @@ export interface UnitTable {
 
 export async function loadUnitTable(session: AuthoringSession, source: CourseRow, translationId: string | undefined): Promise<UnitTable> {
   const rows = await loadCourseRows(session.tx, source);
-  const units = sourceUnits(rows);
+  const assets = await session.tx.listAllAssets(source.id);
+  const units = sourceUnits(rows, new Map(assets.map((asset) => [asset.id, asset])));
   const hashes = await Promise.all(units.map((unit) => sourceHash(unit.source)));
   const stored = translationId ? await session.tx.listTranslationUnits(translationId) : [];
   const notes = translationId ? await session.tx.listTranslationNotes(translationId) : [];
@@ -91,7 +93,9 @@ export function unitViews(table: UnitTable): UnitView[] {
 
 export function countUnits(table: UnitTable): TranslationCounts {
   const counts: TranslationCounts = { units: table.units.length, translated: 0, untranslated: 0, outdated: 0 };
-  for (const unit of table.units) counts[unitState(unit, table.stored.get(unit.id))] += 1;
+  // Media units are not text to translate: without a target the translation keeps the source's asset.
+  for (const unit of table.units) if (!unit.asset) counts[unitState(unit, table.stored.get(unit.id))] += 1;
+  counts.units -= table.units.filter((unit) => unit.asset).length;
   return counts;
 }
 
@@ -229,7 +233,7 @@ export async function applyTranslationUnits(
   });
   // Measured before this write's targets, so it lists what the source changed, not the new translations.
   const taken = created ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
-  const targets = request.targets(table, problems);
+  const targets = await checkAssetTargets(session, translationLink.courseId, known, request.targets(table, problems), problems);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];
@@ -262,6 +266,36 @@ export type TranslationOfStatus = TranslationOf & TranslationCounts;
 
 /** What a source's get_course says of each translation: its ID, language, the source version it follows and its counts. */
 export type TranslationListing = TranslationCounts & { courseId: string; language: string; sourceVersion: number };
+
+/**
+ * Media units: a target equal to the source text (a CAT tool's copy) keeps the source's asset; any
+ * other must be an asset of the translation whose type fits the field. Bad ones go to `problems`.
+ */
+async function checkAssetTargets(
+  session: AuthoringSession,
+  translationId: string,
+  known: ReadonlyMap<string, SourceUnit>,
+  targets: ReadonlyMap<string, string>,
+  problems: UnitProblems,
+): Promise<Map<string, string>> {
+  const checked = new Map<string, string>();
+  for (const [id, target] of targets) {
+    const unit = known.get(id);
+    if (!unit?.asset) {
+      checked.set(id, target);
+      continue;
+    }
+    const assetId = target.trim();
+    if (assetId === unit.source.trim()) continue;
+    const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
+    if (!asset || asset.courseId !== translationId) {
+      problems.add({ unitId: id, field: problems.field, reason: `"${assetId.slice(0, 60)}" is not an asset of the translation ${translationId}: upload the file to the translation with upload_asset and give its ID` });
+    } else if (!fitsKind(asset.mediaType, unit.asset)) {
+      problems.add({ unitId: id, field: problems.field, reason: `asset ${asset.id} is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
+    } else checked.set(id, asset.id);
+  }
+  return checked;
+}
 
 /** For get_course and validate_course: the translations of a source, or the link of a translation to its source, with counts. */
 export async function translationStatus(
@@ -301,7 +335,7 @@ export async function untranslatedBlocks(session: AuthoringSession, course: Cour
   const translatedBlocks = new Set<string>();
   const blocks = new Set<string>();
   for (const unit of table.units) {
-    if (!unit.id.startsWith("blk_")) continue;
+    if (!unit.id.startsWith("blk_") || unit.asset) continue;
     const blockId = unit.id.slice(0, unit.id.indexOf("/"));
     blocks.add(blockId);
     if (table.stored.has(unit.id)) translatedBlocks.add(blockId);

@@ -1,0 +1,159 @@
+/**
+ * Media per language: a translation replaces the source's image, captions, attachment and logo with
+ * assets uploaded to it, through set_translation_units and XLIFF (one media unit per asset: source the
+ * asset's name and type, target the translation's asset ID), and keeps the source's otherwise. Caption
+ * tracks are labelled truly: the source's captions keep the source's language in every translation.
+ * Bad media targets (another course's or user's asset, a PDF as captions) are refused, naming the unit.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { devAccessToken } from "./support/dev-login.ts";
+import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { pngBase64, readExport } from "./support/transfer.ts";
+
+type Unit = { id: string; source: string; target: string | null; state: string };
+type Block = { id: string; type: string; assetId?: string; captions?: { assetId?: string; language?: string } };
+type CourseRead = { id: string; theme: { logo?: { assetId: string } } | null; modules: { lessons: { blocks: Block[] }[] }[] };
+
+const base64 = (text: string) => Buffer.from(text).toString("base64");
+const englishCaptions = base64("WEBVTT\n\n00:00.000 --> 00:05.000\nPut your goggles on first.\n");
+const germanCaptions = base64("WEBVTT\n\n00:00.000 --> 00:05.000\nSetzen Sie zuerst die Schutzbrille auf.\n");
+const pdf = base64("%PDF-1.4\n%%EOF\n");
+
+async function upload(agent: Agent, courseId: string, filename: string, dataBase64: string): Promise<string> {
+  return ((await agent.call("upload_asset", { courseId, filename, dataBase64 })) as { asset: { id: string } }).asset.id;
+}
+
+async function allUnits(agent: Agent, courseId: string, language: string): Promise<Unit[]> {
+  const units: Unit[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await agent.call("get_translation_units", { courseId, language, ...(cursor ? { cursor } : {}) })) as { units: Unit[]; nextCursor: string | null };
+    units.push(...page.units);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return units;
+}
+
+describe("media per language", () => {
+  let service: TestService;
+  let alice: Agent;
+  let bob: Agent;
+  let courseId: string;
+  let translationId: string;
+  let blocks: Block[];
+  const own: Record<string, string> = {};
+
+  beforeAll(async () => {
+    service = await startTestService();
+    alice = await connectAgent(service, await devAccessToken(service, "alice"));
+    bob = await connectAgent(service, await devAccessToken(service, "bob"));
+    const course = (await alice.call("create_course", { title: "Goggles", language: "en", modules: [{ title: "Basics", lessons: [{ title: "Welcome", blocks: [{ type: "text", markdown: "Hello." }] }] }] })) as {
+      id: string;
+      modules: { lessons: { id: string }[] }[];
+    };
+    courseId = course.id;
+    const plan = await upload(alice, courseId, "plan.png", pngBase64);
+    const captions = await upload(alice, courseId, "captions-en.vtt", englishCaptions);
+    const jobAid = await upload(alice, courseId, "job-aid.pdf", pdf);
+    await alice.call("add_blocks", {
+      courseId,
+      lessonId: course.modules[0]!.lessons[0]!.id,
+      blocks: [
+        { type: "image", assetId: plan, alt: "Floor plan" },
+        { type: "video", url: "https://example.com/intro.mp4", captions: { assetId: captions }, title: "Intro" },
+        { type: "attachment", assetId: jobAid, title: "Job aid" },
+      ],
+    });
+    await alice.call("update_course", { courseId, theme: { logo: { assetId: plan, alt: "Logo" } } });
+    blocks = ((await alice.call("get_course", { courseId })) as CourseRead).modules[0]!.lessons[0]!.blocks;
+    translationId = ((await alice.call("create_translation", { courseId, language: "de" })) as { courseId: string }).courseId;
+    own.image = await upload(alice, translationId, "plan-de.png", pngBase64);
+    own.captions = await upload(alice, translationId, "captions-de.vtt", germanCaptions);
+    own.pdf = await upload(alice, translationId, "job-aid-de.pdf", pdf);
+    own.sourceAsset = plan;
+    const bobs = (await bob.call("create_course", { title: "Bob's", language: "en" })) as { id: string };
+    own.bobs = await upload(bob, bobs.id, "bob.png", pngBase64);
+  });
+
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+    await service?.dispose();
+  });
+
+  const blockOf = (type: string) => blocks.find((block) => block.type === type) as Block;
+
+  test("every replaceable asset is a media unit named by its file and type, not counted as text to translate", async () => {
+    const units = await allUnits(alice, courseId, "de");
+    const media = units.filter((unit) => unit.id.endsWith("/assetId")).map((unit) => [unit.id, unit.source]);
+    expect(media).toEqual(
+      expect.arrayContaining([
+        [`${courseId}/theme/logo/assetId`, "plan.png (image/png)"],
+        [`${blockOf("image").id}/assetId`, "plan.png (image/png)"],
+        [`${blockOf("video").id}/captions/assetId`, "captions-en.vtt (text/vtt)"],
+        [`${blockOf("attachment").id}/assetId`, "job-aid.pdf (application/pdf)"],
+      ]),
+    );
+    const { translation } = (await alice.call("get_translation_units", { courseId, language: "de" })) as { translation: { units: number } };
+    expect(translation.units).toBe(units.length - media.length);
+  });
+
+  test("bad media targets are refused together, naming each unit and why; nothing is written", async () => {
+    const error = await alice.fail("set_translation_units", {
+      courseId,
+      language: "de",
+      units: [
+        { id: `${blockOf("video").id}/captions/assetId`, target: own.pdf },
+        { id: `${blockOf("image").id}/assetId`, target: own.sourceAsset },
+        { id: `${courseId}/theme/logo/assetId`, target: own.bobs },
+        { id: `${blockOf("attachment").id}/assetId`, target: own.pdf },
+      ],
+    });
+    expect(error.code).toBe("invalid_arguments");
+    const listed = error.details.units as { unitId: string; reason: string }[];
+    expect(listed).toHaveLength(3);
+    expect(listed.find((unit) => unit.unitId.endsWith("/captions/assetId"))?.reason).toContain("text/vtt");
+    expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain("not an asset of the translation");
+    expect(listed.find((unit) => unit.unitId === `${courseId}/theme/logo/assetId`)?.reason).toContain("not an asset of the translation");
+    const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
+    const attachment = translation.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "attachment") as Block;
+    expect(attachment.assetId).not.toBe(own.pdf);
+  });
+
+  test("own media through set_translation_units and XLIFF replace the source's; captions are labelled with their true language", async () => {
+    await alice.call("set_translation_units", {
+      courseId,
+      language: "de",
+      units: [
+        { id: `${blockOf("image").id}/assetId`, target: own.image },
+        { id: `${courseId}/theme/logo/assetId`, target: own.image },
+      ],
+    });
+    const exported = await alice.callRaw("export_translation", { courseId, language: "de", format: "xliff20" });
+    const link = exported.content.find((item) => item.type === "resource_link") as { uri: string };
+    const xliff = new TextDecoder().decode((await readExport(alice, link.uri)).bytes);
+    const withMedia = xliff
+      .replace(new RegExp(`(name="${blockOf("video").id}/captions/assetId"[\\s\\S]*?</source>)`), `$1<target xml:space="preserve">${own.captions}</target>`)
+      .replace(new RegExp(`(name="${blockOf("attachment").id}/assetId"[\\s\\S]*?</source>)`), `$1<target xml:space="preserve">${own.pdf}</target>`);
+    await alice.call("import_translation", { courseId, language: "de", xliff: withMedia });
+
+    const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
+    const translated = translation.modules[0]!.lessons[0]!.blocks;
+    expect(translated.find((block) => block.type === "image")?.assetId).toBe(own.image);
+    expect(translated.find((block) => block.type === "attachment")?.assetId).toBe(own.pdf);
+    expect(translated.find((block) => block.type === "video")?.captions).toEqual({ assetId: own.captions, language: "de" });
+    expect(translation.theme?.logo?.assetId).toBe(own.image);
+    // The source keeps its own media.
+    expect(blockOf("image").assetId).toBe(own.sourceAsset);
+
+    // A translation without its own captions labels the source's as what they are: English.
+    const french = ((await alice.call("create_translation", { courseId, language: "fr" })) as { courseId: string }).courseId;
+    const frenchCourse = (await alice.call("get_course", { courseId: french })) as CourseRead;
+    expect(frenchCourse.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "video")?.captions?.language).toBe("en");
+    const preview = await alice.client.readResource({ uri: `course://${french}/preview` });
+    const page = (preview.contents[0] as { text: string }).text;
+    expect(page).toMatch(/<track kind="captions"[^>]*srclang="en"/);
+    expect(page).not.toMatch(/<track kind="captions"[^>]*srclang="fr"/);
+  });
+});
