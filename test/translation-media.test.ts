@@ -10,9 +10,15 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { unzipSync } from "fflate";
+import { waitForCourse } from "./support/export-player.ts";
+import { launchChromium } from "./support/lms-harness.ts";
 
 type Unit = { id: string; source: string; target: string | null; state: string };
-type Block = { id: string; type: string; assetId?: string; captions?: { assetId?: string; language?: string } };
+type Block = { id: string; type: string; assetId?: string; captions?: { assetId?: string; language?: string }; captionTracks?: { assetId?: string; language: string }[] };
 type CourseRead = { id: string; theme: { logo?: { assetId: string } } | null; modules: { lessons: { blocks: Block[] }[] }[] };
 
 const base64 = (text: string) => Buffer.from(text).toString("base64");
@@ -142,7 +148,11 @@ describe("media per language", () => {
     const translated = translation.modules[0]!.lessons[0]!.blocks;
     expect(translated.find((block) => block.type === "image")?.assetId).toBe(own.image);
     expect(translated.find((block) => block.type === "attachment")?.assetId).toBe(own.pdf);
-    expect(translated.find((block) => block.type === "video")?.captions).toEqual({ assetId: own.captions, language: "de" });
+    const video = translated.find((block) => block.type === "video") as Block;
+    expect(video.captions).toEqual({ assetId: own.captions, language: "de" });
+    // The source's English captions stay selectable, labelled English.
+    expect(video.captionTracks).toEqual([{ assetId: expect.stringMatching(/^ast_/), language: "en" }]);
+    expect(video.captionTracks![0]!.assetId).not.toBe(own.captions);
     expect(translation.theme?.logo?.assetId).toBe(own.image);
     // The source keeps its own media.
     expect(blockOf("image").assetId).toBe(own.sourceAsset);
@@ -155,5 +165,42 @@ describe("media per language", () => {
     const page = (preview.contents[0] as { text: string }).text;
     expect(page).toMatch(/<track kind="captions"[^>]*srclang="en"/);
     expect(page).not.toMatch(/<track kind="captions"[^>]*srclang="fr"/);
+  });
+
+  test("in Chromium, the German package's video plays the German captions by default and offers the English ones, each labelled with its language", async () => {
+    const exported = (await alice.call("export_course", { courseId: translationId, format: "html" })) as { uri: string };
+    const files = unzipSync((await readExport(alice, exported.uri)).bytes);
+    const directory = mkdtempSync(join(tmpdir(), "translation-captions-"));
+    for (const [name, bytes] of Object.entries(files)) {
+      if (name.endsWith("/")) continue;
+      mkdirSync(dirname(join(directory, name)), { recursive: true });
+      writeFileSync(join(directory, name), bytes);
+    }
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${join(directory, "index.html")}`);
+      await waitForCourse(page);
+      const tracks = await page.locator("video").first().evaluate(
+        (video) =>
+          new Promise<{ language: string; label: string; isDefault: boolean; mode: string; cues: string[] }[]>((resolve, reject) => {
+            const elements = Array.from(video.querySelectorAll("track"));
+            const read = () =>
+              resolve(elements.map((track) => ({ language: track.srclang, label: track.label, isDefault: track.default, mode: track.track.mode, cues: Array.from(track.track.cues ?? []).map((cue) => (cue as VTTCue).text) })));
+            const chosen = elements.find((track) => track.default);
+            if (!chosen) return reject(new Error("no default captions track"));
+            if (chosen.readyState === HTMLTrackElement.LOADED) return read();
+            chosen.addEventListener("load", read);
+            chosen.addEventListener("error", () => reject(new Error("the default captions track failed to load")));
+          }),
+      );
+      expect(tracks.map((track) => [track.language, track.isDefault])).toEqual([["de", true], ["en", false]]);
+      expect(tracks[0]!.mode).toBe("showing");
+      expect(tracks[0]!.cues).toEqual(["Setzen Sie zuerst die Schutzbrille auf."]);
+      expect(tracks[0]!.label).toContain("Deutsch");
+      expect(tracks[1]!.label).toContain("Englisch");
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -65,6 +65,9 @@ function assetReferences(block: BlockContent, field: string): AssetReference[] {
   if (block.type === "video" || block.type === "audio") {
     if (block.assetId) references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: block.type });
     if (block.captions?.assetId) references.push({ field: `${field}.captions.assetId`, assetId: block.captions.assetId, expected: "captions" });
+    block.captionTracks?.forEach((track, index) => {
+      if (track.assetId) references.push({ field: `${field}.captionTracks[${index}].assetId`, assetId: track.assetId, expected: "captions" });
+    });
   }
   if (block.type === "video" && block.poster?.assetId) {
     references.push({ field: `${field}.poster.assetId`, assetId: block.poster.assetId, expected: "image" });

@@ -19,7 +19,7 @@ export interface AssetSlot {
 /** What an asset field takes, from its path and the block type. */
 function expectedKind(blockType: string, path: readonly string[]): AssetKind {
   const parent = path[path.length - 2];
-  if (parent === "captions") return "captions";
+  if (parent === "captions" || path[0] === "captionTracks") return "captions";
   if (path.length === 1 && (blockType === "video" || blockType === "audio")) return blockType;
   if (path.length === 1 && blockType === "attachment") return "any";
   return "image";

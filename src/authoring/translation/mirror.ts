@@ -175,14 +175,27 @@ export function translatedBlock(
  * captions are in the translation's language.
  */
 function placeMedia(row: BlockRow, body: JsonObject, textOf: TextLookup, languages: { source: string; translation: string }): void {
-  for (const slot of blockAssetSlots(row.type, row.body)) {
+  const captions = body.captions;
+  if (captions !== null && typeof captions === "object" && !Array.isArray(captions) && captions.language === undefined) captions.language = languages.source;
+  const sourceCaptions = captions !== null && typeof captions === "object" && !Array.isArray(captions) ? { ...captions } : null;
+  // The main captions last: replacing them moves the source's into captionTracks, after the other slots are placed.
+  const slots = blockAssetSlots(row.type, row.body).sort((left, right) => Number(left.path === "captions/assetId") - Number(right.path === "captions/assetId"));
+  for (const slot of slots) {
     const replacement = textOf(`${row.id}/${slot.path}`, "");
     if (replacement === "") continue;
     setBlockText(body, slot.path, replacement);
-    if (slot.expected === "captions") setBlockText(body, slot.path.replace(/assetId$/, "language"), languages.translation);
+    if (slot.path !== "captions/assetId") continue;
+    // The translation's own captions lead, in its language; the source's stay selectable, labelled as theirs.
+    setBlockText(body, "captions/language", languages.translation);
+    const tracks = Array.isArray(body.captionTracks) ? body.captionTracks : [];
+    const seen = new Set([languages.translation.toLowerCase()]);
+    body.captionTracks = [...(sourceCaptions ? [sourceCaptions] : []), ...tracks].filter((track) => {
+      const language = track !== null && typeof track === "object" && !Array.isArray(track) && typeof track.language === "string" ? track.language.toLowerCase() : "";
+      if (seen.has(language)) return false;
+      seen.add(language);
+      return true;
+    });
   }
-  const captions = body.captions;
-  if (captions !== null && typeof captions === "object" && !Array.isArray(captions) && captions.language === undefined) captions.language = languages.source;
 }
 
 /**
