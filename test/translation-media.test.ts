@@ -203,4 +203,25 @@ describe("media per language", () => {
       await browser.close();
     }
   });
+
+  test("a source's caption tracks are in languages it declares, and each page defaults to its own language's track", async () => {
+    const lessonId = ((await alice.call("get_course", { courseId, includeBlocks: false })) as { modules: { lessons: { id: string }[] }[] }).modules[0]!.lessons[0]!.id;
+    const english = await upload(alice, courseId, "talk-en.vtt", englishCaptions);
+    const german = await upload(alice, courseId, "talk-de.vtt", germanCaptions);
+    const video = (language: string) => ({ type: "video", url: "https://example.com/talk.mp4", title: "Talk", captions: { assetId: english, language: "en" }, captionTracks: [{ assetId: german, language }] });
+    const refused = await alice.fail("add_blocks", { courseId, lessonId, blocks: [video("es")] });
+    expect(refused.code).toBe("invalid_arguments");
+    expect(refused.message).toContain("blocks[0].captionTracks[0].language");
+    expect(refused.message).toContain("create_translation");
+    await alice.call("add_blocks", { courseId, lessonId, blocks: [video("de")] });
+    await alice.call("set_translation_units", { courseId, language: "de", units: [] });
+    const preview = await alice.client.readResource({ uri: `course://${translationId}/preview` });
+    const page = (preview.contents[0] as { text: string }).text;
+    const talk = page.slice(page.lastIndexOf("<video"), page.lastIndexOf("</video>"));
+    expect(talk).toMatch(/<track kind="captions"[^>]*srclang="de"[^>]*default>/);
+    expect(talk).not.toMatch(/<track kind="captions"[^>]*srclang="en"[^>]*default>/);
+    const source = (await alice.client.readResource({ uri: `course://${courseId}/preview` })).contents[0] as { text: string };
+    const sourceTalk = source.text.slice(source.text.lastIndexOf("<video"), source.text.lastIndexOf("</video>"));
+    expect(sourceTalk).toMatch(/<track kind="captions"[^>]*srclang="en"[^>]*default>/);
+  });
 });
