@@ -40,8 +40,8 @@ export interface ImportedCourse {
 }
 
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
-  const document = readImportSource(args);
-  const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+  const document = await readImportSource(args);
+  const plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
   const validated = validateImportedCourse(plan);
   const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));

@@ -85,7 +85,7 @@ function detectText(text: string): "json" | "markdown" {
   }
 }
 
-export function readImportSource(source: ImportSource): ImportDocument {
+export async function readImportSource(source: ImportSource): Promise<ImportDocument> {
   if ((source.content === undefined) === (source.contentBase64 === undefined)) {
     throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
       field: "content",
@@ -109,7 +109,7 @@ export function readImportSource(source: ImportSource): ImportDocument {
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 
-  const inner = documentInArchive(bytes);
+  const inner = await documentInArchive(bytes);
   const innerText = textOf(inner.bytes);
   if (innerText === null || detectText(innerText) !== inner.kind) {
     const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";

@@ -55,7 +55,7 @@ export async function exportTranslationUnits(
 
 /** import_translation: the file's targets as one revision of the translation. */
 export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
-  const file = readXliff(args.xliff);
+  const file = await readXliff(args.xliff);
   // po2xliff writes no target-language: then the import's language decides.
   if (file.trgLang !== "" && !sameLanguage(file.trgLang, args.language)) {
     const field = file.format === "xliff20" ? "trgLang" : "target-language";
