@@ -110,6 +110,10 @@ describe("translationOf and the service's own words", () => {
     const unitsBehind = (await alice.call("get_translation_units", { courseId, language: "fr" })) as { translation: { translationOf: TranslationOf }; units: Unit[] };
     expect(unitsBehind.translation.translationOf.sourceChanges?.changes.length).toBe(changes.length);
 
+    // Its package says so too: nothing stale goes out without a warning.
+    const staleExport = (await alice.call("export_course", { courseId: created.courseId, format: "html" })) as { notices: string[] };
+    expect(staleExport.notices.join(" ")).toContain(`It follows source version ${link.sourceVersion} of ${link.currentSourceVersion}`);
+
     // One call takes it all and says what it took; the translator's texts stay.
     const synced = (await alice.call("set_translation_units", { courseId, language: "fr", units: [] })) as { takenFromSource: { changes: SourceChange[] }; translation: { translationOf: TranslationOf } };
     expect(synced.takenFromSource.changes).toEqual(changes);
@@ -119,6 +123,8 @@ describe("translationOf and the service's own words", () => {
     expect(translation.translationOf).toMatchObject({ upToDate: true });
     expect(translation.numbering).toBe("none");
     expect(translation.title).toBe("Sécurité au labo");
+    const freshExport = (await alice.call("export_course", { courseId: created.courseId, format: "html" })) as { notices: string[] };
+    expect(freshExport.notices.join(" ")).not.toContain("behind its source");
     const sourceBlocks = source.modules[0]!.lessons[0]!.blocks;
     const translatedBlocks = translation.modules[0]!.lessons[0]!.blocks;
     expect(translatedBlocks.map((block) => block.type)).toEqual(sourceBlocks.map((block) => block.type));

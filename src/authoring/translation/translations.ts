@@ -327,7 +327,10 @@ export { missingTranslation };
  * For a translation: the blocks (by the translation's IDs) whose every text is still the source's, and
  * the source language, so a renderer can mark them `lang`. Null for a course that is not a translation.
  */
-export async function untranslatedBlocks(session: AuthoringSession, course: CourseRow): Promise<{ sourceLanguage: string; blockIds: Set<string> } | null> {
+export async function untranslatedBlocks(
+  session: AuthoringSession,
+  course: CourseRow,
+): Promise<{ sourceLanguage: string; blockIds: Set<string>; translationOf: TranslationOf; outdated: number } | null> {
   const link = (await session.tx.listTranslationLinks(course.id)).find((candidate) => candidate.courseId === course.id);
   const source = link ? await session.tx.find("course", link.sourceCourseId) : undefined;
   if (!link || !source) return null;
@@ -342,5 +345,10 @@ export async function untranslatedBlocks(session: AuthoringSession, course: Cour
   }
   const untouched = [...blocks].filter((id) => !translatedBlocks.has(id));
   const ids = await idMap(course.id, untouched);
-  return { sourceLanguage: source.language, blockIds: new Set(untouched.map((id) => ids.get(id) as string)) };
+  return {
+    sourceLanguage: source.language,
+    blockIds: new Set(untouched.map((id) => ids.get(id) as string)),
+    translationOf: await sourceLink(session, link, table),
+    outdated: countUnits(table).outdated,
+  };
 }
