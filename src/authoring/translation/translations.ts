@@ -232,7 +232,8 @@ export async function applyTranslationUnits(
     if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `not a unit of course ${source.id} (it may have been removed from the source)` });
   });
   // Measured before this write's targets, so it lists what the source changed, not the new translations.
-  const taken = created ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
+  const inStep = created || translationLink.sourceVersion >= source.version;
+  const taken = inStep ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
   const targets = await checkAssetTargets(session, translationLink.courseId, known, request.targets(table, problems), problems);
   let applied = 0;
   let unchanged = 0;
