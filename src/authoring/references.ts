@@ -60,8 +60,9 @@ export async function checkAssetReferences(edit: CourseEdit, block: BlockContent
 }
 
 /**
- * Each further caption track is in a language the course declares: its own, or one of its
- * translations' (create_translation declares one), so no track is labelled with a language nobody chose.
+ * Each further caption track added or changed by add_blocks or update_block is in a language the course
+ * declares: its own, or one of its translations' (create_translation declares one), so no track is
+ * labelled with a language nobody chose. Copies and imports keep what their course had.
  */
 export async function checkCaptionLanguages(edit: CourseEdit, block: BlockContent, field: string): Promise<void> {
   if ((block.type !== "video" && block.type !== "audio") || !block.captionTracks?.length) return;

@@ -9,7 +9,7 @@ import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
 import { blockBody } from "./read-model.ts";
 import { checkQuizOptions, countQuestions, resolveQuizOptions, type QuizOptionsInput } from "./quiz-options.ts";
-import { checkAssetReferences, checkCaptionLanguages, resolveObjectiveRefs } from "./references.ts";
+import { checkAssetReferences, resolveObjectiveRefs } from "./references.ts";
 import type { BlockContent } from "./schemas/blocks.ts";
 import type { LessonOutline, ModuleOutline } from "./schemas/course.ts";
 
@@ -93,7 +93,6 @@ export async function insertBlocks(
 /** Resolves objective references and checks asset references; returns the block to store. */
 export async function prepareBlock(edit: CourseEdit, block: BlockContent, field: string, keys?: ObjectiveKeys): Promise<BlockContent> {
   await checkAssetReferences(edit, block, field);
-  await checkCaptionLanguages(edit, block, field);
   if ("objectiveIds" in block && block.objectiveIds.length > 0) {
     return { ...block, objectiveIds: await resolveObjectiveRefs(edit, block.objectiveIds, `${field}.objectiveIds`, keys) };
   }
