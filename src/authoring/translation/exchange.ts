@@ -8,6 +8,9 @@ import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "./inline-codes.ts";
+import { timeSlicer } from "../../render/time-slicer.ts";
+import { structureAdded } from "./target-structure.ts";
+import type { UnitProblems } from "./unit-problems.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
 import { readXliff } from "./xliff-read.ts";
@@ -72,9 +75,9 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
     {
       field: "xliff",
       unitField: () => "xliff",
-      advice: "Keep every inline code of the source exactly once, and only units export_translation wrote.",
+      advice: "Keep every inline code of the source exactly once, translate words not structure, and send only units export_translation wrote.",
       unitIds: file.unitIds,
-      targets: (table, problems) => {
+      targets: async (table, problems) => {
         // po2xliff (XLIFF 1.1) writes its own default source-language, not the file's: only 2.0 and 1.2 are checked.
         if (file.version !== "1.1" && !sameLanguage(file.srcLang, table.source.language)) {
           const field = file.format === "xliff20" ? "srcLang" : "source-language";
@@ -93,9 +96,10 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
           const source = segmentMarkdown(sourceText);
           const read = withCodes(source, tokens);
           const mismatch = codeMismatch(source, read);
-          if (mismatch) problems.add({ unitId: id, field: "xliff", reason: mismatch });
+          if (mismatch) problems.add({ unitId: id, field: "xliff", reason: `: ${mismatch}` });
           else built.set(id, rebuildMarkdown(source, read));
         }
+        await checkSameStructure(sources, built, () => "xliff", problems);
         return built;
       },
       notes: file.notes,
@@ -131,7 +135,7 @@ export async function setTranslationUnits(
       unitField: (index) => `units[${index}].id`,
       advice: "Fix or leave out these units and send them again.",
       unitIds: args.units.map((unit) => unit.id),
-      targets: (table: UnitTable, problems) => {
+      targets: async (table: UnitTable, problems) => {
         const sources = new Map(table.units.map((unit) => [unit.id, unit.source]));
         const built = new Map<string, string>();
         const seen = new Set<string>();
@@ -144,11 +148,33 @@ export async function setTranslationUnits(
           if (missing.length > 0) problems.add({ unitId: unit.id, field: `units[${index}].target`, reason: `must keep ${missing.join(", ")} where the learner types` });
           else built.set(unit.id, unit.target);
         });
+        const fields = new Map(args.units.map((unit, index) => [unit.id, `units[${index}].target`]));
+        await checkSameStructure(sources, built, (id) => fields.get(id) as string, problems);
         return built;
       },
     },
     "set_translation_units",
   );
+}
+
+/**
+ * A target that adds links, pictures, HTML or block syntax its source lacks is a bad unit (the whole
+ * write is then refused with every other bad unit): translators change words, not structure.
+ */
+async function checkSameStructure(sources: ReadonlyMap<string, string>, targets: Map<string, string>, fieldOf: (unitId: string) => string, problems: UnitProblems): Promise<void> {
+  // A file of many large units is a lot of parsing: let health checks and other calls in between units.
+  const slice = timeSlicer();
+  for (const [id, target] of targets) {
+    await slice();
+    const added = structureAdded(sources.get(id) as string, target);
+    if (added.length === 0) continue;
+    problems.add({
+      unitId: id,
+      field: fieldOf(id),
+      reason: `adds ${added.slice(0, 5).join(", ")}, which its source does not have (translate the words only; text that merely looks like markup takes a backslash: "1\\. Januar", "\\# 1")`,
+    });
+    targets.delete(id);
+  }
 }
 
 function blanksOf(text: string): string[] {

@@ -54,7 +54,7 @@ type Refuse = (unitId: string, reason: string) => void;
 function refuser(problems: UnitProblems | undefined): Refuse {
   return (unitId, reason) => {
     if (problems) problems.add({ unitId, field: problems.field, reason });
-    else throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: ${reason}; nothing was written.`, { field: "units", unitId });
+    else throw new CourseAuthoringError("invalid_arguments", `unit ${unitId} ${reason}; nothing was written.`, { field: "units", unitId });
   };
 }
 
@@ -138,8 +138,8 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
     if (alt.trim() === "") continue;
     const unitId = `${course.id}/theme/${field}/alt`;
     const text = textOf(unitId, alt);
-    if (text.length > 300) refuse(unitId, `the translated alt text must be at most 300 characters (it has ${text.length})`);
-    if (text.trim() === "") refuse(unitId, "the translated alt text must not be empty");
+    if (text.length > 300) refuse(unitId, `is too long: alt text has at most 300 characters (it has ${text.length})`);
+    if (text.trim() === "") refuse(unitId, "must not be empty (alt text)");
     theme[field] = { ...(theme[field] as JsonObject), alt: text };
   }
   // The translation's own logo or cover (a media unit's target) replaces its copy of the source's.
@@ -231,13 +231,13 @@ function checkStillValid(row: BlockRow, translatedBody: JsonObject, refuse: Refu
     const unitId = `${row.id}/${path}`;
     if (seen.has(unitId)) continue;
     seen.add(unitId);
-    refuse(unitId, `the translated text ${issue.message}`);
+    refuse(unitId, `breaks its block's rules: the translated text ${issue.message}`);
   }
 }
 
 /** Titles keep the source's length limit in every language. */
 function checkedTitle(unitId: string, text: string, refuse: Refuse): string {
-  if (text.length > limits.titleCharacters) refuse(unitId, `the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length})`);
+  if (text.length > limits.titleCharacters) refuse(unitId, `is too long: a title has at most ${limits.titleCharacters} characters (it has ${text.length})`);
   return text;
 }
 

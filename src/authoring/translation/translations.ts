@@ -204,7 +204,7 @@ export async function applyTranslationUnits(
     advice: string;
     unitIds: readonly string[];
     /** The checked Markdown of each good unit; bad ones go to `problems` (the write is then refused whole). */
-    targets: (table: UnitTable, problems: UnitProblems) => ReadonlyMap<string, string>;
+    targets: (table: UnitTable, problems: UnitProblems) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
     /** Translators' notes by unit ID, kept beside the targets. */
     notes?: ReadonlyMap<string, string>;
   },
@@ -229,12 +229,12 @@ export async function applyTranslationUnits(
   const known = new Map(table.units.map((unit) => [unit.id, unit]));
   const problems = new UnitProblems(request.field);
   request.unitIds.forEach((id, index) => {
-    if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `not a unit of course ${source.id} (it may have been removed from the source)` });
+    if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `is not a unit of course ${source.id} (it may have been removed from the source; read the current units with get_translation_units)` });
   });
   // Measured before this write's targets, so it lists what the source changed, not the new translations.
   const inStep = created || translationLink.sourceVersion >= source.version;
   const taken = inStep ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
-  const targets = await checkAssetTargets(session, translationLink.courseId, known, request.targets(table, problems), problems);
+  const targets = await checkAssetTargets(session, translationLink.courseId, known, await request.targets(table, problems), problems);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];
@@ -290,9 +290,9 @@ async function checkAssetTargets(
     if (assetId === unit.source.trim()) continue;
     const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
     if (!asset || asset.courseId !== translationId) {
-      problems.add({ unitId: id, field: problems.field, reason: `"${assetId.slice(0, 60)}" is not an asset of the translation ${translationId}: upload the file to the translation with upload_asset and give its ID` });
+      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation with upload_asset and give its ID` });
     } else if (!fitsKind(asset.mediaType, unit.asset)) {
-      problems.add({ unitId: id, field: problems.field, reason: `asset ${asset.id} is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
+      problems.add({ unitId: id, field: problems.field, reason: `names asset ${asset.id}, which is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
     } else checked.set(id, asset.id);
   }
   return checked;

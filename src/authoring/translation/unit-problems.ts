@@ -11,6 +11,7 @@ export interface UnitProblem {
   unitId: string;
   /** The argument path to fix (`units[3].target`), or the argument itself (`xliff`). */
   field: string;
+  /** Reads after "unit <ID> ": "adds a link to …", "must keep {{1}} …", "is given twice", or ": inline code 2 … is missing". */
   reason: string;
 }
 
@@ -34,13 +35,13 @@ export class UnitProblems {
 export function unitProblemsError(field: string, problems: readonly UnitProblem[], advice: string): CourseAuthoringError {
   const listed = problems.slice(0, unitProblemsListed);
   const more = problems.length - listed.length;
-  const lines = listed.map((problem) => `- ${problem.field === field ? "" : `${problem.field}: `}unit ${problem.unitId}: ${problem.reason}`);
+  const lines = listed.map((problem) => `- ${problem.field === field ? "" : `${problem.field}: `}unit ${problem.unitId}${problem.reason.startsWith(":") ? "" : " "}${problem.reason}`);
   const tail = more > 0 ? `\n- and ${more} more unit(s) (fix these and send again to see them)` : "";
   const count = problems.length === 1 ? "1 unit is" : `${problems.length} units are`;
   return new CourseAuthoringError("invalid_arguments", `${field}: ${count} refused, nothing was written. ${advice}\n${lines.join("\n")}${tail}`, {
     field,
     unitId: listed[0]?.unitId,
-    units: listed.map((problem) => ({ unitId: problem.unitId, field: problem.field, reason: problem.reason })),
+    units: listed.map((problem) => ({ unitId: problem.unitId, field: problem.field, reason: problem.reason.replace(/^: /, "") })),
     moreUnits: more,
   });
 }
