@@ -9,8 +9,8 @@ import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, va
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { confirmField } from "../confirmations.ts";
 import { getCourse } from "../../authoring/courses.ts";
-import { translationStatus } from "../../authoring/translation/translations.ts";
-import { translationSummarySchema } from "../../authoring/translation/arguments.ts";
+import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
+import { translationOfSchema } from "../../authoring/translation/arguments.ts";
 
 const findingsInSummary = 20;
 
@@ -25,7 +25,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   input: validateCourseArguments,
   output: v.object({
     ...validationResultEntries,
-    translationOf: v.optional(translationSummarySchema),
+    translationOf: v.optional(translationOfSchema),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
@@ -36,7 +36,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
     });
     const translated =
       "translationOf" in result && result.translationOf
-        ? ` Translation of ${result.translationOf.sourceCourseId}: ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.`
+        ? ` Translation of ${result.translationOf.courseId} (follows its version ${result.translationOf.sourceVersion} of ${result.translationOf.currentSourceVersion}): ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.${behindLine(result.translationOf)}`
         : "";
     const { error, warning, info } = result.counts;
     const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);
