@@ -11,7 +11,7 @@ import { behindLine, untranslatedBlocks } from "../authoring/translation/transla
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
-import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
+import { fallbackStrings, interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
 import { bankFormats, buildPackage, isBankFormat } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
@@ -154,6 +154,12 @@ export async function exportCourse(
   }
   if (args.format !== "json" && !bank && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
+  } else if (args.format !== "json" && !bank) {
+    const fallback = fallbackStrings(course.language ?? "en");
+    if (fallback.length > 0) {
+      const named = fallback.slice(0, 12).join(", ") + (fallback.length > 12 ? ` and ${fallback.length - 12} more` : "");
+      notices.push({ level: "notice", text: `${fallback.length} of the player's own strings show in English: the ${course.language} language pack has no text for ${named}.` });
+    }
   }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {

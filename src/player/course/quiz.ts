@@ -1,5 +1,5 @@
 /**
- * In-page grading, shipped as the source of `installQuizzes` (self-contained like the runtime).
+ * In-page grading.
  * Content-lesson questions are immediate, ungraded checks. A quiz lesson runs attempts: each draws its
  * questions from the pool and shuffles their choices, keeps answers in the course state as they are
  * given (so a resumed attempt looks as it was left), and reveals correctness only on "Check answer"
@@ -8,10 +8,16 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import type { RuntimeText } from "../ui-text.ts";
+import type { RuntimeText } from "../../render/ui-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
-import type { QuizRecorder, courseEvents } from "./types.ts";
+import type { QuizRecorder, courseEvents } from "../contract.ts";
+
+/** One question's line in the results' review. */
+interface ResultLine {
+  readonly text: string;
+  readonly state: "correct" | "incorrect" | "partial";
+}
 
 export interface QuizTools {
   readonly checker: AnswerChecker;
@@ -461,7 +467,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (submittedLessons.has(lesson)) return;
     submittedLessons.add(lesson);
     const details = modeOf(lesson) !== "none";
-    const lines: string[] = [];
+    const lines: ResultLine[] = [];
     let earnedPoints = 0;
     let possiblePoints = 0;
     for (const [index, question] of drawnOf(lesson).entries()) {
@@ -474,41 +480,62 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       possiblePoints += points;
       earnedPoints += points * result.fraction;
       const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push(fill(template, { number: index + 1 }));
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
     }
-    const passingScore = numberOrNull(lesson.dataset.passingScore);
+    const lessonId = lesson.dataset.lessonId ?? "";
+    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
     const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
     const passed = passingScore === null || scorePercent >= passingScore;
     const score = recorder.recordQuizAttempt(
-      { lessonId: lesson.dataset.lessonId ?? "", scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
+      { lessonId, scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
       numberOrNull(lesson.dataset.maxAttempts),
     );
     save(lesson);
     const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
-    summary.push(passingScore === null ? text.noPassMark : fill(passed ? text.passed : text.failed, { passMark: passingScore }));
+    // Worded from the record the course reports (the best attempt counts), so the page never says less than the LMS is told.
+    const record = recorder.quizRecord(lessonId);
+    summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
-    showResult(lesson, summary, lines, passed, true);
+    showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
+  }
+
+  function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
+    if (passMark === null) return text.noPassMark;
+    if (passedNow) return fill(text.passed, { passMark });
+    if (record?.passed) return fill(text.passedEarlier, { best: record.bestScorePercent, passMark });
+    return fill(text.failed, { passMark });
   }
 
   function attemptsSentence(left: number | null): string {
     return left === null ? text.attemptsUnlimited : left > 0 ? fill(text.attemptsLeft, { count: left }) : text.noAttemptsLeft;
   }
 
-  function showResult(lesson: HTMLElement, summary: readonly string[], lines: readonly string[], passed: boolean, moveFocus: boolean): void {
+  /**
+   * The results screen: the score large (for the eye; the sentence below says it for everyone), the
+   * verdict and the pass mark, attempts left, then a review line per question with its mark.
+   */
+  function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
     const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
     if (!result) return;
-    const heading = document.createElement("h2");
-    heading.textContent = text.resultsHeading;
-    const paragraph = document.createElement("p");
-    paragraph.textContent = summary.join(" ");
-    const children: HTMLElement[] = [heading, paragraph];
+    const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => {
+      const created = document.createElement(tag);
+      created.className = className;
+      created.textContent = textContent;
+      return created;
+    };
+    const heading = element("h2", "result-heading", text.resultsHeading);
+    const score = element("div", "result-score");
+    score.setAttribute("aria-hidden", "true");
+    score.append(element("span", "result-percent", `${figures.percent}%`));
+    if (figures.passMark !== null) score.append(element("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
+    const paragraph = element("p", "result-summary", summary.join(" "));
+    const children: HTMLElement[] = [heading, score, paragraph];
     if (lines.length > 0) {
-      const list = document.createElement("ul");
-      list.className = "question-results";
+      const list = element("ul", "question-results");
       for (const line of lines) {
-        const item = document.createElement("li");
-        item.textContent = line;
+        const item = element("li", "", line.text);
+        item.dataset.review = line.state;
         list.appendChild(item);
       }
       children.push(list);
@@ -550,26 +577,26 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (submitted) submittedLessons.add(lesson);
     else submittedLessons.delete(lesson);
     const details = modeOf(lesson) !== "none";
-    const lines: string[] = [];
+    const lines: ResultLine[] = [];
     for (const [index, question] of drawnOf(lesson).entries()) {
       if (!submitted && question.dataset.checked !== "true") continue;
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
       const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push(fill(template, { number: index + 1 }));
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
     }
     if (submitted && record) showRestoredResult(lesson, record, lines);
     else setPanel(lesson, "open");
     save(lesson);
   }
 
-  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; passed: boolean }, lines: readonly string[]): void {
-    const passingScore = numberOrNull(lesson.dataset.passingScore);
+  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
+    const passingScore = recorder.passMarkOf(lesson.dataset.lessonId ?? "", numberOrNull(lesson.dataset.passingScore));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
-    if (passingScore !== null) summary.push(fill(record.passed ? text.passed : text.failed, { passMark: passingScore }));
+    if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
-    showResult(lesson, summary, lines, record.passed, false);
+    showResult(lesson, { percent: record.lastScorePercent, passMark: passingScore }, summary, lines, record.passed, false);
   }
 
   /* ---------- Wiring ---------- */

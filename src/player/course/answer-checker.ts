@@ -1,5 +1,5 @@
 /**
- * The page's side of `answer-key.ts`, shipped as the source of `createAnswerChecker` (self-contained):
+ * The page's side of `answer-key.ts`:
  * hashes a learner's response to one part the way the key was hashed, with WebCrypto where the page is a
  * secure context (file:// is one in Chromium) and the bundled SHA-256 elsewhere, and opens a question's
  * sealed right answer once it may be shown.

@@ -1,10 +1,9 @@
 /**
- * Browser-side helpers shared by the SCORM and cmi5 adapters, shipped as the source of
- * `createProgressTools` (so it must stay self-contained): a compact encoding of the learner's progress
+ * Browser-side helpers shared by the SCORM and cmi5 adapters, a compact encoding of the learner's progress
  * for `suspend_data` (SCORM 1.2 allows only 4,096 characters, so lessons are a bitset, not a list of
  * IDs) and the verdict an LMS is told: completed, passed or failed, and the score.
  */
-import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../../render/client/types.ts";
+import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../contract.ts";
 
 export interface ProgressVerdict {
   /** Every lesson has been visited. */

@@ -1,7 +1,6 @@
 /**
- * SHA-256 (FIPS 180-4) over the UTF-8 bytes of a string, synchronous and self-contained, so the same
- * source hashes answer keys while the page renders (the renderer is synchronous) and, shipped as the
- * source of `createSha256`, in a page where WebCrypto is missing (`crypto.subtle` needs a secure context).
+ * SHA-256 (FIPS 180-4) over the UTF-8 bytes of a string, synchronous, so the same code
+ * hashes answer keys while the page renders (the renderer is synchronous) and, in the player, in a page where WebCrypto is missing (`crypto.subtle` needs a secure context).
  */
 export function createSha256(): (text: string) => Uint8Array {
   const constants = new Uint32Array([

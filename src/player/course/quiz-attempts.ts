@@ -1,6 +1,5 @@
 /**
- * Question pools and shuffled choices at play time, shipped as the source of `createAttemptTools`
- * (self-contained): the draw for an attempt (spread across objectives when asked, and never the same
+ * Question pools and shuffled choices at play time: the draw for an attempt (spread across objectives when asked, and never the same
  * set twice running when the pool allows another), the order of a question's choices (fixed ones keep
  * their place), and the compact JSON an attempt is saved as. SCORM 1.2 leaves 4,096 characters of
  * `suspend_data` for the whole course, so an attempt is arrays of numbers and short strings, not objects.

@@ -1,12 +1,12 @@
 /**
- * In-page behaviour of the teaching blocks, shipped as the source of `installInteractions`: labeled
+ * In-page behaviour of the teaching blocks: labeled
  * graphic markers, process steps, the branching scenario, sorting by drag and drop (kept in step with
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
- * print; this script enhances it into the one-at-a-time widget. Self-contained like the runtime.
+ * print; this script enhances it into the one-at-a-time widget.
  */
-import type { InteractionRuntimeText } from "../interaction-text.ts";
+import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import type { QuizRecorder } from "./types.ts";
+import type { QuizRecorder } from "../contract.ts";
 
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {
@@ -327,10 +327,20 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     updateGates();
   });
 
+  // Keyboard sorting without jumps: arrows on a focused picker only choose the place (item and focus
+  // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
+  const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
+    const select = target instanceof HTMLSelectElement ? target : null;
+    const item = select?.closest<HTMLElement>("[data-sort-item]") ?? null;
+    return item && item.closest(".is-enhanced") ? item : null;
+  };
   document.addEventListener("change", (event) => {
-    const select = event.target instanceof HTMLSelectElement ? event.target : null;
-    const item = select?.closest<HTMLElement>("[data-sort-item]");
-    if (item && item.closest(".is-enhanced")) placeItem(item, true);
+    const item = sortItemOf(event.target);
+    if (item && document.activeElement !== event.target) placeItem(item, false);
     updateGates();
+  });
+  document.addEventListener("focusout", (event) => {
+    const item = sortItemOf(event.target);
+    if (item) placeItem(item, false);
   });
 }

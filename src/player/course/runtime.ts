@@ -1,20 +1,18 @@
 /**
- * In-page course runtime, shipped as the source of `installCourseRuntime` (see `script.ts`): shows one
+ * In-page course runtime: shows one
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
- * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`. The function must stay
- * self-contained: it runs in the browser, so it may use only its parameters and browser globals.
+ * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import type { RuntimeText } from "../ui-text.ts";
-import type { CourseProgress, CourseRuntimeApi, CourseState, LessonSummary, LessonVisit, QuizRecord, QuizRecorder, courseEvents } from "./types.ts";
+import type { RuntimeText } from "../../render/ui-text.ts";
+import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
 export interface RuntimeConfig {
   readonly courseId: string;
   readonly text: RuntimeText;
-  readonly events: typeof courseEvents;
 }
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
-  const { events, text } = config;
+  const { text } = config;
   const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
   const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
@@ -27,6 +25,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const quizzes = new Map<string, QuizRecord>();
   const attempts = new Map<string, unknown>();
   let currentPage: HTMLElement | null = null;
+  let platformPassMark: number | null = null;
   let currentLessonId: string | null = null;
 
   function fill(template: string, values: Record<string, string | number>): string {
@@ -96,6 +95,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const progress = document.querySelector<HTMLElement>("[data-progress]");
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
+      if (page.hasAttribute("data-completion")) showCompletion(page);
       return;
     }
     const position = lessonPages.indexOf(page) + 1;
@@ -105,6 +105,18 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     showStateInContents(lessonId);
     const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
     document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+  }
+
+  /** The completion screen says what the learner has left, or the verdict and score the course reports. */
+  function showCompletion(page: HTMLElement): void {
+    const status = page.querySelector<HTMLElement>("[data-completion-status]");
+    if (!status) return;
+    const state = progress();
+    const remaining = lessons.length - state.visitedLessonIds.length;
+    if (remaining > 0) status.textContent = fill(text.completionRemaining, { count: remaining, total: lessons.length });
+    else if (state.passed === null || state.scorePercent === null) status.textContent = text.completionDone;
+    else status.textContent = fill(state.passed ? text.completionPassed : text.completionFailed, { score: state.scorePercent });
+    page.dataset.outcome = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
   }
 
   function progress(): CourseProgress {
@@ -145,6 +157,26 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     if (page && page !== currentPage) showPage(page, false);
   }
 
+  /** The quiz lessons whose result decides the course: the final assessment, else every quiz lesson. */
+  function decides(lessonId: string): boolean {
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    return (final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz")).some((lesson) => lesson.id === lessonId);
+  }
+
+  function passMarkOf(lessonId: string, own: number | null): number | null {
+    return platformPassMark !== null && decides(lessonId) ? platformPassMark : own;
+  }
+
+  function setPassMark(percent: number | null): void {
+    platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;
+    for (const page of lessonPages) {
+      const lessonId = page.dataset.lessonId ?? "";
+      const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
+      const label = page.querySelector<HTMLElement>("[data-pass-mark]");
+      if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
+    }
+  }
+
   const api: CourseRuntimeApi = {
     version: 1,
     courseId: config.courseId,
@@ -159,6 +191,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const page = pageForLesson(lessonId);
       if (page) showPage(page, true);
     },
+    setPassMark,
   };
   window.CourseRuntime = api;
 
@@ -203,5 +236,6 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
     },
     attemptOf: (lessonId) => attempts.get(lessonId),
+    passMarkOf,
   };
 }

@@ -4,13 +4,7 @@
  * the course runtime to show the lesson before the runtime picks its first page, the same way a SCORM
  * adapter resumes at a bookmark; a link to the introduction (`#intro`) still wins, as any fragment does.
  */
-import { scriptLiteral } from "../../render/html.ts";
-
 export function openLessonOnLaunch(lessonId: string): void {
   if (window.location.hash.length > 1) return;
   window.CourseRuntime?.setState({ currentLessonId: lessonId });
-}
-
-export function lessonLaunchScript(lessonId: string): string {
-  return `(${openLessonOnLaunch.toString()})(${scriptLiteral(lessonId)});`;
 }

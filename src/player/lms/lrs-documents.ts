@@ -1,6 +1,6 @@
 /**
- * Reading and writing the xAPI documents a cmi5 AU uses (`LMS.LaunchData`, its own State document),
- * shipped as the source of `createLrsDocuments` (self-contained). Reads retry transient failures a few
+ * Reading and writing the xAPI documents a cmi5 AU uses (`LMS.LaunchData`, its own State document).
+ * Reads retry transient failures a few
  * times before the AU gives up on the launch; the progress document is written one request at a time,
  * latest wins, and a write that fails transiently is retried with back-off so progress is not lost to a
  * short outage. A 401/403 is reported once and ends the writes.

@@ -1,5 +1,5 @@
 /**
- * The cmi5 AU adapter, shipped as the source of `installCmi5Adapter` (self-contained). It reads the
+ * The cmi5 AU adapter (the `cmi5` bundle). It reads the
  * launch parameters, trades the one-time fetch URL for the auth token, reads `LMS.LaunchData` (context
  * template, launch mode, mastery score, return URL) and the learner preferences, resumes from its own
  * State document, and sends the cmi5 defined statements in order through a durable outbox: initialized,
@@ -8,7 +8,7 @@
  * document says was reported is written only after the LRS accepted the statement, so a statement lost
  * to an outage is sent again in the next session.
  */
-import type { CourseRuntimeApi } from "../../render/client/types.ts";
+import type { CourseRuntimeApi } from "../contract.ts";
 import type { AnswerTools, QuestionFacts } from "./answers.ts";
 import type { LrsDocumentOptions, LrsDocuments } from "./lrs-documents.ts";
 import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
@@ -255,6 +255,8 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
     contextTemplate = (launchData.contextTemplate ?? {}) as Json;
     launchMode = typeof launchData.launchMode === "string" ? launchData.launchMode : "Normal";
     masteryScore = typeof launchData.masteryScore === "number" ? launchData.masteryScore : null;
+    // One verdict: the page states and grades by the LMS's mark, the one the passed/failed statements use.
+    if (masteryScore !== null) course.setPassMark(masteryScore * 100);
     returnUrl = typeof launchData.returnURL === "string" ? launchData.returnURL : null;
     const sessionId = String(((contextTemplate.extensions ?? {}) as Json)[sessionExtension] ?? "");
     const agent = encodeURIComponent(JSON.stringify(actor));

@@ -1,9 +1,9 @@
 /**
- * In-page behaviour of the interactive content widgets, shipped as the source of `installWidgets`:
+ * In-page behaviour of the interactive content widgets:
  * tabs (arrow keys, Home, End), flashcards (flip), ordering questions (move up and down, announced)
- * and the contents disclosure, which starts closed on narrow screens. Self-contained like the runtime.
+ * and the contents disclosure, which starts closed on narrow screens.
  */
-import type { RuntimeText } from "../ui-text.ts";
+import type { RuntimeText } from "../../render/ui-text.ts";
 
 export function installWidgets(text: RuntimeText): void {
   function fill(template: string, values: Record<string, string | number>): string {

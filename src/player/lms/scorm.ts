@@ -1,13 +1,12 @@
 /**
- * The SCORM adapter run inside a packaged SCO, shipped as the source of `installScormAdapter` (so it
- * uses only its parameters and browser globals). It finds the LMS API (`API` for 1.2, `API_1484_11`
+ * The SCORM adapter run inside a packaged SCO (the `scorm` bundle). It finds the LMS API (`API` for 1.2, `API_1484_11`
  * for 2004) in a parent frame or the opener, or tells the learner their progress is not being saved;
  * resumes from `suspend_data` or the bookmark (unreadable data restarts the course cleanly); on every
  * lesson visit and quiz submission records location, progress, status and score, and each answered
  * question as an interaction, then commits. `exit` is `suspend` until the learner is done (completed,
  * and passed where graded), then normal. It finishes the session once, when the page is hidden for good.
  */
-import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../../render/client/types.ts";
+import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../contract.ts";
 import type { AnswerTools, InteractionRecord, QuestionFacts } from "./answers.ts";
 import type { ProgressTools } from "./progress.ts";
 import type { AdapterText } from "./text.ts";
@@ -92,6 +91,9 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
   }
   const answers = helpers.createAnswerTools(config.questions);
   const startedAt = Date.now();
+  // One verdict: the LMS's pass mark, when it has one, is the page's (SCORM 2004 scaled 0-1, SCORM 1.2 0-100).
+  const platformMark = Number.parseFloat(api.get(is2004 ? "cmi.scaled_passing_score" : "cmi.student_data.mastery_score"));
+  if (Number.isFinite(platformMark)) runtime.setPassMark(is2004 ? platformMark * 100 : platformMark);
   const names = is2004
     ? { location: "cmi.location", suspendData: "cmi.suspend_data", exit: "cmi.exit", sessionTime: "cmi.session_time", scoreRaw: "cmi.score.raw", scoreMin: "cmi.score.min", scoreMax: "cmi.score.max" }
     : { location: "cmi.core.lesson_location", suspendData: "cmi.suspend_data", exit: "cmi.core.exit", sessionTime: "cmi.core.session_time", scoreRaw: "cmi.core.score.raw", scoreMin: "cmi.core.score.min", scoreMax: "cmi.core.score.max" };

@@ -1,6 +1,6 @@
 /**
  * The contract between the rendered course page and whatever hosts it (the preview, a SCORM or cmi5
- * adapter passed as `runtimeScript`): the `window.CourseRuntime` API and the `course:*` DOM events it
+ * adapter bundle)): the `window.CourseRuntime` API and the `course:*` DOM events it
  * dispatches on `document`. Types only; the adapter sees them as plain JavaScript objects.
  */
 
@@ -101,6 +101,12 @@ export interface CourseRuntimeApi {
   /** Restores saved progress (merging visits); shows `currentLessonId` when given. */
   setState(state: Partial<CourseState>): void;
   goToLesson(lessonId: string): void;
+  /**
+   * The learning platform's pass mark (0-100, cmi5 `masteryScore`, SCORM `scaled_passing_score` or
+   * `mastery_score`), which replaces the course's for the quizzes that decide success (the final
+   * assessment, else every quiz lesson): the page states it and grades by it. Null keeps the course's.
+   */
+  setPassMark(percent: number | null): void;
 }
 
 /** What the quiz script needs from the runtime. */
@@ -111,6 +117,8 @@ export interface QuizRecorder {
   /** Keeps a quiz lesson's current attempt in the course state (null forgets it). */
   saveAttempt(lessonId: string, attempt: unknown): void;
   attemptOf(lessonId: string): unknown;
+  /** The pass mark that decides a quiz lesson: the learning platform's when it sent one, else the lesson's own. */
+  passMarkOf(lessonId: string, own: number | null): number | null;
 }
 
 export const courseEvents = {

@@ -1,6 +1,5 @@
 /**
- * The cmi5 AU's statement outbox, shipped as the source of `createStatementOutbox` (self-contained, it
- * runs in the browser). Statements are queued in order and kept in `localStorage` with the session
+ * The cmi5 AU's statement outbox. Statements are queued in order and kept in `localStorage` with the session
  * they belong to, so neither an LRS outage nor a reload loses one; the queue goes out oldest first as
  * one batch (xAPI stores a batch whole or not at all, so order holds on every resend), and a statement
  * leaves the queue only once the LRS has accepted it. Transient failures (network, 408, 429, 5xx) are
