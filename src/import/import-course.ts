@@ -1,34 +1,39 @@
 /**
- * The import use case: read the source (text, base64 or a zip holding one document), plan a course
- * from our JSON export or a Markdown outline, validate it with create_course's schemas, and write it
- * with its assets in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
+ * The import use case: read the source (text, base64, an uploaded file, or a zip holding one document),
+ * plan a course from our JSON export, a Markdown outline, or a Word or PowerPoint file, validate it with
+ * create_course's schemas, and write it with its assets (and a Word or PowerPoint file's speaker notes,
+ * as review comments) in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
  */
 import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
-import { titleField } from "../authoring/schemas/fields.ts";
+import { idField, titleField } from "../authoring/schemas/fields.ts";
 import type { Notice } from "../notice.ts";
-import { writeAs, type AuthoringServices } from "../authoring/services.ts";
+import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
 import { planFromJsonExport } from "./json-document.ts";
 import { planFromMarkdown } from "./markdown-outline.ts";
-import { validateImportedCourse } from "./plan.ts";
+import type { OfficeReport } from "./office/office-content.ts";
+import { officeKindOf, planFromOffice, readUploadedFile } from "./office/office-import.ts";
+import { insertLessonNotes } from "./office/lesson-notes.ts";
+import { validateImportedCourse, type ImportPlan } from "./plan.ts";
 import { importFormats, maxImportBytes, readImportSource } from "./source.ts";
 
 export const importCourseArguments = v.object({
   format: v.optional(
     v.pipe(
       v.picklist(importFormats, `must be one of ${importFormats.join(", ")}`),
-      v.description("json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it."),
+      v.description("json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx: Word, PowerPoint. Omit to detect it."),
     ),
   ),
   content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
   contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
+  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file (upload_asset or the files view) of any course you can read: .docx, .pptx, or any format above."))),
   title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
 });
 
 export interface ImportedCourse {
-  importedFrom: "json" | "markdown";
+  importedFrom: "json" | "markdown" | "docx" | "pptx";
   /** The document's path inside a zip archive, when one was imported. */
   archiveEntry?: string;
   /** In words, for the summary: "a Markdown outline", "json in a zip archive (course.json)". */
@@ -37,13 +42,40 @@ export interface ImportedCourse {
   course: CourseDocument;
   /** What the import kept in another form or did not carry. */
   notices: readonly Notice[];
+  /** For Word and PowerPoint: what was kept as text, what was dropped and why, and how many speaker notes became comments. */
+  officeReport?: OfficeReport & { speakerNotes: number };
 }
 
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
-  const document = readImportSource(args);
-  const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+  const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
+  const document = readImportSource({ ...args, file }, officeKindOf);
+  let plan: ImportPlan;
+  let sourceName: string;
+  let officeReport: ImportedCourse["officeReport"];
+  let lessonNotes: readonly { path: string; text: string }[] = [];
+  if (document.kind === "office") {
+    const office = planFromOffice(document, document.officeKind, args.title);
+    plan = office;
+    lessonNotes = office.lessonNotes;
+    officeReport = { ...office.report, speakerNotes: office.lessonNotes.length };
+    sourceName = `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`;
+  } else {
+    plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+    sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
+  }
   const validated = validateImportedCourse(plan);
-  const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
-  const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));
-  return { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), sourceName, assetCount: plan.assets.length, course, notices: plan.notices };
+  const course = await writeAs(services, actor, async (session) => {
+    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
+    await insertLessonNotes(session, created, lessonNotes);
+    return created;
+  });
+  return {
+    importedFrom: document.kind === "office" ? document.officeKind : document.kind,
+    ...(document.kind !== "office" && document.entry ? { archiveEntry: document.entry } : {}),
+    sourceName,
+    assetCount: plan.assets.length,
+    course,
+    notices: plan.notices,
+    ...(officeReport ? { officeReport } : {}),
+  };
 }

@@ -8,7 +8,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "./archive.ts";
 import { fromBase64 } from "../bytes.ts";
 
-export const importFormats = ["json", "markdown", "zip"] as const;
+export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /** Decoded bytes an import may carry (the /mcp body limit is larger, so this is the binding one). */
@@ -18,6 +18,16 @@ export interface ImportSource {
   readonly format?: ImportFormat | undefined;
   readonly content?: string | undefined;
   readonly contentBase64?: string | undefined;
+  /** An uploaded file's bytes (import_course's assetId), already read. */
+  readonly file?: { readonly fileName: string; readonly bytes: Uint8Array } | undefined;
+}
+
+/** A Word or PowerPoint file, planned by the Office reader rather than as text. */
+export interface OfficeDocument {
+  readonly kind: "office";
+  readonly officeKind: "docx" | "pptx";
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
 }
 
 export interface ImportDocument {
@@ -40,7 +50,7 @@ function tooLarge(field: string, bytes: number): CourseAuthoringError {
 }
 
 function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): CourseAuthoringError {
-  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive" }[detected];
+  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive", docx: "a Word document", pptx: "a PowerPoint presentation" }[detected];
   const advice = detected === "binary" ? "send a JSON export, a Markdown outline or a zip archive holding one" : `send it with format "${detected}"`;
   const claim = format ? `format is ${format} but the content` : "the content";
   return new CourseAuthoringError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
@@ -85,15 +95,20 @@ function detectText(text: string): "json" | "markdown" {
   }
 }
 
-export function readImportSource(source: ImportSource): ImportDocument {
-  if ((source.content === undefined) === (source.contentBase64 === undefined)) {
-    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
+/** Office files are zips whose bytes the media sniffer names; `officeKindOf` is given by the caller to keep this layer free of the Office reader. */
+export function readImportSource(source: ImportSource, officeKindOf: (file: { fileName: string; bytes: Uint8Array }) => "docx" | "pptx" | null): ImportDocument | OfficeDocument {
+  const given = [source.content, source.contentBase64, source.file].filter((value) => value !== undefined).length;
+  if (given !== 1) {
+    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text), contentBase64 (any format) or assetId (an uploaded file).", {
       field: "content",
     });
   }
-  const field = source.content !== undefined ? "content" : "contentBase64";
+  const field = source.content !== undefined ? "content" : source.file !== undefined ? "assetId" : "contentBase64";
   let bytes: Uint8Array;
-  if (source.content !== undefined) {
+  if (source.file !== undefined) {
+    bytes = source.file.bytes;
+    if (bytes.byteLength > maxImportBytes) throw tooLarge("assetId", bytes.byteLength);
+  } else if (source.content !== undefined) {
     bytes = new TextEncoder().encode(source.content);
     if (bytes.byteLength > maxImportBytes) throw tooLarge("content", bytes.byteLength);
   } else {
@@ -106,6 +121,15 @@ export function readImportSource(source: ImportSource): ImportDocument {
     const kind = detectText(text);
     if (source.format !== undefined && source.format !== kind) throw notWhatItClaims(source.format, kind, field);
     return { kind, text, container: "none" };
+  }
+  const fileName = source.file?.fileName ?? field;
+  const officeKind = officeKindOf({ fileName: source.file?.fileName ?? field, bytes });
+  if (officeKind !== null) {
+    if (source.format !== undefined && source.format !== officeKind) throw notWhatItClaims(source.format, officeKind, field);
+    return { kind: "office", officeKind, fileName, bytes };
+  }
+  if (source.format === "docx" || source.format === "pptx") {
+    throw new CourseAuthoringError("invalid_arguments", `${source.file?.fileName ?? field}: format is ${source.format} but the content is not a Word or PowerPoint file (its [Content_Types].xml names no main document); nothing was imported.`, { field, format: source.format });
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 

@@ -1,6 +1,6 @@
 /**
  * `import_course`: a new draft course from our own JSON export (an identical course with new IDs, assets
- * included), from a Markdown outline, or from a zip archive holding either. The input is checked for
+ * included), from a Markdown outline, from a zip archive holding either, or from a Word or PowerPoint file. The input is checked for
  * size, for being what it claims, and (for archives) for unsafe paths and zip bombs; the course is then
  * validated with the same schemas as `create_course` and written in one transaction, or not at all.
  */
@@ -12,9 +12,16 @@ import { defineTool, type ToolDefinition } from "../registry.ts";
 import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.ts";
 
 const importResultSchema = v.object({
-  importedFrom: v.picklist(["json", "markdown"]),
+  importedFrom: v.picklist(["json", "markdown", "docx", "pptx"]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
   course: coursePageSchema,
+  officeReport: v.optional(
+    v.object({
+      keptAsText: v.array(v.string()),
+      dropped: v.array(v.object({ what: v.string(), why: v.string() })),
+      speakerNotes: v.pipe(v.number(), v.description("Slides whose speaker notes became a review comment on their lesson (list_comments).")),
+    }),
+  ),
 });
 
 const importCourseTool = defineTool<AuthoringServices, typeof importCourseArguments>({
@@ -27,7 +34,9 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64; at most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
+    "archive holding one .json or .md) in contentBase64, or an uploaded file by assetId. Word (.docx): headings make modules and lessons. PowerPoint (.pptx): " +
+    "a title slide names the course, section slides start modules, other slides are lessons; speaker notes become review comments on their lesson; pictures get " +
+    "placeholder alt text for you to fix. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -40,6 +49,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
       structuredContent: {
         importedFrom: imported.importedFrom,
         ...(imported.archiveEntry ? { archiveEntry: imported.archiveEntry } : {}),
+        ...(imported.officeReport ? { officeReport: imported.officeReport } : {}),
         course: writtenCourse(created, structuredBudgetBytes - 1024).course,
       },
       summary: `Imported ${imported.sourceName} as course ${created.id} "${created.title}" (version ${created.version}, draft) with ${outlineCounts(created)}${imported.assetCount ? ` and ${imported.assetCount} asset(s)` : ""}.`,
