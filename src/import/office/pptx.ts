@@ -1,8 +1,8 @@
 /**
  * A PowerPoint deck as an outline. Slides are read in the deck's order (presentation.xml), hidden ones
  * reported and left out. The first slide, when it is a title slide (title layout or a centred-title
- * placeholder), gives the course title and its subtitle the description; a section-header slide starts a
- * module; every other slide is a lesson titled by its title placeholder ("Slide N" without one). Shapes are
+ * placeholder), gives the course title and its subtitle the description; a section-header slide (or a
+ * later slide holding only its title) starts a module; every other slide is a lesson titled by its title placeholder ("Slide N" without one). Shapes are
  * read title first, then top to bottom and left to right; body placeholders are lists unless bullets are
  * turned off, tables become Markdown tables, pictures image blocks. Speaker notes are kept as a review
  * comment on the slide's lesson, where the author sees them and learners do not.
@@ -213,7 +213,8 @@ export function planFromPptx(file: OfficePackage, title: string | undefined, fal
       if (notes) reader.content.dropped(`the speaker notes of ${where}`, "the title slide's notes have no lesson to go with");
       return;
     }
-    if (layout === "secHead" || (isTitleSlide && index > 0)) {
+    // A section header, a later title slide, or a slide holding nothing but its title starts a module.
+    if (layout === "secHead" || (isTitleSlide && index > 0) || (index > 0 && slideTitle !== "" && blocks.length === 0)) {
       sawSection = true;
       parts.push({ kind: "heading", level: 1, line: number, source: slideTitle, text: slideTitle || `Section ${number}` });
       for (const block of blocks) {
