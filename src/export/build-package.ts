@@ -5,6 +5,7 @@
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { cartridgeEntries } from "./formats/imscc.ts";
+import { reviewCopyEntries } from "./formats/review-copy/review-docx.ts";
 import { jsonExportChunks } from "./formats/json.ts";
 import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
 import { resolveAssets, scoUnits, type PackagedAsset } from "./plan.ts";
@@ -18,6 +19,7 @@ const fileSuffixes: Record<ExportFormat, string> = {
   imscc: ".imscc",
   html: "-html.zip",
   json: ".json",
+  docx_review: "-review.docx",
 };
 
 /** A file name from the course title: ASCII letters, digits and dashes, never empty. */
@@ -52,7 +54,7 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
       options.onNotice?.(
@@ -85,6 +87,11 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
   if (format === "json") {
     const stream = pulledStream(jsonExportChunks(course, assets, options.assets, new Date().toISOString()));
     return { fileName, mimeType: "application/json", stream };
+  }
+  if (format === "docx_review") {
+    const entries = reviewCopyEntries(course, { variant: options.variant ?? "draft", version: course.version ?? 0, exportedAt: new Date().toISOString() });
+    const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Wrote ${path}`) });
+    return { fileName, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", stream };
   }
   const entries = packageEntries(format, course, options, assets);
   const total = entries.length;

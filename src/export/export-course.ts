@@ -27,6 +27,7 @@ export const formatNames: Record<ExportFormat, string> = {
   imscc: "IMS Common Cartridge 1.3",
   html: "HTML site",
   json: "JSON (lossless)",
+  docx_review: "Word review copy",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -37,7 +38,8 @@ export const exportCourseArguments = v.object({
     v.picklist(exportFormats, `must be one of ${exportFormats.join(", ")}`),
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
-        "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back.",
+        "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back; " +
+        "docx_review: a Word copy for reviewers, answers and feedback visible; import_review_copy brings its comments and tracked changes back.",
     ),
   ),
   variant: courseVariantField,
@@ -131,13 +133,14 @@ export async function exportCourse(
   if (untranslated && untranslated.blockIds.size > 0) {
     notices.push({ level: "warning", text: `${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.` });
   }
-  if (args.format !== "json" && interfaceLanguage(course.language) === null) {
+  if (args.format !== "json" && args.format !== "docx_review" && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
     format: args.format,
     scoMode: args.scoMode,
+    variant: args.variant,
     assets: courseAssetSource(services.store, course.id, assets),
     renderer: renderCourseHtmlChunks,
     onProgress: (done, total, message) => progress.report(done, total, message),
