@@ -61,7 +61,8 @@ function annotateParagraph(odf: string, paragraphText: string, name: string, aut
 
 beforeAll(async () => {
   service = await startTestService();
-  [alice, bob, carol, dave] = await Promise.all(["alice", "bob", "carol", "dave"].map(async (name) => connectAgent(service, await devAccessToken(service, name))));
+  const agents = await Promise.all(["alice", "bob", "carol", "dave"].map(async (name) => connectAgent(service, await devAccessToken(service, name))));
+  [alice, bob, carol, dave] = agents as [Agent, Agent, Agent, Agent];
   courseId = await createRichCourse(alice);
   course = (await alice.call("get_course", { courseId })) as Json;
   const quiz = course.modules[1].lessons[1];
@@ -143,11 +144,12 @@ describe("comments back", () => {
     const quizBlocks = course.modules[1].lessons[1].blocks as Json[];
     const trueFalse = quizBlocks.find((block) => block.type === "true_false") as Json;
     const removed = course.modules[1].lessons[0].blocks[0] as Json;
+    const choice = quizBlocks.find((block) => block.type === "single_choice") as Json;
     const states = Object.fromEntries((result.imported as Json[]).filter((note) => note.kind === "comment").map((note) => [note.targetId, note.partState]));
-    expect(states).toEqual({ [quizBlocks.find((block) => block.type === "single_choice").id]: "unchanged", [trueFalse.id]: "changed", [removed.id]: "deleted" });
-    const [changed] = (await alice.call("list_comments", { courseId, targetId: trueFalse.id })).comments as Json[];
+    expect(states).toEqual({ [choice.id]: "unchanged", [trueFalse.id]: "changed", [removed.id]: "deleted" });
+    const [changed] = (await alice.call("list_comments", { courseId, targetId: trueFalse.id })).comments as [Json];
     expect(changed.body).toContain(`This block has changed since version ${course.version}.`);
-    const [deleted] = (await alice.call("list_comments", { courseId, targetId: removed.id })).comments as Json[];
+    const [deleted] = (await alice.call("list_comments", { courseId, targetId: removed.id })).comments as [Json];
     expect(deleted.targetRemoved).toBe(true);
     expect(deleted.body).toContain(`This block was deleted after version ${course.version}.`);
     expect(deleted.author.name).toBe("Pat Expert");
@@ -155,7 +157,7 @@ describe("comments back", () => {
 
   test("tracked changes come back as comments quoting the suggested text", async () => {
     const textBlock = course.modules[0].lessons[0].blocks.find((block: Json) => block.type === "text") as Json;
-    const [suggestion] = (await alice.call("list_comments", { courseId, targetId: textBlock.id })).comments as Json[];
+    const [suggestion] = (await alice.call("list_comments", { courseId, targetId: textBlock.id })).comments as [Json];
     expect(suggestion.author.name).toBe("Pat Expert");
     expect(suggestion.body).toContain("(tracked change)");
     expect(suggestion.body).toContain("Suggested change: replace “small” with “careless”");

@@ -4,6 +4,7 @@
  */
 import { taskTablesSql } from "./task-records.ts";
 import { translationTablesSql } from "./translation-statements.ts";
+import { uploadTablesSql } from "./upload-records.ts";
 
 export interface PortableMigrationStep {
   readonly name: string;
@@ -38,4 +39,10 @@ export const translationsStep: PortableMigrationStep = {
 export const tasksStep: PortableMigrationStep = {
   name: "mcp task records",
   sql: taskTablesSql,
+};
+
+/** Chunked upload sessions (`./upload-records.ts`): a file sent in pieces from the files view. */
+export const uploadsStep: PortableMigrationStep = {
+  name: "chunked upload sessions",
+  sql: uploadTablesSql,
 };
