@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { crc32, deflateSync } from "node:zlib";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { testDatabaseFor } from "./support/postgres.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 
 type Json = Record<string, any>;
@@ -126,4 +127,38 @@ describe("refused chunks leave nothing behind", () => {
   test("a person who cannot edit the course cannot begin an upload to it", async () => {
     expect((await bob.fail("begin_upload", { courseId, filename: "x.png", byteSize: 10 })).code).toBe("not_found");
   });
+});
+
+describe("on PostgreSQL", () => {
+  let database: { env: Record<string, string>; drop(): Promise<void> };
+  let pgService: TestService;
+  let carol: Agent;
+
+  beforeAll(async () => {
+    database = await testDatabaseFor("postgres");
+    pgService = await startTestService(database.env);
+    carol = await connectAgent(pgService, await devAccessToken(pgService, "carol"));
+  }, 60_000);
+
+  afterAll(async () => {
+    await carol?.close();
+    await pgService?.dispose();
+    await database?.drop();
+  });
+
+  test("chunks arrive in order and become an asset; a cancelled upload leaves nothing", async () => {
+    const id = (await carol.call("create_course", { title: "PG files" })).id as string;
+    const picture = noisyPng(320, 300);
+    const begun = await carol.call("begin_upload", { courseId: id, filename: "noise.png", byteSize: picture.length });
+    const chunk = (index: number) => base64(picture.subarray(index * begun.chunkBytes, (index + 1) * begun.chunkBytes));
+    await carol.call("upload_chunk", { uploadId: begun.uploadId, index: 0, dataBase64: chunk(0) });
+    expect((await carol.fail("upload_chunk", { uploadId: begun.uploadId, index: 0, dataBase64: chunk(0) })).message).toContain("out of order");
+    await carol.call("upload_chunk", { uploadId: begun.uploadId, index: 1, dataBase64: chunk(1) });
+    const finished = await carol.call("finish_upload", { uploadId: begun.uploadId });
+    expect(finished.image).toEqual({ width: 320, height: 300 });
+    const cancelled = await carol.call("begin_upload", { courseId: id, filename: "later.png", byteSize: picture.length });
+    await carol.call("upload_chunk", { uploadId: cancelled.uploadId, index: 0, dataBase64: chunk(0) });
+    await carol.call("cancel_upload", { uploadId: cancelled.uploadId });
+    expect(((await carol.call("list_assets", { courseId: id })).assets as Json[]).map((asset) => asset.filename)).toEqual(["noise.png"]);
+  }, 60_000);
 });
