@@ -26,18 +26,18 @@ export const uploadLimits = {
   lifetimeMs: 60 * 60 * 1000,
 } as const;
 
-const uploadIdField = v.pipe(idField("upload"), v.description("The uploadId begin_upload returned."));
+const uploadIdField = idField("upload");
 
 export const beginUploadArguments = v.object({
   courseId: idField("course"),
   filename: uploadAssetArguments.entries.filename,
-  mediaType: uploadAssetArguments.entries.mediaType,
+  mediaType: v.optional(v.pipe(v.string(), v.maxLength(100))),
   byteSize: v.pipe(v.number(), v.integer("must be a whole number of bytes"), v.minValue(1, "must be at least 1 byte")),
 });
 
 export const uploadChunkArguments = v.object({
   uploadId: uploadIdField,
-  index: v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"), v.description("0 for the first chunk; chunks go in order.")),
+  index: v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more")),
   dataBase64: v.pipe(v.string(), v.nonEmpty("must not be empty"), v.maxLength(Math.ceil(uploadLimits.chunkBytes / 3) * 4 + 4, `must decode to at most ${uploadLimits.chunkBytes} bytes`)),
 });
 
@@ -156,7 +156,7 @@ export async function finishUpload(session: AuthoringSession, args: v.InferOutpu
   if (row.bytesReceived !== row.byteSize) {
     throw new CourseAuthoringError(
       "invalid_state",
-      `uploadId: ${row.filename} is not complete: ${row.bytesReceived} of ${row.byteSize} bytes arrived (${row.chunksReceived} chunks); send chunk ${row.chunksReceived} next, or cancel_upload.`,
+      `uploadId: ${row.filename} is not complete: ${row.bytesReceived} of ${row.byteSize} bytes arrived (${row.chunksReceived} chunks); send chunk ${row.chunksReceived} next, or cancel it.`,
       { field: "uploadId", bytesReceived: row.bytesReceived, byteSize: row.byteSize },
     );
   }
@@ -167,7 +167,13 @@ export async function finishUpload(session: AuthoringSession, args: v.InferOutpu
     bytes.set(part, at);
     at += part.byteLength;
   }
-  const type = recogniseUpload(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
+  let type: ReturnType<typeof recogniseUpload>;
+  try {
+    type = recogniseUpload(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
+  } catch (error) {
+    if (error instanceof CourseAuthoringError) throw new CourseAuthoringError(error.code, `${row.filename}: ${error.message}`, { ...error.details, filename: row.filename });
+    throw error;
+  }
   const edit = await beginCourseEdit(session, row.courseId, args.expectedVersion);
   const asset = await storeAsset(session, edit.course.id, { filename: row.filename, mediaType: type.mediaType, bytes });
   edit.addedAssetBytes += asset.byteSize;

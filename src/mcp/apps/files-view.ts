@@ -1,7 +1,6 @@
 /**
  * The MCP Apps files view upload_files links to: the person chooses or drops files, each travels to the
- * service in ordered chunks through the app-only tools (begin_upload, upload_chunk, finish_upload,
- * cancel_upload) with its own progress bar and Cancel button, and never passes through the model. When a
+ * service in ordered chunks through the app-only tools (begin_upload, upload_chunk, finish_upload) with its own progress bar and Cancel button, and never passes through the model. When a
  * file is stored the view tells the model what it needs through `ui/update-model-context`: asset ID,
  * name, type, size, a picture's pixel size and a small thumbnail as image content (drawn here on a
  * canvas), so the agent can place the asset and write its alt text. Built like the export view: a
@@ -112,7 +111,7 @@ ${viewBridgePrologue}
       const bytes = new Uint8Array(await file.arrayBuffer());
       for (let index = 0; index * begun.chunkBytes < bytes.length; index++) {
         if (cancelled) {
-          await callTool("cancel_upload", { uploadId });
+          await callTool("finish_upload", { uploadId, cancel: true });
           return done("Cancelled; nothing was kept.", "cancelled");
         }
         const chunk = bytes.subarray(index * begun.chunkBytes, (index + 1) * begun.chunkBytes);
@@ -121,27 +120,27 @@ ${viewBridgePrologue}
         state.textContent = Math.round((100 * progress.bytesReceived) / file.size) + "%";
       }
       if (cancelled) {
-        await callTool("cancel_upload", { uploadId });
+        await callTool("finish_upload", { uploadId, cancel: true });
         return done("Cancelled; nothing was kept.", "cancelled");
       }
       const finished = await callTool("finish_upload", { uploadId });
-      const asset = finished.asset;
-      const fact = { assetId: asset.id, filename: asset.filename, mediaType: asset.mediaType, byteSize: asset.byteSize };
-      if (finished.image) { fact.width = finished.image.width; fact.height = finished.image.height; }
-      if (/^image\\//.test(asset.mediaType)) {
+      const fact = { assetId: finished.assetId, filename: file.name, mediaType: finished.mediaType, byteSize: finished.byteSize };
+      const pictured = typeof finished.width === "number";
+      if (pictured) { fact.width = finished.width; fact.height = finished.height; }
+      if (/^image\\//.test(finished.mediaType)) {
         const data = await thumbnailOf(file);
-        if (data) thumbnails.set(asset.id, data);
+        if (data) thumbnails.set(finished.assetId, data);
       }
       uploaded.push({ fact });
-      done("Uploaded as " + asset.id + " (" + asset.mediaType + ", " + humanSize(asset.byteSize) + (finished.image ? ", " + finished.image.width + "×" + finished.image.height + " px" : "") + ")", "done");
+      done("Uploaded as " + finished.assetId + " (" + finished.mediaType + ", " + humanSize(finished.byteSize) + (pictured ? ", " + finished.width + "×" + finished.height + " px" : "") + ")", "done");
       await tellModel();
     } catch (error) {
-      if (uploadId && !cancelled) await callTool("cancel_upload", { uploadId }).catch(() => {});
+      if (uploadId && !cancelled) await callTool("finish_upload", { uploadId, cancel: true }).catch(() => {});
       done("Not uploaded: " + String((error && error.message) || error), "refused");
     }
   };
 
-  const send = async (files) => {
+  const sendFiles = async (files) => {
     if (!courseId) {
       $("problem").textContent = "The course is not known yet; wait for the assistant to open this view for a course.";
       return;
@@ -156,10 +155,10 @@ ${viewBridgePrologue}
   drop.addEventListener("drop", (event) => {
     event.preventDefault();
     drop.classList.remove("over");
-    if (event.dataTransfer && event.dataTransfer.files) send(event.dataTransfer.files);
+    if (event.dataTransfer && event.dataTransfer.files) sendFiles(event.dataTransfer.files);
   });
   $("choose").addEventListener("change", (event) => {
-    send(event.target.files);
+    sendFiles(event.target.files);
     event.target.value = "";
   });
 

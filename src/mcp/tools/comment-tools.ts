@@ -87,10 +87,8 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
   toolset: "review",
   title: "Import review copy",
   description:
-    "Brings a commented Word review copy back (made by export_course format docx_review, commented in Word or LibreOffice, uploaded as an asset): " +
-    "each comment becomes a review comment on the part it was made on, authored as in the file, and each tracked change a comment quoting the suggested " +
-    "text; a part changed or deleted since the copy's version says so. Needs the reviewer role or more; a copy of another course is refused. " +
-    "Importing the same copy again adds only what is new.",
+    "Brings a Word review copy (export_course docx_review) back from an uploaded asset: each comment and tracked change becomes a review comment on " +
+    "its part, saying if the part changed since. Repeats add only what is new.",
   input: importReviewCopyArguments,
   output: v.object({
     courseId: v.string(),

@@ -19,7 +19,7 @@ const importResultSchema = v.object({
     v.object({
       keptAsText: v.array(v.string()),
       dropped: v.array(v.object({ what: v.string(), why: v.string() })),
-      speakerNotes: v.pipe(v.number(), v.description("Slides whose speaker notes became a review comment on their lesson (list_comments).")),
+      speakerNotes: v.number(),
     }),
   ),
 });
@@ -34,9 +34,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64, or an uploaded file by assetId. Word (.docx): headings make modules and lessons. PowerPoint (.pptx): " +
-    "a title slide names the course, section slides start modules, other slides are lessons; speaker notes become review comments on their lesson; pictures get " +
-    "placeholder alt text for you to fix. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
+    "archive holding one .json or .md) in contentBase64, or an upload by assetId, also .docx (headings as in Markdown) and .pptx (slides are lessons). At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
