@@ -1,7 +1,7 @@
 /**
  * The files view's chunked uploads through the real service, called as the view calls them: a file
  * sent in ordered chunks becomes an asset only when whole and recognised as upload_asset recognises it,
- * with its picture size; the tools are app-only (MCP Apps visibility) and upload_files links the view.
+ * with its picture size; the tools are app-only (MCP Apps visibility) and list_assets links the view.
  * Out of order, another person's, beyond the declared size, over the limit, cancelled or lying about its
  * type: refused with the rule named, and nothing of the file left behind.
  */
@@ -67,17 +67,16 @@ afterAll(async () => {
 });
 
 describe("the view's tools", () => {
-  test("the chunk tools are for the view only, and upload_files opens the files view", async () => {
+  test("the chunk tools are for the view only, and list_assets opens the files view", async () => {
     const tools = (await alice.client.listTools()).tools;
     for (const name of ["begin_upload", "upload_chunk", "finish_upload"]) {
       expect(tools.find((tool) => tool.name === name)?._meta).toEqual({ ui: { visibility: ["app"] } });
     }
-    const opener = tools.find((tool) => tool.name === "upload_files") as Json;
+    const opener = tools.find((tool) => tool.name === "list_assets") as Json;
     expect(opener._meta.ui.resourceUri).toBe("ui://course-authoring/files.html");
     const view = await alice.client.readResource({ uri: opener._meta.ui.resourceUri });
     expect(view.contents[0]?.mimeType).toBe("text/html;profile=mcp-app");
     expect(String((view.contents[0] as Json).text)).toContain('type="file" multiple');
-    expect(await alice.call("upload_files", { courseId })).toEqual({ courseId, title: "Files" });
   });
 
   test("a picture larger than one chunk arrives in order and becomes an asset with its pixel size", async () => {

@@ -56,7 +56,7 @@ const hostPage = (viewUrl: string) => `<!doctype html><html lang="en"><head><tit
 
 async function openView(): Promise<{ page: Page; frame: Frame }> {
   const page = await (await browser.newContext()).newPage();
-  const opened = (await alice.client.callTool({ name: "upload_files", arguments: { courseId } })) as CallToolResult;
+  const opened = (await alice.client.callTool({ name: "list_assets", arguments: { courseId } })) as CallToolResult;
   await page.exposeFunction("toolArguments", () => ({ courseId }));
   await page.exposeFunction("toolResult", () => opened);
   await page.exposeFunction("callTool", async (name: string, args: Record<string, unknown>) => alice.client.callTool({ name, arguments: args }));

@@ -37,6 +37,4 @@ export const toolsetIcons: Record<ToolsetName, Icon[]> = {
   exchange: icon("M4,1,0,5h3v6h2V5h3zM12,15l4-4h-3V5h-2v6H8z"),
   // A speech bubble.
   translation: icon("M1,2h14v9H7l-4,4v-4H1z"),
-  // None: its chunk tools are the view's, never picked from a list, and the opener sits beside upload_asset's icon.
-  files: [],
 };

@@ -11,8 +11,7 @@ import type { RequestInfo } from "@modelcontextprotocol/sdk/types.js";
 export const toolsets = {
   courses: "find, read, create (with a whole outline), batch-edit, delete and duplicate courses; the block types",
   edits: "one tool per edit (update_course, set_objectives, add/update/move/remove for modules, lessons, blocks): the same operations edit_course applies in batches",
-  assets: "upload and list images, audio, video and captions",
-  files: "the files view (upload_files), and its chunked uploads, which only the view calls",
+  assets: "upload and list images, audio, video and captions; the files view and its chunked uploads",
   history: "revisions: list, read as of, restore",
   sharing: "share and unshare a course",
   review: "validate, status workflow and publishing, comments, preview",
@@ -24,7 +23,7 @@ export type ToolsetName = keyof typeof toolsets;
 export const toolsetNames = Object.keys(toolsets) as ToolsetName[];
 
 /** Everything an agent needs for the whole authoring flow; `edits` repeats what edit_course does. */
-export const defaultToolsets: readonly ToolsetName[] = ["courses", "assets", "files", "history", "sharing", "review", "exchange"];
+export const defaultToolsets: readonly ToolsetName[] = ["courses", "assets", "history", "sharing", "review", "exchange"];
 
 export const toolsetsHeader = "x-mcp-toolsets";
 

@@ -1,5 +1,5 @@
 /**
- * The MCP Apps files view upload_files links to: the person chooses or drops files, each travels to the
+ * The MCP Apps files view list_assets links to: the person chooses or drops files, each travels to the
  * service in ordered chunks through the app-only tools (begin_upload, upload_chunk, finish_upload) with its own progress bar and Cancel button, and never passes through the model. When a
  * file is stored the view tells the model what it needs through `ui/update-model-context`: asset ID,
  * name, type, size, a picture's pixel size and a small thumbnail as image content (drawn here on a
@@ -174,7 +174,7 @@ ${viewBridgePrologue}
     if (!message || settled(message)) return;
     if (message.method === "ui/notifications/tool-result") {
       const facts = (message.params && message.params.structuredContent) || {};
-      setCourse(facts.courseId, facts.title);
+      setCourse(facts.courseId);
     } else if (message.method === "ui/notifications/tool-input") {
       const args = (message.params && message.params.arguments) || {};
       if (!courseId) setCourse(args.courseId);

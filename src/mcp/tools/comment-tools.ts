@@ -91,9 +91,7 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
     "its part, saying if the part changed since. Repeats add only what is new.",
   input: importReviewCopyArguments,
   output: v.object({
-    courseId: v.string(),
     copyVersion: v.number(),
-    currentVersion: v.number(),
     imported: v.array(
       v.object({ commentId: v.string(), kind: v.picklist(["comment", "suggestion"]), targetId: v.string(), author: v.string(), partState: v.picklist(partStates) }),
     ),

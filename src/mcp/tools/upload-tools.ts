@@ -2,14 +2,11 @@
  * The files view's tools. begin_upload, upload_chunk and finish_upload (which also cancels) are for the view
  * only (MCP Apps visibility `app`: hosts do not show them to the model): the person's files travel in
  * ordered chunks without passing through the model, and become assets only when whole and recognised as
- * upload_asset recognises a file. A refused file is deleted with its chunks. upload_files is the
- * model's door to the view: it opens the files view for a course.
+ * upload_asset recognises a file. A refused file is deleted with its chunks. The model's door to the
+ * view is list_assets, which links it (asset-tools.ts).
  */
 import * as v from "valibot";
-import { idField } from "../../authoring/schemas/fields.ts";
 import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
-import { openCourse } from "../../authoring/access.ts";
-import { readAs } from "../../authoring/services.ts";
 import {
   beginUpload,
   beginUploadArguments,
@@ -21,7 +18,6 @@ import {
   type UploadProgress,
 } from "../../authoring/uploads.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
-import { filesViewUri } from "../apps/files-view.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 /** MCP Apps: callable by the view, hidden from the model. */
@@ -34,7 +30,7 @@ const progressOf = ({ uploadId, bytesReceived, chunkBytes }: UploadProgress) => 
 
 const beginUploadTool = defineTool<AuthoringServices, typeof beginUploadArguments>({
   name: "begin_upload",
-  toolset: "files",
+  toolset: "assets",
   title: "Begin upload",
   description: "Files view only: begins a chunked upload to a course.",
   input: beginUploadArguments,
@@ -49,11 +45,11 @@ const beginUploadTool = defineTool<AuthoringServices, typeof beginUploadArgument
 
 const uploadChunkTool = defineTool<AuthoringServices, typeof uploadChunkArguments>({
   name: "upload_chunk",
-  toolset: "files",
+  toolset: "assets",
   title: "Upload chunk",
-  description: "Files view only: chunk index (from 0, in order; chunkBytes each but the last), base64.",
+  description: "Files view only: the next chunk (index from 0), base64.",
   input: uploadChunkArguments,
-  output: progressSchema,
+  output: v.object({ bytesReceived: v.number() }),
   annotations: appAnnotations,
   meta: appOnly,
   async handler(args, { user, services }) {
@@ -66,7 +62,7 @@ const finishUploadArguments = v.object({ ...finishArguments.entries, cancel: v.o
 
 const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArguments>({
   name: "finish_upload",
-  toolset: "files",
+  toolset: "assets",
   title: "Finish upload",
   description: "Files view only: a complete upload becomes an asset, checked as upload_asset does; cancel: true deletes it.",
   input: finishUploadArguments,
@@ -74,7 +70,6 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
     version: v.optional(v.number()),
     assetId: v.optional(v.string()),
     mediaType: v.optional(v.string()),
-    byteSize: v.optional(v.number()),
     width: v.optional(v.number()),
     height: v.optional(v.number()),
   }),
@@ -104,26 +99,4 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
   },
 });
 
-const uploadFilesArguments = v.object({ courseId: idField("course") });
-
-const uploadFilesTool = defineTool<AuthoringServices, typeof uploadFilesArguments>({
-  name: "upload_files",
-  toolset: "files",
-  title: "Upload files",
-  description:
-    "Opens the files view, where the person sends their own files to the course, not through you; you get each asset's id, name, type, size and a " +
-    "thumbnail per picture. Use it when you need their file. Else upload_asset.",
-  input: uploadFilesArguments,
-  output: v.object({ courseId: v.string(), title: v.string() }),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  meta: { ui: { resourceUri: filesViewUri } },
-  async handler(args, { user, services }) {
-    const course = await readAs(services, user, async (session) => (await openCourse(session, args.courseId, "edit")).course);
-    return {
-      structuredContent: { courseId: course.id, title: course.title },
-      summary: `The files view is open for course ${course.id} "${course.title}"; the person's uploads will be reported to you as they finish.`,
-    };
-  },
-});
-
-export const uploadTools: ToolDefinition<AuthoringServices>[] = [uploadFilesTool, beginUploadTool, uploadChunkTool, finishUploadTool];
+export const uploadTools: ToolDefinition<AuthoringServices>[] = [beginUploadTool, uploadChunkTool, finishUploadTool];
