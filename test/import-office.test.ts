@@ -186,6 +186,41 @@ describe("PowerPoint decks", () => {
   }, 60_000);
 });
 
+describe("long decks", () => {
+  test("260 slides with notes (over 1,000 parts) import, and more lessons than a module holds continue in a new module", async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText("Induction", { x: 1, y: 1, w: 8, h: 1 });
+    for (let number = 2; number <= 260; number++) {
+      const slide = pptx.addSlide();
+      slide.addText(`Topic ${number}`, { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+      slide.addText("One point.", { x: 0.5, y: 1.5, w: 9, h: 1 });
+      slide.addNotes(`Note ${number}.`);
+    }
+    const bytes = (await pptx.write({ outputType: "uint8array" })) as Uint8Array;
+    const result = await alice.call("import_course", { assetId: await upload("induction.pptx", bytes) });
+    // A course this long comes in pages: a module may go on in the next page.
+    const modules: Json[] = [];
+    let cursor: unknown;
+    do {
+      const page = (await alice.call("get_course", { courseId: (result.course as Json).id, includeBlocks: false, ...(cursor ? { cursor } : {}) })) as Json;
+      for (const module of page.modules as Json[]) {
+        const seen = modules.find((known) => known.id === module.id);
+        if (seen) seen.lessons.push(...module.lessons);
+        else modules.push({ ...module, lessons: [...module.lessons] });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    const course = { modules };
+    expect(modules.map((module) => [module.title, (module.lessons as Json[]).length])).toEqual([
+      ["Induction", 200],
+      ["Induction (continued)", 59],
+    ]);
+    expect(lessonsOf(course)[200]?.title).toBe("Topic 202");
+    expect((result.officeReport as Json).speakerNotes).toBe(259);
+    expect((result.officeReport as Json).keptAsText).toContain('slide 202 starts the module "Induction (continued)": a module holds at most 200 lessons');
+  }, 60_000);
+});
+
 describe("bad input: a clear error naming the file and the rule, nothing written", () => {
   let good: Uint8Array;
   let coursesBefore: unknown;

@@ -94,9 +94,9 @@ export function listArchiveEntries(bytes: Uint8Array, maxEntries: number = 0xfff
   return entries;
 }
 
-/** Every entry named in the central directory, checked before any byte is inflated. */
-export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
-  const entries = listArchiveEntries(bytes, archiveLimits.entries);
+/** Every entry named in the central directory, checked before any byte is inflated; Office packages allow more entries (a part or four per slide). */
+export function readCentralDirectory(bytes: Uint8Array, maxEntries: number = archiveLimits.entries): ArchiveEntry[] {
+  const entries = listArchiveEntries(bytes, maxEntries);
   for (const entry of entries) checkEntry(entry);
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > archiveLimits.uncompressedBytes) {

@@ -11,6 +11,9 @@ import { childElements, readOfficeXml, type XmlNode } from "./office-xml.ts";
 
 export type OfficeKind = "docx" | "pptx";
 
+/** A slide brings up to four parts (slide, notes and their relationships) and media: room for the 1,000 slides a deck may have. */
+export const officeMaxEntries = 8_000;
+
 const mainContentTypes: Record<OfficeKind, string> = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
   pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
@@ -53,7 +56,7 @@ export class OfficePackage {
   ) {
     let listed: ArchiveEntry[];
     try {
-      listed = readCentralDirectory(bytes);
+      listed = readCentralDirectory(bytes, officeMaxEntries);
     } catch (error) {
       if (error instanceof CourseAuthoringError) throw officeError(fileName, error.message.replace(/^content: /, "").replace(/;? ?nothing was imported\.?$/i, ""), error.code === "limit_exceeded" ? "limit_exceeded" : "invalid_arguments");
       throw error;

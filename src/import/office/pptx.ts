@@ -7,6 +7,7 @@
  * turned off, tables become Markdown tables, pictures image blocks. Speaker notes are kept as a review
  * comment on the slide's lesson, where the author sees them and learners do not.
  */
+import { limits } from "../../authoring/schemas/fields.ts";
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
@@ -231,9 +232,29 @@ export function planFromPptx(file: OfficePackage, title: string | undefined, fal
   if (!parts.some((part) => part.kind === "heading" && part.level === 2)) {
     throw officeError(file.fileName, "has no slide that can be a lesson (every slide is a title or section slide, or hidden)");
   }
+  // A module holds at most limits.lessonsPerModule lessons: a longer run of slides continues in a new module.
+  const sized: MarkdownPart[] = [];
+  const titlePart = parts.find((part) => part.kind === "heading" && part.level === 0);
+  let moduleTitle = title ?? (titlePart?.kind === "heading" ? titlePart.text : fallbackTitle);
+  let lessonsInModule = 0;
+  for (const part of parts) {
+    if (part.kind === "heading" && part.level === 1) {
+      moduleTitle = part.text;
+      lessonsInModule = 0;
+    } else if (part.kind === "heading" && part.level === 2) {
+      if (lessonsInModule === limits.lessonsPerModule) {
+        sized.push({ kind: "heading", level: 1, line: part.line, source: "", text: `${moduleTitle} (continued)`.slice(0, limits.titleCharacters) });
+        reader.content.keptAsText(`slide ${part.line} starts the module "${moduleTitle} (continued)": a module holds at most ${limits.lessonsPerModule} lessons`);
+        sawSection = true;
+        lessonsInModule = 0;
+      }
+      lessonsInModule += 1;
+    }
+    sized.push(part);
+  }
   // Without section slides every lesson sits in one module; the level gap keeps the outline flat.
   const plan = planFromParts(
-    sawSection ? parts : parts.map((part) => (part.kind === "heading" && part.level === 1 ? { ...part, level: 2 } : part)),
+    sawSection ? sized : sized.map((part) => (part.kind === "heading" && part.level === 1 ? { ...part, level: 2 } : part)),
     { title, fallbackTitle, place: (line) => `slide ${line}` },
   );
   const notices: Notice[] = [...reader.content.notices, ...plan.notices];
