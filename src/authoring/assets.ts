@@ -63,7 +63,7 @@ export async function uploadAsset(
       limit: limits.assetBytes,
     });
   }
-  const type = recogniseUpload(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
+  const type = await recogniseUpload(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
   const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
   edit.addedAssetBytes += row.byteSize;
   const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
@@ -77,8 +77,8 @@ export async function uploadAsset(
  * type or a name that disagrees with the bytes is an error naming `field` (or mediaType, filename).
  * upload_asset and the files view's chunked uploads both come here.
  */
-export function recogniseUpload(bytes: Uint8Array, claims: { filename: string; mediaType?: string | null | undefined }, field: string): MediaType {
-  const sniffed = sniffMediaType(bytes, { claimed: claims.mediaType ?? undefined, filename: claims.filename });
+export async function recogniseUpload(bytes: Uint8Array, claims: { filename: string; mediaType?: string | null | undefined }, field: string): Promise<MediaType> {
+  const sniffed = await sniffMediaType(bytes, { claimed: claims.mediaType ?? undefined, filename: claims.filename });
   if (sniffed.kind === "refused") throw invalidArgument(field, `is refused: ${sniffed.reason}`);
   if (sniffed.kind === "svg") {
     throw invalidArgument(field, "SVG is not accepted because it can carry scripts; export the image as PNG or WebP and upload that");

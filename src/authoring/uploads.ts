@@ -167,9 +167,9 @@ export async function finishUpload(session: AuthoringSession, args: v.InferOutpu
     bytes.set(part, at);
     at += part.byteLength;
   }
-  let type: ReturnType<typeof recogniseUpload>;
+  let type: Awaited<ReturnType<typeof recogniseUpload>>;
   try {
-    type = recogniseUpload(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
+    type = await recogniseUpload(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
   } catch (error) {
     if (error instanceof CourseAuthoringError) throw new CourseAuthoringError(error.code, `${row.filename}: ${error.message}`, { ...error.details, filename: row.filename });
     throw error;

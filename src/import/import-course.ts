@@ -1,13 +1,12 @@
 /**
- * The import use case: read the source (text, base64, an uploaded file, or a zip holding one document),
- * plan a course from our JSON export, a Markdown outline, or a Word or PowerPoint file, validate it with
- * create_course's schemas, and write it with its assets (and a Word or PowerPoint file's speaker notes,
- * as review comments) in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
+ * The import use case: read the source (text, base64 or a zip holding one document), plan a course
+ * from our JSON export or a Markdown outline, validate it with create_course's schemas, and write it
+ * with its assets in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
  */
 import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
-import { idField, titleField } from "../authoring/schemas/fields.ts";
+import { titleField } from "../authoring/schemas/fields.ts";
 import type { Notice } from "../notice.ts";
 import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
@@ -17,19 +16,33 @@ import type { OfficeReport } from "./office/office-content.ts";
 import { officeKindOf, planFromOffice, readUploadedFile } from "./office/office-import.ts";
 import { insertLessonNotes } from "./office/lesson-notes.ts";
 import { validateImportedCourse, type ImportPlan } from "./plan.ts";
-import { importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./banks/import-bank.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";
+
+const allImportFormats = [...importFormats, ...bankImportFormats] as const;
 
 export const importCourseArguments = v.object({
   format: v.optional(
     v.pipe(
-      v.picklist(importFormats, `must be one of ${importFormats.join(", ")}`),
-      v.description("json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx: Word, PowerPoint. Omit to detect it."),
+      v.picklist(allImportFormats, `must be one of ${allImportFormats.join(", ")}`),
+      v.description(
+        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx. Omit to detect it. " +
+          "Question banks: qti3, qti21 (zip), moodle_xml, gift.",
+      ),
     ),
   ),
   content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
   contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
-  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file (upload_asset or the files view) of any course you can read: .docx, .pptx, or any format above."))),
+  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file (upload_asset, the files view) of a course you can read."))),
   title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
+  into: v.optional(
+    v.pipe(
+      v.strictObject({ courseId: idField("course"), lessonId: v.optional(idField("lesson")), moduleId: v.optional(idField("module")), expectedVersion: expectedVersionField }),
+      v.description("Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId, of this course."),
+    ),
+  ),
 });
 
 export interface ImportedCourse {
@@ -46,21 +59,34 @@ export interface ImportedCourse {
   officeReport?: OfficeReport & { speakerNotes: number };
 }
 
+export function isBankImport(format: string | undefined): format is BankImportFormat {
+  return (bankImportFormats as readonly (string | undefined)[]).includes(format);
+}
+
+/** A question bank: read, checked and written as quiz lessons (see `banks/import-bank.ts`). */
+export async function importQuestionBank(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedBankResult> {
+  if (!isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: not a question-bank format", { field: "format" });
+  const { bytes } = importBytes(args);
+  return importBank(services, actor, args.format, bytes, { title: args.title, into: args.into });
+}
+
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
+  if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
+  if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
-  const document = readImportSource({ ...args, file }, officeKindOf);
+  const document = await readImportSource({ ...args, format: args.format, file }, officeKindOf);
   let plan: ImportPlan;
   let sourceName: string;
   let officeReport: ImportedCourse["officeReport"];
   let lessonNotes: readonly { path: string; text: string }[] = [];
   if (document.kind === "office") {
-    const office = planFromOffice(document, document.officeKind, args.title);
+    const office = await planFromOffice(document, document.officeKind, args.title);
     plan = office;
     lessonNotes = office.lessonNotes;
     officeReport = { ...office.report, speakerNotes: office.lessonNotes.length };
     sourceName = `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`;
   } else {
-    plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+    plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
     sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   }
   const validated = validateImportedCourse(plan);

@@ -54,8 +54,8 @@ function lessonOutline(lesson: LessonDraft): Record<string, unknown> {
 }
 
 /** The plan for a Markdown outline; `title` is used when the document has no single top heading, or replaces it. */
-export function planFromMarkdown(text: string, title?: string): ImportPlan {
-  return planFromParts(markdownParts(text), { title });
+export async function planFromMarkdown(text: string, title?: string): Promise<ImportPlan> {
+  return planFromParts(await markdownParts(text), { title });
 }
 
 export interface OutlineOptions {

@@ -95,26 +95,30 @@ function detectText(text: string): "json" | "markdown" {
   }
 }
 
-/** Office files are zips whose bytes the media sniffer names; `officeKindOf` is given by the caller to keep this layer free of the Office reader. */
-export function readImportSource(source: ImportSource, officeKindOf: (file: { fileName: string; bytes: Uint8Array }) => "docx" | "pptx" | null): ImportDocument | OfficeDocument {
+/** The bytes given, as text or base64, within the size limit. */
+export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint8Array; field: "content" | "contentBase64" | "assetId" } {
   const given = [source.content, source.contentBase64, source.file].filter((value) => value !== undefined).length;
   if (given !== 1) {
-    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text), contentBase64 (any format) or assetId (an uploaded file).", {
+    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (text), contentBase64 (any file, required for zip) or assetId (an uploaded file).", {
       field: "content",
     });
   }
-  const field = source.content !== undefined ? "content" : source.file !== undefined ? "assetId" : "contentBase64";
-  let bytes: Uint8Array;
   if (source.file !== undefined) {
-    bytes = source.file.bytes;
-    if (bytes.byteLength > maxImportBytes) throw tooLarge("assetId", bytes.byteLength);
-  } else if (source.content !== undefined) {
-    bytes = new TextEncoder().encode(source.content);
-    if (bytes.byteLength > maxImportBytes) throw tooLarge("content", bytes.byteLength);
-  } else {
-    bytes = decodeBase64(source.contentBase64 as string);
-    if (bytes.byteLength > maxImportBytes) throw tooLarge("contentBase64", bytes.byteLength);
+    if (source.file.bytes.byteLength > maxImportBytes) throw tooLarge("assetId", source.file.bytes.byteLength);
+    return { bytes: source.file.bytes, field: "assetId" };
   }
+  const field = source.content !== undefined ? "content" : "contentBase64";
+  const bytes = source.content !== undefined ? new TextEncoder().encode(source.content) : decodeBase64(source.contentBase64 as string);
+  if (bytes.byteLength > maxImportBytes) throw tooLarge(field, bytes.byteLength);
+  return { bytes, field };
+}
+
+/** Office files are zips the media sniffer names; `officeKindOf` comes from the caller, keeping this layer free of the Office reader. */
+export async function readImportSource(
+  source: ImportSource & { format?: ImportFormat | undefined },
+  officeKindOf: (file: { fileName: string; bytes: Uint8Array }) => Promise<"docx" | "pptx" | null>,
+): Promise<ImportDocument | OfficeDocument> {
+  const { bytes, field } = importBytes(source);
   if (!isZip(bytes)) {
     const text = textOf(bytes);
     if (text === null) throw notWhatItClaims(source.format, "binary", field);
@@ -123,17 +127,17 @@ export function readImportSource(source: ImportSource, officeKindOf: (file: { fi
     return { kind, text, container: "none" };
   }
   const fileName = source.file?.fileName ?? field;
-  const officeKind = officeKindOf({ fileName: source.file?.fileName ?? field, bytes });
+  const officeKind = await officeKindOf({ fileName, bytes });
   if (officeKind !== null) {
     if (source.format !== undefined && source.format !== officeKind) throw notWhatItClaims(source.format, officeKind, field);
     return { kind: "office", officeKind, fileName, bytes };
   }
   if (source.format === "docx" || source.format === "pptx") {
-    throw new CourseAuthoringError("invalid_arguments", `${source.file?.fileName ?? field}: format is ${source.format} but the content is not a Word or PowerPoint file (its [Content_Types].xml names no main document); nothing was imported.`, { field, format: source.format });
+    throw new CourseAuthoringError("invalid_arguments", `${fileName}: format is ${source.format} but the content is not a Word or PowerPoint file (its [Content_Types].xml names no main document); nothing was imported.`, { field, format: source.format });
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 
-  const inner = documentInArchive(bytes);
+  const inner = await documentInArchive(bytes);
   const innerText = textOf(inner.bytes);
   if (innerText === null || detectText(innerText) !== inner.kind) {
     const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";

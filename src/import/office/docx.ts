@@ -8,7 +8,7 @@
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
-import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, type OfficePlan } from "./office-content.ts";
+import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import type { OfficePackage, Relationship } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
@@ -30,21 +30,27 @@ const on = (node: XmlNode | undefined) => node !== undefined && !/^(0|false|off|
 export class DocxReader {
   private readonly styles = new Map<string, StyleInfo>();
   private readonly numberFormats = new Map<string, string>();
-  private readonly relationships: Map<string, Relationship>;
   readonly content: OfficeContent;
   private paragraphNumber = 0;
 
-  constructor(private readonly file: OfficePackage) {
+  private constructor(
+    private readonly file: OfficePackage,
+    private readonly relationships: Map<string, Relationship>,
+  ) {
     this.content = new OfficeContent(file);
-    this.relationships = file.relationships(file.mainPart);
-    this.readStyles();
-    this.readNumbering();
   }
 
-  private readStyles(): void {
-    const part = this.file.related(this.file.mainPart, "styles");
+  static async create(file: OfficePackage): Promise<DocxReader> {
+    const reader = new DocxReader(file, await file.relationships(file.mainPart));
+    await reader.readStyles();
+    await reader.readNumbering();
+    return reader;
+  }
+
+  private async readStyles(): Promise<void> {
+    const part = await this.file.related(this.file.mainPart, "styles");
     if (!part || !this.file.has(part)) return;
-    for (const style of childElements(this.file.xml(part), "style")) {
+    for (const style of childElements(await this.file.xml(part), "style")) {
       const id = style.attributes.styleId;
       if (!id) continue;
       const pPr = firstChild(style, "pPr");
@@ -59,10 +65,10 @@ export class DocxReader {
   }
 
   /** numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. */
-  private readNumbering(): void {
-    const part = this.file.related(this.file.mainPart, "numbering");
+  private async readNumbering(): Promise<void> {
+    const part = await this.file.related(this.file.mainPart, "numbering");
     if (!part || !this.file.has(part)) return;
-    const numbering = this.file.xml(part);
+    const numbering = await this.file.xml(part);
     const abstract = new Map<string, XmlNode>();
     for (const node of childElements(numbering, "abstractNum")) abstract.set(node.attributes.abstractNumId ?? "", node);
     for (const num of childElements(numbering, "num")) {
@@ -220,8 +226,8 @@ export class DocxReader {
   }
 
   /** The body's paragraphs and tables as outline parts. */
-  parts(): MarkdownPart[] {
-    const body = firstChild(this.file.xml(this.file.mainPart), "body");
+  async parts(): Promise<MarkdownPart[]> {
+    const body = firstChild(await this.file.xml(this.file.mainPart), "body");
     const items: { paragraph: Paragraph; line: number }[] = [];
     const walk = (container: XmlNode) => {
       for (const child of childElements(container)) {
@@ -290,10 +296,11 @@ function mergeParagraphs(items: readonly { paragraph: Paragraph; line: number }[
   return parts;
 }
 
-export function planFromDocx(file: OfficePackage, title: string | undefined, fallbackTitle: string): OfficePlan {
-  const reader = new DocxReader(file);
-  let parts = reader.parts();
+export async function planFromDocx(file: OfficePackage, title: string | undefined, fallbackTitle: string): Promise<OfficePlan> {
+  const reader = await DocxReader.create(file);
+  let parts = await reader.parts();
   reader.reportSideParts();
+  parts = withoutFailedPictures(parts, await reader.content.loadPictures());
   // A document without headings under its title is one lesson of one module.
   const titleLevel = parts.find((part) => part.kind === "heading")?.level;
   const headings = parts.filter((part) => part.kind === "heading");

@@ -30,7 +30,7 @@ export class OfficeContent {
   readonly assets: ImportedAsset[] = [];
   readonly notices: Notice[] = [];
   readonly report: OfficeReport = { keptAsText: [], dropped: [] };
-  private readonly byPart = new Map<string, string | null>();
+  private readonly byPart = new Map<string, { sourceId: string; number: number; where: string }>();
 
   constructor(readonly officePackage: OfficePackage) {}
 
@@ -44,44 +44,52 @@ export class OfficeContent {
     this.notices.push({ level: "warning", text: `${what}: ${why}` });
   }
 
-  /** An image block for the picture part, or null (and a report entry) when it cannot be one. */
+  /** An image block for the picture part, its bytes read later by `loadPictures`; null when the file lacks the part. */
   picture(part: string | undefined, description: string, where: string): Record<string, unknown> | null {
     if (!part) {
       this.dropped(`a picture on ${where}`, "its image is missing from the file");
       return null;
     }
-    let sourceId = this.byPart.get(part);
-    if (sourceId === undefined) {
-      sourceId = this.storePicture(part, where);
-      this.byPart.set(part, sourceId);
+    let picture = this.byPart.get(part);
+    if (!picture) {
+      picture = { sourceId: `ast_officepicture${this.byPart.size + 1}`, number: this.byPart.size + 1, where };
+      this.byPart.set(part, picture);
     }
-    if (sourceId === null) return null;
-    const number = this.assets.findIndex((asset) => asset.sourceId === sourceId) + 1;
-    const placeholder = `Picture ${number}`;
+    const placeholder = `Picture ${picture.number}`;
     if (description.trim() && description.trim() !== placeholder) {
-      this.notices.push({ level: "notice", text: `${where}: the file describes picture ${number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
+      this.notices.push({ level: "notice", text: `${where}: the file describes picture ${picture.number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
     }
     // "Picture N" is a placeholder validate_course reports (image.unhelpful_alt), so every picture is checked by a person.
-    return { type: "image", assetId: sourceId, alt: placeholder };
+    return { type: "image", assetId: picture.sourceId, alt: placeholder };
   }
 
-  private storePicture(part: string, where: string): string | null {
-    const bytes = this.officePackage.part(part);
-    const sniffed = sniffMediaType(bytes);
-    const name = part.split("/").pop() ?? part;
-    if (sniffed.kind !== "accepted" || !pictureTypes.has(sniffed.type.mediaType)) {
-      this.dropped(`the picture ${name} on ${where}`, "it is not PNG, JPEG, GIF or WebP (for example EMF, WMF, TIFF or SVG); export it as PNG and add it with upload_asset");
-      return null;
+  /** Reads and recognises every picture met; returns the source IDs of those that cannot be assets (reported as dropped). */
+  async loadPictures(): Promise<Set<string>> {
+    const failed = new Set<string>();
+    for (const [part, picture] of this.byPart) {
+      const bytes = await this.officePackage.part(part);
+      const sniffed = await sniffMediaType(bytes);
+      const name = part.split("/").pop() ?? part;
+      if (sniffed.kind !== "accepted" || !pictureTypes.has(sniffed.type.mediaType)) {
+        this.dropped(`the picture ${name} on ${picture.where}`, "it is not PNG, JPEG, GIF or WebP (for example EMF, WMF, TIFF or SVG); export it as PNG and add it with upload_asset");
+        failed.add(picture.sourceId);
+        continue;
+      }
+      if (bytes.byteLength > limits.assetBytes) {
+        this.dropped(`the picture ${name} on ${picture.where}`, `it is ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`);
+        failed.add(picture.sourceId);
+        continue;
+      }
+      const stem = name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "picture";
+      this.assets.push({ sourceId: picture.sourceId, fileName: `${stem}.${sniffed.type.extensions[0]}`, mediaType: sniffed.type.mediaType, bytes });
     }
-    if (bytes.byteLength > limits.assetBytes) {
-      this.dropped(`the picture ${name} on ${where}`, `it is ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`);
-      return null;
-    }
-    const stem = name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "_") || "picture";
-    const sourceId = `ast_officepicture${this.assets.length + 1}`;
-    this.assets.push({ sourceId, fileName: `${stem}.${sniffed.type.extensions[0]}`, mediaType: sniffed.type.mediaType, bytes });
-    return sourceId;
+    return failed;
   }
+}
+
+/** The parts without image blocks whose picture could not become an asset. */
+export function withoutFailedPictures<Part extends { kind: string; block?: Record<string, unknown> }>(parts: readonly Part[], failed: ReadonlySet<string>): Part[] {
+  return parts.filter((part) => !(part.kind === "block" && part.block?.type === "image" && failed.has(String(part.block.assetId))));
 }
 
 /** Text safe to put in Markdown as words, not markup. */

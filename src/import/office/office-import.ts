@@ -43,8 +43,8 @@ export async function readUploadedFile(session: AuthoringSession, assetId: strin
 }
 
 /** The Office kind of a file by its bytes, or null when it is not Word or PowerPoint. */
-export function officeKindOf(file: { fileName: string; bytes: Uint8Array }): OfficeKind | null {
-  const sniffed = sniffMediaType(file.bytes, { filename: file.fileName });
+export async function officeKindOf(file: { fileName: string; bytes: Uint8Array }): Promise<OfficeKind | null> {
+  const sniffed = await sniffMediaType(file.bytes, { filename: file.fileName });
   if (sniffed.kind === "refused") throw officeError(file.fileName, `is refused: ${sniffed.reason}`);
   if (sniffed.kind !== "accepted") return null;
   const kind = officeMediaTypes[sniffed.type.mediaType] ?? null;
@@ -55,11 +55,11 @@ export function officeKindOf(file: { fileName: string; bytes: Uint8Array }): Off
   return kind;
 }
 
-export function planFromOffice(file: { fileName: string; bytes: Uint8Array }, kind: OfficeKind, title: string | undefined): OfficePlan {
-  const officePackage = new OfficePackage(file.bytes, file.fileName, kind);
+export async function planFromOffice(file: { fileName: string; bytes: Uint8Array }, kind: OfficeKind, title: string | undefined): Promise<OfficePlan> {
+  const officePackage = await OfficePackage.open(file.bytes, file.fileName, kind);
   const fallbackTitle = file.fileName.replace(/\.[^.]*$/, "").replace(/[_-]+/g, " ").trim() || "Imported course";
   try {
-    return kind === "docx" ? planFromDocx(officePackage, title, fallbackTitle) : planFromPptx(officePackage, title, fallbackTitle);
+    return kind === "docx" ? await planFromDocx(officePackage, title, fallbackTitle) : await planFromPptx(officePackage, title, fallbackTitle);
   } catch (error) {
     if (error instanceof CourseAuthoringError && error.message.startsWith("content: ")) {
       throw new CourseAuthoringError(error.code, `${file.fileName}: ${error.message.slice("content: ".length)}`, { ...error.details, file: file.fileName });

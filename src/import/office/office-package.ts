@@ -6,7 +6,8 @@
  * it is a hyperlink (hyperlinks stay links). Parts are inflated on demand, within one budget for the file.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
-import { archiveLimits, inflateEntry, readCentralDirectory, type ArchiveEntry } from "../archive.ts";
+import { archiveLimits, inflateEntry, readCentralDirectory } from "../archive.ts";
+import type { ZipEntry } from "../../parse/zip.ts";
 import { childElements, readOfficeXml, type XmlNode } from "./office-xml.ts";
 
 export type OfficeKind = "docx" | "pptx";
@@ -32,6 +33,13 @@ export function officeError(fileName: string, rule: string, code: "invalid_argum
   return new CourseAuthoringError(code, `${fileName}: ${rule}; nothing was imported.`, { field: "assetId", file: fileName, ...details });
 }
 
+/** The archive reader's words ("content: …; nothing was imported.") as this file's. */
+function asFileError(fileName: string, error: unknown): unknown {
+  if (!(error instanceof CourseAuthoringError) || !error.message.startsWith("content: ")) return error;
+  const rule = error.message.replace(/^content: /, "").replace(/[;,.]? ?(this looks like a zip bomb, so )?nothing was imported\.?$/i, (_all, bomb) => (bomb ? "; it looks like a zip bomb" : ""));
+  return officeError(fileName, rule, error.code === "limit_exceeded" ? "limit_exceeded" : "invalid_arguments");
+}
+
 /** Resolves a relationship target against the folder of the part that names it. */
 function resolvePartName(from: string, target: string): string {
   if (target.startsWith("/")) return target.slice(1);
@@ -44,27 +52,29 @@ function resolvePartName(from: string, target: string): string {
 }
 
 export class OfficePackage {
-  private readonly entries: Map<string, ArchiveEntry>;
   private inflatedBytes = 0;
   private readonly relationshipCache = new Map<string, Map<string, Relationship>>();
-  readonly mainPart: string;
+  mainPart = "";
 
-  constructor(
+  private constructor(
     private readonly bytes: Uint8Array,
+    private readonly entries: Map<string, ZipEntry>,
     readonly fileName: string,
     readonly kind: OfficeKind,
-  ) {
-    let listed: ArchiveEntry[];
+  ) {}
+
+  /** Opens and checks the package: macros, the main part's type, and every relationship, before any content is read. */
+  static async open(bytes: Uint8Array, fileName: string, kind: OfficeKind): Promise<OfficePackage> {
+    let listed: ZipEntry[];
     try {
       listed = readCentralDirectory(bytes, officeMaxEntries);
     } catch (error) {
-      if (error instanceof CourseAuthoringError) throw officeError(fileName, error.message.replace(/^content: /, "").replace(/;? ?nothing was imported\.?$/i, ""), error.code === "limit_exceeded" ? "limit_exceeded" : "invalid_arguments");
-      throw error;
+      throw asFileError(fileName, error);
     }
-    this.entries = new Map(listed.map((entry) => [entry.name, entry]));
+    const file = new OfficePackage(bytes, new Map(listed.map((entry) => [entry.name, entry])), fileName, kind);
     const macros = listed.find((entry) => /(^|\/)vbaProject\.bin$|(^|\/)activeX\//i.test(entry.name));
     if (macros) throw officeError(fileName, `holds macros or ActiveX (${macros.name}); macro-enabled Office files are refused, save it as a plain .${kind}`);
-    const types = this.xml("[Content_Types].xml");
+    const types = await file.xml("[Content_Types].xml");
     const overrides = childElements(types, "Override");
     const typeValues = [...overrides, ...childElements(types, "Default")].map((node) => node.attributes.ContentType ?? "");
     if (typeValues.some((type) => /macroEnabled|vbaProject|activeX/i.test(type))) {
@@ -75,12 +85,13 @@ export class OfficePackage {
       const other = (Object.keys(mainContentTypes) as OfficeKind[]).find((candidate) => overrides.some((node) => node.attributes.ContentType === mainContentTypes[candidate]));
       throw officeError(fileName, `is not ${kindNames[kind]}${other ? `; it is ${kindNames[other]}` : ""}`);
     }
-    this.mainPart = resolvePartName("", main.attributes.PartName ?? "");
+    file.mainPart = resolvePartName("", main.attributes.PartName ?? "");
     // Every relationship is checked up front, so a file reaching outside itself is refused whole.
-    for (const name of this.entries.keys()) {
-      const match = /^(.*?)_rels\/([^/]+)\.rels$/.exec(name);
-      if (match) this.relationships(`${match[1]}${match[2]}`);
+    for (const name of file.entries.keys()) {
+      const match = /^(.*?)_rels\/([^/]*)\.rels$/.exec(name);
+      if (match) await file.relationships(`${match[1]}${match[2]}`);
     }
+    return file;
   }
 
   has(part: string): boolean {
@@ -88,7 +99,7 @@ export class OfficePackage {
   }
 
   /** A part's bytes, inflated within what is left of the file's budget. */
-  part(name: string): Uint8Array {
+  async part(name: string): Promise<Uint8Array> {
     const entry = this.entries.get(name);
     if (!entry) throw officeError(this.fileName, `names the part ${name}, which the package does not hold`);
     this.inflatedBytes += entry.size;
@@ -96,41 +107,41 @@ export class OfficePackage {
       throw officeError(this.fileName, `inflates to more than ${archiveLimits.uncompressedBytes} bytes`, "limit_exceeded");
     }
     try {
-      return inflateEntry(this.bytes, entry);
+      return await inflateEntry(this.bytes, entry);
     } catch (error) {
-      if (error instanceof CourseAuthoringError) throw officeError(this.fileName, error.message.replace(/^content: /, "").replace(/;? ?(nothing was imported|this looks like a zip bomb, so nothing was imported)\.?$/i, "; it looks like a zip bomb"), error.code === "limit_exceeded" ? "limit_exceeded" : "invalid_arguments");
-      throw error;
+      throw asFileError(this.fileName, error);
     }
   }
 
-  xml(name: string): XmlNode {
-    return readOfficeXml(this.part(name), name, this.fileName);
+  async xml(name: string): Promise<XmlNode> {
+    return readOfficeXml(await this.part(name), name, this.fileName);
   }
 
   /** The relationships of a part by ID; a non-hyperlink reaching outside the package is refused. */
-  relationships(part: string): Map<string, Relationship> {
+  async relationships(part: string): Promise<Map<string, Relationship>> {
     const cached = this.relationshipCache.get(part);
     if (cached) return cached;
     const slash = part.lastIndexOf("/");
     const relsName = `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
     const found = new Map<string, Relationship>();
-    if (!this.entries.has(relsName)) return found;
-    for (const node of childElements(this.xml(relsName), "Relationship")) {
-      const type = node.attributes.Type ?? "";
-      const target = node.attributes.Target ?? "";
-      const external = node.attributes.TargetMode === "External";
-      if (external && type !== hyperlinkType) {
-        throw officeError(this.fileName, `${part} has an external relationship (TargetMode="External") to ${JSON.stringify(target.slice(0, 200))}; only hyperlinks may point outside the file`);
+    if (this.entries.has(relsName)) {
+      for (const node of childElements(await this.xml(relsName), "Relationship")) {
+        const type = node.attributes.Type ?? "";
+        const target = node.attributes.Target ?? "";
+        const external = node.attributes.TargetMode === "External";
+        if (external && type !== hyperlinkType) {
+          throw officeError(this.fileName, `${part || "the package"} has an external relationship (TargetMode="External") to ${JSON.stringify(target.slice(0, 200))}; only hyperlinks may point outside the file`);
+        }
+        found.set(node.attributes.Id ?? "", { type, target: external ? target : resolvePartName(part, target), external });
       }
-      found.set(node.attributes.Id ?? "", { type, target: external ? target : resolvePartName(part, target), external });
     }
     this.relationshipCache.set(part, found);
     return found;
   }
 
   /** The first relationship of a part with a type ending in `/typeSuffix`. */
-  related(part: string, typeSuffix: string): string | undefined {
-    for (const relationship of this.relationships(part).values()) {
+  async related(part: string, typeSuffix: string): Promise<string | undefined> {
+    for (const relationship of (await this.relationships(part)).values()) {
       if (!relationship.external && relationship.type.endsWith(`/${typeSuffix}`)) return relationship.target;
     }
     return undefined;

@@ -1,12 +1,11 @@
 /**
- * The one place Office XML parts are parsed, so a shared bounded reader can replace it in one edit.
- * Strict XML (saxes) with no DTD processing: a DOCTYPE is refused, so neither external entities nor
- * entity expansion can happen, and an undefined entity is an error. Bounded in characters, element
- * count and depth. Element names are local names; attributes keep their local name, except the
+ * Office XML parts as small element trees, read through the service's one bounded XML reader
+ * (`parse/xml.ts`: strict, no DTD at all, bounded in length, depth, elements and attributes, yielding to
+ * the event loop). Element names are local names; attributes keep their local name, except the
  * relationship namespace's, which read `r:id`, `r:embed` whatever prefix the writer chose.
  */
-import { SaxesParser, type SaxesTagNS } from "saxes";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { readXml, type XmlElement } from "../../parse/xml.ts";
 
 export interface XmlNode {
   readonly name: string;
@@ -14,54 +13,28 @@ export interface XmlNode {
   readonly children: (XmlNode | string)[];
 }
 
-export const officeXmlLimits = { characters: 32 * 1024 * 1024, elements: 2_000_000, depth: 200 } as const;
+export const officeXmlLimits = { maxLength: 32 * 1024 * 1024, maxElements: 2_000_000, maxDepth: 200 } as const;
 
 const relationshipNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
-function officeXmlError(fileName: string, part: string, rule: string, code: "invalid_arguments" | "limit_exceeded" = "invalid_arguments"): CourseAuthoringError {
-  return new CourseAuthoringError(code, `${fileName}: the part ${part} ${rule}; nothing was imported.`, { field: "assetId", file: fileName, part });
+function simplified(element: XmlElement): XmlNode {
+  const attributes: Record<string, string> = {};
+  for (const attribute of Object.values(element.attributes)) {
+    if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
+    attributes[attribute.uri === relationshipNamespace ? `r:${attribute.local}` : attribute.local] = attribute.value;
+  }
+  return { name: element.local, attributes, children: element.children.map((child) => (typeof child === "string" ? child : simplified(child))) };
 }
 
-/** Parses one part of an Office package into a small element tree. */
-export function readOfficeXml(bytes: Uint8Array, part: string, fileName: string): XmlNode {
-  const text = new TextDecoder().decode(bytes);
-  if (text.length > officeXmlLimits.characters) throw officeXmlError(fileName, part, `is more than ${officeXmlLimits.characters} characters`, "limit_exceeded");
-  const root: XmlNode = { name: "#document", attributes: {}, children: [] };
-  const stack: XmlNode[] = [root];
-  let elements = 0;
-  const parser = new SaxesParser({ xmlns: true, position: true });
-  parser.on("error", (error) => {
-    throw officeXmlError(fileName, part, `is not well-formed XML (line ${parser.line}: ${error.message.replace(/^[^:]*:\d+:\d+: /, "")})`);
-  });
-  parser.on("doctype", () => {
-    throw officeXmlError(fileName, part, "declares a DOCTYPE; DTDs and entity declarations are refused in Office XML");
-  });
-  parser.on("opentag", (tag) => {
-    const named = tag as SaxesTagNS;
-    elements += 1;
-    if (elements > officeXmlLimits.elements) throw officeXmlError(fileName, part, `has more than ${officeXmlLimits.elements} elements`, "limit_exceeded");
-    if (stack.length > officeXmlLimits.depth) throw officeXmlError(fileName, part, `nests elements deeper than ${officeXmlLimits.depth}`, "limit_exceeded");
-    const attributes: Record<string, string> = {};
-    for (const attribute of Object.values(named.attributes)) {
-      attributes[attribute.uri === relationshipNamespace ? `r:${attribute.local}` : attribute.local] = attribute.value;
-    }
-    const node: XmlNode = { name: named.local, attributes, children: [] };
-    (stack[stack.length - 1] as XmlNode).children.push(node);
-    stack.push(node);
-  });
-  parser.on("closetag", () => {
-    stack.pop();
-  });
-  parser.on("text", (chunk) => {
-    if (stack.length > 1) (stack[stack.length - 1] as XmlNode).children.push(chunk);
-  });
-  parser.on("cdata", (chunk) => {
-    if (stack.length > 1) (stack[stack.length - 1] as XmlNode).children.push(chunk);
-  });
-  parser.write(text).close();
-  const document = root.children.find((child): child is XmlNode => typeof child !== "string");
-  if (!document) throw officeXmlError(fileName, part, "has no root element");
-  return document;
+/** Parses one part of an Office package; any refusal names the file and the part. */
+export async function readOfficeXml(bytes: Uint8Array, part: string, fileName: string): Promise<XmlNode> {
+  try {
+    return simplified(await readXml(bytes, { field: "assetId", limits: officeXmlLimits }));
+  } catch (error) {
+    if (!(error instanceof CourseAuthoringError)) throw error;
+    const reason = error.message.replace(/^assetId: /, "").replace(/\.?$/, "");
+    throw new CourseAuthoringError(error.code, `${fileName}: the part ${part}: ${reason}; nothing was imported.`, { ...error.details, field: "assetId", file: fileName, part });
+  }
 }
 
 /** Element children, optionally only those with a local name. */

@@ -11,7 +11,7 @@ import { limits } from "../../authoring/schemas/fields.ts";
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
-import { escapeMarkdown, markdownTable, OfficeContent, type OfficePlan } from "./office-content.ts";
+import { escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import { officeError, type OfficePackage } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
@@ -108,13 +108,13 @@ class SlideReader {
   }
 
   /** Slide parts in deck order, refused over the limit before any slide is read. */
-  slides(): { part: string; hidden: boolean }[] {
-    const presentation = this.file.xml(this.file.mainPart);
+  async slides(): Promise<{ part: string; hidden: boolean }[]> {
+    const presentation = await this.file.xml(this.file.mainPart);
     const ids = childElements(firstChild(presentation, "sldIdLst") ?? presentation, "sldId");
     if (ids.length > maxSlides) {
       throw officeError(this.file.fileName, `has ${ids.length} slides; a deck may have at most ${maxSlides} slides. Split it into several decks`, "limit_exceeded", { slides: ids.length, limit: maxSlides });
     }
-    const relationships = this.file.relationships(this.file.mainPart);
+    const relationships = await this.file.relationships(this.file.mainPart);
     return ids.map((id) => {
       const part = relationships.get(id.attributes["r:id"] ?? "")?.target;
       if (!part || !this.file.has(part)) throw officeError(this.file.fileName, `names a slide (${id.attributes["r:id"]}) that the file does not hold`);
@@ -122,10 +122,17 @@ class SlideReader {
     });
   }
 
-  layoutType(slidePart: string): string {
-    const layout = this.file.related(slidePart, "slideLayout");
+  private readonly layoutTypes = new Map<string, string>();
+
+  async layoutType(slidePart: string): Promise<string> {
+    const layout = await this.file.related(slidePart, "slideLayout");
     if (!layout || !this.file.has(layout)) return "";
-    return this.file.xml(layout).attributes.type ?? "";
+    let type = this.layoutTypes.get(layout);
+    if (type === undefined) {
+      type = (await this.file.xml(layout)).attributes.type ?? "";
+      this.layoutTypes.set(layout, type);
+    }
+    return type;
   }
 
   shapes(tree: XmlNode, found: Shape[] = []): Shape[] {
@@ -139,10 +146,10 @@ class SlideReader {
     return found;
   }
 
-  notes(slidePart: string): string {
-    const notesPart = this.file.related(slidePart, "notesSlide");
+  async notes(slidePart: string): Promise<string> {
+    const notesPart = await this.file.related(slidePart, "notesSlide");
     if (!notesPart || !this.file.has(notesPart)) return "";
-    const tree = descendants(this.file.xml(notesPart), "spTree")[0];
+    const tree = descendants(await this.file.xml(notesPart), "spTree")[0];
     if (!tree) return "";
     return this.shapes(tree)
       // The notes placeholder, or plain text boxes (LibreOffice writes notes as one); never the slide image, number, header or date.
@@ -152,9 +159,9 @@ class SlideReader {
       .join("\n\n");
   }
 
-  blocks(slidePart: string, shapes: readonly Shape[], where: string): Record<string, unknown>[] {
+  async blocks(slidePart: string, shapes: readonly Shape[], where: string): Promise<Record<string, unknown>[]> {
     const blocks: Record<string, unknown>[] = [];
-    const relationships = this.file.relationships(slidePart);
+    const relationships = await this.file.relationships(slidePart);
     for (const shape of shapes) {
       const node = shape.node;
       if (node.name === "sp") {
@@ -185,34 +192,34 @@ class SlideReader {
   }
 }
 
-export function planFromPptx(file: OfficePackage, title: string | undefined, fallbackTitle: string): OfficePlan {
+export async function planFromPptx(file: OfficePackage, title: string | undefined, fallbackTitle: string): Promise<OfficePlan> {
   const reader = new SlideReader(file);
-  const slides = reader.slides();
+  const slides = await reader.slides();
   const parts: MarkdownPart[] = [];
   const notesByLine = new Map<number, string>();
   let sawSection = false;
-  slides.forEach(({ part }, index) => {
+  for (const [index, { part }] of slides.entries()) {
     const number = index + 1;
     const where = `slide ${number}`;
-    const slide = file.xml(part);
+    const slide = await file.xml(part);
     if (slide.attributes.show === "0" || slide.attributes.show === "false") {
       reader.content.dropped(`${where} (hidden)`, "hidden slides are left out");
-      return;
+      continue;
     }
-    const layout = reader.layoutType(part);
+    const layout = await reader.layoutType(part);
     const tree = descendants(slide, "spTree")[0];
     const shapes = tree ? reader.shapes(tree) : [];
     const titleShape = shapes.find((shape) => shape.placeholder !== undefined && titleTypes.has(shape.placeholder)) ?? titleTextBox(shapes);
     const slideTitle = titleShape ? textOf(titleShape.node, "t").replace(/\s+/g, " ").trim() : "";
     const others = shapes.filter((shape) => shape !== titleShape).sort((a, b) => a.y - b.y || a.x - b.x);
     const isTitleSlide = layout === "title" || titleShape?.placeholder === "ctrTitle" || (index === 0 && looksLikeTitleSlide(shapes, titleShape));
-    const notes = reader.notes(part);
-    const blocks = reader.blocks(part, others, where);
+    const notes = await reader.notes(part);
+    const blocks = await reader.blocks(part, others, where);
     if (index === 0 && isTitleSlide && slideTitle) {
       parts.push({ kind: "heading", level: 0, line: number, source: slideTitle, text: slideTitle });
       for (const block of blocks) parts.push({ kind: "block", line: number, source: String(block.markdown ?? ""), paragraph: false, block });
       if (notes) reader.content.dropped(`the speaker notes of ${where}`, "the title slide's notes have no lesson to go with");
-      return;
+      continue;
     }
     // A section header, a later title slide, or a slide holding nothing but its title starts a module.
     if (layout === "secHead" || (isTitleSlide && index > 0) || (index > 0 && slideTitle !== "" && blocks.length === 0)) {
@@ -222,22 +229,23 @@ export function planFromPptx(file: OfficePackage, title: string | undefined, fal
         if (block.type === "text") parts.push({ kind: "block", line: number, source: String(block.markdown), paragraph: false, block });
         else reader.content.dropped(`a picture on ${where}`, "a section slide's pictures have no lesson to go with");
       }
-      return;
+      continue;
     }
     parts.push({ kind: "heading", level: 2, line: number, source: slideTitle, text: slideTitle || `Slide ${number}` });
     if (!slideTitle) reader.content.keptAsText(`${where} has no title, so its lesson is called "Slide ${number}"`);
     if (notes) notesByLine.set(number, notes);
     for (const block of blocks) parts.push({ kind: "block", line: number, source: String(block.markdown ?? ""), paragraph: false, block });
-  });
+  }
   if (!parts.some((part) => part.kind === "heading" && part.level === 2)) {
     throw officeError(file.fileName, "has no slide that can be a lesson (every slide is a title or section slide, or hidden)");
   }
   // A module holds at most limits.lessonsPerModule lessons: a longer run of slides continues in a new module.
+  const failedPictures = await reader.content.loadPictures();
   const sized: MarkdownPart[] = [];
   const titlePart = parts.find((part) => part.kind === "heading" && part.level === 0);
   let moduleTitle = title ?? (titlePart?.kind === "heading" ? titlePart.text : fallbackTitle);
   let lessonsInModule = 0;
-  for (const part of parts) {
+  for (const part of withoutFailedPictures(parts, failedPictures)) {
     if (part.kind === "heading" && part.level === 1) {
       moduleTitle = part.text;
       lessonsInModule = 0;

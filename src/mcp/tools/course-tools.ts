@@ -19,7 +19,7 @@ import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "
 import { storedBlockSchema } from "../../authoring/schemas/blocks.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { courseReadQuery, documentBytes, pageCourse, withBlockIdsOnly } from "../../authoring/course-pages.ts";
-import { translationStatus } from "../../authoring/translation/translations.ts";
+import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 export function outlineCounts(course: CourseDocument): string {
@@ -109,7 +109,7 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
     const more = nextCursor ? ` This page holds ${outlineCounts(page)}; more with nextCursor.` : "";
     const languages = translation.translations?.map((t) => `${t.language} (${t.untranslated} untranslated, ${t.outdated} outdated)`).join(", ");
     const translated = translation.translationOf
-      ? ` ${translation.translationOf.language} translation of ${translation.translationOf.sourceCourseId}: ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.`
+      ? ` Translation of ${translation.translationOf.courseId} (${translation.translationOf.language}, follows its version ${translation.translationOf.sourceVersion} of ${translation.translationOf.currentSourceVersion}): ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.${behindLine(translation.translationOf)}`
       : languages
         ? ` Translations: ${languages}.`
         : "";

@@ -7,8 +7,8 @@ import { readAs, writeAs, type AuthoringServices } from "../../authoring/service
 import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
 import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, validationResultEntries } from "../../review/validation/index.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
-import { translationStatus } from "../../authoring/translation/translations.ts";
-import { translationSummarySchema } from "../../authoring/translation/arguments.ts";
+import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
+import { translationOfSchema } from "../../authoring/translation/arguments.ts";
 
 const findingsInSummary = 20;
 
@@ -23,7 +23,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   input: validateCourseArguments,
   output: v.object({
     ...validationResultEntries,
-    translationOf: v.optional(translationSummarySchema),
+    translationOf: v.optional(translationOfSchema),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
@@ -34,7 +34,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
     });
     const translated =
       "translationOf" in result && result.translationOf
-        ? ` Translation of ${result.translationOf.sourceCourseId}: ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.`
+        ? ` Translation of ${result.translationOf.courseId} (follows its version ${result.translationOf.sourceVersion} of ${result.translationOf.currentSourceVersion}): ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.${behindLine(result.translationOf)}`
         : "";
     const { error, warning, info } = result.counts;
     const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);

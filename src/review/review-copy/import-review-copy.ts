@@ -62,8 +62,8 @@ export async function importReviewCopy(session: AuthoringSession, args: v.InferO
   const { course } = await openCourse(session, args.courseId, "comment");
   if (course.status === "archived") throw archivedCourse(course.id);
   const file = await readUploadedFile(session, args.assetId);
-  if (officeKindOf(file) !== "docx") throw officeError(file.fileName, "is not a Word document (.docx); a review copy is the .docx export_course format docx_review made");
-  const copy = readReviewCopy(new OfficePackage(file.bytes, file.fileName, "docx"));
+  if ((await officeKindOf(file)) !== "docx") throw officeError(file.fileName, "is not a Word document (.docx); a review copy is the .docx export_course format docx_review made");
+  const copy = await readReviewCopy(await OfficePackage.open(file.bytes, file.fileName, "docx"));
   if (copy.courseId !== course.id) {
     throw new CourseAuthoringError("invalid_arguments", `assetId: ${file.fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
       field: "assetId",

@@ -40,26 +40,26 @@ function notACopy(fileName: string, why: string): CourseAuthoringError {
 
 const ownText = (node: XmlNode) => node.children.filter((child): child is string => typeof child === "string").join("");
 
-function customProperties(file: OfficePackage): Map<string, string> {
+async function customProperties(file: OfficePackage): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  const part = file.related("", "custom-properties") ?? "docProps/custom.xml";
+  const part = (await file.related("", "custom-properties")) ?? "docProps/custom.xml";
   if (!file.has(part)) return found;
-  for (const property of childElements(file.xml(part), "property")) {
+  for (const property of childElements(await file.xml(part), "property")) {
     const value = childElements(property)[0];
     if (property.attributes.name && value) found.set(property.attributes.name, ownText(value).trim());
   }
   return found;
 }
 
-export function readReviewCopy(file: OfficePackage): ReviewCopy {
-  const properties = customProperties(file);
+export async function readReviewCopy(file: OfficePackage): Promise<ReviewCopy> {
+  const properties = await customProperties(file);
   const courseId = properties.get(reviewCopyPropertyNames.courseId) ?? "";
   const version = Number(properties.get(reviewCopyPropertyNames.version));
   if (!/^crs_[0-9a-z]{1,64}$/.test(courseId) || !Number.isInteger(version)) throw notACopy(file.fileName, "its document properties name no course and version");
 
-  const commentsPart = file.related(file.mainPart, "comments");
+  const commentsPart = await file.related(file.mainPart, "comments");
   const comments = new Map<string, XmlNode>();
-  if (commentsPart && file.has(commentsPart)) for (const comment of childElements(file.xml(commentsPart), "comment")) comments.set(comment.attributes.id ?? "", comment);
+  if (commentsPart && file.has(commentsPart)) for (const comment of childElements(await file.xml(commentsPart), "comment")) comments.set(comment.attributes.id ?? "", comment);
 
   const notes: ReviewNote[] = [];
   const commentAnchors = new Map<string, Anchor>();
@@ -127,7 +127,7 @@ export function readReviewCopy(file: OfficePackage): ReviewCopy {
       }
     }
   };
-  visit(file.xml(file.mainPart));
+  visit(await file.xml(file.mainPart));
   if (!sawAnchor) throw notACopy(file.fileName, "it holds none of the bookmarks a review copy places on each part");
 
   const suggestions = notes.splice(0, notes.length);

@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep, uploadsStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -189,7 +189,9 @@ export const migrations: Migration[] = [
   { version: 7, ...quizOptionsStep },
   { version: 8, ...translationsStep },
   { version: 9, ...tasksStep },
-  { version: 10, ...uploadsStep },
+  { version: 10, ...historyBudgetStep },
+  { version: 11, ...translationNotesStep },
+  { version: 12, ...uploadsStep },
 ];
 
 export function applyMigrations(database: Database): void {

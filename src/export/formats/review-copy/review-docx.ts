@@ -7,7 +7,7 @@
  * The course ID and version are also kept as custom document properties.
  */
 import type { ExportCourse } from "../../types.ts";
-import { el, xmlDocument, type XmlElement } from "../../xml.ts";
+import { el, xmlDocument, type XmlElement } from "../../../xml-writer.ts";
 import type { ZipEntry } from "../../zip/zip-stream.ts";
 import { blockLabel, blockLines, markdownLines, type Line, type Run } from "./block-lines.ts";
 import { reviewCopyProperties, reviewCopyStyles, type ReviewCopyInfo } from "./review-parts.ts";

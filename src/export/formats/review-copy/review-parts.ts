@@ -4,7 +4,7 @@
  * paragraphs use.
  */
 import type { ExportCourse } from "../../types.ts";
-import { el, xmlDocument } from "../../xml.ts";
+import { el, xmlDocument } from "../../../xml-writer.ts";
 
 export interface ReviewCopyInfo {
   readonly variant: "draft" | "published";
