@@ -3,7 +3,7 @@
  * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson), its Markdown outline, its HTML
  * previews (whole, per module, per lesson), its export packages and the list of files in each. Resource listings, links in tool results and the export store all build and parse them here.
  */
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { UriTemplate } from "@modelcontextprotocol/server";
 
 export const courseUriTemplates = {
   course: "course://{courseId}",

@@ -4,7 +4,7 @@
  * (per module, per lesson), so an agent can act on it. Export packages are exempt: they are what the
  * caller asked for, and travel as blobs.
  */
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 
 /** Room for the JSON-RPC envelope and transport framing around `result`. */

@@ -13,6 +13,8 @@ import { invalidArgument } from "../../authoring/errors.ts";
 import { exportUri } from "../../export/export-store.ts";
 import { humanSize } from "../../export/export-course.ts";
 import { interfaceLanguage } from "../../render/index.ts";
+import { importOverwrites } from "../../authoring/translation/import-overwrites.ts";
+import { confirmField } from "../confirmations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
@@ -131,15 +133,22 @@ const exportTranslationTool = defineTool<AuthoringServices, typeof exportTransla
   },
 });
 
-const importTranslationTool = defineTool<AuthoringServices, typeof importTranslationArguments>({
+const importTranslationInput = v.object({ ...importTranslationArguments.entries, confirm: confirmField });
+
+const importTranslationTool = defineTool<AuthoringServices, typeof importTranslationInput>({
   name: "import_translation",
   toolset: "translation",
   title: "Import translation",
   description:
     "Imports a translated XLIFF file as one revision; inline codes must be kept.",
-  input: importTranslationArguments,
+  input: importTranslationInput,
   output: appliedSchema,
   annotations: write,
+  async confirm(args, { user, services }) {
+    const overwrites = await readAs(services, user, (session) => importOverwrites(session, args));
+    if (!overwrites) return undefined;
+    return `Import over the ${overwrites.language} translation of course "${overwrites.title}" (${overwrites.courseId})? ${overwrites.replaced} unit(s) already translated will take the file's text instead (restore_revision can bring them back).`;
+  },
   async handler(args, { user, services }) {
     return appliedAnswer(await writeAs(services, user, (session) => importTranslationUnits(session, args)), "Imported");
   },
