@@ -43,7 +43,7 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers (answers shown); import_review_copy brings its comments back.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown.",
     ),
   ),
   variant: courseVariantField,

@@ -35,7 +35,7 @@ export const importCourseArguments = v.object({
   ),
   content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
   contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
-  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file (upload_asset, the files view) of a course you can read."))),
+  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file, instead of content."))),
   title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
   into: v.optional(
     v.pipe(

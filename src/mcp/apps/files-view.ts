@@ -7,7 +7,7 @@
  * static page with the few JSON-RPC lines of the shared bridge.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { acceptedMediaTypes } from "../../authoring/media-types.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
 import { mcpAppMimeType } from "./course-preview-view.ts";

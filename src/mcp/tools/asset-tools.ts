@@ -36,8 +36,8 @@ const listAssetsTool = defineTool<AuthoringServices, typeof listAssetsArguments>
   toolset: "assets",
   title: "List assets",
   description:
-    "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor. MCP Apps hosts also show the files " +
-    "view, where the person adds files without you; you get their ids, types, sizes, picture thumbnails.",
+    "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor. Also opens the files view (MCP Apps): " +
+    "the person adds files; you get their ids and thumbnails.",
   input: listAssetsArguments,
   output: v.object({ courseId: v.string(), assets: v.array(assetSchema), nextCursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

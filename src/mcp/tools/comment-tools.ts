@@ -87,8 +87,8 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
   toolset: "review",
   title: "Import review copy",
   description:
-    "Brings a Word review copy (export_course docx_review) back from an uploaded asset: each comment and tracked change becomes a review comment on " +
-    "its part, saying if the part changed since. Repeats add only what is new.",
+    "Brings a commented Word review copy (export_course docx_review, uploaded) back: each comment and tracked change becomes a review comment on its " +
+    "part, saying if it changed since.",
   input: importReviewCopyArguments,
   output: v.object({
     copyVersion: v.number(),

@@ -62,7 +62,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64, or an upload by assetId; .docx (headings as in Markdown) and .pptx (slides are lessons) too. A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
+    "archive holding one .json or .md) in contentBase64, or an upload by assetId (.docx, .pptx too: headings or slides make lessons). A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
     "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
