@@ -93,6 +93,7 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
   const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions }) as Record<string, unknown>;
   if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
   delete json.$schema;
+  compactInputSchema(json);
   const defs = json.$defs as Record<string, unknown> | undefined;
   if (defs) {
     for (const name of Object.keys(defs)) {
@@ -114,6 +115,30 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
   }
   return json as JsonObjectSchema;
 }
+
+/**
+ * An input schema as listed, shorter where it only repeats: the ID patterns of the server's own IDs
+ * (`^crs_[0-9a-z]{1,64}$`: an agent copies IDs, it never makes one up, and the server still checks
+ * them) and `type: "string"` beside a list of string values. Other patterns and every bound stay.
+ */
+function compactInputSchema(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) compactInputSchema(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    // `properties` and `$defs` map names to schemas; a field may well be called "type" or "pattern".
+    if (key === "properties" || key === "$defs") {
+      if (isObject(value)) for (const entry of Object.values(value)) compactInputSchema(entry);
+    } else if (typeof value === "object") compactInputSchema(value);
+  }
+  if (typeof node.pattern === "string" && serverIdPattern.test(node.pattern)) delete node.pattern;
+  if (node.type === "string" && Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")) delete node.type;
+}
+
+/** The pattern of an ID the server issues (`src/course-uris.ts`): a prefix or a choice of prefixes, `_`, then base-36. */
+const serverIdPattern = /^\^(?:[a-z]{3}|\([a-z]{3}(?:\|[a-z]{3})*\))_\[0-9a-z\]\{1,64\}\$$/;
 
 /**
  * An output schema as listed: what a client checks results against, not what the model reads, so it
@@ -180,7 +205,8 @@ export function compileTools<Services>(
         description: definition.description,
         inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, definition.briefDefinitions),
         outputSchema: compactOutputSchema(objectJsonSchema(definition.output, `${definition.name} output`, shared)) as JsonObjectSchema,
-        annotations: { title: definition.title, ...definition.annotations },
+        // The title is listed once, at the top: MCP prefers it to annotations.title.
+        annotations: { ...definition.annotations },
         ...(icons[definition.toolset] ? { icons: icons[definition.toolset] } : {}),
         ...(definition.meta ? { _meta: definition.meta } : {}),
       },
