@@ -56,6 +56,11 @@ export interface ToolDefinition<Services, Input extends v.GenericSchema = v.Gene
    * that lists them whole: every host that lists this tool lists that one too.
    */
   briefDefinitions?: readonly string[];
+  /**
+   * Shared definitions listed brief only when `tool`, which lists them whole, is listed too (it is of
+   * another toolset): `add_blocks` beside `edit_course`, so a listing of both carries `Block` once.
+   */
+  briefDefinitionsBeside?: { tool: string; definitions: readonly string[] };
   /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
   meta?: Record<string, unknown>;
   /**
@@ -183,6 +188,14 @@ function mapValues(object: Record<string, unknown>, map: (value: Record<string, 
 export interface CompiledTool<Services> {
   definition: ToolDefinition<Services>;
   listing: Tool;
+  /** The input schema listed instead when the tool `beside` is listed too (`briefDefinitionsBeside`). */
+  briefInput?: { beside: string; inputSchema: JsonObjectSchema };
+}
+
+/** The listings of the tools a host chose, each shared definition whole once where `briefDefinitionsBeside` allows. */
+export function listingsOf<Services>(tools: readonly CompiledTool<Services>[]): Tool[] {
+  const names = new Set(tools.map((tool) => tool.definition.name));
+  return tools.map((tool) => (tool.briefInput && names.has(tool.briefInput.beside) ? { ...tool.listing, inputSchema: tool.briefInput.inputSchema } : tool.listing));
 }
 
 /**
@@ -210,6 +223,14 @@ export function compileTools<Services>(
         ...(icons[definition.toolset] ? { icons: icons[definition.toolset] } : {}),
         ...(definition.meta ? { _meta: definition.meta } : {}),
       },
+      ...(definition.briefDefinitionsBeside
+        ? {
+            briefInput: {
+              beside: definition.briefDefinitionsBeside.tool,
+              inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, [...(definition.briefDefinitions ?? []), ...definition.briefDefinitionsBeside.definitions]),
+            },
+          }
+        : {}),
     });
   }
   return tools;
