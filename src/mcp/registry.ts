@@ -124,7 +124,8 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
 /**
  * An input schema as listed, shorter where it only repeats: the ID patterns of the server's own IDs
  * (`^crs_[0-9a-z]{1,64}$`: an agent copies IDs, it never makes one up, and the server still checks
- * them) and `type: "string"` beside a list of string values. Other patterns and every bound stay.
+ * them), `type: "string"` beside a list of string values, an empty `required` and a `default` of `[]`
+ * (an omitted list is empty). Other patterns, defaults and every bound stay.
  */
 function compactInputSchema(node: unknown): void {
   if (Array.isArray(node)) {
@@ -140,6 +141,8 @@ function compactInputSchema(node: unknown): void {
   }
   if (typeof node.pattern === "string" && serverIdPattern.test(node.pattern)) delete node.pattern;
   if (node.type === "string" && Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")) delete node.type;
+  if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
+  if (Array.isArray(node.default) && node.default.length === 0) delete node.default;
 }
 
 /** The pattern of an ID the server issues (`src/course-uris.ts`): a prefix or a choice of prefixes, `_`, then base-36. */
