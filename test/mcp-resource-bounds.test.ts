@@ -148,6 +148,9 @@ describe("a course too large to read whole", () => {
     const [, last] = /\/blocks\/1-(\d+)$/.exec(data.narrowerUris[0]!) ?? [];
     expect(document.modules[0]!.lessons[0]!.id).toBe(longLessonId);
     expect(document.modules[0]!.lessons[0]!.blocks).toHaveLength(Number(last));
+    // A run of blocks can be watched like its lesson.
+    await alice.client.subscribeResource({ uri: data.narrowerUris[0]! });
+    await alice.client.unsubscribeResource({ uri: data.narrowerUris[0]! });
     const huge = await read(alice, lessonUri(hugeLessonId));
     expect(huge.ok).toBe(false);
     expect((huge as { error: McpError }).error.message).toContain(`get_course { courseId: "${course.id}", lessonIds: ["${hugeLessonId}"] }`);
