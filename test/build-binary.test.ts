@@ -117,8 +117,14 @@ beforeAll(async () => {
   issuer = await startTestIssuer({ audience: `${baseUrl}/mcp` });
   // As the image runs it: production, behind an identity provider of its own.
   const env = { PORT: String(port), HOST: "127.0.0.1", BASE_URL: baseUrl, AUTH_URL: issuer.url, DATABASE_URL: `sqlite://${join(runFolder, "data", "db.sqlite")}`, LOG_LEVEL: "error", NODE_ENV: "production", MCP_RESULT_MAX_BYTES: String(4 * 1024 * 1024) };
-  child = Bun.spawn([binary], { cwd: runFolder, env, stdout: "ignore", stderr: "inherit" });
-  await until(() => fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false), "the binary's /api/health to answer 200", 20_000);
+  const started = Bun.spawn([binary], { cwd: runFolder, env, stdout: "ignore", stderr: "pipe" });
+  child = started;
+  // Read as it comes, so the pipe never fills; shown only if the binary does not come up.
+  const said = new Response(started.stderr).text();
+  await until(() => fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false), "the binary's /api/health to answer 200", 20_000).catch(async (error: Error) => {
+    started.kill();
+    throw new Error(`${error.message}; the binary said: ${await said}`);
+  });
   await until(() => fetch(`${baseUrl}/.well-known/oauth-protected-resource/mcp`).then((response) => response.ok, () => false), "the binary to load its OAuth configuration", 20_000);
   alice = await connectAgent({ mcpUrl: `${baseUrl}/mcp` }, await issuer.sign({ sub: "alice", scope: "openid profile email courses:read courses:write" }));
 }, 120_000);
