@@ -86,6 +86,8 @@ async function readNamed(uri: string): Promise<{ data: { narrowerUris: string[];
   const data = error.data as { code?: string; limit?: number; narrowerUris: string[]; moreNarrowerUris: number; overCapUris?: string[] };
   expect({ uri, code: data.code, limit: data.limit }).toEqual({ uri, code: "limit_exceeded", limit: cap });
   expect(error.message).toContain(`this server's ${cap}-byte cap`);
+  // The error itself stays within the cap it reports.
+  expect(new TextEncoder().encode(JSON.stringify({ code: error.code, message: error.message, data })).byteLength).toBeLessThan(cap);
   const answers = new Map<string, ReadResourceResult>();
   for (const narrower of data.narrowerUris) {
     expect(error.message).toContain(narrower);

@@ -12,7 +12,7 @@ import { timeSlicer, type TimeSlicer } from "../render/time-slicer.ts";
 
 /** Room for the JSON-RPC envelope and transport framing around `result`. */
 const envelopeBytes = 256;
-/** At least this much of an error lists narrower URIs (a quarter of the cap when that is more); the templates say how to build the rest. */
+/** At least this much of an error lists narrower URIs (a third of the cap when that is more: the list is in the message and in `data`, and the error stays within the cap); the templates say how to build the rest. */
 const listedUriBytes = 4096;
 
 const encoder = new TextEncoder();
@@ -64,7 +64,7 @@ function listedWithin(uris: readonly string[], budget: number): string[] {
 
 /** `size` is null when the answer was stopped as soon as it passed the cap. */
 export function resourceTooLarge(uri: string, size: number | null, limit: number, narrower: NarrowerReads): CourseAuthoringError {
-  const budget = Math.max(listedUriBytes, Math.floor(limit / 4));
+  const budget = Math.max(listedUriBytes, Math.floor(limit / 3));
   const listed = listedWithin(narrower.uris, budget);
   const overCap = listedWithin(narrower.overCap ?? [], Math.floor(budget / 4));
   const more = narrower.uris.length - listed.length;
