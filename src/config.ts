@@ -37,6 +37,8 @@ export interface Config {
   mcpMaxSessionsPerUser: number;
   /** Per-user token bucket on /mcp (units a minute, bucket size); undefined when off. */
   rateLimitMcp: { perMinute: number; burst: number } | undefined;
+  /** Bytes a write stores per unit it costs in the /mcp rate limit (`RATE_LIMIT_MCP_WRITE_BYTES`). */
+  rateLimitMcpWriteBytes: number;
   /** Per-client-address token bucket on the REST routes; undefined when off. */
   rateLimitRest: { perMinute: number; burst: number } | undefined;
   /** Port of the embedded development identity provider (loopback only). */
@@ -158,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpMaxSessions: read(env, "MCP_MAX_SESSIONS", positiveCount) ?? 1000,
     mcpMaxSessionsPerUser: read(env, "MCP_MAX_SESSIONS_PER_USER", positiveCount) ?? 20,
     rateLimitMcp: rateLimit(env, "RATE_LIMIT_MCP"),
+    rateLimitMcpWriteBytes: read(env, "RATE_LIMIT_MCP_WRITE_BYTES", positiveCount) ?? 64 * 1024,
     rateLimitRest: rateLimit(env, "RATE_LIMIT_REST"),
     devAuthPort: read(env, "DEV_AUTH_PORT", port) ?? listenPort + 1,
     nodeEnv: env.NODE_ENV ?? "development",

@@ -131,7 +131,13 @@ export async function startService(config: Config, logger: Logger = createLogger
   const opened = await openAuthoringServices(config.databaseUrl, { poolSize: config.databasePoolSize, limits: config.limits });
   // Every committed write reports the courses it changed; subscribed sessions hear of it (set below).
   let subscriptions: ResourceSubscriptions | undefined;
-  const services: OpenedServices = { ...opened, store: reportingCourseChanges(opened.store, (courseIds) => subscriptions?.courseChanged(courseIds)) };
+  const mcpLimit = config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp), config.rateLimitMcpWriteBytes);
+  const services: OpenedServices = {
+    ...opened,
+    store: reportingCourseChanges(opened.store, (courseIds) => subscriptions?.courseChanged(courseIds)),
+    // Writes cost their bytes as well as their calls, so a bulk writer (a restore loop) waits like a busy caller.
+    ...(mcpLimit ? { onBytesWritten: (sub: string, bytes: number) => mcpLimit.written(sub, bytes) } : {}),
+  };
   let devProvider: DevIdentityProvider | undefined;
   if (config.authUrl === undefined) {
     devProvider = await startDevIdentityProvider({
@@ -235,7 +241,7 @@ export async function startService(config: Config, logger: Logger = createLogger
           onIncomplete: (reason) => logger.info("request body not received", { reason }),
         },
         answerSeconds: requestDeadlines.answerSeconds,
-        rateLimit: config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp)),
+        rateLimit: mcpLimit,
         database: services.shared?.store,
       }),
     ],

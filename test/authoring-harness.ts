@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { AuthoringServices } from "../src/authoring/services.ts";
+import { defaultAuthoringLimits, type AuthoringLimits } from "../src/authoring/limits.ts";
 import { openAuthoringServices } from "../src/service.ts";
 import { compileAuthoringTools } from "../src/mcp/tools/catalogue.ts";
 import type { CallerIdentity } from "../src/mcp/registry.ts";
@@ -40,10 +41,10 @@ export function identity(user: CallerIdentity | string): CallerIdentity {
   return typeof user === "string" ? { sub: user, email: `${user}@example.test`, scopes: ["openid"] } : user;
 }
 
-export async function openHarness(kind: StoreKind = "sqlite"): Promise<Harness> {
+export async function openHarness(kind: StoreKind = "sqlite", options: { limits?: Partial<AuthoringLimits> } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "authoring-test-"));
   const database = kind === "postgres" ? await createTestDatabase() : undefined;
-  const services = await openAuthoringServices(database?.url ?? `sqlite://${join(dataDir, "authoring.db")}`);
+  const services = await openAuthoringServices(database?.url ?? `sqlite://${join(dataDir, "authoring.db")}`, { limits: { ...defaultAuthoringLimits, ...options.limits } });
   const call = async (user: CallerIdentity | string, name: string, args: Json): Promise<Json> => {
     const result = await callTool(
       compiled,

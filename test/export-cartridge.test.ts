@@ -123,11 +123,11 @@ describe("IMS Common Cartridge 1.3 export", () => {
     }
   });
 
-  test("a quiz lesson is a QTI assessment resource with exactly one file and no href", async () => {
+  test("a quiz lesson is a QTI assessment resource with exactly one file and no href, depending on the shared media its pictures use", async () => {
     const directory = await cartridge();
     const manifest = await Bun.file(join(directory, "imsmanifest.xml")).text();
     expect(manifest).toMatch(
-      /<resource identifier="RES_les_quiz" type="imsqti_xmlv1p2\/imscc_xmlv1p3\/assessment">\s*<file href="assessments\/les_quiz\/assessment.xml"\/>\s*<\/resource>/,
+      /<resource identifier="RES_les_quiz" type="imsqti_xmlv1p2\/imscc_xmlv1p3\/assessment">\s*<file href="assessments\/les_quiz\/assessment.xml"\/>\s*<dependency identifierref="RES_web_resources"\/>\s*<\/resource>/,
     );
   });
 
@@ -168,7 +168,7 @@ describe("IMS Common Cartridge 1.3 export", () => {
     } as typeof course;
     const notices: string[] = [];
     const directory = await cartridge(notices, withMatching);
-    expect(notices).toEqual([expect.stringContaining(`Quiz lesson ${quizLessonId}: questions blk_match`)]);
+    expect(notices).toEqual([expect.stringContaining(`Quiz lesson ${quizLessonId}: questions blk_match`), expect.stringContaining(`Quiz lesson ${quizLessonId}: the pass mark of 70% is not carried`)]);
     const manifest = await Bun.file(join(directory, "imsmanifest.xml")).text();
     expect(manifest).toContain('<resource identifier="RES_les_match" type="webcontent" href="lessons/les_match.html">');
   });

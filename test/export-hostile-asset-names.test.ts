@@ -172,8 +172,8 @@ async function hostileCourse(): Promise<HostileCourse> {
 const ourPage = /^(?:index|module-\d+)\.html$|^lessons\/les_[0-9a-z]+\.html$/;
 const packageFileTypes = /\.(?:xml|xsd|dtd)$/;
 
-function packagedExtension(bytes: Uint8Array): string {
-  const sniffed = sniffMediaType(bytes);
+async function packagedExtension(bytes: Uint8Array): Promise<string> {
+  const sniffed = await sniffMediaType(bytes);
   if (sniffed.kind !== "accepted") throw new Error("an asset in the package is not a recognised type");
   return acceptedMediaTypes.find((type) => type.mediaType === sniffed.type.mediaType)?.extensions[0] as string;
 }
@@ -202,7 +202,7 @@ describe("a course whose assets are stored under hostile names", () => {
         expect({ path, named: match !== null }).toEqual({ path, named: true });
         const [, assetId, stem, extension] = match as RegExpExecArray;
         expect(course.names.has(assetId as string)).toBe(true);
-        expect({ path, extension }).toEqual({ path, extension: packagedExtension(files[path] as Uint8Array) });
+        expect({ path, extension }).toEqual({ path, extension: await packagedExtension(files[path] as Uint8Array) });
         expect(stem).not.toMatch(/html|\.|^$/i);
       }
       const pages = Object.keys(files).filter((path) => !assets.includes(path) && !packageFileTypes.test(path));

@@ -12,7 +12,7 @@ import { applyPostgresMigrations } from "../src/store/postgres/migrations.ts";
 import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
 
 const message = (n: number, padding = 0) => ({ jsonrpc: "2.0", method: "notifications/message", params: { n, text: "x".repeat(padding) } });
-const limits: StreamEventLimits = { ttlMs: 60_000, maxEventsPerSession: 10, maxBytesPerSession: 1_000_000, maxBytesInProcess: 10_000_000 };
+const limits: StreamEventLimits = { ttlMs: 60_000, maxEventsPerSession: 10, maxBytesPerSession: 1_000_000, maxEventBytes: 1_000_000, maxBytesPerUser: 10_000_000, maxBytesInProcess: 10_000_000 };
 
 async function appendMany(store: StreamEventStore, sessionId: string, count: number, padding = 0): Promise<string[]> {
   const ids: string[] = [];
@@ -47,6 +47,58 @@ describe("in memory", () => {
       expect(kept.length).toBeLessThanOrEqual(4);
       expect(kept).toEqual(first.slice(first.length - kept.length));
       expect(second).toHaveLength(8);
+    } finally {
+      store.close();
+    }
+  });
+
+  test("one user's large events never evict another user's: each user keeps within a share, the largest gives way first", async () => {
+    const store = new InProcessStreamEvents({ ...limits, maxEventsPerSession: 1000, maxBytesPerUser: 20 * 1100, maxBytesInProcess: 30 * 1100 });
+    try {
+      const bob = await appendMany(store, "bob-1", 5, 1000);
+      for (const session of ["a1", "a2", "a3", "a4"]) {
+        for (let n = 0; n < 15; n++) await store.append(session, "stream", message(n, 1000), { owner: "alice" });
+      }
+      // Alice stays within her share, her own oldest events going first; bob's are all still there.
+      const aliceKept = (await Promise.all(["a1", "a2", "a3", "a4"].map((session) => store.after(session, "stream", undefined, 100)))).flat();
+      expect(aliceKept.length).toBeLessThanOrEqual(20);
+      expect((await store.after("a4", "stream", undefined, 100)).length).toBe(15);
+      expect((await store.after("bob-1", "stream", undefined, 100)).map((event) => event.id)).toEqual(bob);
+      for (const id of bob) expect(await store.streamOf("bob-1", id)).toBe("stream");
+    } finally {
+      store.close();
+    }
+  });
+
+  test("past the process limit the user holding the most gives way, not the one within a fair share", async () => {
+    const store = new InProcessStreamEvents({ ...limits, maxEventsPerSession: 1000, maxBytesPerUser: 100 * 1100, maxBytesInProcess: 24 * 1100 });
+    try {
+      const bob: string[] = [];
+      for (let n = 0; n < 6; n++) bob.push(await store.append("bob-1", "stream", message(n, 1000), { owner: "bob" }));
+      for (let n = 0; n < 40; n++) await store.append("alice-1", "stream", message(n, 1000), { owner: "alice" });
+      expect((await store.after("bob-1", "stream", undefined, 100)).map((event) => event.id)).toEqual(bob);
+      expect((await store.after("alice-1", "stream", undefined, 100)).length).toBeLessThanOrEqual(18);
+    } finally {
+      store.close();
+    }
+  });
+
+  test("an event over the size cap is kept as a stand-in: a response becomes an error for the same request, a notification a marker", async () => {
+    const store = new InProcessStreamEvents({ ...limits, maxEventBytes: 2000 });
+    const oversize: number[] = [];
+    try {
+      const onOversize = (bytes: number) => void oversize.push(bytes);
+      const response = await store.append("s", "stream", { jsonrpc: "2.0", id: 7, result: { text: "x".repeat(5000) } }, { owner: "alice", onOversize });
+      const notice = await store.append("s", "stream", message(1, 5000), { owner: "alice", onOversize });
+      const small = await store.append("s", "stream", message(2, 10), { owner: "alice", onOversize });
+      const events = await store.after("s", "stream", undefined, 10);
+      expect(events.map((event) => event.id)).toEqual([response, notice, small]);
+      expect(events[0]!.message).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32000 } });
+      expect(String((events[0]!.message as { error: { message: string } }).error.message)).toStartWith("limit_exceeded:");
+      expect(events[1]!.message).toBeNull();
+      expect(events[2]!.message).toEqual(message(2, 10));
+      expect(oversize).toHaveLength(2);
+      expect(oversize.every((bytes) => bytes > 2000)).toBe(true);
     } finally {
       store.close();
     }

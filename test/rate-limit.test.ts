@@ -19,6 +19,17 @@ describe("token bucket", () => {
     expect(limiter.take("alice")).toEqual({ ok: false, retryAfterSeconds: 1 });
   });
 
+  test("work charged after the fact (bytes written) goes into debt of at most one bucket, and the key waits it out", () => {
+    const time = clock();
+    const limiter = createRateLimiter({ perMinute: 60, burst: 5, now: time.now });
+    limiter.charge("writer", 1_000);
+    // Five units of debt: six seconds until one unit is back.
+    expect(limiter.take("writer")).toEqual({ ok: false, retryAfterSeconds: 6 });
+    expect(limiter.take("other")).toEqual({ ok: true });
+    time.advance(6_000);
+    expect(limiter.take("writer")).toEqual({ ok: true });
+  });
+
   test("the bucket refills at perMinute and never beyond burst", () => {
     const time = clock();
     const limiter = createRateLimiter({ perMinute: 6, burst: 2, now: time.now });

@@ -114,11 +114,11 @@ describe("reading targets the way CAT tools write them", () => {
   test("XLIFF 1.2 bpt/ept and x, and 2.0 sc/ec and mrk, read as the same codes", async () => {
     const { readXliff } = await import("../src/authoring/translation/xliff-read.ts");
     const source = segmentMarkdown("Read **this** first.{{1}}");
-    const v12 = readXliff(
+    const v12 = await readXliff(
       `<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2"><file original="x" source-language="en" target-language="fr" datatype="plaintext"><body>` +
         `<trans-unit id="blk_a/text"><source>ignored</source><target>Lisez <bpt id="1">**</bpt>ceci<ept id="1">**</ept> <mrk mtype="x-term">d’abord</mrk>.<x id="2"/></target></trans-unit></body></file></xliff>`,
     );
-    const v20 = readXliff(
+    const v20 = await readXliff(
       `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr"><file id="f"><unit id="blk_a:text"><segment><source>ignored</source>` +
         `<target>Lisez <sc id="1"/>ceci<ec startRef="1"/> <mrk id="m1" translate="yes">d’abord</mrk>.<ph id="2"/></target></segment></unit></file></xliff>`,
     );

@@ -63,7 +63,7 @@ export async function uploadAsset(
       limit: limits.assetBytes,
     });
   }
-  const sniffed = sniffMediaType(bytes, { claimed: args.mediaType, filename: args.filename });
+  const sniffed = await sniffMediaType(bytes, { claimed: args.mediaType, filename: args.filename });
   if (sniffed.kind === "refused") throw invalidArgument("dataBase64", `is refused: ${sniffed.reason}`);
   if (sniffed.kind === "svg") {
     throw invalidArgument("dataBase64", "SVG is not accepted because it can carry scripts; export the image as PNG or WebP and upload that");

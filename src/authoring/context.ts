@@ -27,6 +27,8 @@ export interface AuthoringSession {
   limits: AuthoringLimits;
   /** Content rows of recently read courses, by version; present in read transactions only (`readAs`). */
   courseRows?: CourseRowsCache | undefined;
+  /** Bytes this write stored in history so far (write transactions only). */
+  writeMeter?: { bytes: number } | undefined;
 }
 
 export function timestamp(session: AuthoringSession): string {

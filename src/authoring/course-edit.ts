@@ -9,6 +9,7 @@ import { openCourse, type CourseRole, type Permission } from "./access.ts";
 import { timestamp, type AuthoringSession } from "./context.ts";
 import { archivedCourse, staleVersion } from "./errors.ts";
 import { assertWithinLimit } from "./limits.ts";
+import { keepHistoryWithinBudget } from "./history-budget.ts";
 import { utf8Length } from "../bytes.ts";
 
 /** Bookkeeping columns that change on every write and are carried by the revision itself. */
@@ -137,7 +138,7 @@ export async function commitCourseEdit(edit: CourseEdit, tool: string, summary: 
     edit.course = { ...edit.course, version, updatedAt: now };
   }
   const revisionId = edit.session.newId("revision");
-  await edit.tx.insertRevision({
+  const stored = await edit.tx.insertRevision({
     id: revisionId,
     courseId: edit.course.id,
     version,
@@ -147,6 +148,8 @@ export async function commitCourseEdit(edit: CourseEdit, tool: string, summary: 
     createdAt: now,
     changes: edit.changes,
   });
+  if (edit.session.writeMeter) edit.session.writeMeter.bytes += stored;
+  await keepHistoryWithinBudget(edit.session, edit.course.id);
   return { version, revisionId };
 }
 

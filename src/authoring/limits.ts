@@ -19,6 +19,11 @@ export interface AuthoringLimits {
   userCourses: number;
   /** Export packages one user has built that are still kept (not yet expired). */
   userExports: number;
+  /**
+   * Bytes of one course's history (its revisions' stored changes). Never a refusal: past it the oldest
+   * revisions are squashed into a baseline (see history-budget.ts).
+   */
+  courseHistoryBytes: number;
 }
 
 export type LimitName = keyof AuthoringLimits;
@@ -34,6 +39,7 @@ export const defaultAuthoringLimits: AuthoringLimits = {
   userAssetBytes: 2 * 1024 * 1024 * 1024,
   userCourses: 1_000,
   userExports: 100,
+  courseHistoryBytes: 50 * 1024 * 1024,
 };
 
 interface LimitDescription {
@@ -82,6 +88,12 @@ export const limitDescriptions: Record<LimitName, LimitDescription> = {
     what: (scope) => `kept export packages built by user ${scope}`,
     unit: "packages",
     remedy: "Use the packages already built (resources/read of their course://…/exports/… URI); each is removed when it expires.",
+  },
+  courseHistoryBytes: {
+    setting: "HISTORY_BUDGET_BYTES",
+    what: (scope) => `history of course ${scope}`,
+    unit: "bytes",
+    remedy: "Older revisions are squashed automatically; nothing needs to be done.",
   },
 };
 

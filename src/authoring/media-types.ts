@@ -2,10 +2,12 @@
  * Recognises an upload's real media type from its first bytes (magic numbers), never from the name or
  * the type the client claims. Only formats a course can safely embed or hand out are accepted; SVG is
  * refused because it is XML that can carry scripts and we do not sanitise it. Office files are zips
- * recognised by their `[Content_Types].xml` part (macro-enabled ones are refused); PDFs that carry
- * script, launch actions or embedded files are refused; text must be clean UTF-8 and not markup.
+ * recognised by the head of their `[Content_Types].xml` part, nothing else inflated (macro-enabled ones
+ * are refused); PDFs that carry script, actions, forms or embedded files are refused (`parse/pdf.ts`);
+ * text must be clean UTF-8 and not markup.
  */
-import { unzipSync } from "fflate";
+import { activePdfContent } from "../parse/pdf.ts";
+import { listZipEntries, zipEntryHead } from "../parse/zip.ts";
 
 export interface MediaType {
   mediaType: string;
@@ -60,25 +62,34 @@ const officeMainParts: Record<string, string> = {
 
 type Detected = string | { refused: string } | "svg" | null;
 
+/** Bounds on sniffing a zip: its listing, and the one small part read. Nothing else is inflated. */
+export const officeSniffLimits = { entries: 10_000, contentTypesBytes: 256 * 1024 } as const;
+
 function detectOffice(bytes: Uint8Array): Detected {
-  let types: Uint8Array | undefined;
+  let types: Uint8Array;
   try {
-    // Only the small content types part is inflated, so a zip bomb elsewhere costs nothing.
-    types = unzipSync(bytes, { filter: (file) => file.name === "[Content_Types].xml" && file.originalSize <= 1_000_000 })["[Content_Types].xml"];
+    const entries = listZipEntries(bytes, officeSniffLimits.entries);
+    if (entries.some((entry) => /(^|\/)vbaProject\.bin$/i.test(entry.name))) return { refused: macrosRefused };
+    const part = entries.find((entry) => entry.name === "[Content_Types].xml");
+    if (!part) return null;
+    // Only the head of the content types part, whatever size its header claims: a real one is a few KB.
+    const head = zipEntryHead(bytes, part, officeSniffLimits.contentTypesBytes);
+    if (head.kind !== "done") return null;
+    types = head.bytes;
   } catch {
     return null;
   }
-  if (!types) return null;
   const xml = new TextDecoder().decode(types);
-  if (/macroEnabled|vbaProject|ms-office\.activeX|application\/vnd\.ms-office\.vbaProject/i.test(xml)) return { refused: "it is an Office file with macros or ActiveX; save it as a macro-free .docx, .xlsx or .pptx" };
+  if (/macroEnabled|vbaProject|ms-office\.activeX|application\/vnd\.ms-office\.vbaProject/i.test(xml)) return { refused: macrosRefused };
   const found = [...xml.matchAll(/ContentType="([^"]+)"/g)].map((match) => officeMainParts[match[1] ?? ""]).filter((type) => type !== undefined);
   return found.length === 1 ? (found[0] ?? null) : null;
 }
 
-function detectPdf(bytes: Uint8Array): Detected {
-  const text = new TextDecoder("latin1").decode(bytes);
-  const active = /\/(JavaScript|JS|Launch|EmbeddedFile|RichMedia)\b/.exec(text);
-  return active ? { refused: `it is a PDF with active content (/${active[1]}); export it again without scripts, actions or embedded files` } : "application/pdf";
+const macrosRefused = "it is an Office file with macros or ActiveX; save it as a macro-free .docx, .xlsx or .pptx";
+
+async function detectPdf(bytes: Uint8Array): Promise<Detected> {
+  const active = await activePdfContent(bytes);
+  return active ? { refused: `it is a PDF with active content ${active}; export it again without scripts, actions, forms or embedded files` } : "application/pdf";
 }
 
 /** Plain text: valid UTF-8 without control characters other than tab, line breaks and form feed, and not markup a browser would run. */
@@ -103,7 +114,7 @@ function looksLikeCsv(bytes: Uint8Array): boolean {
   });
 }
 
-function detect(bytes: Uint8Array): Detected {
+async function detect(bytes: Uint8Array): Promise<Detected> {
   const head = ascii(bytes, 0, 16);
   if (bytes[0] === 0x89 && head.slice(1, 8) === "PNG\r\n\x1a\n") return "image/png";
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
@@ -122,8 +133,9 @@ function detect(bytes: Uint8Array): Detected {
   return detectText(bytes);
 }
 
-export function sniffMediaType(bytes: Uint8Array, hint: SniffHint = {}): SniffResult {
-  const detected = detect(bytes);
+/** What the bytes are; PDFs are read whole (bounded, yielding), other types by their first bytes. */
+export async function sniffMediaType(bytes: Uint8Array, hint: SniffHint = {}): Promise<SniffResult> {
+  const detected = await detect(bytes);
   if (detected === "svg") return { kind: "svg" };
   if (detected !== null && typeof detected === "object") return { kind: "refused", reason: detected.refused };
   if (detected === "text/plain" && wantsCsv(hint) && looksLikeCsv(bytes)) return { kind: "accepted", type: byType("text/csv") };

@@ -9,7 +9,7 @@ import type { CourseRow, EntityKind, OrderedKind, RevisionRow, RowChange } from 
 import { openCourse } from "./access.ts";
 import type { AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit, type CourseEdit } from "./course-edit.ts";
-import { notFound, invalidArgument } from "./errors.ts";
+import { CourseAuthoringError, notFound, invalidArgument } from "./errors.ts";
 import { courseDocument, loadCourseRows, type CourseRows } from "./read-model.ts";
 import type { CourseDocument } from "./schemas/course.ts";
 import { expectedVersionField, idField, pageSizeField, cursorField } from "./schemas/fields.ts";
@@ -23,6 +23,7 @@ export const revisionSummarySchema = v.object({
   summary: v.string(),
   createdAt: v.string(),
   changeCount: v.number(),
+  squashed: v.optional(v.pipe(v.boolean(), v.description("True when squashed into the history baseline: listed, but no longer readable or restorable."))),
 });
 export type RevisionSummary = v.InferOutput<typeof revisionSummarySchema>;
 
@@ -38,9 +39,10 @@ export async function listRevisions(
   const rows = await session.tx.listRevisions(course.id, beforeVersion, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const { floorVersion } = await session.tx.historyUsage(course.id);
   return {
     courseId: course.id,
-    revisions: page.map(({ courseId: _courseId, ...summary }) => summary),
+    revisions: page.map(({ courseId: _courseId, squashed: _squashed, ...summary }) => (summary.version < floorVersion ? { ...summary, squashed: true } : summary)),
     nextCursor: rows.length > limit && last ? toBase64url(utf8Bytes(`v${last.version}`)) : null,
   };
 }
@@ -72,9 +74,24 @@ export async function getRevision(
   };
 }
 
+/** The revision, if the course can still be read as of it: one squashed into the history baseline is `invalid_state`. */
 async function findRevision(session: AuthoringSession, courseId: string, revisionId: string, field: string): Promise<RevisionRow> {
   const revision = await session.tx.findRevision(courseId, revisionId);
-  if (!revision) throw notFound("revision", revisionId, field);
+  const { floorVersion } = await session.tx.historyUsage(courseId);
+  if (!revision) {
+    if (floorVersion === 0) throw notFound("revision", revisionId, field);
+    throw new CourseAuthoringError("not_found", `${field}: revision ${revisionId} is not in the history of course ${courseId}; history before version ${floorVersion} was squashed to keep it within HISTORY_BUDGET_BYTES, so the oldest version that can be read or restored is ${floorVersion}. Pick a revision from list_revisions.`, {
+      field,
+      oldestReadableVersion: floorVersion,
+    });
+  }
+  if (revision.version < floorVersion) {
+    throw new CourseAuthoringError(
+      "invalid_state",
+      `${field}: revision ${revisionId} (version ${revision.version}) was squashed into the history baseline to keep course ${courseId}'s history within HISTORY_BUDGET_BYTES; the course can no longer be read or restored as of it. The oldest version that can be is ${floorVersion}; pick a revision from list_revisions that is not marked squashed.`,
+      { field, revisionId, version: revision.version, oldestReadableVersion: floorVersion },
+    );
+  }
   return revision;
 }
 

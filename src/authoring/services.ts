@@ -20,6 +20,8 @@ export interface AuthoringServices {
   limits: AuthoringLimits;
   /** Content rows of recently read courses, reused while their version stands (reads only). */
   courseRows?: CourseRowsCache;
+  /** Told, after a write committed, how many history bytes it stored (the rate limit charges them). */
+  onBytesWritten?: (actorSub: string, bytes: number) => void;
 }
 
 /** Wall-clock time that never repeats or goes back within the process, so "newest first" is a total order. */
@@ -35,6 +37,15 @@ export function readAs<T>(services: AuthoringServices, actor: Actor, work: (sess
   return services.store.read((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits, courseRows: services.courseRows }));
 }
 
-export function writeAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {
-  return services.store.write((tx) => work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits }));
+export async function writeAs<T>(services: AuthoringServices, actor: Actor, work: (session: AuthoringSession) => Promise<T>): Promise<T> {
+  let written = 0;
+  const result = await services.store.write(async (tx) => {
+    // A retried transaction starts counting again: only the attempt that committed is charged.
+    const writeMeter = { bytes: 0 };
+    const value = await work({ tx, actor, now: services.now, newId: services.newId, limits: services.limits, writeMeter });
+    written = writeMeter.bytes;
+    return value;
+  });
+  if (written > 0) services.onBytesWritten?.(actor.sub, written);
+  return result;
 }

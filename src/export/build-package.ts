@@ -7,6 +7,10 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { cartridgeEntries } from "./formats/imscc.ts";
 import { jsonExportChunks } from "./formats/json.ts";
 import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
+import { bankCourse, questionBank } from "./banks/bank.ts";
+import { giftText } from "./banks/gift.ts";
+import { moodleXml } from "./banks/moodle-xml.ts";
+import { qtiPackageEntries, qtiPackageNotices } from "./banks/qti-package.ts";
 import { resolveAssets, scoUnits, type PackagedAsset } from "./plan.ts";
 import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "./types.ts";
 import { pulledStream, zipStream, type ZipEntry } from "./zip/zip-stream.ts";
@@ -18,7 +22,19 @@ const fileSuffixes: Record<ExportFormat, string> = {
   imscc: ".imscc",
   html: "-html.zip",
   json: ".json",
+  qti3: "-qti3.zip",
+  qti21: "-qti21.zip",
+  moodle_xml: "-moodle.xml",
+  gift: "-gift.txt",
 };
+
+/** The formats that carry a course's questions only, as a question bank. */
+export const bankFormats = ["qti3", "qti21", "moodle_xml", "gift"] as const;
+export type BankFormat = (typeof bankFormats)[number];
+
+export function isBankFormat(format: ExportFormat): format is BankFormat {
+  return (bankFormats as readonly string[]).includes(format);
+}
 
 /** A file name from the course title: ASCII letters, digits and dashes, never empty. */
 export function packageFileName(title: string, format: ExportFormat): string {
@@ -52,7 +68,7 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+function packageEntries(format: Exclude<ExportFormat, "json" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
       options.onNotice?.(
@@ -60,7 +76,7 @@ function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCou
           ? `Quiz lesson ${lessonId}: blocks ${blockIds.join(", ")} have no IMS Common Cartridge QTI 1.2 equivalent (scenario, sorting, matching, ordering, several blanks, or a teaching block); the QTI assessment carries the other questions and the whole lesson is also included as web content.`
           : `Quiz lesson ${lessonId}: questions ${blockIds.join(", ")} have no IMS Common Cartridge QTI equivalent (matching, ordering or several blanks) and were left out of the assessment.`,
       );
-    return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions });
+    return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
   }
   const units = scoUnits(course, format === "html" ? "course" : (options.scoMode ?? "course"));
   const input: WebPackageInput = { course, units, assets, source: options.assets, renderer: options.renderer };
@@ -76,9 +92,31 @@ function packageEntries(format: Exclude<ExportFormat, "json">, course: ExportCou
   }
 }
 
+async function* textChunks(text: string): AsyncGenerator<Uint8Array> {
+  yield new TextEncoder().encode(text);
+}
+
+/** A question bank: QTI packages stream as zips; Moodle XML and GIFT are one text file each. */
+async function buildBank(course: ExportCourse, format: BankFormat, options: BuildPackageOptions): Promise<ExportPackage> {
+  const bank = questionBank(course, options.scope);
+  const assets = await resolveAssets(bankCourse(course, bank), options.assets);
+  const fileName = packageFileName(options.scope ? `${course.title} ${bank.pools.length === 1 ? (bank.pools[0]?.title ?? "") : options.scope}` : course.title, format);
+  if (format === "moodle_xml" || format === "gift") {
+    const written = format === "gift" ? giftText(bank) : await moodleXml(bank, assets, options.assets);
+    for (const notice of written.notices) options.onNotice?.(notice);
+    options.onProgress?.(1, 1, `Wrote ${fileName}`);
+    return { fileName, mimeType: format === "gift" ? "text/plain" : "application/xml", stream: pulledStream(textChunks(written.text)) };
+  }
+  for (const notice of qtiPackageNotices(bank)) options.onNotice?.(notice);
+  const entries = qtiPackageEntries({ bank, version: format, assets, source: options.assets });
+  const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Packed ${path}`) });
+  return { fileName, mimeType: "application/zip", stream };
+}
+
 export async function buildPackage(course: ExportCourse, options: BuildPackageOptions): Promise<ExportPackage> {
   assertFormat(options.format);
   const format = options.format;
+  if (isBankFormat(format)) return buildBank(course, format, options);
   const assets = await resolveAssets(course, options.assets);
   const fileName = packageFileName(course.title, format);
 

@@ -12,7 +12,7 @@ import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
 import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
-import { buildPackage } from "./build-package.ts";
+import { bankFormats, buildPackage, isBankFormat } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "./types.ts";
@@ -27,6 +27,10 @@ export const formatNames: Record<ExportFormat, string> = {
   imscc: "IMS Common Cartridge 1.3",
   html: "HTML site",
   json: "JSON (lossless)",
+  qti3: "QTI 3.0 question bank",
+  qti21: "QTI 2.1 question bank",
+  moodle_xml: "Moodle XML question bank",
+  gift: "GIFT question bank",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -37,7 +41,8 @@ export const exportCourseArguments = v.object({
     v.picklist(exportFormats, `must be one of ${exportFormats.join(", ")}`),
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
-        "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back.",
+        "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson.",
     ),
   ),
   variant: courseVariantField,
@@ -47,6 +52,13 @@ export const exportCourseArguments = v.object({
       v.description("scorm12, scorm2004 and cmi5: one SCO (cmi5: AU) for the whole course (default), or one per module so the LMS tracks each module."),
     ),
     "course",
+  ),
+  scope: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(100, "must be a module or lesson ID"),
+      v.description("Question banks: a module or lesson ID to export only its questions."),
+    ),
   ),
   delivery: v.optional(
     v.pipe(
@@ -121,9 +133,13 @@ export async function exportCourse(
   args: v.InferOutput<typeof exportCourseArguments>,
   options: { embedLimitBytes: number },
 ): Promise<{ result: ExportResult; embedded?: Uint8Array; notices: Notice[] }> {
+  const bank = isBankFormat(args.format);
+  if (args.scope !== undefined && !bank) {
+    throw new CourseAuthoringError("invalid_arguments", `scope: only the question-bank formats (${bankFormats.join(", ")}) export part of a course; omit scope for ${args.format}.`, { field: "scope" });
+  }
   const { course, assets, untranslated } = await readAs(services, context.user, async (session) => {
     const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
-    const row = args.format === "json" ? undefined : await session.tx.find("course", document.id);
+    const row = args.format === "json" || bank ? undefined : await session.tx.find("course", document.id);
     const untranslated = row ? await untranslatedBlocks(session, row) : null;
     return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated };
   });
@@ -131,13 +147,14 @@ export async function exportCourse(
   if (untranslated && untranslated.blockIds.size > 0) {
     notices.push({ level: "warning", text: `${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.` });
   }
-  if (args.format !== "json" && interfaceLanguage(course.language) === null) {
+  if (args.format !== "json" && !bank && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
     format: args.format,
     scoMode: args.scoMode,
+    ...(args.scope !== undefined ? { scope: args.scope } : {}),
     assets: courseAssetSource(services.store, course.id, assets),
     renderer: renderCourseHtmlChunks,
     onProgress: (done, total, message) => progress.report(done, total, message),

@@ -47,7 +47,7 @@ export function parseExportUri(uri: string): { courseId: string; exportId: strin
 }
 
 function extensionOf(fileName: string): string {
-  return /\.(zip|imscc|json|xlf)$/.exec(fileName)?.[1] ?? "bin";
+  return /\.(zip|imscc|json|xlf|xml|txt)$/.exec(fileName)?.[1] ?? "bin";
 }
 
 /** Package storage as files beside the SQLite database. */

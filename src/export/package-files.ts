@@ -3,7 +3,7 @@
  * zip's files (path and uncompressed size) from its central directory, or the one file a JSON or XLIFF
  * export is. The list is bounded; `count` says how many files there are in all.
  */
-import { listArchiveEntries } from "../import/archive.ts";
+import { listZipEntries } from "../parse/zip.ts";
 import type { StoredExport } from "../store/packages.ts";
 
 export interface PackageFile {
@@ -24,6 +24,6 @@ export const listedPackageFiles = 200;
 export function packageFiles(record: Pick<StoredExport, "fileName" | "mimeType" | "size">, bytes: Uint8Array, limit = listedPackageFiles): PackageFiles {
   if (record.mimeType !== "application/zip") return { count: 1, files: [{ path: record.fileName, size: record.size }] };
   // Folder entries carry no bytes; the paths of the files already name them.
-  const entries = listArchiveEntries(bytes).filter((entry) => !entry.name.endsWith("/"));
+  const entries = listZipEntries(bytes).filter((entry) => !entry.name.endsWith("/"));
   return { count: entries.length, files: entries.slice(0, limit).map((entry) => ({ path: entry.name, size: entry.size })) };
 }

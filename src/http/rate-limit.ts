@@ -23,6 +23,11 @@ export interface RateLimiter {
   readonly burst: number;
   /** Takes `cost` units (at most `burst`: an expensive call needs a full bucket, never more) from `key`'s bucket. */
   take(key: string, cost?: number): RateDecision;
+  /**
+   * Takes `cost` units after the fact (work already done, such as bytes written), even into debt of at
+   * most one bucket, so the key's next requests wait until it has refilled.
+   */
+  charge(key: string, cost: number): void;
 }
 
 interface Bucket {
@@ -52,20 +57,30 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     }
   }
 
+  function bucketOf(key: string, at: number): Bucket {
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      if (buckets.size >= maxKeys) prune(at);
+      bucket = { tokens: burst, updatedAt: at };
+      buckets.set(key, bucket);
+    } else {
+      bucket.tokens = refilled(bucket, at);
+      bucket.updatedAt = at;
+    }
+    return bucket;
+  }
+
   return {
     perMinute,
     burst,
+    charge(key, cost) {
+      if (!(cost > 0)) return;
+      const bucket = bucketOf(key, now());
+      bucket.tokens = Math.max(-burst, bucket.tokens - cost);
+    },
     take(key, cost = 1) {
       const at = now();
-      let bucket = buckets.get(key);
-      if (bucket === undefined) {
-        if (buckets.size >= maxKeys) prune(at);
-        bucket = { tokens: burst, updatedAt: at };
-        buckets.set(key, bucket);
-      } else {
-        bucket.tokens = refilled(bucket, at);
-        bucket.updatedAt = at;
-      }
+      const bucket = bucketOf(key, at);
       const needed = Math.min(Math.max(cost, 0), burst);
       if (bucket.tokens >= needed) {
         bucket.tokens -= needed;

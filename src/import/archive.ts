@@ -1,12 +1,13 @@
 /**
- * Reading an uploaded zip archive without trusting it. The central directory is read first and every
- * entry is checked before anything is inflated: no absolute paths, `..`, backslashes or control
- * characters in names (path traversal), a bounded entry count, and declared sizes and compression
- * ratios within limits (zip bombs). Then only the one course document is inflated, chunk by chunk
- * against a running byte budget, so an entry that lies about its size is stopped as soon as it does.
+ * Reading an uploaded zip archive for import without trusting it (`parse/zip.ts` does the reading).
+ * The central directory is checked before anything is inflated: no absolute paths, `..`, backslashes
+ * or control characters in names (path traversal), a bounded entry count, and declared sizes and
+ * compression ratios within limits (zip bombs). Then only the one course document is inflated, with a
+ * byte cap and a ratio limit that hold whatever its header says, yielding to the event loop meanwhile.
  */
-import { Inflate } from "fflate";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
+import type { InflateOutcome } from "../parse/inflate.ts";
+import { inflateZipEntry, listZipEntries, unsafeEntryName, ZipFormatError, type ZipEntry } from "../parse/zip.ts";
 
 export const archiveLimits = {
   entries: 1_000,
@@ -17,18 +18,6 @@ export const archiveLimits = {
   ratioFloorBytes: 1024 * 1024,
 } as const;
 
-export interface ArchiveEntry {
-  readonly name: string;
-  readonly method: number;
-  readonly flags: number;
-  readonly compressedSize: number;
-  readonly size: number;
-  readonly localHeaderOffset: number;
-}
-
-/** Small input steps: one deflate step can expand ~1000×, and the budget is checked between steps. */
-const inflateChunkBytes = 4 * 1024;
-
 function notAnArchive(reason: string): CourseAuthoringError {
   return new CourseAuthoringError("invalid_arguments", `content: is not a readable zip archive (${reason}); nothing was imported.`, { field: "content" });
 }
@@ -37,66 +26,18 @@ function zipBomb(message: string, details: Record<string, unknown>): CourseAutho
   return new CourseAuthoringError("limit_exceeded", `content: ${message}; this looks like a zip bomb, so nothing was imported.`, { field: "content", ...details });
 }
 
-/** Why an entry name is unsafe to use as a path, or null when it is a plain relative path. */
-export function unsafeEntryName(name: string): string | null {
-  if (name.length === 0) return "it is empty";
-  if (/[\u0000-\u001f\u007f]/.test(name)) return "it contains control characters";
-  if (name.includes("\\")) return "it contains a backslash";
-  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) return "it is an absolute path";
-  if (name.split("/").some((segment) => segment === ".." || segment === ".")) return "it climbs out of the archive with ..";
-  return null;
-}
-
-/**
- * The entries the central directory names, as written, without judging them; more than `maxEntries` is
- * refused before any is read. Our own export packages are listed with this too.
- */
-export function listArchiveEntries(bytes: Uint8Array, maxEntries: number = 0xffff): ArchiveEntry[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let end = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at--) {
-    if (view.getUint32(at, true) === 0x06054b50) {
-      end = at;
-      break;
-    }
+function readingArchive<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ZipFormatError) throw notAnArchive(error.reason);
+    throw error;
   }
-  if (end < 0) throw notAnArchive("no end of central directory record");
-  const count = view.getUint16(end + 10, true);
-  const directorySize = view.getUint32(end + 12, true);
-  const directoryOffset = view.getUint32(end + 16, true);
-  if (count === 0xffff || directoryOffset === 0xffffffff) throw notAnArchive("ZIP64 archives are not accepted");
-  if (count > maxEntries) {
-    throw new CourseAuthoringError("limit_exceeded", `content: the archive has ${count} entries, more than the ${maxEntries} allowed; nothing was imported.`, {
-      field: "content",
-      entries: count,
-    });
-  }
-  if (directoryOffset + directorySize > end) throw notAnArchive("the central directory is out of bounds");
-  const entries: ArchiveEntry[] = [];
-  let at = directoryOffset;
-  for (let index = 0; index < count; index++) {
-    if (at + 46 > end || view.getUint32(at, true) !== 0x02014b50) throw notAnArchive("a central directory entry is damaged");
-    const nameLength = view.getUint16(at + 28, true);
-    const extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    if (at + 46 + nameLength > end) throw notAnArchive("an entry name is out of bounds");
-    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    entries.push({
-      name,
-      flags: view.getUint16(at + 8, true),
-      method: view.getUint16(at + 10, true),
-      compressedSize: view.getUint32(at + 20, true),
-      size: view.getUint32(at + 24, true),
-      localHeaderOffset: view.getUint32(at + 42, true),
-    });
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
 }
 
 /** Every entry named in the central directory, checked before any byte is inflated. */
-export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
-  const entries = listArchiveEntries(bytes, archiveLimits.entries);
+export function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
+  const entries = readingArchive(() => listZipEntries(bytes, archiveLimits.entries));
   for (const entry of entries) checkEntry(entry);
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > archiveLimits.uncompressedBytes) {
@@ -105,7 +46,7 @@ export function readCentralDirectory(bytes: Uint8Array): ArchiveEntry[] {
   return entries;
 }
 
-function checkEntry(entry: ArchiveEntry): void {
+function checkEntry(entry: ZipEntry): void {
   const unsafe = unsafeEntryName(entry.name);
   if (unsafe) {
     throw new CourseAuthoringError("invalid_arguments", `content: the archive entry "${entry.name.slice(0, 200)}" is not a safe path (${unsafe}); nothing was imported.`, {
@@ -122,47 +63,30 @@ function checkEntry(entry: ArchiveEntry): void {
   }
 }
 
-/** Inflates one entry, stopping as soon as it produces more than it declared or than the budget allows. */
-export function inflateEntry(bytes: Uint8Array, entry: ArchiveEntry): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const local = entry.localHeaderOffset;
-  if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) throw notAnArchive(`the data of "${entry.name}" is missing`);
-  const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-  if (start + entry.compressedSize > bytes.length) throw notAnArchive(`the data of "${entry.name}" is cut short`);
-  const compressed = bytes.subarray(start, start + entry.compressedSize);
-  if (entry.method === 0) return compressed.slice();
-  if (entry.method !== 8) throw notAnArchive(`entry "${entry.name}" uses compression method ${entry.method}; only deflate and stored are read`);
-
-  const budget = Math.min(entry.size, archiveLimits.uncompressedBytes);
-  const chunks: Uint8Array[] = [];
-  let produced = 0;
-  let overflow = false;
-  const inflater = new Inflate((chunk) => {
-    produced += chunk.length;
-    if (produced > budget) overflow = true;
-    else chunks.push(chunk);
-  });
+/** Inflates one entry, stopping as soon as it produces more than it declared, than the budget allows, or past the ratio. */
+export async function inflateEntry(bytes: Uint8Array, entry: ZipEntry): Promise<Uint8Array> {
+  const limits = { maxBytes: archiveLimits.uncompressedBytes, maxRatio: archiveLimits.ratio, ratioFloorBytes: archiveLimits.ratioFloorBytes };
+  let outcome: InflateOutcome;
   try {
-    for (let offset = 0; offset < compressed.length && !overflow; offset += inflateChunkBytes) {
-      inflater.push(compressed.subarray(offset, offset + inflateChunkBytes), offset + inflateChunkBytes >= compressed.length);
-    }
+    outcome = await inflateZipEntry(bytes, entry, limits);
   } catch (error) {
-    throw notAnArchive(`"${entry.name}" does not inflate: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof ZipFormatError ? notAnArchive(error.reason) : error;
   }
-  if (overflow) throw zipBomb(`the entry "${entry.name}" inflates to more than the ${budget} bytes it declares`, { entry: entry.name });
-  const output = new Uint8Array(produced);
-  let at = 0;
-  for (const chunk of chunks) {
-    output.set(chunk, at);
-    at += chunk.length;
+  if (outcome.kind === "damaged") throw notAnArchive(`"${entry.name}" does not inflate: ${outcome.reason}`);
+  if (outcome.kind === "limit" && outcome.limit === "maxRatio") {
+    throw zipBomb(`the entry "${entry.name}" inflates more than ${archiveLimits.ratio}:1`, { entry: entry.name, limit: "ratio" });
   }
-  return output;
+  if (outcome.kind === "limit") {
+    const budget = Math.min(entry.size, archiveLimits.uncompressedBytes);
+    throw zipBomb(`the entry "${entry.name}" inflates to more than the ${budget} bytes it declares`, { entry: entry.name });
+  }
+  return outcome.bytes;
 }
 
 const documentExtensions = /\.(json|md|markdown)$/i;
 
 /** The one course document (a JSON export or a Markdown outline) inside the archive, inflated. */
-export function documentInArchive(bytes: Uint8Array): { name: string; kind: "json" | "markdown"; bytes: Uint8Array } {
+export async function documentInArchive(bytes: Uint8Array): Promise<{ name: string; kind: "json" | "markdown"; bytes: Uint8Array }> {
   const entries = readCentralDirectory(bytes);
   const candidates = entries.filter(
     (entry) => !entry.name.endsWith("/") && documentExtensions.test(entry.name) && !entry.name.split("/").some((part) => part.startsWith(".") || part === "__MACOSX"),
@@ -175,6 +99,6 @@ export function documentInArchive(bytes: Uint8Array): { name: string; kind: "jso
       { field: "content" },
     );
   }
-  const entry = candidates[0] as ArchiveEntry;
-  return { name: entry.name, kind: /\.json$/i.test(entry.name) ? "json" : "markdown", bytes: inflateEntry(bytes, entry) };
+  const entry = candidates[0] as ZipEntry;
+  return { name: entry.name, kind: /\.json$/i.test(entry.name) ? "json" : "markdown", bytes: await inflateEntry(bytes, entry) };
 }

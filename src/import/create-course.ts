@@ -14,7 +14,7 @@ import { resolveTheme } from "../authoring/theme.ts";
 import { labelOf, type ImportedAsset, type ImportedCourse } from "./plan.ts";
 
 /** Rewrites every `assetId` in a module's blocks (or the theme) from the source ID to the new one. */
-function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>): T {
+export function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>): T {
   if (newIds.size === 0) return value;
   const remap = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(remap);
@@ -24,7 +24,7 @@ function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>): T {
   return remap(value) as T;
 }
 
-async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[]): Promise<Map<string, string>> {
+export async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[]): Promise<Map<string, string>> {
   const newIds = new Map<string, string>();
   for (const asset of assets) {
     const row = await storeAsset(session, courseId, { filename: asset.fileName, mediaType: asset.mediaType, bytes: asset.bytes });

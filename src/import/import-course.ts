@@ -13,18 +13,32 @@ import { createImportedCourse } from "./create-course.ts";
 import { planFromJsonExport } from "./json-document.ts";
 import { planFromMarkdown } from "./markdown-outline.ts";
 import { validateImportedCourse } from "./plan.ts";
-import { importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./banks/import-bank.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";
+
+const allImportFormats = [...importFormats, ...bankImportFormats] as const;
 
 export const importCourseArguments = v.object({
   format: v.optional(
     v.pipe(
-      v.picklist(importFormats, `must be one of ${importFormats.join(", ")}`),
-      v.description("json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it."),
+      v.picklist(allImportFormats, `must be one of ${allImportFormats.join(", ")}`),
+      v.description(
+        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it. " +
+          "Question banks: qti3, qti21 (zip), moodle_xml, gift.",
+      ),
     ),
   ),
   content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
   contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
   title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
+  into: v.optional(
+    v.pipe(
+      v.strictObject({ courseId: idField("course"), lessonId: v.optional(idField("lesson")), moduleId: v.optional(idField("module")), expectedVersion: expectedVersionField }),
+      v.description("Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId, of this course."),
+    ),
+  ),
 });
 
 export interface ImportedCourse {
@@ -39,9 +53,22 @@ export interface ImportedCourse {
   notices: readonly Notice[];
 }
 
+export function isBankImport(format: string | undefined): format is BankImportFormat {
+  return (bankImportFormats as readonly (string | undefined)[]).includes(format);
+}
+
+/** A question bank: read, checked and written as quiz lessons (see `banks/import-bank.ts`). */
+export async function importQuestionBank(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedBankResult> {
+  if (!isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: not a question-bank format", { field: "format" });
+  const { bytes } = importBytes(args);
+  return importBank(services, actor, args.format, bytes, { title: args.title, into: args.into });
+}
+
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
-  const document = readImportSource(args);
-  const plan = document.kind === "json" ? planFromJsonExport(document.text, args.title) : planFromMarkdown(document.text, args.title);
+  if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
+  if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
+  const document = await readImportSource({ ...args, format: args.format });
+  const plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
   const validated = validateImportedCourse(plan);
   const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));

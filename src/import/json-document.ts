@@ -14,6 +14,7 @@ import { describeIssues, CourseAuthoringError } from "../course-authoring-error.
 import type { Notice } from "../notice.ts";
 import type { ImportedAsset, ImportPlan } from "./plan.ts";
 import { fromBase64 } from "../bytes.ts";
+import { readJson } from "../parse/json.ts";
 
 const documentBlock = v.looseObject({ id: v.optional(v.string()), type: v.string() });
 const documentLesson = v.looseObject({
@@ -65,13 +66,15 @@ function invalidDocument(message: string, details: Record<string, unknown> = {})
   return new CourseAuthoringError("invalid_arguments", `content: ${message}; nothing was imported.`, { field: "content", ...details });
 }
 
-function parseEnvelope(text: string): ExportDocument {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw invalidDocument(`is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
+/** Objects and arrays open at once in an export: blocks nest about a dozen (scenario scenes' choices). */
+export const importJsonMaxDepth = 64;
+
+async function parseEnvelope(text: string): Promise<ExportDocument> {
+  // Depth is checked flat before anything recursive (the parser, the schema, the reference walk) sees it.
+  const parsed = await readJson(text, { field: "content", limits: { maxDepth: importJsonMaxDepth } }).catch((error: unknown) => {
+    if (error instanceof CourseAuthoringError) throw new CourseAuthoringError(error.code, `${error.message.replace(/\.$/, "")}; nothing was imported.`, error.details);
+    throw error;
+  });
   const envelope = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   if (envelope.format !== jsonExportFormat) {
     throw invalidDocument(`is JSON but not a course export made by export_course: its "format" is ${JSON.stringify(envelope.format ?? null)}, not "${jsonExportFormat}"`);
@@ -119,7 +122,7 @@ function checkAssetReferences(document: ExportDocument): void {
   }
 }
 
-function decodeAsset(asset: ExportDocument["assets"][number], index: number): ImportedAsset {
+async function decodeAsset(asset: ExportDocument["assets"][number], index: number): Promise<ImportedAsset> {
   const field = `assets[${index}]`;
   const compact = asset.base64.replace(/\s+/g, "");
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw invalidDocument(`${field} (${asset.id}): base64 is not valid`);
@@ -130,7 +133,7 @@ function decodeAsset(asset: ExportDocument["assets"][number], index: number): Im
       assetId: asset.id,
     });
   }
-  const sniffed = sniffMediaType(bytes, { claimed: asset.mimeType, filename: asset.fileName });
+  const sniffed = await sniffMediaType(bytes, { claimed: asset.mimeType, filename: asset.fileName });
   if (sniffed.kind !== "accepted") throw invalidDocument(`${field} (${asset.id}, "${asset.fileName}") is not a file type a course can embed`);
   if (!claimMatches(asset.mimeType, sniffed.type)) {
     throw invalidDocument(`${field} (${asset.id}) says ${asset.mimeType} but its bytes are ${sniffed.type.mediaType}`);
@@ -166,8 +169,8 @@ function lessonOutline(lesson: DocumentLesson): Record<string, unknown> {
 }
 
 /** The plan for a JSON export; `title` replaces the course title when given. */
-export function planFromJsonExport(text: string, title?: string): ImportPlan {
-  const document = parseEnvelope(text);
+export async function planFromJsonExport(text: string, title?: string): Promise<ImportPlan> {
+  const document = await parseEnvelope(text);
   checkAssetReferences(document);
   const course = document.course;
   const labels = new Map<string, string>();
@@ -203,5 +206,7 @@ export function planFromJsonExport(text: string, title?: string): ImportPlan {
   // Status, publication and sharing belong to the source course; the import is a new draft of the caller's.
   const status = typeof course.status === "string" ? course.status : "draft";
   const notices: Notice[] = status === "draft" ? [] : [{ level: "info", text: `The source course was ${status}; the imported course is a new draft, shared with nobody.` }];
-  return { outline, assets: document.assets.map(decodeAsset), labels, notices };
+  const assets: ImportedAsset[] = [];
+  for (const [index, asset] of document.assets.entries()) assets.push(await decodeAsset(asset, index));
+  return { outline, assets, labels, notices };
 }

@@ -54,8 +54,8 @@ function lessonOutline(lesson: LessonDraft): Record<string, unknown> {
 }
 
 /** The plan for a Markdown outline; `title` is used when the document has no single top heading, or replaces it. */
-export function planFromMarkdown(text: string, title?: string): ImportPlan {
-  const parts = markdownParts(text);
+export async function planFromMarkdown(text: string, title?: string): Promise<ImportPlan> {
+  const parts = await markdownParts(text);
   const headings = parts.filter((part): part is Extract<MarkdownPart, { kind: "heading" }> => part.kind === "heading");
   const first = headings[0];
   const titleHeading = first && headings.filter((heading) => heading.level <= first.level).length === 1 ? first : undefined;

@@ -85,21 +85,21 @@ function detectText(text: string): "json" | "markdown" {
   }
 }
 
-export function readImportSource(source: ImportSource): ImportDocument {
+/** The bytes given, as text or base64, within the size limit. */
+export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint8Array; field: "content" | "contentBase64" } {
   if ((source.content === undefined) === (source.contentBase64 === undefined)) {
-    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (JSON or Markdown text) or contentBase64 (any format, required for zip).", {
+    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (text) or contentBase64 (any file, required for zip).", {
       field: "content",
     });
   }
   const field = source.content !== undefined ? "content" : "contentBase64";
-  let bytes: Uint8Array;
-  if (source.content !== undefined) {
-    bytes = new TextEncoder().encode(source.content);
-    if (bytes.byteLength > maxImportBytes) throw tooLarge("content", bytes.byteLength);
-  } else {
-    bytes = decodeBase64(source.contentBase64 as string);
-    if (bytes.byteLength > maxImportBytes) throw tooLarge("contentBase64", bytes.byteLength);
-  }
+  const bytes = source.content !== undefined ? new TextEncoder().encode(source.content) : decodeBase64(source.contentBase64 as string);
+  if (bytes.byteLength > maxImportBytes) throw tooLarge(field, bytes.byteLength);
+  return { bytes, field };
+}
+
+export async function readImportSource(source: ImportSource & { format?: ImportFormat | undefined }): Promise<ImportDocument> {
+  const { bytes, field } = importBytes(source);
   if (!isZip(bytes)) {
     const text = textOf(bytes);
     if (text === null) throw notWhatItClaims(source.format, "binary", field);
@@ -109,7 +109,7 @@ export function readImportSource(source: ImportSource): ImportDocument {
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 
-  const inner = documentInArchive(bytes);
+  const inner = await documentInArchive(bytes);
   const innerText = textOf(inner.bytes);
   if (innerText === null || detectText(innerText) !== inner.kind) {
     const claimed = inner.kind === "json" ? "a JSON export" : "a Markdown outline";

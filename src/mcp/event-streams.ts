@@ -16,7 +16,7 @@
  */
 import type { EventStore, WebStandardStreamableHTTPServerTransportOptions } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { StreamEventStore } from "../store/stream-events.ts";
+import type { AppendOptions, StreamEventStore } from "../store/stream-events.ts";
 import type { JsonObject } from "../store/types.ts";
 import type { Logger } from "../log.ts";
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
@@ -64,9 +64,13 @@ export function createEventStreams(options: EventStreamOptions) {
     close(): void;
   }
 
-  function eventStoreFor(sessionId: string): SessionEventStore {
+  function eventStoreFor(sessionId: string, owner: string | undefined): SessionEventStore {
     // The transport may store several events of one stream at once; appends keep their call order.
     const tails = new Map<string, Promise<string>>();
+    const onOversize = (bytes: number, limit: number) => logger.warn("an MCP stream event is too large to keep for a resumed stream; a stand-in is kept", { sub: owner, bytes, limit });
+    const byOwner: AppendOptions = { ...(owner !== undefined && { owner }), onOversize };
+    const standaloneAppend: AppendOptions = { ...byOwner, concurrentWriters: true };
+    const requestAppend: AppendOptions = { ...byOwner, concurrentWriters: false };
     const store: SessionEventStore = {
       muted: false,
       storeEvent(streamId, message) {
@@ -75,7 +79,7 @@ export function createEventStreams(options: EventStreamOptions) {
         // The SDK primes a stream by storing an empty message: that is a marker.
         const kept = "jsonrpc" in stored ? stored : null;
         const append = () =>
-          events.append(sessionId, streamId, kept, { concurrentWriters: streamId === standaloneStreamId }).catch((error: unknown) => {
+          events.append(sessionId, streamId, kept, streamId === standaloneStreamId ? standaloneAppend : requestAppend).catch((error: unknown) => {
             // Delivered live all the same; only a resume after it will miss it (and the outage answers 503 meanwhile).
             logger.warn("storing an MCP stream event failed", { error: error instanceof Error ? error.message : String(error) });
             return "0";
@@ -223,8 +227,8 @@ export function createEventStreams(options: EventStreamOptions) {
 
   return {
     /** What the session's transport needs to store its events and prime its streams. */
-    transportOptions(sessionId: string): Pick<WebStandardStreamableHTTPServerTransportOptions, "eventStore" | "retryInterval"> & { eventStore: SessionEventStore } {
-      return { eventStore: eventStoreFor(sessionId), retryInterval: retryMs };
+    transportOptions(sessionId: string, owner?: string): Pick<WebStandardStreamableHTTPServerTransportOptions, "eventStore" | "retryInterval"> & { eventStore: SessionEventStore } {
+      return { eventStore: eventStoreFor(sessionId, owner), retryInterval: retryMs };
     },
 
     /** GET /mcp of a session, already found to be the caller's; `release` ends its lease on the session. */

@@ -16,7 +16,12 @@ export interface McpRateLimit {
   request(user: CallerIdentity): Response | undefined;
   /** Charged once the body is parsed: the extra units of expensive tool calls. */
   body(user: CallerIdentity, body: unknown): Response | undefined;
+  /** Charged after a write committed: one unit per `writeBytesPerUnit` bytes it stored, so bulk writes wait as bulk calls do. */
+  written(sub: string, bytes: number): void;
 }
+
+/** Bytes written that cost one unit of the caller's bucket, unless RATE_LIMIT_MCP_WRITE_BYTES says otherwise. */
+export const defaultWriteBytesPerUnit = 64 * 1024;
 
 function extraCostOf(message: unknown): number {
   if (typeof message !== "object" || message === null) return 0;
@@ -36,8 +41,11 @@ function refusal(decision: Exclude<RateDecision, { ok: true }>): Response {
   });
 }
 
-export function mcpRateLimit(limiter: RateLimiter): McpRateLimit {
+export function mcpRateLimit(limiter: RateLimiter, writeBytesPerUnit = defaultWriteBytesPerUnit): McpRateLimit {
   return {
+    written(sub, bytes) {
+      limiter.charge(sub, Math.floor(bytes / writeBytesPerUnit));
+    },
     request(user) {
       const decision = limiter.take(user.sub);
       return decision.ok ? undefined : refusal(decision);

@@ -89,7 +89,7 @@ export function createMcpSessions(options: SessionOptions) {
     if (place instanceof Response) return place;
     try {
       const server = options.createServer();
-      const streams = options.streams?.transportOptions(record.id);
+      const streams = options.streams?.transportOptions(record.id, caller.user.sub);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => record.id,
         onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
@@ -150,7 +150,7 @@ export function createMcpSessions(options: SessionOptions) {
       const sessionId = crypto.randomUUID();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
-        ...options.streams?.transportOptions(sessionId),
+        ...options.streams?.transportOptions(sessionId, caller.user.sub),
         onsessioninitialized: async (id) => {
           table.register(id, { transport, server, sub: caller.user.sub });
           options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });

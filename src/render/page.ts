@@ -1,7 +1,7 @@
 /**
  * The HTML document around the course: `lang` and direction, a Content-Security-Policy that lets only
  * this render's nonce-bearing style and scripts run (so even markup that slipped past escaping stays
- * inert), the skip link, header, contents, pages, and the inline runtime followed by the host's script.
+ * inert) and pictures load only from the page itself, `data:` URLs and the hosts the course declares, the skip link, header, contents, pages, and the inline runtime followed by the host's script.
  */
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
 import { isQuestionType } from "../authoring/schemas/question-blocks.ts";
@@ -47,14 +47,51 @@ function connectSource(source: string): string | null {
   return schemeSources.has(normalised) || httpOrigin.test(normalised) ? normalised : null;
 }
 
-function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null): string {
+/** Most image origins a page's policy names; a course with more loads the rest as uploaded assets. */
+const maxImageOrigins = 50;
+
+/**
+ * The http(s) origins the course declares for pictures: those of the URL fields of its blocks (an image,
+ * a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
+ * Markdown picture in a text from any other host is not fetched, so an added tracking pixel stays inert.
+ */
+export function declaredImageOrigins(course: RenderableCourse): string[] {
+  const origins = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 12 || origins.size >= maxImageOrigins) return;
+    if (Array.isArray(value)) for (const item of value) visit(item, depth + 1);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "url" && typeof child === "string") {
+          const origin = urlOrigin(child);
+          if (origin !== null && origins.size < maxImageOrigins) origins.add(origin);
+        } else visit(child, depth + 1);
+      }
+    }
+  };
+  for (const module of course.modules) for (const lesson of module.lessons) visit(lesson.blocks ?? [], 0);
+  return [...origins];
+}
+
+function urlOrigin(url: string): string | null {
+  const scheme = urlScheme(url);
+  if (scheme !== "http" && scheme !== "https") return null;
+  try {
+    return connectSource(new URL(url.trim()).origin);
+  } catch {
+    return null;
+  }
+}
+
+function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null, imageOrigins: readonly string[]): string {
   const connect = [...new Set((options.connectSources ?? []).map(connectSource).filter((source) => source !== null))];
   const baseOrigin = baseHref && urlScheme(baseHref) !== null ? new URL(baseHref).origin : "'self'";
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data: blob: https: http:",
+    // Relative asset paths resolve against an absolute <base href>, so its origin is the page's own.
+    `img-src 'self' data: blob:${[...(baseHref && baseOrigin !== "'self'" ? [baseOrigin] : []), ...imageOrigins].map((origin) => ` ${origin}`).join("")}`,
     "font-src data:",
     "media-src 'self' data: blob: https: http:",
     `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
@@ -142,7 +179,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <html lang="${language}" dir="${textDirection(language)}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(nonce, options, baseHref)}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(nonce, options, baseHref, declaredImageOrigins(course))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>

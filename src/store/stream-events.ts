@@ -8,8 +8,11 @@
  *
  * Bounded in time and size (`streamEventLimits`): an event is kept at most `ttlMs`, and a session keeps
  * at most `maxEventsPerSession` events and `maxBytesPerSession` bytes of them, its oldest dropped first;
- * in memory, all sessions together keep at most `maxBytesInProcess`, the longest-open sessions' oldest
- * events dropped first. An event id that was dropped is answered like one that never existed.
+ * one event over `maxEventBytes` is kept only as a stand-in (`keptForResumption`). In memory, each user
+ * (the sessions' owner) keeps at most `maxBytesPerUser`, and all together at most `maxBytesInProcess`:
+ * past that, the user holding the most gives way first (their longest-open session's oldest events), so
+ * one user's large reads cannot evict another's resumable streams. An event id that was dropped is
+ * answered like one that never existed.
  */
 import type { JsonObject } from "./types.ts";
 
@@ -23,6 +26,10 @@ export interface StreamEventLimits {
   ttlMs: number;
   maxEventsPerSession: number;
   maxBytesPerSession: number;
+  /** One event; a larger one is stored as a stand-in without its content. */
+  maxEventBytes: number;
+  /** All sessions of one user together, for the in-memory store. */
+  maxBytesPerUser: number;
   /** All sessions together, for the in-memory store (PostgreSQL keeps them on disk). */
   maxBytesInProcess: number;
 }
@@ -32,8 +39,28 @@ export const streamEventLimits: StreamEventLimits = {
   ttlMs: 15 * 60_000,
   maxEventsPerSession: 2000,
   maxBytesPerSession: 16 * 1024 * 1024,
+  maxEventBytes: 4 * 1024 * 1024,
+  maxBytesPerUser: 64 * 1024 * 1024,
   maxBytesInProcess: 256 * 1024 * 1024,
 };
+
+/**
+ * What is stored of `message` so a resumed stream can go on: the message itself, or, past
+ * `maxEventBytes`, a stand-in: a response becomes an error response for the same request (a resuming
+ * client learns to ask again instead of waiting), anything else a marker (its id stays valid).
+ */
+export function keptForResumption(message: JsonObject, bytes: number, limits: Pick<StreamEventLimits, "maxEventBytes"> = streamEventLimits): JsonObject | null {
+  if (bytes <= limits.maxEventBytes) return message;
+  if (!("id" in message) || "method" in message) return null;
+  return {
+    jsonrpc: "2.0",
+    id: message.id ?? null,
+    error: {
+      code: -32000,
+      message: `limit_exceeded: the answer was ${bytes} bytes, more than the ${limits.maxEventBytes} kept for a resumed stream; send the request again, or read less at once.`,
+    },
+  };
+}
 
 export interface StreamEventStore {
   /**
@@ -47,7 +74,7 @@ export interface StreamEventStore {
    * serialised with theirs and wakes its followers everywhere; a request stream has one writer, which
    * serialises its own appends, and is followed elsewhere only after a resume.
    */
-  append(sessionId: string, streamId: string, message: JsonObject | null, options?: { concurrentWriters?: boolean }): Promise<string>;
+  append(sessionId: string, streamId: string, message: JsonObject | null, options?: AppendOptions): Promise<string>;
   /** The stream event `eventId` belongs to when it is an event of session `sessionId` still kept; else undefined. */
   streamOf(sessionId: string, eventId: string): Promise<string | undefined>;
   /** Events of the stream after `afterId` (all when undefined), oldest first, at most `limit`. */
@@ -62,6 +89,24 @@ export interface StreamEventStore {
   /** Drops everything of a session (it ended). */
   forgetSession(sessionId: string): Promise<void>;
   close(): void;
+}
+
+export interface AppendOptions {
+  concurrentWriters?: boolean;
+  /** The user whose session it is, for the in-memory store's per-user share. */
+  owner?: string;
+  /** Told when the event is over `maxEventBytes` and a stand-in is stored instead (for a log line). */
+  onOversize?: (bytes: number, limit: number) => void;
+}
+
+/** The JSON stored for `message` (null for a marker), within `maxEventBytes`. */
+export function storedText(message: JsonObject | null, limits: Pick<StreamEventLimits, "maxEventBytes">, options: AppendOptions = {}): string | null {
+  if (message === null) return null;
+  const text = JSON.stringify(message);
+  if (text.length <= limits.maxEventBytes) return text;
+  options.onOversize?.(text.length, limits.maxEventBytes);
+  const standIn = keptForResumption(message, text.length, limits);
+  return standIn === null ? null : JSON.stringify(standIn);
 }
 
 export const isEventId = (value: string): boolean => /^[1-9][0-9]{0,17}$/.test(value);
@@ -101,10 +146,24 @@ export class StreamWatchers {
   }
 }
 
+interface KeptSession {
+  events: KeptEvent[];
+  bytes: number;
+  owner: string;
+}
+
+interface KeptOwner {
+  /** In opening order. */
+  sessions: Set<KeptSession>;
+  bytes: number;
+}
+
 /** One process's events in memory, for SQLite: only this process serves the sessions. */
 export class InProcessStreamEvents implements StreamEventStore {
   readonly quietPollMs = undefined;
-  private readonly sessions = new Map<string, { events: KeptEvent[]; bytes: number }>();
+  private readonly sessions = new Map<string, KeptSession>();
+  /** Each owner's sessions (in opening order) and bytes. */
+  private readonly owners = new Map<string, KeptOwner>();
   private readonly watchers = new StreamWatchers();
   private lastId = 0;
   private totalBytes = 0;
@@ -115,25 +174,74 @@ export class InProcessStreamEvents implements StreamEventStore {
     this.sweep.unref?.();
   }
 
-  async append(sessionId: string, streamId: string, message: JsonObject | null): Promise<string> {
+  async append(sessionId: string, streamId: string, message: JsonObject | null, options: AppendOptions = {}): Promise<string> {
     let session = this.sessions.get(sessionId);
-    if (!session) this.sessions.set(sessionId, (session = { events: [], bytes: 0 }));
-    const bytes = message === null ? 0 : JSON.stringify(message).length;
-    const event = { id: ++this.lastId, streamId, message, bytes, at: Date.now() };
+    if (!session) {
+      session = { events: [], bytes: 0, owner: options.owner ?? "" };
+      this.sessions.set(sessionId, session);
+      this.ownerOf(session).sessions.add(session);
+    } else if (options.owner !== undefined && session.owner !== options.owner) {
+      // First stored without its owner (a priming marker): it moves to its owner's share.
+      const from = this.ownerOf(session);
+      from.sessions.delete(session);
+      from.bytes -= session.bytes;
+      if (from.sessions.size === 0) this.owners.delete(session.owner);
+      session.owner = options.owner;
+      const to = this.ownerOf(session);
+      to.sessions.add(session);
+      to.bytes += session.bytes;
+    }
+    const size = message === null ? 0 : JSON.stringify(message).length;
+    let kept = message;
+    let bytes = size;
+    if (message !== null && size > this.limits.maxEventBytes) {
+      options.onOversize?.(size, this.limits.maxEventBytes);
+      kept = keptForResumption(message, size, this.limits);
+      bytes = kept === null ? 0 : JSON.stringify(kept).length;
+    }
+    const event = { id: ++this.lastId, streamId, message: kept, bytes, at: Date.now() };
     session.events.push(event);
     session.bytes += bytes;
+    this.ownerOf(session).bytes += bytes;
     this.totalBytes += bytes;
     while (session.events.length > this.limits.maxEventsPerSession || (session.bytes > this.limits.maxBytesPerSession && session.events.length > 1)) {
       this.dropOldest(session);
     }
-    // Map order is opening order: the longest-open sessions give up their oldest events first.
-    for (const [id, other] of this.sessions) {
-      if (this.totalBytes <= this.limits.maxBytesInProcess) break;
-      while (other.events.length > (other === session ? 1 : 0) && this.totalBytes > this.limits.maxBytesInProcess) this.dropOldest(other);
-      if (other.events.length === 0) this.sessions.delete(id);
+    const owner = this.ownerOf(session);
+    this.shrink(owner, () => owner.bytes > this.limits.maxBytesPerUser, session);
+    // Past the process limit, whoever holds the most gives way, one event at a time, so shares even out from the top.
+    while (this.totalBytes > this.limits.maxBytesInProcess) {
+      let largest: KeptOwner | undefined;
+      for (const candidate of this.owners.values()) {
+        if (candidate.bytes > (largest?.bytes ?? -1) && this.oldestDroppable(candidate, session)) largest = candidate;
+      }
+      const from = largest && this.oldestDroppable(largest, session);
+      if (!from) break;
+      this.dropOldest(from);
     }
     this.watchers.wake(StreamWatchers.key(sessionId, streamId));
     return String(event.id);
+  }
+
+  private ownerOf(session: KeptSession): KeptOwner {
+    let owner = this.owners.get(session.owner);
+    if (!owner) this.owners.set(session.owner, (owner = { sessions: new Set(), bytes: 0 }));
+    return owner;
+  }
+
+  /** Drops the owner's oldest events, longest-open session first, while `over`; keeps `current`'s newest. */
+  private shrink(owner: KeptOwner, over: () => boolean, current: KeptSession): void {
+    while (over()) {
+      const from = this.oldestDroppable(owner, current);
+      if (!from) return;
+      this.dropOldest(from);
+    }
+  }
+
+  /** The owner's longest-open session with an event that may go (never `current`'s newest). */
+  private oldestDroppable(owner: KeptOwner, current: KeptSession): KeptSession | undefined {
+    for (const session of owner.sessions) if (session.events.length > (session === current ? 1 : 0)) return session;
+    return undefined;
   }
 
   async streamOf(sessionId: string, eventId: string): Promise<string | undefined> {
@@ -168,14 +276,25 @@ export class InProcessStreamEvents implements StreamEventStore {
   }
 
   async forgetSession(sessionId: string): Promise<void> {
-    this.totalBytes -= this.sessions.get(sessionId)?.bytes ?? 0;
-    this.sessions.delete(sessionId);
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    while (session.events.length > 0) this.dropOldest(session);
+    this.forget(sessionId, session);
   }
 
-  private dropOldest(session: { events: KeptEvent[]; bytes: number }): void {
+  private forget(sessionId: string, session: KeptSession): void {
+    this.sessions.delete(sessionId);
+    const owner = this.owners.get(session.owner);
+    owner?.sessions.delete(session);
+    if (owner?.sessions.size === 0) this.owners.delete(session.owner);
+  }
+
+  private dropOldest(session: KeptSession): void {
     const bytes = session.events.shift()!.bytes;
     session.bytes -= bytes;
     this.totalBytes -= bytes;
+    const owner = this.owners.get(session.owner);
+    if (owner) owner.bytes -= bytes;
   }
 
   close(): void {
@@ -198,7 +317,7 @@ export class InProcessStreamEvents implements StreamEventStore {
     const cutoff = Date.now() - this.limits.ttlMs;
     for (const [sessionId, session] of this.sessions) {
       while (session.events.length > 0 && session.events[0]!.at < cutoff) this.dropOldest(session);
-      if (session.events.length === 0) this.sessions.delete(sessionId);
+      if (session.events.length === 0) this.forget(sessionId, session);
     }
   }
 }

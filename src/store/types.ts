@@ -141,7 +141,20 @@ export interface RevisionRow {
   changes: RowChange[];
 }
 
-export type RevisionListing = Omit<RevisionRow, "changes"> & { changeCount: number };
+export type RevisionListing = Omit<RevisionRow, "changes"> & { changeCount: number; squashed: boolean };
+
+/** A course's history as the budget sees it: stored bytes (revisions and their chunks) and the oldest readable version (0: all). */
+export interface HistoryUsage {
+  bytes: number;
+  floorVersion: number;
+}
+
+/** One revision's stored size, for choosing what to squash. */
+export interface RevisionSize {
+  version: number;
+  bytes: number;
+  squashed: boolean;
+}
 
 export const commentTargetKinds = ["course", "module", "lesson", "block"] as const;
 export type CommentTargetKind = (typeof commentTargetKinds)[number];
@@ -251,7 +264,16 @@ export interface StoreTransaction extends TaskRecordStatements {
   readAssetBytes(id: string): Promise<Uint8Array | undefined>;
   listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]>;
 
-  insertRevision(row: RevisionRow): Promise<void>;
+  /** Stores the revision (large change lists as shared chunks) and returns the history bytes it added. */
+  insertRevision(row: RevisionRow): Promise<number>;
+  historyUsage(courseId: string): Promise<HistoryUsage>;
+  /** Every revision's size, oldest first. */
+  revisionSizes(courseId: string): Promise<RevisionSize[]>;
+  /**
+   * Drops the changes of every revision up to `throughVersion` (their metadata stays, marked squashed),
+   * deletes squashed revisions older than `dropBelowVersion` outright, and makes `throughVersion` the oldest readable one.
+   */
+  squashRevisions(courseId: string, throughVersion: number, dropBelowVersion: number): Promise<void>;
   findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined>;
   /** Newest first; `beforeVersion` pages backwards. */
   listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]>;

@@ -8,6 +8,8 @@ import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { codeMismatch, rebuildMarkdown, segmentMarkdown } from "./inline-codes.ts";
+import { timeSlicer } from "../../render/time-slicer.ts";
+import { describeStructureProblems, structureAdded, structureProblemsListed, type StructureProblem } from "./target-structure.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
 import { readXliff } from "./xliff-read.ts";
@@ -55,7 +57,7 @@ export async function exportTranslationUnits(
 
 /** import_translation: the file's targets as one revision of the translation. */
 export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
-  const file = readXliff(args.xliff);
+  const file = await readXliff(args.xliff);
   if (!sameLanguage(file.trgLang, args.language)) {
     const field = file.format === "xliff20" ? "trgLang" : "target-language";
     throw new CourseAuthoringError("invalid_arguments", `xliff: ${field} is "${file.trgLang}" but language is "${args.language}"; import the file for its own language, or export again.`, {
@@ -71,7 +73,7 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
     {
       field: "xliff",
       unitIds: file.unitIds,
-      targets: (table) => {
+      targets: async (table) => {
         if (!sameLanguage(file.srcLang, table.source.language)) {
           const field = file.format === "xliff20" ? "srcLang" : "source-language";
           throw new CourseAuthoringError("invalid_arguments", `xliff: ${field} is "${file.srcLang}" but course ${table.source.id} is written in "${table.source.language}".`, {
@@ -91,6 +93,7 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
           }
           built.set(id, rebuildMarkdown(source, tokens));
         }
+        await assertSameStructure("xliff", sources, built, () => "xliff");
         return built;
       },
     },
@@ -117,7 +120,7 @@ export async function setTranslationUnits(
     {
       field: "units",
       unitIds: args.units.map((unit) => unit.id),
-      targets: (table: UnitTable) => {
+      targets: async (table: UnitTable) => {
         const sources = new Map(table.units.map((unit) => [unit.id, unit.source]));
         const built = new Map<string, string>();
         args.units.forEach((unit, index) => {
@@ -130,10 +133,33 @@ export async function setTranslationUnits(
           }
           built.set(unit.id, unit.target);
         });
+        const fields = new Map(args.units.map((unit, index) => [unit.id, `units[${index}].target`]));
+        await assertSameStructure("units", sources, built, (id) => fields.get(id) as string);
         return built;
       },
     },
     "set_translation_units",
+  );
+}
+
+/**
+ * Refuses the whole write when any target adds links, pictures, HTML or block syntax its source lacks,
+ * naming every such unit (a bounded list), so one round of fixes clears them all.
+ */
+async function assertSameStructure(field: string, sources: ReadonlyMap<string, string>, targets: ReadonlyMap<string, string>, fieldOf: (unitId: string) => string): Promise<void> {
+  const problems: StructureProblem[] = [];
+  // A file of many large units is a lot of parsing: let health checks and other calls in between units.
+  const slice = timeSlicer();
+  for (const [id, target] of targets) {
+    await slice();
+    const added = structureAdded(sources.get(id) as string, target);
+    if (added.length > 0) problems.push({ unitId: id, field: fieldOf(id), added });
+  }
+  if (problems.length === 0) return;
+  throw new CourseAuthoringError(
+    "invalid_arguments",
+    `${field}: ${problems.length} unit(s) add structure their source does not have; translators change words, not structure: ${describeStructureProblems(problems)}. Translate the words only (links, pictures, HTML, headings, lists, quotes, code and tables come from the source); text that merely looks like markup takes a backslash ("1\\. Januar", "\\# 1"). Nothing was written.`,
+    { field, units: problems.slice(0, structureProblemsListed).map(({ unitId, field: unitField, added }) => ({ unitId, field: unitField, added: added.slice(0, 5) })), unitCount: problems.length },
   );
 }
 

@@ -154,7 +154,7 @@ export interface ApplyResult {
 export async function applyTranslationUnits(
   session: AuthoringSession,
   args: { courseId: string; language: string },
-  request: { field: string; unitIds: readonly string[]; targets: (table: UnitTable) => ReadonlyMap<string, string> },
+  request: { field: string; unitIds: readonly string[]; targets: (table: UnitTable) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>> },
   tool: "import_translation" | "set_translation_units",
 ): Promise<ApplyResult> {
   const { source, link } = await openSource(session, args.courseId, args.language, "read");
@@ -182,7 +182,7 @@ export async function applyTranslationUnits(
       });
     }
   }
-  const targets = request.targets(table);
+  const targets = await request.targets(table);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];

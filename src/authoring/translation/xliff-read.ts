@@ -1,12 +1,12 @@
 /**
- * Reads an XLIFF 2.0 or 1.2 file into unit targets as inline-code tokens. The parser (saxes) is strict
- * XML with no DTD processing: a DOCTYPE is refused outright, so neither external entities (XXE) nor
- * entity expansion (billion laughs) can happen, and undefined entities are errors. Malformed XML is
- * reported with its line and column. Inline codes of both versions are read (2.0 ph/pc/sc/ec, 1.2
- * x/ph/g/bx/ex/bpt/ept/it); annotation markers (mrk, sm, em) are transparent.
+ * Reads an XLIFF 2.0 or 1.2 file into unit targets as inline-code tokens, through the bounded XML
+ * reader (`parse/xml.ts`): strict XML, no DOCTYPE or entity declarations, limited nesting and size, and
+ * the event loop free while a large file is read. Malformed XML is reported with its line and column.
+ * Inline codes of both versions are read (2.0 ph/pc/sc/ec, 1.2 x/ph/g/bx/ex/bpt/ept/it); annotation
+ * markers (mrk, sm, em) are transparent.
  */
-import { SaxesParser, type SaxesTagNS } from "saxes";
 import { CourseAuthoringError } from "../errors.ts";
+import { scanXml, type XmlPosition, type XmlTag } from "../../parse/xml.ts";
 import type { TargetToken } from "./inline-codes.ts";
 import { xliffNamespaces, type XliffFormat } from "./xliff-write.ts";
 
@@ -22,6 +22,8 @@ export interface XliffTargets {
 
 /** Characters of XLIFF accepted in one import. */
 export const xliffMaxCharacters = 16 * 1024 * 1024;
+/** Elements open at once: a unit's target with inline codes nests a dozen at most. */
+export const xliffMaxDepth = 256;
 
 const transparent = new Set(["mrk", "sm", "em"]);
 /** Elements whose text content is native code or metadata, never target text. */
@@ -31,30 +33,19 @@ function xliffError(message: string, details: Record<string, unknown> = {}): Cou
   return new CourseAuthoringError("invalid_arguments", `xliff: ${message}`, { field: "xliff", ...details });
 }
 
-export function readXliff(xliff: string): XliffTargets {
+export async function readXliff(xliff: string): Promise<XliffTargets> {
   if (xliff.length > xliffMaxCharacters) {
     throw new CourseAuthoringError("limit_exceeded", `xliff: ${xliff.length} characters is more than the ${xliffMaxCharacters} one import accepts; export with onlyOutdated or split the work.`, {
       field: "xliff",
       limit: xliffMaxCharacters,
     });
   }
-  const parser = new SaxesParser({ xmlns: true, position: true });
   const state = new ReadState();
-  const at = () => ({ line: parser.line, column: parser.column + 1 });
-  parser.on("error", (error) => {
-    const where = at();
-    const reason = error.message.replace(/^[^:]*:\d+:\d+: /, "");
-    throw xliffError(`malformed XML at line ${where.line}, column ${where.column}: ${reason}`, where);
-  });
-  parser.on("doctype", () => {
-    const where = at();
-    throw xliffError(`a DOCTYPE at line ${where.line}, column ${where.column} is refused: DTDs and entity declarations are not accepted.`, where);
-  });
-  parser.on("opentag", (tag) => state.open(tag as SaxesTagNS, at()));
-  parser.on("closetag", (tag) => state.close(tag as SaxesTagNS));
-  parser.on("text", (text) => state.text(text));
-  parser.on("cdata", (text) => state.text(text));
-  parser.write(xliff).close();
+  await scanXml(
+    xliff,
+    { open: (tag, at) => state.open(tag, at), close: (tag) => state.close(tag), text: (text) => state.text(text) },
+    { field: "xliff", limits: { maxLength: xliffMaxCharacters, maxDepth: xliffMaxDepth } },
+  );
   return state.result();
 }
 
@@ -79,7 +70,7 @@ class ReadState {
   /** Open pair elements inside a target, to emit their close. */
   private readonly pairs: (string | null)[] = [];
 
-  open(tag: SaxesTagNS, where: { line: number; column: number }): void {
+  open(tag: XmlTag, where: XmlPosition): void {
     const name = tag.local;
     const attr = (key: string) => tag.attributes[key]?.value;
     if (this.format === undefined) {
@@ -117,7 +108,7 @@ class ReadState {
     this.inlineOpen(name, attr, where);
   }
 
-  private setLanguages(srcLang: string, trgLang: string, where: { line: number; column: number }): void {
+  private setLanguages(srcLang: string, trgLang: string, where: XmlPosition): void {
     if (this.srcLang !== "" && (this.srcLang !== srcLang || this.trgLang !== trgLang)) {
       throw xliffError(`the file at line ${where.line} has languages ${srcLang} → ${trgLang}, unlike the first file's ${this.srcLang} → ${this.trgLang}.`, where);
     }
@@ -125,7 +116,7 @@ class ReadState {
     this.trgLang = trgLang;
   }
 
-  private inlineOpen(name: string, attr: (key: string) => string | undefined, where: { line: number; column: number }): void {
+  private inlineOpen(name: string, attr: (key: string) => string | undefined, where: XmlPosition): void {
     const unit = this.unit as UnitInProgress;
     const id = attr("id");
     const need = (value: string | undefined) => {
@@ -171,7 +162,7 @@ class ReadState {
     this.pairs.push(opaque.has(name) ? "" : null);
   }
 
-  close(tag: SaxesTagNS): void {
+  close(tag: XmlTag): void {
     const name = tag.local;
     if (!this.unit) return;
     if (this.inTarget > 0 && name !== "target") {
@@ -211,7 +202,7 @@ class ReadState {
   }
 }
 
-function rootFormat(tag: SaxesTagNS, where: { line: number; column: number }): XliffFormat {
+function rootFormat(tag: XmlTag, where: XmlPosition): XliffFormat {
   const version = tag.attributes.version?.value;
   if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff20 && version === "2.0") return "xliff20";
   if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff12 && version === "1.2") return "xliff12";

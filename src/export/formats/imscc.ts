@@ -18,6 +18,8 @@ export interface CartridgeOptions {
   /** Told about quiz questions the CC QTI profile cannot carry (matching, ordering, several blanks). */
   /** `asWebContent`: the lesson also went in as a web page that holds the left-out blocks. */
   readonly onSkippedQuestions?: (lessonId: string, blockIds: readonly string[], asWebContent: boolean) => void;
+  /** Told about a quiz setting QTI 1.2 in a cartridge cannot carry (the draw, the pass mark). */
+  readonly onNotice?: (notice: string) => void;
 }
 
 function webResourcePath(asset: PackagedAsset): string {
@@ -39,10 +41,15 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
     const asset = options.assets.get(assetId);
     return asset ? `../${webResourcePath(asset)}` : "";
   };
+  // Pictures on choices: `$IMS-CC-FILEBASE$` is the cartridge's web_resources folder.
+  const pictureHref = (picture: { assetId?: string; url?: string }): string => {
+    const asset = picture.assetId ? options.assets.get(picture.assetId) : undefined;
+    return asset ? `$IMS-CC-FILEBASE$/${webResourcePath(asset).replace(/^web_resources\//, "")}` : (picture.url ?? "");
+  };
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       // A quiz with no question the CC QTI profile can carry stays a page, so the cartridge never has an empty assessment.
-      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson) : null;
+      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson, { pictureHref }) : null;
       const webPath = `lessons/${safeSegment(lesson.id)}.html`;
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
       // Each page also holds the introduction; the launch script opens it on its own lesson.
@@ -54,6 +61,10 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
         const skipped = [...new Set([...assessment.skippedBlockIds, ...beyondQti])];
         if (skipped.length > 0) options.onSkippedQuestions?.(lesson.id, skipped, beyondQti.length > 0);
         lessonEntries.push({ path, body: assessment.xml });
+        if (typeof lesson.drawCount === "number") {
+          options.onNotice?.(`Quiz lesson ${lesson.id}: the draw of ${lesson.drawCount} question(s) per attempt${lesson.drawByObjective ? " by objective" : ""} is not carried (the cartridge's QTI 1.2 profile has no selection); learners get all ${assessment.includedQuestions} question(s).`);
+        }
+        if (typeof lesson.passingScore === "number") options.onNotice?.(`Quiz lesson ${lesson.id}: the pass mark of ${lesson.passingScore}% is not carried (the cartridge's QTI 1.2 profile has none); set it in the LMS.`);
         if (beyondQti.length > 0) lessonEntries.push(webEntry);
         continue;
       }

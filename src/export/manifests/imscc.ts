@@ -35,7 +35,8 @@ function lessonResource(entry: CartridgeLesson, hasAssets: boolean): XmlElement[
   const web = (id: string, path: string): XmlElement =>
     el("resource", { identifier: id, type: "webcontent", href: path }, el("file", { href: path }), hasAssets && el("dependency", { identifierref: sharedResourceId }));
   if (!entry.isAssessment) return [web(identifier, entry.path)];
-  const assessment = el("resource", { identifier, type: assessmentResourceType }, el("file", { href: entry.path }));
+  // The assessment's pictured choices name files of the shared web resources.
+  const assessment = el("resource", { identifier, type: assessmentResourceType }, el("file", { href: entry.path }), hasAssets && el("dependency", { identifierref: sharedResourceId }));
   return entry.webPath ? [assessment, web(xmlId("RES", `${entry.lesson.id}_web`), entry.webPath)] : [assessment];
 }
 

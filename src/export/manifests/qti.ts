@@ -9,13 +9,17 @@
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { renderMarkdown } from "../../render/index.ts";
 import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
-import { el, xmlDocument, xmlId, type XmlChild, type XmlElement } from "../xml.ts";
+import { el, xmlAttribute, xmlDocument, xmlId, xmlText, type XmlChild, type XmlElement } from "../xml.ts";
 
 export const qtiNamespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2";
 
 interface Choice {
   readonly text: string;
   readonly correct: boolean;
+  /** Keeps its place when the choices are shuffled. */
+  readonly fixed?: boolean;
+  /** Where the choice's picture is, from the assessment, and its alt text. */
+  readonly picture?: { readonly src: string; readonly alt: string };
   /** Markdown shown to a learner who picks this choice. */
   readonly feedback?: string;
 }
@@ -29,7 +33,7 @@ interface QuestionBase {
 }
 
 type Question =
-  | (QuestionBase & { readonly kind: "single" | "multiple" | "true_false"; readonly choices: readonly Choice[] })
+  | (QuestionBase & { readonly kind: "single" | "multiple" | "true_false"; readonly choices: readonly Choice[]; readonly shuffle: boolean })
   | (QuestionBase & { readonly kind: "fib"; readonly answers: readonly string[]; readonly caseSensitive: boolean; readonly wrongFeedback?: string });
 
 export interface QtiAssessment {
@@ -51,25 +55,44 @@ function plain(text: string): XmlElement {
   return el("material", {}, el("mattext", { texttype: "text/plain" }, text));
 }
 
-function asQuestion(block: RenderableBlock): Question | null {
+/** How the assessment reaches the cartridge's files: `$IMS-CC-FILEBASE$` stands for `web_resources/`. */
+export interface QtiAssessmentOptions {
+  /** The picture's path under `web_resources/`, or its URL; "" when it cannot be shown. */
+  readonly pictureHref: (picture: { assetId?: string; url?: string }) => string;
+}
+
+function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssessmentOptions): Question | null {
   if (!isQuestionType(block.type)) return null;
   const data = block as unknown as Record<string, unknown>;
   const prompt = typeof data.prompt === "string" ? data.prompt : "";
   const points = typeof data.points === "number" ? data.points : 1;
   const markdownOf = (value: unknown): { feedback?: string } => (typeof value === "string" && value.trim() !== "" ? { feedback: value } : {});
   const base: QuestionBase = { id: block.id, prompt, points, ...(typeof data.explanation === "string" && data.explanation.trim() !== "" ? { explanation: data.explanation } : {}) };
+  const pictureOf = (image: unknown): { picture?: { src: string; alt: string } } => {
+    if (typeof image !== "object" || image === null) return {};
+    const { assetId, url, alt } = image as { assetId?: string; url?: string; alt?: string };
+    const src = options.pictureHref({ ...(assetId ? { assetId } : {}), ...(url ? { url } : {}) });
+    return src ? { picture: { src, alt: alt ?? "" } } : {};
+  };
   const choices = Array.isArray(data.choices)
-    ? (data.choices as { text?: unknown; correct?: unknown; feedback?: unknown }[]).map((choice) => ({ text: String(choice.text ?? ""), correct: choice.correct === true, ...markdownOf(choice.feedback) }))
+    ? (data.choices as { text?: unknown; correct?: unknown; feedback?: unknown; fixed?: unknown; image?: unknown }[]).map((choice) => ({
+        text: String(choice.text ?? ""),
+        correct: choice.correct === true,
+        ...(choice.fixed === true ? { fixed: true } : {}),
+        ...markdownOf(choice.feedback),
+        ...pictureOf(choice.image),
+      }))
     : [];
   switch (block.type) {
     case "single_choice":
-      return { ...base, kind: "single", choices };
+      return { ...base, kind: "single", choices, shuffle };
     case "multiple_choice":
-      return { ...base, kind: "multiple", choices };
+      return { ...base, kind: "multiple", choices, shuffle };
     case "true_false":
       return {
         ...base,
         kind: "true_false",
+        shuffle: false,
         choices: [
           { text: "True", correct: data.answer === true, ...markdownOf(data.trueFeedback) },
           { text: "False", correct: data.answer === false, ...markdownOf(data.falseFeedback) },
@@ -116,6 +139,12 @@ function explanationParts(question: Question): { condition: XmlElement | null; f
   return { condition: showFeedback(el("conditionvar", {}, el("other")), generalFeedbackId), feedback: itemFeedback(generalFeedbackId, question.explanation) };
 }
 
+/** A choice's material: its text, and its picture as HTML pointing at the cartridge's file. */
+function choiceMaterial(choice: Choice): XmlElement {
+  if (!choice.picture) return plain(choice.text);
+  return el("material", {}, el("mattext", { texttype: "text/html" }, `<p>${xmlText(choice.text)} <img src="${xmlAttribute(choice.picture.src)}" alt="${xmlAttribute(choice.picture.alt)}"></p>`));
+}
+
 function choiceItemParts(question: Extract<Question, { choices: readonly Choice[] }>): XmlChild[] {
   const labels = question.choices.map((choice, index) => ({ ...choice, ident: `${question.id}_c${index + 1}` }));
   const responseId = `${question.id}_response`;
@@ -126,7 +155,11 @@ function choiceItemParts(question: Extract<Question, { choices: readonly Choice[
     el(
       "response_lid",
       { ident: responseId, rcardinality: question.kind === "multiple" ? "Multiple" : "Single" },
-      el("render_choice", {}, labels.map((label) => el("response_label", { ident: label.ident }, plain(label.text)))),
+      el(
+        "render_choice",
+        { shuffle: question.shuffle ? "Yes" : "No" },
+        labels.map((label) => el("response_label", { ident: label.ident, ...(question.shuffle && label.fixed ? { rshuffle: "No" } : {}) }, choiceMaterial(label))),
+      ),
     ),
   );
   const correct = labels.filter((label) => label.correct);
@@ -180,12 +213,12 @@ function item(question: Question, number: number): XmlElement {
   return el("item", { ident: xmlId("Q", question.id), title: `Question ${number}` }, metadata, parts);
 }
 
-export function qtiAssessment(lesson: RenderableLesson): QtiAssessment {
+export function qtiAssessment(lesson: RenderableLesson, options: QtiAssessmentOptions = { pictureHref: (picture) => picture.url ?? "" }): QtiAssessment {
   const blocks = lesson.blocks ?? [];
   const questions: Question[] = [];
   const skipped: string[] = [];
   for (const block of blocks) {
-    const question = asQuestion(block);
+    const question = asQuestion(block, lesson.shuffleChoices !== false, options);
     if (question) questions.push(question);
     else if (isQuestionType(block.type)) skipped.push(block.id);
   }

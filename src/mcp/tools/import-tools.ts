@@ -6,16 +6,40 @@
  */
 import * as v from "valibot";
 import type { AuthoringServices } from "../../authoring/services.ts";
-import { importCourse, importCourseArguments } from "../../import/import-course.ts";
+import { importCourse, importCourseArguments, importQuestionBank, isBankImport } from "../../import/import-course.ts";
+import { bankFormatNames, bankImportFormats } from "../../import/banks/import-bank.ts";
+import type { ItemReport } from "../../import/banks/bank-plan.ts";
 import { maxImportBytes } from "../../import/source.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.ts";
 
+/** Items of a question bank listed in the result: the changed and dropped ones come first, then the kept ones. */
+const listedReportItems = 100;
+
 const importResultSchema = v.object({
-  importedFrom: v.picklist(["json", "markdown"]),
+  importedFrom: v.picklist(["json", "markdown", ...bankImportFormats]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
-  course: coursePageSchema,
+  course: v.optional(coursePageSchema),
+  into: v.optional(v.object({ courseId: v.string(), version: v.number() })),
+  pools: v.optional(v.array(v.object({ title: v.string(), questions: v.number(), drawCount: v.optional(v.number()) }))),
+  report: v.optional(
+    v.pipe(
+      v.object({
+        kept: v.number(),
+        changed: v.number(),
+        dropped: v.number(),
+        items: v.array(v.object({ item: v.string(), outcome: v.picklist(["kept", "changed", "dropped"]), notes: v.optional(v.array(v.string())) })),
+      }),
+      v.description(`Changed and dropped items first; at most ${listedReportItems}.`),
+    ),
+  ),
 });
+
+function bankReport(report: readonly ItemReport[]): v.InferOutput<typeof importResultSchema>["report"] {
+  const count = (outcome: ItemReport["outcome"]): number => report.filter((entry) => entry.outcome === outcome).length;
+  const ordered = [...report.filter((entry) => entry.outcome !== "kept"), ...report.filter((entry) => entry.outcome === "kept")];
+  return { kept: count("kept"), changed: count("changed"), dropped: count("dropped"), items: ordered.slice(0, listedReportItems).map((entry) => ({ ...entry, ...(entry.notes ? { notes: [...entry.notes] } : {}) })) };
+}
 
 const importCourseTool = defineTool<AuthoringServices, typeof importCourseArguments>({
   name: "import_course",
@@ -27,11 +51,30 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64; at most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
+    "archive holding one .json or .md) in contentBase64. A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
+    "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services, structuredBudgetBytes, log }) {
+    if (isBankImport(args.format)) {
+      const bank = await importQuestionBank(services, user, args);
+      const report = bankReport(bank.report);
+      const counts = `${report?.kept ?? 0} kept, ${report?.changed ?? 0} changed, ${report?.dropped ?? 0} dropped`;
+      const pools = bank.pools.map((pool) => `"${pool.title}" (${pool.questions}${pool.drawCount ? `, draws ${pool.drawCount}` : ""})`).join(", ");
+      return {
+        structuredContent: {
+          importedFrom: args.format,
+          ...(bank.course ? { course: writtenCourse(bank.course, structuredBudgetBytes - 16 * 1024).course } : {}),
+          ...(bank.into ? { into: bank.into } : {}),
+          pools: bank.pools,
+          report,
+        },
+        summary: bank.course
+          ? `Imported ${bankFormatNames[args.format]} as course ${bank.course.id} "${bank.course.title}" (draft): quiz lessons ${pools}; items ${counts}${bank.assetCount ? `; ${bank.assetCount} picture(s)` : ""}.`
+          : `Imported ${bankFormatNames[args.format]} into course ${bank.into?.courseId} (now version ${bank.into?.version}): ${pools}; items ${counts}${bank.assetCount ? `; ${bank.assetCount} picture(s)` : ""}.`,
+      };
+    }
     const imported = await importCourse(services, user, args);
     const created = imported.course;
     // What the result does not say: the parts kept in another form, what the source had that a new draft does not.

@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -176,6 +176,7 @@ export const postgresMigrations: Migration[] = [
   { version: 11, ...tasksStep },
   // logging/setLevel is a session's choice; any replica serving the session honours it.
   { version: 12, name: "the log level an MCP session chose", sql: "ALTER TABLE mcp_sessions ADD COLUMN log_level TEXT;" },
+  { version: 13, ...historyBudgetStep },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -13,7 +13,7 @@
  */
 import type { SQL } from "bun";
 import type { JsonObject } from "../types.ts";
-import { isEventId, streamEventLimits, StreamWatchers, type StreamEvent, type StreamEventLimits, type StreamEventStore } from "../stream-events.ts";
+import { isEventId, storedText, streamEventLimits, StreamWatchers, type AppendOptions, type StreamEvent, type StreamEventLimits, type StreamEventStore } from "../stream-events.ts";
 import { classify } from "./connect.ts";
 import { DatabaseUnavailableError } from "../unavailable.ts";
 
@@ -57,8 +57,8 @@ export class PostgresStreamEvents implements StreamEventStore {
     }
   }
 
-  async append(sessionId: string, streamId: string, message: JsonObject | null, options: { concurrentWriters?: boolean } = {}): Promise<string> {
-    const text = message === null ? null : JSON.stringify(message);
+  async append(sessionId: string, streamId: string, message: JsonObject | null, options: AppendOptions = {}): Promise<string> {
+    const text = storedText(message, this.limits, options);
     const bytes = text?.length ?? 0;
     const insert = "INSERT INTO mcp_stream_events (session_id, stream_id, message, bytes) VALUES ($1, $2, $3, $4) RETURNING id";
     const bindings = [sessionId, streamId, text, bytes];

@@ -39,3 +39,28 @@ export const tasksStep: PortableMigrationStep = {
   name: "mcp task records",
   sql: taskTablesSql,
 };
+
+/**
+ * Bounded history: each revision's stored size and whether its changes were squashed away, large change
+ * lists kept as shared content-addressed chunks (an alternating restore stores chunk references, not the
+ * rows again), and per course the running history total and the oldest version still readable.
+ */
+export const historyBudgetStep: PortableMigrationStep = {
+  name: "bounded course history",
+  sql: `
+      ALTER TABLE revisions ADD COLUMN bytes BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE revisions ADD COLUMN squashed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE course_usage ADD COLUMN history_bytes BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE course_usage ADD COLUMN history_floor INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE revision_chunks (
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        hash TEXT NOT NULL,
+        content TEXT NOT NULL,
+        bytes BIGINT NOT NULL,
+        refs INTEGER NOT NULL,
+        PRIMARY KEY (course_id, hash)
+      );
+      UPDATE revisions SET bytes = length(changes) + length(summary) + length(tool) + length(actor_sub) + length(id) + 96;
+      UPDATE course_usage SET history_bytes = COALESCE((SELECT SUM(r.bytes) FROM revisions r WHERE r.course_id = course_usage.course_id), 0);
+    `,
+};

@@ -12,16 +12,19 @@ import type {
   CourseUsage,
   EntityKind,
   EntityRows,
+  HistoryUsage,
   OrderedKind,
   OwnerUsage,
   RevisionListing,
   RevisionRow,
+  RevisionSize,
   StoreTransaction,
 } from "../types.ts";
 import { foldCase } from "./fold.ts";
 import { assetFromRecord, collaboratorFromRecord, revisionFromRecord, revisionListingFromRecord } from "./records.ts";
 import { SqlTaskRecords } from "./task-records.ts";
-import type { Bindings } from "./statements.ts";
+import { chunkHashesOf, revisionMetadataBytes, storedChanges, type ChangeChunk } from "./revision-chunks.ts";
+import type { Bindings, SqlRecord } from "./statements.ts";
 import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
 
 /** The largest INTEGER on either store (versions are 32-bit on PostgreSQL); "before no version" pages from the newest. */
@@ -192,31 +195,113 @@ export abstract class SqlTransaction extends SqlTaskRecords implements StoreTran
     return records.map(assetFromRecord);
   }
 
-  async insertRevision(row: RevisionRow): Promise<void> {
+  async insertRevision(row: RevisionRow): Promise<number> {
+    const stored = storedChanges(row.changes);
+    let added = Buffer.byteLength(stored.column) + revisionMetadataBytes(row);
+    const uses = new Map<string, { chunk: ChangeChunk; count: number }>();
+    for (const chunk of stored.chunks) {
+      const use = uses.get(chunk.hash);
+      if (use) use.count += 1;
+      else uses.set(chunk.hash, { chunk, count: 1 });
+    }
+    const kept = new Set((await this.chunkRecords(row.courseId, [...uses.keys()], "hash")).map((record) => String(record.hash)));
+    for (const { chunk, count } of uses.values()) {
+      if (kept.has(chunk.hash)) {
+        await this.run("UPDATE revision_chunks SET refs = refs + ? WHERE course_id = ? AND hash = ?", [count, row.courseId, chunk.hash]);
+      } else {
+        await this.run("INSERT INTO revision_chunks (course_id, hash, content, bytes, refs) VALUES (?, ?, ?, ?, ?)", [row.courseId, chunk.hash, chunk.content, chunk.bytes, count]);
+        added += chunk.bytes;
+      }
+    }
     await this.run(
-      `INSERT INTO revisions (id, course_id, version, actor_sub, tool, summary, changes, change_count, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.id, row.courseId, row.version, row.actorSub, row.tool, row.summary, JSON.stringify(row.changes), row.changes.length, row.createdAt],
+      `INSERT INTO revisions (id, course_id, version, actor_sub, tool, summary, changes, change_count, created_at, bytes, squashed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      [row.id, row.courseId, row.version, row.actorSub, row.tool, row.summary, stored.column, row.changes.length, row.createdAt, Buffer.byteLength(stored.column) + revisionMetadataBytes(row)],
     );
+    await this.run(
+      `INSERT INTO course_usage (course_id, lessons, blocks, content_bytes, history_bytes) VALUES (?, 0, 0, 0, ?)
+       ON CONFLICT (course_id) DO UPDATE SET history_bytes = course_usage.history_bytes + excluded.history_bytes`,
+      [row.courseId, added],
+    );
+    return added;
+  }
+
+  /** Chunk rows of a course by hash, in batches that stay under either store's bound-parameter limit. */
+  private async chunkRecords(courseId: string, hashes: readonly string[], columns: string) {
+    const records = [];
+    for (let start = 0; start < hashes.length; start += 500) {
+      const batch = hashes.slice(start, start + 500);
+      records.push(...(await this.all(`SELECT ${columns} FROM revision_chunks WHERE course_id = ? AND hash IN (${batch.map(() => "?").join(", ")})`, [courseId, ...batch])));
+    }
+    return records;
+  }
+
+  /** Revision records with their chunked change lists put back together. */
+  private async revisionsFromRecords(courseId: string, records: readonly SqlRecord[]): Promise<RevisionRow[]> {
+    const hashesByRecord = records.map((record) => chunkHashesOf(String(record.changes)));
+    const wanted = [...new Set(hashesByRecord.flatMap((hashes) => hashes ?? []))];
+    // Each chunk is parsed once however many revisions share it (its changes are only read, never changed).
+    const chunks = new Map((await this.chunkRecords(courseId, wanted, "hash, content")).map((record) => [String(record.hash), JSON.parse(String(record.content)) as RevisionRow["changes"]]));
+    return records.map((record, index) => {
+      const hashes = hashesByRecord[index];
+      if (!hashes) return revisionFromRecord(record);
+      const changes = hashes.flatMap((hash) => {
+        const chunk = chunks.get(hash);
+        if (chunk === undefined) throw new Error(`revision ${String(record.id)} references a missing history chunk ${hash}`);
+        return chunk;
+      });
+      return { ...revisionListingFromRecord(record), changes };
+    });
   }
 
   async findRevision(courseId: string, revisionId: string): Promise<RevisionRow | undefined> {
     const record = await this.get("SELECT * FROM revisions WHERE course_id = ? AND id = ?", [courseId, revisionId]);
-    return record ? revisionFromRecord(record) : undefined;
+    return record ? (await this.revisionsFromRecords(courseId, [record]))[0] : undefined;
   }
 
   async listRevisions(courseId: string, beforeVersion: number | undefined, limit: number): Promise<RevisionListing[]> {
     const integer = this.dialect.integer;
     const records = await this.all(
-      `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at FROM revisions
+      `SELECT id, course_id, version, actor_sub, tool, summary, change_count, created_at, squashed FROM revisions
        WHERE course_id = ? AND version < ${integer} ORDER BY version DESC LIMIT ${integer}`,
       [courseId, Math.min(beforeVersion ?? largestVersion, largestVersion), limit],
     );
-    return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count) }));
+    return records.map((record) => ({ ...revisionListingFromRecord(record), changeCount: Number(record.change_count), squashed: Number(record.squashed) === 1 }));
   }
 
   async revisionsAfter(courseId: string, version: number): Promise<RevisionRow[]> {
     const records = await this.all(`SELECT * FROM revisions WHERE course_id = ? AND version > ${this.dialect.integer} ORDER BY version DESC`, [courseId, version]);
-    return records.map(revisionFromRecord);
+    return this.revisionsFromRecords(courseId, records);
+  }
+
+  async historyUsage(courseId: string): Promise<HistoryUsage> {
+    const record = await this.get("SELECT history_bytes, history_floor FROM course_usage WHERE course_id = ?", [courseId]);
+    return { bytes: Number(record?.history_bytes ?? 0), floorVersion: Number(record?.history_floor ?? 0) };
+  }
+
+  async revisionSizes(courseId: string): Promise<RevisionSize[]> {
+    const records = await this.all("SELECT version, bytes, squashed FROM revisions WHERE course_id = ? ORDER BY version", [courseId]);
+    return records.map((record) => ({ version: Number(record.version), bytes: Number(record.bytes), squashed: Number(record.squashed) === 1 }));
+  }
+
+  async squashRevisions(courseId: string, throughVersion: number, dropBelowVersion: number): Promise<void> {
+    const integer = this.dialect.integer;
+    const records = await this.all(`SELECT id, actor_sub, tool, summary, changes FROM revisions WHERE course_id = ? AND squashed = 0 AND version <= ${integer}`, [courseId, throughVersion]);
+    const released = new Map<string, number>();
+    for (const record of records) {
+      for (const hash of chunkHashesOf(String(record.changes)) ?? []) released.set(hash, (released.get(hash) ?? 0) + 1);
+      const metadata = revisionMetadataBytes({ id: String(record.id), actorSub: String(record.actor_sub), tool: String(record.tool), summary: String(record.summary) });
+      await this.run("UPDATE revisions SET changes = '[]', squashed = 1, bytes = ? WHERE id = ?", [metadata + 2, record.id]);
+    }
+    for (const [hash, count] of released) await this.run("UPDATE revision_chunks SET refs = refs - ? WHERE course_id = ? AND hash = ?", [count, courseId, hash]);
+    await this.run("DELETE FROM revision_chunks WHERE course_id = ? AND refs <= 0", [courseId]);
+    await this.run(`DELETE FROM revisions WHERE course_id = ? AND squashed = 1 AND version < ${integer}`, [courseId, Math.min(dropBelowVersion, throughVersion)]);
+    await this.run(
+      `UPDATE course_usage SET history_floor = ${integer},
+         history_bytes = COALESCE((SELECT SUM(r.bytes) FROM revisions r WHERE r.course_id = course_usage.course_id), 0)
+           + COALESCE((SELECT SUM(c.bytes) FROM revision_chunks c WHERE c.course_id = course_usage.course_id), 0)
+       WHERE course_id = ?`,
+      [throughVersion, courseId],
+    );
   }
 }

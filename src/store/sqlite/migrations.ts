@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -189,6 +189,7 @@ export const migrations: Migration[] = [
   { version: 7, ...quizOptionsStep },
   { version: 8, ...translationsStep },
   { version: 9, ...tasksStep },
+  { version: 10, ...historyBudgetStep },
 ];
 
 export function applyMigrations(database: Database): void {
