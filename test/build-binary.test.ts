@@ -4,16 +4,17 @@
  * node_modules, no source tree, no schema or font files beside it. Through the official MCP client it must
  * do the whole job: a course with every block kind, pictures, a handout and the bundled font; every export
  * format (each SCORM and cmi5 mode), validated (zip integrity, manifests against the official schemas,
- * the font and the schema files inside byte for byte); JSON and Markdown imports; XLIFF 2.0 and 1.2 out and
+ * question banks against QTI's, the font and the schema files inside byte for byte); JSON and Markdown imports; XLIFF 2.0 and 1.2 out and
  * back in; the preview and the MCP Apps views; and a package played in scorm-again, so the learner's
  * scripts survive minification.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
+import { parse as parseGift } from "gift-pegjs";
 import type { Browser } from "playwright-core";
 import { schemaPath } from "../src/export/schemas.ts";
 import { devAccessToken } from "./support/dev-login.ts";
@@ -262,6 +263,21 @@ describe("through MCP, the binary does the whole job", () => {
     const assessments = Object.keys(unzipSync(exported.get("imscc/")!)).filter((path) => path.endsWith("assessment.xml") || /assessment[^/]*\.xml$/.test(path));
     expect(assessments.length).toBeGreaterThan(0);
     for (const assessment of assessments) expect(xmllint(cartridge, assessment, qtiProfile).output).toContain(`${assessment} validates`);
+  });
+
+  test("question banks from the binary: QTI 2.1 items and tests validate, QTI 3.0's manifest validates, GIFT parses with an independent parser", async () => {
+    const qtiSchemas = [join(repository, "../shared/schemas/qti"), join(repository, "../../shared/schemas/qti"), "/work/shared/schemas/qti"].find((path) => existsSync(path)) ?? "/work/shared/schemas/qti";
+    const qti21 = unpacked("qti21/");
+    const documents = ["items", "tests"].flatMap((folder) => (existsSync(join(qti21, folder)) ? readdirSync(join(qti21, folder)).filter((name) => name.endsWith(".xml")).map((name) => `${folder}/${name}`) : []));
+    expect(documents.length).toBeGreaterThan(3);
+    const run = Bun.spawnSync(["xmllint", "--nonet", "--noout", "--schema", join(qtiSchemas, "2.1/imsqti_v2p1.xsd"), ...documents], { cwd: qti21 });
+    const output = `${run.stdout.toString()}${run.stderr.toString()}`;
+    expect(documents.filter((file) => !output.includes(`${file} validates`))).toEqual([]);
+    const qti3 = unpacked("qti3/");
+    const manifest = Bun.spawnSync(["xmllint", "--nonet", "--noout", "--schema", join(qtiSchemas, "3.0/imsqtiv3p0_imscpv1p2_v1p0.xsd"), "imsmanifest.xml"], { cwd: qti3, env: { ...process.env, XML_CATALOG_FILES: join(qtiSchemas, "3.0/catalog.xml") } });
+    expect(`${manifest.stdout.toString()}${manifest.stderr.toString()}`).toContain("imsmanifest.xml validates");
+    const questions = parseGift(strFromU8(exported.get("gift/")!));
+    expect(questions.filter((question) => question.type !== "Description" && question.type !== "Category").length).toBeGreaterThan(3);
   });
 
   test("every page carries the teaching blocks, the handout, and the bundled font byte for byte", async () => {
