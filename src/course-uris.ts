@@ -3,7 +3,7 @@
  * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson, per run of a lesson's blocks),
  * its Markdown outline, its HTML previews (the same parts), its export packages and the list of files in each. Resource listings, links in tool results and the export store all build and parse them here.
  */
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { UriTemplate } from "@modelcontextprotocol/server";
 
 export const courseUriTemplates = {
   course: "course://{courseId}",

@@ -4,7 +4,7 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import packageJson from "../package.json" with { type: "json" };
 import { ConfigError, dataDirectory, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -18,7 +18,8 @@ import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { createMcpServer } from "./mcp/server.ts";
+import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
+import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
@@ -26,6 +27,8 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
 import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
 import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
+import { createModernTasks } from "./mcp/modern-tasks.ts";
+import { createModernListen } from "./mcp/modern-listen.ts";
 import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
@@ -188,7 +191,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const documents = {
     openApiJson: JSON.stringify(document),
     serverCardJson: JSON.stringify(
-      buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }),
+      buildServerCard({ baseUrl: config.baseUrl, authUrl, serverName: serviceName, serverVersion: serviceVersion, protocolVersions: [modernProtocolVersion, ...SUPPORTED_PROTOCOL_VERSIONS] }),
     ),
     docsPage: await preparedHtmlPage(renderApiDocsPage({ baseUrl: config.baseUrl, authUrl, document })),
   };
@@ -200,6 +203,27 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
   const sharing = services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 });
   const logLevels = sharing && { get: (id: string) => sharing.logLevelOf(id), set: (id: string, level: string) => sharing.setLogLevel(id, level) };
+  // Every replica derives the same key from the configuration they share, so any replica verifies what
+  // another sealed. What a state grants is only to skip a question the caller could skip with confirm: true.
+  const requestStateKey = new Bun.CryptoHasher("sha256").update(`course-authoring mcp requestState\0${config.databaseUrl}\0${config.authAudience}\0${config.authIssuer ?? ""}`).digest("hex");
+  const serverDeps: McpServerDeps<typeof services> = {
+    name: serviceName,
+    version: serviceVersion,
+    // The website is the service's own API documentation, the page the server card names too.
+    identity: { title: "Course Authoring Service", description: serviceDescription, websiteUrl: `${config.baseUrl}/docs/api`, icons: serverIcons },
+    instructions: serverInstructions,
+    tools,
+    services,
+    resources: withExportResources(authoringResources),
+    prompts: authoringPrompts,
+    logger,
+    resultMaxBytes: config.mcpResultMaxBytes,
+    ...(subscriptions ? { subscriptions } : {}),
+    ...(logLevels ? { logLevels } : {}),
+    tasks,
+    confirmations: createConfirmations({ key: requestStateKey, callerOf }),
+  };
+  const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -208,23 +232,18 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
     sharing,
-    createServer: () =>
-      createMcpServer({
-        name: serviceName,
-        version: serviceVersion,
-        // The website is the service's own API documentation, the page the server card names too.
-        identity: { title: "Course Authoring Service", description: serviceDescription, websiteUrl: `${config.baseUrl}/docs/api`, icons: serverIcons },
-        instructions: serverInstructions,
-        tools,
-        services,
-        resources: withExportResources(authoringResources),
-        prompts: authoringPrompts,
-        logger,
-        resultMaxBytes: config.mcpResultMaxBytes,
-        ...(subscriptions ? { subscriptions } : {}),
-        ...(logLevels ? { logLevels } : {}),
-        tasks,
+    createServer: () => createMcpServer(serverDeps),
+    modern: createMcpHandler(() => createMcpServer(serverDeps, "modern"), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
+    taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
+    besideTheSdk: [
+      createModernTasks({
+        operations: tasks.operations,
+        runsAsTask: tasks.runsAsTask,
+        start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
+        serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
       }),
+      ...(modernListen ? [modernListen] : []),
+    ],
   });
 
   const app = createApp({
@@ -294,6 +313,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         // Stop accepting, give in-flight requests a moment, then end open streams and sessions.
         const drained = server.stop(false);
         await Promise.race([drained, Bun.sleep(5000)]);
+        modernListen?.closeAll();
         await sessions.closeAll();
         await tasks.stop();
         await metricsServer?.stop(true);

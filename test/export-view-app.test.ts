@@ -19,6 +19,9 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
+import { connectModernAgent } from "./support/modern-client.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 let service: TestService;
 let alice: Agent;
@@ -158,7 +161,7 @@ describe("in an MCP Apps host", () => {
 
   test("through ext-apps' reference AppBridge as the host, the tool's link resolves and Download saves the package's bytes", async () => {
     const { tools } = await alice.client.listTools();
-    expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course")!)).toBe(exportViewUri);
+    expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course") as Parameters<typeof getToolUiResourceUri>[0])).toBe(exportViewUri);
     const { page, frame } = await openHost({ host: "reference" });
     await frame.locator("#files-box").waitFor({ timeout: 15_000 });
     await tabToDownload(page, frame);
@@ -289,6 +292,32 @@ describe("in an MCP Apps host", () => {
       expect(box.height).toBeGreaterThanOrEqual(24);
       if (process.env.EXPORT_VIEW_SCREENSHOTS) await page.screenshot({ path: `${process.env.EXPORT_VIEW_SCREENSHOTS}/export-view-${width}-${theme}.png`, fullPage: true });
       await page.context().close();
+    }
+  }, 60_000);
+});
+
+describe("the same view in the 2026-07-28 era", () => {
+  test("a host on the pinned v2 client gets the same view, and Download saves the package of its own export", async () => {
+    const modern = await connectModernAgent(service, await devAccessToken(service, "alice"), { name: "apps-host-modern" });
+    try {
+      const view = (await modern.client.readResource({ uri: exportViewUri })).contents[0] as { text: string; mimeType: string };
+      expect(view.mimeType).toBe("text/html;profile=mcp-app");
+      expect(view.text).toBe(viewHtml);
+      const { tools } = await modern.client.listTools();
+      expect(getToolUiResourceUri(tools.find((tool) => tool.name === "export_course") as Parameters<typeof getToolUiResourceUri>[0])).toBe(exportViewUri);
+      const result = (await modern.callRaw("export_course", { courseId, format: "scorm2004" })) as CallToolResult;
+      const own = result.structuredContent as typeof facts;
+      const { page, frame } = await openHost({ host: "reference", result, readResource: (uri) => modern.client.readResource({ uri }) as Promise<never> });
+      await frame.locator("#files-box").waitFor({ timeout: 15_000 });
+      await tabToDownload(page, frame);
+      const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), page.keyboard.press("Enter")]);
+      expect(download.suggestedFilename()).toBe(own.fileName);
+      expect(await savedBytes(download)).toEqual((await readExport(alice, own.uri)).bytes);
+      await frame.locator("#status", { hasText: "Downloaded" }).waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: join(tmpdir(), "export-view-modern.png") });
+      await page.context().close();
+    } finally {
+      await modern.close();
     }
   }, 60_000);
 });

@@ -200,19 +200,19 @@ describe("bounded and partial course reads", () => {
 });
 
 describe("protocol errors", () => {
-  test("an unknown prompt is -32602 and an unknown resource -32002, each prefixed once", async () => {
+  test("an unknown prompt is -32602 and an unknown resource -32602 (SDK v2 emits no -32002), each prefixed once", async () => {
     const prompt = await alice.client.getPrompt({ name: "design_cours" }).then(() => undefined, (caught: unknown) => caught as { code: number; message: string });
     expect(prompt?.code).toBe(-32602);
     expect(prompt?.message).toContain("design_course");
     const resource = await alice.client.readResource({ uri: "course://crs_doesnotexist" }).then(() => undefined, (caught: unknown) => caught as { code: number; message: string });
-    expect(resource?.code).toBe(-32002);
+    expect(resource?.code).toBe(-32602);
     for (const error of [prompt, resource]) expect(error?.message.match(/MCP error/g)?.length).toBe(1);
   });
 
-  test("a stranger's read of a course resource is -32002 like a missing one", async () => {
+  test("a stranger's read of a course resource is -32602 like a missing one", async () => {
     const course = await alice.call("create_course", { title: "Private" });
     const error = await mallory.client.readResource({ uri: `course://${course.id}` }).then(() => undefined, (caught: unknown) => caught as { code: number });
-    expect(error?.code).toBe(-32002);
+    expect(error?.code).toBe(-32602);
   });
 });
 

@@ -4,8 +4,8 @@
  * the standalone event stream. (Restoring shared sessions: mcp-session-restore.test.ts.)
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createSessionTable, type SessionTable } from "../src/mcp/session-table.ts";
 import { readJsonBody } from "../src/mcp/request-body.ts";
 import { openedStream } from "../src/mcp/event-stream.ts";

@@ -104,7 +104,7 @@ for (const kind of ["sqlite", "replicas"] as DeploymentKind[]) {
       await heard.until(`course://${marker.id}`, 1);
       expect(heard.of(uri)).toBe(1);
       // Unsubscribing again: this session has no such subscription.
-      expect((await subscribeError(alice, uri, "unsubscribe")).code).toBe(-32002);
+      expect((await subscribeError(alice, uri, "unsubscribe")).code).toBe(-32602);
     }, 120_000);
 
     test("losing access stops the notifications: an unshared collaborator, and a deleted course", async () => {
@@ -144,15 +144,15 @@ for (const kind of ["sqlite", "replicas"] as DeploymentKind[]) {
       await alice.client.subscribeResource({ uri });
       const denied = await subscribeError(mallory, uri);
       const missing = await subscribeError(mallory, "course://crs_doesnotexist/preview");
-      expect(denied.code).toBe(-32002);
-      expect(missing.code).toBe(-32002);
+      expect(denied.code).toBe(-32602);
+      expect(missing.code).toBe(-32602);
       expect(denied.message.replace(String(course.id), "ID")).toBe(missing.message.replace("crs_doesnotexist", "ID"));
       expect(JSON.stringify(denied.data).replace(String(course.id), "ID")).toBe(JSON.stringify(missing.data).replace("crs_doesnotexist", "ID"));
-      expect((await subscribeError(mallory, uri, "unsubscribe")).code).toBe(-32002);
+      expect((await subscribeError(mallory, uri, "unsubscribe")).code).toBe(-32602);
       // Alice's subscription is untouched.
       await alice.call("update_course", { courseId: course.id, title: "Private, edited" });
       await heard.until(uri, 1);
-      expect((await subscribeError(alice, "ui://course-authoring/course-preview.html")).code).toBe(-32002);
+      expect((await subscribeError(alice, "ui://course-authoring/course-preview.html")).code).toBe(-32602);
     }, 120_000);
   });
 }

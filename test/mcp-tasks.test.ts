@@ -31,7 +31,7 @@ import { startTestService, type TestService } from "./support/service.ts";
 import type { TcpRelay } from "./support/tcp-proxy.ts";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { devAccessToken } from "./support/dev-login.ts";
-import { waitFor } from "./support/wait.ts";
+import { waitUntil } from "./support/wait.ts";
 
 type Json = Record<string, unknown>;
 
@@ -538,17 +538,3 @@ describe("tasks during a database outage", () => {
 });
 
 /** Polls `condition` (an observable state, such as a row in pg_stat_activity) until it holds, or fails naming it. */
-async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
-  let stop = false;
-  try {
-    await waitFor(
-      (async () => {
-        while (!stop && !(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
-      })(),
-      timeoutMs,
-      what,
-    );
-  } finally {
-    stop = true;
-  }
-}

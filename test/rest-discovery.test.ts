@@ -106,8 +106,9 @@ describe("with the authorization server reachable", () => {
     expect(card).toMatchObject({
       name: expect.any(String),
       version: expect.any(String),
-      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0],
-      protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      // 2026-07-28 per request, then the 2025 revisions the SDK serves in sessions.
+      protocolVersion: "2026-07-28",
+      protocolVersions: ["2026-07-28", ...SUPPORTED_PROTOCOL_VERSIONS],
       transport: { type: "streamable-http", url: `${fixture.base}/mcp` },
       authentication: {
         type: "oauth2",

@@ -16,6 +16,9 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { cleanOutline, type Course } from "./support/review-courses.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
+import { connectModernAgent } from "./support/modern-client.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** What SEP-1865 says a host must apply when the view declares no CSP domains. */
 const hostDefaultCsp =
@@ -26,6 +29,7 @@ const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 let service: TestService;
 let agent: Agent;
 let browser: Browser;
+let viewHtml: string;
 let viewServer: ReturnType<typeof Bun.serve>;
 let hostServer: ReturnType<typeof Bun.serve>;
 let toolResult: CallToolResult;
@@ -79,6 +83,7 @@ beforeAll(async () => {
 
   const view = (await agent.client.readResource({ uri: coursePreviewViewUri })).contents[0] as { text: string; mimeType: string };
   expect(view.mimeType).toBe("text/html;profile=mcp-app");
+  viewHtml = view.text;
   viewServer = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -201,3 +206,23 @@ test("a host that relays subscriptions sees the open preview render the course a
   await agent.client.unsubscribeResource({ uri: `course://${course.id}/preview` });
   await page.context().close();
 }, 40_000);
+
+test("in the 2026-07-28 era the same view renders the course from the pinned v2 client's tool result and reads", async () => {
+  const modern = await connectModernAgent(service, await devAccessToken(service, "alice"), { name: "apps-host-modern" });
+  try {
+    const view = (await modern.client.readResource({ uri: coursePreviewViewUri })).contents[0] as { text: string };
+    expect(view.text).toBe(viewHtml);
+    const result = (await modern.callRaw("preview_course", { courseId: course.id })) as CallToolResult;
+    const page = await openHost((uri) => modern.client.readResource({ uri }) as Promise<never>, result);
+    const frame = viewFrame(page);
+    await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
+    // The title as it is now (an earlier test edits it).
+    const { title } = await modern.call("get_course", { courseId: course.id, includeBlocks: false });
+    expect(await frame.locator(".course-name").first().innerText()).toBe(title as string);
+    expect(await frame.locator('img[alt="Exit sign over the stair door"]').getAttribute("src")).toStartWith("data:image/png;base64,");
+    await page.screenshot({ path: join(tmpdir(), "preview-view-modern.png") });
+    await page.context().close();
+  } finally {
+    await modern.close();
+  }
+}, 30_000);

@@ -13,7 +13,7 @@ import { storeKinds, testDatabaseFor } from "./support/postgres.ts";
 import { createRichCourse, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
 
-type Summary = { courseId: string; units: number; translated: number; untranslated: number; outdated: number; language: string };
+type Summary = { courseId: string; units: number; translated: number; untranslated: number; outdated: number; language: string; sourceVersion?: number };
 type Unit = { id: string; source: string; target: string | null; state: string };
 
 async function exportXliff(agent: Agent, courseId: string, args: Record<string, unknown>): Promise<string> {
@@ -32,7 +32,10 @@ function pseudoText(inner: string): string {
 function pseudoTranslate(xliff: string, trgLang?: string): string {
   let out = xliff.replace(/<target\b[\s\S]*?<\/target>/g, "");
   if (trgLang) out = out.replace(/trgLang="[^"]*"/, `trgLang="${trgLang}"`).replace(/target-language="[^"]*"/, `target-language="${trgLang}"`);
-  return out.replace(/<source( xml:space="preserve")?>([\s\S]*?)<\/source>/g, (_match, space: string | undefined, inner: string) => `<source${space ?? ""}>${inner}</source><target${space ?? ""}>${pseudoText(inner)}</target>`);
+  // Media units (source "name.png (image/png)") keep the source's asset: their target is left out.
+  return out.replace(/<source( xml:space="preserve")?>([\s\S]*?)<\/source>/g, (match, space: string | undefined, inner: string) =>
+    /\(\w+\/[\w.+-]+\)$/.test(inner) ? match : `<source${space ?? ""}>${inner}</source><target${space ?? ""}>${pseudoText(inner)}</target>`,
+  );
 }
 
 async function allUnits(agent: Agent, courseId: string, args: Record<string, unknown>): Promise<Unit[]> {
@@ -82,6 +85,9 @@ describe(`on ${kind}`, () => {
       const copy = (await alice.call("get_course", { courseId: translationId })) as { title: string; language: string; translationOf: Summary };
       expect(copy).toMatchObject({ title: "Lab safety", language: "fr" });
       expect(copy.translationOf.untranslated).toBe(created.units);
+      // The link leads to the source, on the translation's reads and in create_translation's result.
+      expect(copy.translationOf).toMatchObject({ courseId, language: "en-GB", sourceVersion: expect.any(Number) });
+      expect((created as Summary & { translationOf: unknown }).translationOf).toMatchObject({ courseId, language: "en-GB", sourceVersion: copy.translationOf.sourceVersion });
       const units = await allUnits(alice, courseId, { language: "fr" });
       expect(units.map((unit) => unit.id)).toContain(`${courseId}/title`);
       expect(units.some((unit) => /^blk_[0-9a-z]+\/choices\/0\/text$/.test(unit.id))).toBe(true);
@@ -98,9 +104,11 @@ describe(`on ${kind}`, () => {
         expect(validation.ok).toBe(true);
         const unitCount = (xliff.match(format === "xliff20" ? /<unit /g : /<trans-unit /g) ?? []).length;
         const { translation } = (await alice.call("get_translation_units", { courseId, language: "fr" })) as { translation: Summary };
-        expect(unitCount).toBe(translation.units);
+        // Text units, and media units (counted apart: without a target the source's asset stays).
+        expect(unitCount).toBe((await allUnits(alice, courseId, { language: "fr" })).length);
+        expect(unitCount).toBeGreaterThan(translation.units);
         // "How to work **safely** in a teaching lab." — the emphasis is a pair code, not asterisks.
-        expect(xliff).toMatch(format === "xliff20" ? /How to work <pc id="\d+"[^>]*>safely<\/pc>/ : /How to work <g id="\d+"[^>]*>safely<\/g>/);
+        expect(xliff).toMatch(format === "xliff20" ? /How to work <pc id="\d+"[^>]*>safely<\/pc>/ : /How to work <bpt id="(\d+)"[^>]*>\*\*<\/bpt>safely<ept id="\1">\*\*<\/ept>/);
       });
     }
 
@@ -183,7 +191,7 @@ describe(`on ${kind}`, () => {
 
     test("set_translation_units writes agent translations and the translation takes the source's new block", async () => {
       const units = await allUnits(alice, courseId, { language: "fr" });
-      const fresh = units.find((unit) => unit.state === "untranslated")!;
+      const fresh = units.find((unit) => unit.state === "untranslated" && !unit.id.endsWith("/assetId"))!;
       const result = (await alice.call("set_translation_units", { courseId, language: "fr", units: [{ id: fresh.id, target: "Un tout nouveau paragraphe." }] })) as { applied: number; untranslated: number };
       expect(result).toMatchObject({ applied: 1, untranslated: 0 });
       const copy = (await alice.call("get_course", { courseId: translationId })) as { modules: { lessons: { blocks: { type: string; markdown?: string }[] }[] }[] };
@@ -222,7 +230,7 @@ describe(`on ${kind}`, () => {
       await alice.call("update_course", { courseId: sourceId, theme: { logo: { assetId, alt: "Acme Safety" }, coverImage: { assetId, alt: "A teaching lab" } } });
       const created = (await alice.call("create_translation", { courseId: sourceId, language: "es" })) as Summary;
       const units = await allUnits(alice, sourceId, { language: "es" });
-      expect(units.filter((unit) => unit.id.includes("/theme/")).map((unit) => [unit.id, unit.source])).toEqual([
+      expect(units.filter((unit) => unit.id.includes("/theme/") && !unit.id.endsWith("/assetId")).map((unit) => [unit.id, unit.source])).toEqual([
         [`${sourceId}/theme/logo/alt`, "Acme Safety"],
         [`${sourceId}/theme/coverImage/alt`, "A teaching lab"],
       ]);

@@ -59,12 +59,33 @@ export async function checkAssetReferences(edit: CourseEdit, block: BlockContent
   }
 }
 
+/**
+ * Each further caption track added or changed by add_blocks or update_block is in a language the course
+ * declares: its own, or one of its translations' (create_translation declares one), so no track is
+ * labelled with a language nobody chose. Copies and imports keep what their course had.
+ */
+export async function checkCaptionLanguages(edit: CourseEdit, block: BlockContent, field: string): Promise<void> {
+  if ((block.type !== "video" && block.type !== "audio") || !block.captionTracks?.length) return;
+  const declared = [edit.course.language, ...(await edit.tx.listTranslationLinks(edit.course.id)).filter((link) => link.sourceCourseId === edit.course.id).map((link) => link.language)];
+  const primary = (tag: string) => tag.toLowerCase().split("-")[0];
+  block.captionTracks.forEach((track, index) => {
+    if (declared.some((language) => primary(language) === primary(track.language))) return;
+    throw invalidArgument(
+      `${field}.captionTracks[${index}].language`,
+      `"${track.language}" is not a language of this course: use ${declared.join(", ")}, or first add the language with create_translation`,
+    );
+  });
+}
+
 function assetReferences(block: BlockContent, field: string): AssetReference[] {
   const references: AssetReference[] = [];
   if (block.type === "image" && block.assetId) references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: "image" });
   if (block.type === "video" || block.type === "audio") {
     if (block.assetId) references.push({ field: `${field}.assetId`, assetId: block.assetId, expected: block.type });
     if (block.captions?.assetId) references.push({ field: `${field}.captions.assetId`, assetId: block.captions.assetId, expected: "captions" });
+    block.captionTracks?.forEach((track, index) => {
+      if (track.assetId) references.push({ field: `${field}.captionTracks[${index}].assetId`, assetId: track.assetId, expected: "captions" });
+    });
   }
   if (block.type === "video" && block.poster?.assetId) {
     references.push({ field: `${field}.poster.assetId`, assetId: block.poster.assetId, expected: "image" });

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
 import { idField } from "../authoring/schemas/fields.ts";
-import { untranslatedBlocks } from "../authoring/translation/translations.ts";
+import { behindLine, untranslatedBlocks } from "../authoring/translation/translations.ts";
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
@@ -146,6 +146,11 @@ export async function exportCourse(
   const notices: Notice[] = [];
   if (untranslated && untranslated.blockIds.size > 0) {
     notices.push({ level: "warning", text: `${untranslated.blockIds.size} block(s) are not translated yet and show the source text, marked as ${untranslated.sourceLanguage}.` });
+  }
+  // A translation behind its source, or with texts whose source changed, says so: nothing stale goes out unannounced.
+  if (untranslated && !untranslated.translationOf.upToDate) notices.push({ level: "warning", text: `This translation is behind its source.${behindLine(untranslated.translationOf)}` });
+  if (untranslated && untranslated.outdated > 0) {
+    notices.push({ level: "warning", text: `${untranslated.outdated} translated unit(s) are outdated: their source text changed since (get_translation_units { onlyOutdated: true }).` });
   }
   if (args.format !== "json" && !bank && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });

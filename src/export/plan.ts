@@ -7,7 +7,7 @@ import { packagedAssetName } from "../authoring/asset-names.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule } from "../render/types.ts";
 import type { AssetInfo, AssetSource, ExportCourse, ScoMode } from "./types.ts";
-import { xmlId } from "./xml.ts";
+import { xmlId } from "../xml-writer.ts";
 import { themeAssetIds } from "../render/theme.ts";
 
 /** One launchable unit: the whole course, or one module, rendered as its own page. */

@@ -6,7 +6,7 @@
  * only text); and no answer is larger than the configured cap. Tests call this same function.
  */
 import * as v from "valibot";
-import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError as SdkProtocolError, ProtocolErrorCode, type CallToolResult } from "@modelcontextprotocol/server";
 import { CourseAuthoringError, describeIssues } from "../course-authoring-error.ts";
 import { rememberedJson } from "../authoring/document-json.ts";
 import type { Logger } from "../log.ts";
@@ -15,17 +15,12 @@ import { closestName, describeUnknownArguments, findUnknownArguments } from "../
 import { utf8Length } from "../bytes.ts";
 
 /**
- * A JSON-RPC error whose message travels as written: the SDK's `McpError` prefixes "MCP error <code>:"
- * to its message, and the client adds that prefix again when it rebuilds the error.
+ * A JSON-RPC error whose message and data travel as written: the SDK's own error class, so its
+ * encoder writes code, message and data unchanged on both eras.
  */
-export class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
-    super(message);
-    this.name = "ProtocolError";
+export class ProtocolError extends SdkProtocolError {
+  constructor(code: number, message: string, override readonly data?: Record<string, unknown>) {
+    super(code, message, data);
   }
 }
 
@@ -68,7 +63,7 @@ export async function callTool<Services>(
     const names = [...tools.keys()];
     const suggestion = closestName(name, names);
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `Unknown tool "${name}".${suggestion ? ` Did you mean ${suggestion}?` : ""} Tools: ${names.join(", ")}`,
       suggestion ? { suggestion } : undefined,
     );

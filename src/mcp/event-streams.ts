@@ -14,8 +14,8 @@
  * The transport sends server-initiated messages to the standalone stream's key; with no stream of its
  * own open, it only stores them, and the follower here delivers them.
  */
-import type { EventStore, WebStandardStreamableHTTPServerTransportOptions } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore, WebStandardStreamableHTTPServerTransportOptions } from "@modelcontextprotocol/server";
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { AppendOptions, StreamEventStore } from "../store/stream-events.ts";
 import type { JsonObject } from "../store/types.ts";
 import type { Logger } from "../log.ts";

@@ -4,7 +4,7 @@
  * tool repeats its toolset's icon in `tools/list`, so each is one filled path on a 16×16 grid in a blue
  * that reads on light and dark backgrounds alike.
  */
-import type { Icon } from "@modelcontextprotocol/sdk/types.js";
+import type { Icon } from "@modelcontextprotocol/server";
 import type { ToolsetName } from "./toolsets.ts";
 
 /** A `data:` URI of an SVG: percent-encoding only what a URI cannot carry, which is shorter than base64. */

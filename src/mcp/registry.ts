@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, Icon, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "../auth/identity.ts";
 import type { ToolLog } from "./tool-log.ts";
 
@@ -58,6 +58,11 @@ export interface ToolDefinition<Services, Input extends v.GenericSchema = v.Gene
   briefDefinitions?: readonly string[];
   /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
   meta?: Record<string, unknown>;
+  /**
+   * For a tool that destroys: what this call would lose, as the question put to the user before it runs
+   * (confirmations.ts), or undefined when it loses nothing. The tool's input then has `confirm`.
+   */
+  confirm?: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<string | undefined>;
   handler: (args: v.InferOutput<Input>, context: ToolContext<Services>) => Promise<ToolResult>;
 }
 

@@ -5,7 +5,7 @@
  * too large by runs of its blocks (`partsThatFit`). Export packages are exempt: they are what the caller
  * asked for, and travel as blobs.
  */
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import type { BlockRange } from "../authoring/course-pages.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { timeSlicer, type TimeSlicer } from "../render/time-slicer.ts";

@@ -4,45 +4,32 @@
  * each tool's valibot schema here, once, so tools receive typed input; every failure an agent can act
  * on comes back as an `isError` result with a code, never as a protocol error or a stack trace.
  */
-import * as v from "valibot";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { setCallToolHandlerUnwrapped } from "./sdk-call-tool-seam.ts";
-import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  SetLevelRequestSchema,
-  type CompleteResult,
-  type GetPromptResult,
-  type Implementation,
-  type LoggingLevel,
-  type ListResourcesResult,
-  type Prompt,
-  type ReadResourceResult,
-  type ResourceTemplate,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import { LOG_LEVEL_META_KEY, ProtocolError as SdkProtocolError, ProtocolErrorCode, Server, type CacheHint, type ServerContext } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { EXTENSION_ID as appsExtensionId, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  ListResourcesResult,
+  Prompt,
+  ReadResourceResult,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
+import { tasksExtensionId } from "./modern-tasks.ts";
 import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
 import type { McpTasks } from "./tasks.ts";
+import type { Confirmations } from "./confirmations.ts";
 import { createToolLog } from "./tool-log.ts";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** Resources offered to agents; read failures are CourseAuthoringErrors (mapped to JSON-RPC errors). */
 export interface ResourceProvider<Services> {
@@ -76,6 +63,8 @@ export interface McpServerDeps<Services> {
   subscriptions?: ResourceSubscriptionHandlers;
   /** Where shared sessions keep their `logging/setLevel` choice (session-sharing.ts); absent, it lives in this server only. */
   logLevels?: { get(sessionId: string): Promise<string | undefined>; set(sessionId: string, level: string): Promise<void> };
+  /** Questions before destroying (confirmations.ts); absent, tools run when called, as before. */
+  confirmations?: Confirmations;
   /** Task-augmented calls and the tasks/* requests (tasks.ts); absent, the server declares no tasks. */
   tasks?: McpTasks<Services>;
 }
@@ -87,8 +76,8 @@ export interface ResourceSubscriptionHandlers {
 
 /** The identity the HTTP auth layer verified, handed to the transport as `authInfo.extra`. */
 export function callerOf(extra: Extra): CallerIdentity {
-  const identity = extra.authInfo?.extra?.identity as CallerIdentity | undefined;
-  if (!identity) throw new McpError(ErrorCode.InvalidRequest, "request is not authenticated");
+  const identity = extra.http?.authInfo?.extra?.identity as CallerIdentity | undefined;
+  if (!identity) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "request is not authenticated");
   return identity;
 }
 
@@ -98,19 +87,19 @@ function contextFor<Services>(
   resultMaxBytes: number,
   log?: { tool: string; minimum: () => LoggingLevel | undefined | Promise<LoggingLevel | undefined> },
 ): ToolContext<Services> {
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = extra.mcpReq._meta?.progressToken;
   return {
     ...(log && {
-      log: createToolLog({ logger: log.tool, minimum: log.minimum, send: (params) => extra.sendNotification({ method: "notifications/message", params }) }),
+      log: createToolLog({ logger: log.tool, minimum: log.minimum, send: (params) => extra.mcpReq.notify({ method: "notifications/message", params }) }),
     }),
     user: callerOf(extra),
     services,
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
     resultMaxBytes,
     structuredBudgetBytes: structuredBudget(resultMaxBytes),
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
-      await extra.sendNotification({
+      await extra.mcpReq.notify({
         method: "notifications/progress",
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
       });
@@ -125,7 +114,66 @@ function contextFor<Services>(
  */
 const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
-export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server {
+/**
+ * A 2025-11-25 task-augmented `tools/call` (`params.task`), answered with the task at once while the call
+ * runs in the background (tasks.ts). It is answered beside the SDK's server, which admits only a
+ * `CallToolResult` as the answer to `tools/call`; the task's progress and log have nowhere to go.
+ */
+export async function answerTaskCall<Services>(
+  deps: McpServerDeps<Services>,
+  params: { name: string; arguments?: Record<string, unknown>; task: { ttl?: number } },
+  user: CallerIdentity,
+): Promise<{ task: unknown }> {
+  if (!deps.tasks) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "this server runs no tasks: call the tool without params.task");
+  const context: ToolContext<Services> = {
+    user,
+    services: deps.services,
+    signal: new AbortController().signal,
+    resultMaxBytes: deps.resultMaxBytes,
+    structuredBudgetBytes: structuredBudget(deps.resultMaxBytes),
+    progress: async () => {},
+  };
+  const run = (within: ToolContext<Services>): Promise<CallToolResult> =>
+    callTool(deps.tools, params.name, params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
+  return deps.tasks.start(params.name, params.task.ttl, context, run);
+}
+
+/** The protocol revision served per request, beside the 2025 revisions the SDK serves in sessions. */
+export const modernProtocolVersion = "2026-07-28";
+
+/**
+ * The extensions a 2026-07-28 client is told of in `server/discover`: MCP Apps (the preview and export
+ * views) and tasks. (2025 clients learn of tasks from the `tasks` capability and of the views from the tools.)
+ */
+export const modernExtensions = {
+  [appsExtensionId]: { mimeTypes: [RESOURCE_MIME_TYPE] },
+  [tasksExtensionId]: {},
+};
+
+/**
+ * What a 2026-07-28 client may cache, and for how long (the specification's caching utility). Each is
+ * what is true here: the catalogue of tools depends on the toolsets the request names, so it is the
+ * caller's (`private`), though it changes only with a deployment; prompts, templates and discovery are
+ * the same for everyone; the resources listed and read depend on the caller's access and on writes, so
+ * they are private and not kept. (The views' HTML, the same for everyone, says so itself on read.)
+ */
+export const modernCacheHints = {
+  "tools/list": { ttlMs: 5 * 60_000, cacheScope: "private" },
+  "prompts/list": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 60 * 60_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+} as const satisfies Record<string, CacheHint>;
+
+/** A view's HTML (`ui://`) is the same for every caller and changes only with a deployment. */
+const viewCacheFields = { ttlMs: 60 * 60_000, cacheScope: "public" } as const;
+
+/** Which protocol era the server answers: a 2025 session (or stateless request), or one 2026-07-28 request. */
+export type McpEra = "legacy" | "modern";
+
+export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: McpEra = "legacy"): Server {
+  const modern = era === "modern";
   const server = new Server(
     { ...deps.identity, name: deps.name, version: deps.version },
     {
@@ -135,10 +183,13 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
         prompts: { listChanged: false },
         completions: {},
         logging: {},
-        ...(deps.tasks ? { tasks: deps.tasks.capability } : {}),
+        ...(deps.tasks && !modern ? { tasks: deps.tasks.capability } : {}),
+        ...(modern ? { extensions: modernExtensions } : {}),
       },
       instructions: deps.instructions,
       jsonSchemaValidator: sharedJsonSchemaValidator,
+      ...(modern ? { cacheHints: modernCacheHints } : {}),
+      ...(deps.confirmations ? { requestState: { verify: deps.confirmations.verify } } : {}),
     },
   );
   const allTools = [...deps.tools.values()];
@@ -147,7 +198,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   // here; with shared sessions it is also recorded, and read back when a message is about to go out, since
   // the next request of the session may reach another replica.
   let logLevel: LoggingLevel | undefined;
-  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
+  server.setRequestHandler("logging/setLevel", async (request, extra) => {
     logLevel = request.params.level;
     if (deps.logLevels && extra.sessionId) await deps.logLevels.set(extra.sessionId, logLevel);
     return {};
@@ -159,35 +210,44 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
     const recorded = await deps.logLevels.get(extra.sessionId).catch(() => logLevel);
     return recorded as LoggingLevel | undefined;
   };
+  /** A 2026-07-28 request names its level in `_meta`; without one it gets no log messages at all. */
+  const toolLogFor = (name: string, extra: Extra) => {
+    const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (!envelope) return { tool: name, minimum: logLevelFor(extra) };
+    const level = envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
+    return level ? { tool: name, minimum: () => level } : undefined;
+  };
 
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+  server.setRequestHandler("tools/list", (_request, extra) => {
     try {
-      const chosen = requestedToolsets(extra.requestInfo);
+      const chosen = requestedToolsets(extra.http?.req);
       return { tools: allTools.filter((tool) => chosen.has(tool.definition.toolset as never)).map((tool) => tool.listing) };
     } catch (error) {
-      if (error instanceof UnknownToolsetError) throw new ProtocolError(ErrorCode.InvalidParams, error.message, { toolsets: error.names });
+      if (error instanceof UnknownToolsetError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { toolsets: error.names });
       throw error;
     }
   });
 
-  // Results are built in CallToolResult's shape by callTool; the seam skips the SDK re-validating them.
-  // A call carrying params.task is answered with the task at once and runs in the background (tasks.ts).
-  setCallToolHandlerUnwrapped(server, (request, extra) => {
-    const context = contextFor(deps.services, extra, deps.resultMaxBytes, { tool: request.params.name, minimum: logLevelFor(extra) });
-    const run = (within: ToolContext<Services>) =>
-      callTool(deps.tools, request.params.name, request.params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
-    if (deps.tasks && request.params.task) return deps.tasks.start(request.params.name, request.params.task.ttl, context, run) as Promise<never>;
-    return run(context);
+  // A task-augmented call never reaches this server (the SDK checks every tools/call result against
+  // CallToolResult): sessions.ts answers it with `answerTaskCall` below.
+  // A tool that destroys asks first (confirmations.ts); the same handler serves both eras.
+  server.setRequestHandler("tools/call", async (request, extra) => {
+    const context = contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra));
+    const args = request.params.arguments ?? {};
+    const sessionCapabilities = modern ? undefined : (server.getClientCapabilities() as Record<string, unknown> | undefined);
+    const asked = await deps.confirmations?.before(deps.tools.get(request.params.name), args, context, extra, sessionCapabilities);
+    if (asked) return asked as CallToolResult;
+    return callTool(deps.tools, request.params.name, args, context, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
   });
-  deps.tasks?.register(server, callerOf);
+  if (!modern) deps.tasks?.register(server, callerOf);
 
   const resources = deps.resources;
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resources?.templates ?? [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: resources?.templates ?? [] }));
+  server.setRequestHandler("resources/list", async (request, extra) =>
     resources ? resources.list(deps.services, callerOf(extra), request.params?.cursor) : { resources: [] },
   );
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
+  server.setRequestHandler("resources/read", async (request, extra): Promise<ReadResourceResult> => {
     if (!resources) throw new ProtocolError(resourceNotFound, `Resource ${request.params.uri} was not found`, { uri: request.params.uri });
     try {
       const result = await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra, deps.resultMaxBytes));
@@ -195,19 +255,20 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
       if (isPackageAnswer(result)) return result;
       const { size, fits } = measuredWithin(result, deps.resultMaxBytes);
       if (!fits) throw resourceTooLarge(request.params.uri, size, deps.resultMaxBytes, { how: "", uris: [], templates: [], otherwise: "read a narrower resource (see resources/templates/list)" });
-      return result;
+      return modern && request.params.uri.startsWith("ui://") ? { ...result, ...viewCacheFields } : result;
     } catch (error) {
-      throw asProtocolError(error, deps.logger, resourceNotFound);
+      throw asProtocolError(error, deps.logger, resourceNotFound, request.params.uri);
     }
   });
 
-  const subscriptions = deps.subscriptions;
+  // A 2026-07-28 client listens with subscriptions/listen instead (the SDK's, see sessions.ts).
+  const subscriptions = modern ? undefined : deps.subscriptions;
   if (subscriptions) {
     const sessionOf = (extra: Extra) => {
-      if (!extra.sessionId) throw new ProtocolError(ErrorCode.InvalidRequest, "subscriptions need a session (Mcp-Session-Id)");
+      if (!extra.sessionId) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "subscriptions need a session (Mcp-Session-Id)");
       return extra.sessionId;
     };
-    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    server.setRequestHandler("resources/subscribe", async (request, extra) => {
       try {
         await subscriptions.subscribe(sessionOf(extra), callerOf(extra), request.params.uri);
         return {};
@@ -215,7 +276,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
         throw asProtocolError(error, deps.logger, resourceNotFound);
       }
     });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    server.setRequestHandler("resources/unsubscribe", async (request, extra) => {
       try {
         await subscriptions.unsubscribe(sessionOf(extra), request.params.uri);
         return {};
@@ -226,20 +287,20 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   }
 
   const prompts = deps.prompts;
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts?.prompts ?? [] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler("prompts/list", () => ({ prompts: prompts?.prompts ?? [] }));
+  server.setRequestHandler("prompts/get", async (request, extra) => {
     const known = prompts?.prompts.map((prompt) => prompt.name) ?? [];
     if (!prompts || !known.includes(request.params.name)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts: ${known.join(", ") || "none"}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts: ${known.join(", ") || "none"}`);
     }
     try {
       return await prompts.get(deps.services, callerOf(extra), request.params.name, request.params.arguments ?? {});
     } catch (error) {
-      throw asProtocolError(error, deps.logger, ErrorCode.InvalidParams);
+      throw asProtocolError(error, deps.logger, ProtocolErrorCode.InvalidParams);
     }
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
+  server.setRequestHandler("completion/complete", async (request, extra): Promise<CompleteResult> => {
     const { ref, argument, context } = request.params;
     const user = callerOf(extra);
     let values: string[] = [];
@@ -251,19 +312,21 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>): Server
   return server;
 }
 
-/** MCP's code for a resource that does not exist (or that the caller may not see). */
-const resourceNotFound = -32002;
+/** A resource that does not exist (or that the caller may not see): -32602 on both eras, as SDK v2 "can no longer emit -32002 on the wire". */
+const resourceNotFound = ProtocolErrorCode.InvalidParams;
 
 /**
  * Resource and prompt reads have no `isError` result: their failures travel as JSON-RPC errors, with
  * our code in `data`. `not_found` uses the code of what was read; bad arguments are invalid params.
  */
-function asProtocolError(error: unknown, logger: Logger, notFoundCode: number): Error {
-  if (error instanceof McpError || error instanceof ProtocolError) return error;
+function asProtocolError(error: unknown, logger: Logger, notFoundCode: number, uri?: string): Error {
+  if (error instanceof SdkProtocolError) return error;
   if (error instanceof CourseAuthoringError) {
-    const code = error.code === "not_found" ? notFoundCode : error.code === "invalid_arguments" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-    return new ProtocolError(code, `${error.code}: ${error.message}`, { code: error.code, ...error.details });
+    const code = error.code === "not_found" ? notFoundCode : error.code === "invalid_arguments" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InvalidRequest;
+    // A resource that is not there names its URI in data, as the specification's resource errors do.
+    const named = error.code === "not_found" && uri !== undefined ? { uri } : {};
+    return new ProtocolError(code, `${error.code}: ${error.message}`, { code: error.code, ...named, ...error.details });
   }
   logger.error("resource read failed", { error: error instanceof Error ? error.message : String(error) });
-  return new ProtocolError(ErrorCode.InternalError, "the read failed unexpectedly");
+  return new ProtocolError(ProtocolErrorCode.InternalError, "the read failed unexpectedly");
 }

@@ -10,8 +10,8 @@
  * A cached session is re-checked against the record every few seconds, so one ended on any replica
  * (DELETE, idle sweep) stops working on all of them.
  */
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type InitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type InitializeRequest } from "@modelcontextprotocol/server";
 import type { McpSessionRecord, SessionRecordStore } from "../store/session-records.ts";
 import type { JsonObject } from "../store/types.ts";
 import type { Logger } from "../log.ts";

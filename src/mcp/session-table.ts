@@ -5,8 +5,8 @@
  * request being handled, an event stream open) is never evicted: use is taken as a lease, released
  * exactly once, and `during` holds one for the length of a piece of work whatever way it ends.
  */
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 

@@ -7,9 +7,7 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { classifyInboundRequest, isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
@@ -34,6 +32,22 @@ export interface SessionOptions {
   sharing?: SessionSharing;
   /** Resumable streams (event-streams.ts); absent, streams are the SDK transport's own and not stored. */
   streams?: EventStreams;
+  /**
+   * Answers a 2025-11-25 task-augmented `tools/call` beside the SDK's server, which admits only a
+   * `CallToolResult` as its answer (server.ts, `answerTaskCall`); absent, such calls reach the server.
+   */
+  taskCalls?: (params: TaskCallParams, user: CallerIdentity) => Promise<unknown>;
+  /**
+   * Serves 2026-07-28 requests (the SDK's `createMcpHandler`, legacy traffic refused there): every request
+   * carrying the per-request `_meta` envelope goes to it, with no session. Absent, only 2025 is served.
+   */
+  modern?: McpHttpHandler;
+  /**
+   * What 2026-07-28 requests the SDK cannot answer as this service must are answered by, once the SDK's
+   * own inbound ladder has passed them: the tasks extension (modern-tasks.ts), subscriptions/listen
+   * (modern-listen.ts). Each answers its own requests and passes on the rest (undefined).
+   */
+  besideTheSdk?: BesideTheSdk[];
   /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
   onSessionEnded?: (id: string) => void;
 }
@@ -50,6 +64,67 @@ const authInfoFor = ({ token, user }: McpCaller) => ({
   scopes: user.scopes,
   extra: { identity: user },
 });
+
+export interface TaskCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  task: { ttl?: number };
+}
+
+/** The one `tools/call` carrying `params.task` in a POST body, if that is what it is. */
+function taskCallOf(parsedBody: unknown): { id: string | number; params: TaskCallParams } | undefined {
+  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return undefined;
+  const message = parsedBody as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown; task?: unknown } };
+  if (message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return undefined;
+  const params = message.params;
+  if (typeof params?.name !== "string" || typeof params.task !== "object" || params.task === null || Array.isArray(params.task)) return undefined;
+  const args = typeof params.arguments === "object" && params.arguments !== null && !Array.isArray(params.arguments) ? (params.arguments as Record<string, unknown>) : undefined;
+  const ttl = (params.task as { ttl?: unknown }).ttl;
+  return { id: message.id, params: { name: params.name, ...(args ? { arguments: args } : {}), task: typeof ttl === "number" ? { ttl } : {} } };
+}
+
+async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls"]>, call: { id: string | number; params: TaskCallParams }, user: CallerIdentity): Promise<Response> {
+  try {
+    return Response.json({ jsonrpc: "2.0", id: call.id, result: await taskCalls(call.params, user) });
+  } catch (error) {
+    if (!(error instanceof SdkProtocolError)) throw error;
+    const data = error.data === undefined ? {} : { data: error.data };
+    return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...data } });
+  }
+}
+
+/** Answers a 2026-07-28 request it owns; undefined passes the request on. */
+export interface BesideTheSdk {
+  /** The methods it may answer: any other request goes straight to the SDK. */
+  methods: ReadonlySet<string>;
+  answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined>;
+}
+
+/** A request the SDK's inbound ladder passes as modern, answered beside the SDK if it is one of those. */
+async function answeredBesideTheSdk(answerers: BesideTheSdk[], request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
+  const method = (parsedBody as { method?: unknown } | null)?.method;
+  if (typeof method !== "string" || !answerers.some((answerer) => answerer.methods.has(method))) return undefined;
+  const route = classifyInboundRequest({
+    httpMethod: request.method,
+    protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
+    mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
+    mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
+    body: parsedBody,
+  });
+  if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
+  for (const answerer of answerers) {
+    const answered = await answerer.answer(route.message, caller.user);
+    if (answered) return answered;
+  }
+  return undefined;
+}
+
+const mixedEras = () =>
+  jsonRpcErrorResponse(
+    400,
+    -32600,
+    "Bad Request: a request in protocol revision 2026-07-28 (its _meta carries io.modelcontextprotocol/protocolVersion) has no session: send it without Mcp-Session-Id, or speak 2025-11-25 inside the session",
+  );
 
 const sessionNotFound = () => jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
 
@@ -72,6 +147,8 @@ export function createMcpSessions(options: SessionOptions) {
   }
 
   async function handleStateless(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+    const taskCall = options.taskCalls ? taskCallOf(parsedBody) : undefined;
+    if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
     const server = options.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -127,6 +204,8 @@ export function createMcpSessions(options: SessionOptions) {
     if (session instanceof Response) return session;
     if (!session) return sessionNotFound();
     table.touch(id);
+    const taskCall = request.method === "POST" && options.taskCalls ? taskCallOf(parsedBody) : undefined;
+    if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
     const response = await table.during(id, async () => {
       if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
       const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
@@ -172,7 +251,15 @@ export function createMcpSessions(options: SessionOptions) {
     },
 
     /** One authenticated /mcp request; `parsedBody` is the POST body already read (request-body.ts). */
-    handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+    async handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+      // The SDK's own classification: a request carrying the 2026-07-28 envelope (or claiming that
+      // revision in its header) is modern, and the modern path answers its malformed variants itself.
+      if (options.modern && request.method === "POST" && !(await isLegacyRequest(request, parsedBody))) {
+        // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
+        if (request.headers.has("mcp-session-id")) return mixedEras();
+        const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
+        return answered ?? options.modern.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
+      }
       if (options.stateless) {
         if (request.method !== "POST") return Promise.resolve(jsonRpcErrorResponse(405, -32000, "this server is stateless: only POST is supported", { Allow: "POST" }));
         return handleStateless(request, caller, parsedBody);

@@ -5,20 +5,8 @@
  * expired or is another user's is the same -32602 `not_found`; cancelling a finished task is -32602
  * naming its status; a database outage met part-way is "retry shortly" like a tool call's.
  */
-import {
-  CancelTaskRequestSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-  RELATED_TASK_META_KEY,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-  type Task,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import * as v from "valibot";
+import { ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type Server, type ServerContext, type Task } from "@modelcontextprotocol/server";
 import type { TaskRow } from "../store/task-records.ts";
 import { DatabaseUnavailableError } from "../store/unavailable.ts";
 import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
@@ -26,7 +14,14 @@ import { ProtocolError } from "./call-tool.ts";
 import type { CallerIdentity } from "./registry.ts";
 import { outageRetryAfterSeconds } from "./store-outage.ts";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
+
+/**
+ * The 2025-11-25 task requests are no longer in the SDK's method map ("Task methods are excluded from the
+ * typed method maps"), so they are registered as custom methods with their own parameter schemas.
+ */
+const taskIdParams = v.looseObject({ taskId: v.pipe(v.string(), v.maxLength(100)) });
+const listParams = v.optional(v.looseObject({ cursor: v.optional(v.pipe(v.string(), v.maxLength(500))) }), {});
 
 /** What a stored task holds once it ends: the call's result, or the JSON-RPC error the call answered. */
 export type StoredOutcome = { result: CallToolResult } | { error: { code: number; message: string; data?: Record<string, unknown> } };
@@ -57,20 +52,20 @@ const resultPollMs = 250;
 const maxResultWaitMs = 200_000;
 
 export function registerTaskRequests(server: Server, callerOf: (extra: Extra) => CallerIdentity, tasks: TaskOperations): void {
-  server.setRequestHandler(GetTaskRequestSchema, async (request, extra) => {
-    const row = await guarded(() => tasks.find(request.params.taskId, callerOf(extra)));
+  server.setRequestHandler("tasks/get", { params: taskIdParams }, async (params, extra) => {
+    const row = await guarded(() => tasks.find(params.taskId, callerOf(extra)));
     return taskOf(row) as never;
   });
 
-  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tasks/result", { params: taskIdParams }, async (params, extra) => {
     const user = callerOf(extra);
-    const taskId = request.params.taskId;
+    const taskId = params.taskId;
     const deadline = Date.now() + maxResultWaitMs;
-    const cancelled = aborted(extra.signal);
+    const cancelled = aborted(extra.mcpReq.signal);
     for (;;) {
       const row = await guarded(() => tasks.find(taskId, user));
       if (row.status === "cancelled") {
-        throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} was cancelled, so it has no result`, { code: "invalid_state", taskId, status: "cancelled" });
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `invalid_state: task ${taskId} was cancelled, so it has no result`, { code: "invalid_state", taskId, status: "cancelled" });
       }
       if (row.status !== "working") {
         const stored = await guarded(() => tasks.result(taskId, user));
@@ -80,7 +75,7 @@ export function registerTaskRequests(server: Server, callerOf: (extra: Extra) =>
         return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } } as never;
       }
       if (Date.now() >= deadline) {
-        throw new ProtocolError(ErrorCode.InternalError, `task ${taskId} is still working; call tasks/result again (or poll tasks/get)`, {
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `task ${taskId} is still working; call tasks/result again (or poll tasks/get)`, {
           code: "invalid_state",
           taskId,
           status: "working",
@@ -89,21 +84,21 @@ export function registerTaskRequests(server: Server, callerOf: (extra: Extra) =>
       }
       // Woken by the end of a task running here; a task on another replica is looked at again shortly.
       await Promise.race([tasks.endedHere(taskId) ?? pause(resultPollMs), pause(resultPollMs * 4), cancelled]);
-      if (extra.signal.aborted) throw new ProtocolError(ErrorCode.InvalidRequest, "the request was cancelled");
+      if (extra.mcpReq.signal.aborted) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "the request was cancelled");
     }
   });
 
-  server.setRequestHandler(ListTasksRequestSchema, async (request, extra) => {
-    const after = decodeTaskCursor(request.params?.cursor);
+  server.setRequestHandler("tasks/list", { params: listParams }, async (params, extra) => {
+    const after = decodeTaskCursor(params.cursor);
     const rows = await guarded(() => tasks.list(callerOf(extra), after, listPageSize + 1));
     const page = rows.slice(0, listPageSize);
     const last = page[page.length - 1];
     return { tasks: page.map(taskOf), ...(rows.length > listPageSize && last ? { nextCursor: encodeTaskCursor(last) } : {}) } as never;
   });
 
-  server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tasks/cancel", { params: taskIdParams }, async (params, extra) => {
     const user = callerOf(extra);
-    const taskId = request.params.taskId;
+    const taskId = params.taskId;
     // Stopped here first: its write may hold the store (SQLite runs one transaction at a time), and a
     // stopped write rolls back instead of sealing. Its runner or this request then records the cancel.
     const asked = tasks.now();
@@ -113,9 +108,9 @@ export function registerTaskRequests(server: Server, callerOf: (extra: Extra) =>
     // Cancelled by this request's write, or by its runner's once stopped here; an earlier cancel is an error below.
     if (cancelled || (stoppedHere && row.status === "cancelled" && row.lastUpdatedAt >= asked)) return taskOf(row) as never;
     const data = { code: "invalid_state", taskId, status: row.status };
-    if (row.status !== "working") throw new ProtocolError(ErrorCode.InvalidParams, `invalid_state: task ${taskId} has already finished (${row.status}), so it cannot be cancelled`, data);
+    if (row.status !== "working") throw new ProtocolError(ProtocolErrorCode.InvalidParams, `invalid_state: task ${taskId} has already finished (${row.status}), so it cannot be cancelled`, data);
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `invalid_state: task ${taskId} is finishing: its changes are already committed, so it cannot be cancelled; fetch its result with tasks/result`,
       data,
     );
@@ -136,11 +131,11 @@ export function taskOf(row: TaskRow): Task {
 
 /** The same answer for a task that never existed, has expired, or is another user's: it reveals nothing. */
 export function taskNotFound(taskId: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `not_found: task ${taskId} was not found (it does not exist or has expired)`, { code: "not_found", taskId });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `not_found: task ${taskId} was not found (it does not exist or has expired)`, { code: "not_found", taskId });
 }
 
 export function unavailable(reason: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InternalError, `${reason}; retry in ${outageRetryAfterSeconds} seconds`, {
+  return new ProtocolError(ProtocolErrorCode.InternalError, `${reason}; retry in ${outageRetryAfterSeconds} seconds`, {
     code: "invalid_state",
     retryable: true,
     retryAfterSeconds: outageRetryAfterSeconds,
@@ -169,7 +164,7 @@ function decodeTaskCursor(cursor: string | undefined): { createdAt: string; id: 
   } catch {
     // Answered below.
   }
-  throw new ProtocolError(ErrorCode.InvalidParams, "invalid_arguments: cursor is not one tasks/list returned; pass nextCursor from the previous page, or omit it", {
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, "invalid_arguments: cursor is not one tasks/list returned; pass nextCursor from the previous page, or omit it", {
     code: "invalid_arguments",
     field: "cursor",
   });

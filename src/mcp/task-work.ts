@@ -6,7 +6,7 @@
  * that committed first makes the cancel fail ("already committed"). Imports, duplicates and
  * translation imports are one write each, so they are all or nothing either way.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { AuthoringServices } from "../authoring/services.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import { stoppedTaskError } from "./tasks.ts";
@@ -46,7 +46,7 @@ export function taskServices<S extends AuthoringServices>(services: S, taskId: s
  * not part of any transaction, so it is deleted here instead.
  */
 export async function discardTaskResult(services: AuthoringServices, result: CallToolResult): Promise<void> {
-  const saved = result.structuredContent;
+  const saved = result.structuredContent as Record<string, unknown> | undefined;
   if (!saved || typeof saved.exportId !== "string" || typeof saved.courseId !== "string" || typeof saved.fileName !== "string") return;
   await services.exports.delete({ exportId: saved.exportId, courseId: saved.courseId, fileName: saved.fileName });
 }

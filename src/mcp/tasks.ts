@@ -22,10 +22,8 @@
  * - A status is `completed` for a successful result, `failed` for an `isError` one (the specification's
  *   rule for tool calls), `cancelled` once cancelled; cancelling a finished task is an error saying so.
  */
-import type { CallToolResult, ServerCapabilities, ServerNotification, ServerRequest, Task } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, Server, ServerCapabilities, ServerContext, Task } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { AuthoringStore } from "../store/types.ts";
 import type { TaskRow } from "../store/task-records.ts";
@@ -34,9 +32,9 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { ProtocolError, toolErrorResult } from "./call-tool.ts";
 import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 import { outageRetryAfterSeconds } from "./store-outage.ts";
-import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome } from "./task-requests.ts";
+import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome, type TaskOperations } from "./task-requests.ts";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** How long a task and its result are kept, from its creation (the README's "Tasks"). */
 export const taskTtl = { defaultMs: 60 * 60_000, minMs: 60_000, maxMs: 24 * 60 * 60_000 } as const;
@@ -198,6 +196,24 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
     }
   }
 
+  const operations: TaskOperations = {
+    find: ownTask,
+    async list(user, after, limit) {
+      return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
+    },
+    result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
+    cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
+    endedHere: (taskId) => running.get(taskId)?.done,
+    now: nowIso,
+    stopHere(taskId, user) {
+      const entry = running.get(taskId);
+      if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
+      entry.cancelRequested = true;
+      entry.controller.abort("cancelled" satisfies TaskStopReason);
+      return true;
+    },
+  };
+
   return {
     capability: taskCapability,
 
@@ -216,7 +232,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
      */
     async start(name: string, requestedTtl: number | undefined, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<{ task: Task }> {
       if (!taskTools.has(name)) {
-        throw new ProtocolError(ErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
       }
       if (stopping) throw unavailable("the service is stopping");
       const user = context.user;
@@ -241,7 +257,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
           const working = await tx.countWorkingTasks(user.sub, row.createdAt);
           if (working >= maxWorkingTasksPerUser) {
             throw new ProtocolError(
-              ErrorCode.InvalidRequest,
+              ProtocolErrorCode.InvalidRequest,
               `limit_exceeded: you already have ${working} tasks working (at most ${maxWorkingTasksPerUser}); wait for one to end (tasks/get) or cancel one (tasks/cancel)`,
               { code: "limit_exceeded", limit: maxWorkingTasksPerUser, current: working },
             );
@@ -255,24 +271,14 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
 
     /** Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on one session's server. */
     register(server: Server, callerOf: (extra: Extra) => CallerIdentity): void {
-      registerTaskRequests(server, callerOf, {
-        find: ownTask,
-        async list(user, after, limit) {
-          return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
-        },
-        result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
-        cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
-        endedHere: (taskId) => running.get(taskId)?.done,
-        now: nowIso,
-        stopHere(taskId, user) {
-          const entry = running.get(taskId);
-          if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
-          entry.cancelRequested = true;
-          entry.controller.abort("cancelled" satisfies TaskStopReason);
-          return true;
-        },
-      });
+      registerTaskRequests(server, callerOf, operations);
     },
+
+    /** What both eras' task requests do with the records (task-requests.ts, modern-tasks.ts). */
+    operations,
+
+    /** Whether `name` runs as a task when asked (2025) or when the client takes tasks (2026-07-28). */
+    runsAsTask: (name: string) => taskTools.has(name),
 
     /**
      * Stops the tasks running here and the sweep: they end `failed` with nothing committed (unless their

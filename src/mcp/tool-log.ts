@@ -6,7 +6,7 @@
  * sends a few short messages at most. What goes out is what the use cases wrote for the author (course
  * content, IDs); nothing from the request's credentials is ever part of it.
  */
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/server";
 import type { Notice } from "../notice.ts";
 
 /** MCP's levels, least severe first (RFC 5424's order). */

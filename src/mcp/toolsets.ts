@@ -6,7 +6,6 @@
  * still answers when called by name (scripts written against the full catalogue keep working), and
  * access rules are the domain's, unchanged.
  */
-import type { RequestInfo } from "@modelcontextprotocol/sdk/types.js";
 
 export const toolsets = {
   courses: "find, read, create (with a whole outline), batch-edit, delete and duplicate courses; the block types",
@@ -34,10 +33,10 @@ export class UnknownToolsetError extends Error {
 }
 
 /** The toolsets a request asks for: `?toolsets=` wins over the header; neither means the default. */
-export function requestedToolsets(requestInfo: RequestInfo | undefined): ReadonlySet<ToolsetName> {
-  const fromUrl = requestInfo?.url?.searchParams.get("toolsets");
-  const header = requestInfo?.headers?.[toolsetsHeader];
-  const raw = fromUrl ?? (Array.isArray(header) ? header.join(",") : header);
+export function requestedToolsets(request: Request | undefined): ReadonlySet<ToolsetName> {
+  const fromUrl = request ? new URL(request.url).searchParams.get("toolsets") : null;
+  const header = request?.headers.get(toolsetsHeader);
+  const raw = fromUrl ?? header;
   if (raw === undefined || raw === null || raw.trim() === "") return new Set(defaultToolsets);
   const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
   const chosen = new Set<ToolsetName>();

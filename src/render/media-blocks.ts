@@ -1,7 +1,7 @@
 /**
  * Markup for image, video and audio blocks. A source is an uploaded asset (resolved by the caller's
  * `assetUrl`) or an author URL (http(s) only); a source that fails its URL policy is left out rather
- * than rendered. Media get native controls, WebVTT captions as a `<track>`, and the transcript in a
+ * than rendered. Media get native controls, WebVTT captions as one `<track>` per language, and the transcript in a
  * disclosure under the player.
  */
 import type { Block } from "../authoring/schemas/blocks.ts";
@@ -36,11 +36,34 @@ export function renderImageBlock(block: BlockOf<"image">, context: RenderContext
   return html`<figure class="block media image">${image}${caption}</figure>`;
 }
 
-function captionsTrack(block: BlockOf<"video"> | BlockOf<"audio">, context: RenderContext, courseLanguage: string): SafeHtml | "" {
-  const src = mediaSourceUrl(block.captions, context);
-  if (src === null) return "";
-  const language = block.captions?.language ?? courseLanguage;
-  return html`<track kind="captions" src="${src}" srclang="${language}" label="${uiText.captions} (${language})" default>`;
+/** The language's name in the page's language ("Deutsch", "Englisch"), or the tag when the runtime has no name for it. */
+function languageName(tag: string, pageLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([pageLanguage], { type: "language" }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+const primary = (tag: string) => tag.toLowerCase().split("-")[0];
+
+/**
+ * One `<track>` per caption language, each labelled with its own language; the page language's track
+ * (or, failing that, the first) is the default, the others are the player's choices.
+ */
+function captionsTracks(block: BlockOf<"video"> | BlockOf<"audio">, context: RenderContext, courseLanguage: string): SafeHtml[] {
+  const tracks = [
+    ...(block.captions ? [{ source: block.captions, language: block.captions.language ?? courseLanguage }] : []),
+    ...(block.captionTracks ?? []).map((track) => ({ source: track, language: track.language })),
+  ]
+    .map((track) => ({ ...track, src: mediaSourceUrl(track.source, context) }))
+    .filter((track): track is { source: MediaSource; language: string; src: string } => track.src !== null);
+  const exact = tracks.findIndex((track) => track.language.toLowerCase() === courseLanguage.toLowerCase());
+  const chosen = exact >= 0 ? exact : Math.max(0, tracks.findIndex((track) => primary(track.language) === primary(courseLanguage)));
+  return tracks.map(
+    (track, index) =>
+      html`<track kind="captions" src="${track.src}" srclang="${track.language}" label="${uiText.captions} (${languageName(track.language, courseLanguage)})"${index === chosen ? html` default` : ""}>`,
+  );
 }
 
 function transcript(block: BlockOf<"video"> | BlockOf<"audio">): SafeHtml | "" {
@@ -60,7 +83,7 @@ export function renderVideoBlock(block: BlockOf<"video">, context: RenderContext
   const player =
     src === null
       ? ""
-      : html`<video controls preload="metadata" playsinline src="${src}"${poster === null ? "" : html` poster="${poster}"`}${label}>${captionsTrack(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></video>`;
+      : html`<video controls preload="metadata" playsinline src="${src}"${poster === null ? "" : html` poster="${poster}"`}${label}>${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></video>`;
   return html`<figure class="block media video">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
 }
 
@@ -70,6 +93,6 @@ export function renderAudioBlock(block: BlockOf<"audio">, context: RenderContext
   const player =
     src === null
       ? ""
-      : html`<audio controls preload="metadata" src="${src}"${label}>${captionsTrack(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></audio>`;
+      : html`<audio controls preload="metadata" src="${src}"${label}>${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></audio>`;
   return html`<figure class="block media audio">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
 }

@@ -32,6 +32,9 @@ const recorders: Partial<Record<keyof StoreTransaction, Recorder>> = {
     for (const row of rows as { courseId: string }[]) changed.add(row.courseId);
   },
   removeTranslationUnits: (_tx, changed, [courseId]) => void changed.add(courseId as string),
+  putTranslationNotes: (_tx, changed, [rows]) => {
+    for (const row of rows as { courseId: string }[]) changed.add(row.courseId);
+  },
 };
 
 /** `tx` seen through a proxy that records changed courses into `changed`; every other method is the original. */

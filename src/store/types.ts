@@ -302,7 +302,11 @@ export interface StoreTransaction extends TaskRecordStatements {
   listTranslationUnits(courseId: string): Promise<TranslationUnitRow[]>;
   /** Inserts or replaces the units (by course and unit ID). */
   putTranslationUnits(rows: readonly TranslationUnitRow[]): Promise<void>;
+  /** Removes the units and their translator notes. */
   removeTranslationUnits(courseId: string, unitIds: readonly string[]): Promise<void>;
+  listTranslationNotes(courseId: string): Promise<TranslationNoteRow[]>;
+  /** Inserts or replaces the translator notes (by course and unit ID). */
+  putTranslationNotes(rows: readonly TranslationNoteRow[]): Promise<void>;
 }
 
 /**
@@ -323,6 +327,13 @@ export interface TranslationUnitRow {
   unitId: string;
   target: string;
   sourceHash: string;
+}
+
+/** What a translator wrote about a unit (an XLIFF note, a PO translator comment): kept and written back on export. */
+export interface TranslationNoteRow {
+  courseId: string;
+  unitId: string;
+  note: string;
 }
 
 export interface AuthoringStore {

@@ -65,7 +65,7 @@ export async function connectAgent(service: { mcpUrl: string }, token: string, n
 }
 
 /** The tool's error from `structuredContent.error`, a JSON text item `{ "error": … }`, or a `code: message` text. */
-function toolErrorOf(tool: string, result: CallToolResult): AgentToolError {
+export function toolErrorOf(tool: string, result: CallToolResult): AgentToolError {
   const texts = result.content.flatMap((item) => (item.type === "text" ? [item.text] : []));
   const error = (result.structuredContent?.error ?? texts.map(parseErrorJson).find(Boolean)) as Record<string, unknown> | undefined;
   if (error) {

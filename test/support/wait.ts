@@ -15,3 +15,19 @@ export async function waitFor<T>(event: Promise<T>, timeoutMs: number, what: str
     clearTimeout(timer);
   }
 }
+
+/** Polls `condition` until it holds, failing with `what` after `timeoutMs`. */
+export async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
+  let stop = false;
+  try {
+    await waitFor(
+      (async () => {
+        while (!stop && !(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
+      })(),
+      timeoutMs,
+      what,
+    );
+  } finally {
+    stop = true;
+  }
+}

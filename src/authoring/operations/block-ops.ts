@@ -12,6 +12,7 @@ import { blockBody, blockDocument } from "../read-model.ts";
 import { blockSchema, storedBlockSchema, type Block, type BlockContent } from "../schemas/blocks.ts";
 import { idField, limits, positionField } from "../schemas/fields.ts";
 import { insertBlocks, prepareBlock } from "../structure.ts";
+import { checkCaptionLanguages } from "../references.ts";
 import { defineOperation, findInCourse } from "./operation.ts";
 
 export const addBlocks = defineOperation({
@@ -28,6 +29,7 @@ export const addBlocks = defineOperation({
   result: { lessonId: v.string(), blocks: v.pipe(v.array(storedBlockSchema), v.description("The new blocks' IDs and types, in order (not an echo of their content).")) },
   async apply(edit, args) {
     const lesson = await findInCourse(edit, "lesson", args.lessonId, "lessonId");
+    for (const [index, block] of args.blocks.entries()) await checkCaptionLanguages(edit, block, `blocks[${index}]`);
     const rows = await insertBlocks(edit, lesson.id, args.blocks, args.position, "blocks");
     return {
       result: { lessonId: lesson.id, blocks: rows.map((row) => ({ id: row.id, type: row.type })) },
@@ -56,6 +58,7 @@ export const updateBlock = defineOperation({
     }
     const current = await findInCourse(edit, "block", args.blockId, "blockId");
     const [content, field] = args.changes ? [mergedBlock(blockDocument(current), args.changes), "changes"] : [args.block as BlockContent, "block"];
+    await checkCaptionLanguages(edit, content, field);
     const prepared = await prepareBlock(edit, content, field);
     const block = await edit.update("block", current, { type: prepared.type, body: blockBody(prepared) });
     return { result: { block: blockDocument(block) }, summary: `Updated block ${block.id} (${block.type})` };

@@ -60,6 +60,20 @@ const captionsSchema = v.pipe(
   v.forward(v.check<v.InferOutput<typeof captionsFields>, string>(hasExactlyOneSource, exactlyOneSourceMessage + " for the WebVTT captions"), ["url"]),
 );
 
+/** Further WebVTT tracks, one per language: the learner gets the page language's track by default and may choose another. */
+const trackFields = v.object({
+  ...mediaSourceEntries,
+  language: v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag")),
+});
+const captionTracksField = v.optional(
+  v.pipe(
+    v.array(v.pipe(trackFields, v.forward(v.check<v.InferOutput<typeof trackFields>, string>(hasExactlyOneSource, exactlyOneSourceMessage + " for the WebVTT track"), ["url"]))),
+    v.maxLength(20, "must have at most 20 tracks"),
+    v.check((tracks) => new Set(tracks.map((track) => track.language.toLowerCase())).size === tracks.length, "must have one track per language"),
+    v.description("More WebVTT captions, one per language (language required)."),
+  ),
+);
+
 const durationField = v.optional(
   v.pipe(v.number(), v.minValue(0, "must be 0 or more"), v.maxValue(86_400, "must be at most 86400 seconds"), v.description("Length in seconds; used to estimate lesson time.")),
 );
@@ -68,12 +82,13 @@ const accessibleMediaEntries = {
   ...mediaSourceEntries,
   title: v.optional(shortTextField(limits.titleCharacters)),
   captions: v.optional(captionsSchema),
+  captionTracks: captionTracksField,
   transcript: v.optional(markdownField(limits.blockTextBytes)),
   durationSeconds: durationField,
 };
 
-function hasCaptionsOrTranscript(media: { captions?: object | undefined; transcript?: string | undefined }): boolean {
-  return media.captions !== undefined || (media.transcript ?? "").length > 0;
+function hasCaptionsOrTranscript(media: { captions?: object | undefined; captionTracks?: readonly object[] | undefined; transcript?: string | undefined }): boolean {
+  return media.captions !== undefined || (media.captionTracks?.length ?? 0) > 0 || (media.transcript ?? "").length > 0;
 }
 
 const videoFields = v.object({ type: v.literal("video"), ...accessibleMediaEntries, poster: v.optional(v.object(mediaSourceEntries)) });

@@ -33,7 +33,7 @@ export const setTranslationUnitsArguments = v.object({
         target: v.pipe(v.string(), v.trim(), v.check((text) => text.length > 0 && text.length <= 100_000, "must be 1 to 100000 characters of Markdown")),
       }),
     ),
-    v.check((units) => units.length >= 1 && units.length <= 1000, "must list 1 to 1000 units"),
+    v.check((units) => units.length <= 1000, "must list at most 1000 units ([] only takes the source's changes)"),
   ),
 });
 
@@ -52,7 +52,9 @@ export const importTranslationArguments = v.object({
  * Answers are listed loosely (a field or two agents act on; the summary line and the JSON carry the
  * rest): the toolset must fit the agent-context budget beside every other one (mcp-agent-context test).
  */
-export const translationSummarySchema = v.looseObject({ courseId: v.string() });
+export const translationOfSchema = v.looseObject({ courseId: v.string(), language: v.string(), sourceVersion: v.number() });
+
+export const translationSummarySchema = v.looseObject({ courseId: v.string(), translationOf: translationOfSchema });
 
 export const unitPageSchema = v.looseObject({ units: v.array(v.looseObject({ id: v.string() })), nextCursor: v.nullable(v.string()) });
 

@@ -7,9 +7,10 @@
 import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
-import { codeMismatch, rebuildMarkdown, segmentMarkdown } from "./inline-codes.ts";
+import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "./inline-codes.ts";
 import { timeSlicer } from "../../render/time-slicer.ts";
-import { describeStructureProblems, structureAdded, structureProblemsListed, type StructureProblem } from "./target-structure.ts";
+import { structureAdded } from "./target-structure.ts";
+import type { UnitProblems } from "./unit-problems.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
 import { readXliff } from "./xliff-read.ts";
@@ -58,7 +59,8 @@ export async function exportTranslationUnits(
 /** import_translation: the file's targets as one revision of the translation. */
 export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
   const file = await readXliff(args.xliff);
-  if (!sameLanguage(file.trgLang, args.language)) {
+  // po2xliff writes no target-language: then the import's language decides.
+  if (file.trgLang !== "" && !sameLanguage(file.trgLang, args.language)) {
     const field = file.format === "xliff20" ? "trgLang" : "target-language";
     throw new CourseAuthoringError("invalid_arguments", `xliff: ${field} is "${file.trgLang}" but language is "${args.language}"; import the file for its own language, or export again.`, {
       field: "xliff",
@@ -72,9 +74,12 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
     args,
     {
       field: "xliff",
+      unitField: () => "xliff",
+      advice: "Keep every inline code of the source exactly once, translate words not structure, and send only units export_translation wrote.",
       unitIds: file.unitIds,
-      targets: async (table) => {
-        if (!sameLanguage(file.srcLang, table.source.language)) {
+      targets: async (table, problems) => {
+        // po2xliff (XLIFF 1.1) writes its own default source-language, not the file's: only 2.0 and 1.2 are checked.
+        if (file.version !== "1.1" && !sameLanguage(file.srcLang, table.source.language)) {
           const field = file.format === "xliff20" ? "srcLang" : "source-language";
           throw new CourseAuthoringError("invalid_arguments", `xliff: ${field} is "${file.srcLang}" but course ${table.source.id} is written in "${table.source.language}".`, {
             field: "xliff",
@@ -86,19 +91,32 @@ export async function importTranslationUnits(session: AuthoringSession, args: { 
         const sources = new Map(table.units.map((unit) => [unit.id, unit.source]));
         const built = new Map<string, string>();
         for (const [id, tokens] of file.targets) {
-          const source = segmentMarkdown(sources.get(id) as string);
-          const mismatch = codeMismatch(source, tokens);
-          if (mismatch) {
-            throw new CourseAuthoringError("invalid_arguments", `xliff: unit ${id}: ${mismatch}. Keep every inline code of the source exactly once; nothing was imported.`, { field: "xliff", unitId: id });
-          }
-          built.set(id, rebuildMarkdown(source, tokens));
+          const sourceText = sources.get(id);
+          if (sourceText === undefined) continue;
+          const source = segmentMarkdown(sourceText);
+          const read = withCodes(source, tokens);
+          const mismatch = codeMismatch(source, read);
+          if (mismatch) problems.add({ unitId: id, field: "xliff", reason: `: ${mismatch}` });
+          else built.set(id, rebuildMarkdown(source, read));
         }
-        await assertSameStructure("xliff", sources, built, () => "xliff");
+        await checkSameStructure(sources, built, () => "xliff", problems);
         return built;
       },
+      notes: file.notes,
     },
     "import_translation",
   );
+}
+
+/**
+ * A target that arrived as plain text while its source has codes (a PO round trip flattens tags to
+ * their markup: `**fett**`) is read as Markdown: its codes, matched to the source's by their markup,
+ * become the tokens. Otherwise the tokens are as read.
+ */
+function withCodes(source: readonly Segment[], tokens: readonly TargetToken[]): TargetToken[] {
+  if (tokens.some((token) => token.kind !== "text")) return [...tokens];
+  const aligned = alignToSource(source, segmentMarkdown(tokens.map((token) => (token.kind === "text" ? token.text : "")).join("")));
+  return aligned ? tokensOf(aligned) : [...tokens];
 }
 
 /** Most characters one unit's target may have. */
@@ -109,32 +127,29 @@ export async function setTranslationUnits(
   session: AuthoringSession,
   args: { courseId: string; language: string; units: readonly { id: string; target: string }[] },
 ): Promise<ApplyResult> {
-  const seen = new Set<string>();
-  args.units.forEach((unit, index) => {
-    if (seen.has(unit.id)) throw new CourseAuthoringError("invalid_arguments", `units[${index}].id: ${unit.id} is given twice.`, { field: `units[${index}].id`, unitId: unit.id });
-    seen.add(unit.id);
-  });
   return applyTranslationUnits(
     session,
     args,
     {
       field: "units",
+      unitField: (index) => `units[${index}].id`,
+      advice: "Fix or leave out these units and send them again.",
       unitIds: args.units.map((unit) => unit.id),
-      targets: async (table: UnitTable) => {
+      targets: async (table: UnitTable, problems) => {
         const sources = new Map(table.units.map((unit) => [unit.id, unit.source]));
         const built = new Map<string, string>();
+        const seen = new Set<string>();
         args.units.forEach((unit, index) => {
-          const missing = blanksOf(sources.get(unit.id) as string).filter((blank) => !unit.target.includes(blank));
-          if (missing.length > 0) {
-            throw new CourseAuthoringError("invalid_arguments", `units[${index}].target: unit ${unit.id} must keep ${missing.join(", ")} where the learner types.`, {
-              field: `units[${index}].target`,
-              unitId: unit.id,
-            });
-          }
-          built.set(unit.id, unit.target);
+          if (seen.has(unit.id)) problems.add({ unitId: unit.id, field: `units[${index}].id`, reason: "is given twice" });
+          seen.add(unit.id);
+          const source = sources.get(unit.id);
+          if (source === undefined) return;
+          const missing = blanksOf(source).filter((blank) => !unit.target.includes(blank));
+          if (missing.length > 0) problems.add({ unitId: unit.id, field: `units[${index}].target`, reason: `must keep ${missing.join(", ")} where the learner types` });
+          else built.set(unit.id, unit.target);
         });
         const fields = new Map(args.units.map((unit, index) => [unit.id, `units[${index}].target`]));
-        await assertSameStructure("units", sources, built, (id) => fields.get(id) as string);
+        await checkSameStructure(sources, built, (id) => fields.get(id) as string, problems);
         return built;
       },
     },
@@ -143,24 +158,23 @@ export async function setTranslationUnits(
 }
 
 /**
- * Refuses the whole write when any target adds links, pictures, HTML or block syntax its source lacks,
- * naming every such unit (a bounded list), so one round of fixes clears them all.
+ * A target that adds links, pictures, HTML or block syntax its source lacks is a bad unit (the whole
+ * write is then refused with every other bad unit): translators change words, not structure.
  */
-async function assertSameStructure(field: string, sources: ReadonlyMap<string, string>, targets: ReadonlyMap<string, string>, fieldOf: (unitId: string) => string): Promise<void> {
-  const problems: StructureProblem[] = [];
+async function checkSameStructure(sources: ReadonlyMap<string, string>, targets: Map<string, string>, fieldOf: (unitId: string) => string, problems: UnitProblems): Promise<void> {
   // A file of many large units is a lot of parsing: let health checks and other calls in between units.
   const slice = timeSlicer();
   for (const [id, target] of targets) {
     await slice();
     const added = structureAdded(sources.get(id) as string, target);
-    if (added.length > 0) problems.push({ unitId: id, field: fieldOf(id), added });
+    if (added.length === 0) continue;
+    problems.add({
+      unitId: id,
+      field: fieldOf(id),
+      reason: `adds ${added.slice(0, 5).join(", ")}, which its source does not have (translate the words only; text that merely looks like markup takes a backslash: "1\\. Januar", "\\# 1")`,
+    });
+    targets.delete(id);
   }
-  if (problems.length === 0) return;
-  throw new CourseAuthoringError(
-    "invalid_arguments",
-    `${field}: ${problems.length} unit(s) add structure their source does not have; translators change words, not structure: ${describeStructureProblems(problems)}. Translate the words only (links, pictures, HTML, headings, lists, quotes, code and tables come from the source); text that merely looks like markup takes a backslash ("1\\. Januar", "\\# 1"). Nothing was written.`,
-    { field, units: problems.slice(0, structureProblemsListed).map(({ unitId, field: unitField, added }) => ({ unitId, field: unitField, added: added.slice(0, 5) })), unitCount: problems.length },
-  );
 }
 
 function blanksOf(text: string): string[] {

@@ -236,3 +236,32 @@ export function tokensOf(segments: readonly Segment[]): TargetToken[] {
         : [{ kind: "open", id: segment.id }, ...tokensOf(segment.children), { kind: "close", id: segment.id }],
   );
 }
+
+/**
+ * The target's segments with its codes renumbered to the source's ids (matched by markup, in order),
+ * or null when the target's codes are not exactly the source's (then the unit is sent untranslated).
+ */
+export function alignToSource(source: readonly Segment[], target: readonly Segment[]): Segment[] | null {
+  const pool = new Map<string, string[]>();
+  const keyOf = (segment: Exclude<Segment, { kind: "text" }>) => (segment.kind === "ph" ? `ph:${segment.code}` : `pc:${segment.open}\u0000${segment.close}`);
+  const fill = (segments: readonly Segment[]) => {
+    for (const segment of segments) {
+      if (segment.kind === "text") continue;
+      const key = keyOf(segment);
+      pool.set(key, [...(pool.get(key) ?? []), segment.id]);
+      if (segment.kind === "pc") fill(segment.children);
+    }
+  };
+  fill(source);
+  let ok = true;
+  const renumber = (segments: readonly Segment[]): Segment[] =>
+    segments.map((segment) => {
+      if (segment.kind === "text") return segment;
+      const id = pool.get(keyOf(segment))?.shift();
+      if (id === undefined) ok = false;
+      return segment.kind === "ph" ? { ...segment, id: id ?? segment.id } : { ...segment, id: id ?? segment.id, children: renumber(segment.children) };
+    });
+  const aligned = renumber(target);
+  const leftover = [...pool.values()].some((ids) => ids.length > 0);
+  return ok && !leftover ? aligned : null;
+}

@@ -5,7 +5,7 @@
  * the translated text where a unit has one (the source text where none has). Rows the source no
  * longer has are removed. Everything goes through one `CourseEdit`, so a sync is one revision.
  */
-import type { BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind } from "../../store/types.ts";
+import type { AssetRow, BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind, StoreTransaction } from "../../store/types.ts";
 import type { CourseEdit } from "../course-edit.ts";
 import { idPrefixes, type IdKind } from "../ids.ts";
 import { loadCourseRows, type CourseRows } from "../read-model.ts";
@@ -15,6 +15,8 @@ import { blockSchema } from "../schemas/blocks.ts";
 import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
 import { themeImageAlt, themeImageFields } from "./units.ts";
+import type { UnitProblems } from "./unit-problems.ts";
+import { blockAssetSlots, themeAssetSlots } from "./asset-units.ts";
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -43,10 +45,31 @@ export interface MirrorResult {
   course: CourseRow;
 }
 
-/** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
-export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup): Promise<void> {
-  const translationId = edit.course.id;
-  const assets = await edit.tx.listAllAssets(source.course.id);
+/**
+ * A translated text that breaks a rule of its field (title length, alt text, block rules): added to
+ * `problems` when the caller collects them (the write is refused afterwards, naming every unit), thrown otherwise.
+ */
+type Refuse = (unitId: string, reason: string) => void;
+
+function refuser(problems: UnitProblems | undefined): Refuse {
+  return (unitId, reason) => {
+    if (problems) problems.add({ unitId, field: problems.field, reason });
+    else throw new CourseAuthoringError("invalid_arguments", `unit ${unitId} ${reason}; nothing was written.`, { field: "units", unitId });
+  };
+}
+
+/** What the translation should be: the source's rows under the translation's IDs, with the translated texts. */
+export interface MirrorPlan {
+  /** Source ID → translation ID, for every entity and asset of the source. */
+  ids: Map<string, string>;
+  /** The source's assets; each has a copy in the translation under `ids`. */
+  assets: AssetRow[];
+  course: Partial<CourseRow>;
+  wanted: { [K in OrderedKind]: EntityRows[K][] };
+}
+
+export async function planMirror(tx: StoreTransaction, translationId: string, source: CourseRows, language: string, textOf: TextLookup, refuse: Refuse = refuser(undefined)): Promise<MirrorPlan> {
+  const assets = await tx.listAllAssets(source.course.id);
   const ids = await idMap(translationId, [
     ...source.objectives.map((row) => row.id),
     ...source.modules.map((row) => row.id),
@@ -55,44 +78,51 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
     ...assets.map((row) => row.id),
   ]);
   const mapped = (id: string) => ids.get(id) ?? id;
-
-  for (const asset of assets) {
-    const id = mapped(asset.id);
-    if (await edit.tx.findAsset(id)) continue;
-    await edit.tx.copyAsset(asset, { id, courseId: translationId, createdBy: edit.session.actor.sub, createdAt: asset.createdAt });
-    edit.addedAssetBytes += asset.byteSize;
-  }
-
   const { course } = source;
-  await edit.update("course", edit.course, {
-    title: assertTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title)),
+  const courseFields: Partial<CourseRow> = {
+    title: checkedTitle(`${course.id}/title`, textOf(`${course.id}/title`, course.title), refuse),
     description: textOf(`${course.id}/description`, course.description),
     language,
     audience: textOf(`${course.id}/audience`, course.audience),
     level: course.level,
     tags: course.tags,
-    theme: translatedTheme(course, ids, textOf),
-  });
-
-  const wanted: { [K in OrderedKind]: EntityRows[K][] } = {
+    numbering: course.numbering,
+    targetMinutes: course.targetMinutes,
+    theme: translatedTheme(course, ids, textOf, refuse),
+  };
+  const languages = { source: course.language, translation: language };
+  const wanted: MirrorPlan["wanted"] = {
     objective: source.objectives.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, text: textOf(`${row.id}/text`, row.text) })),
     module: source.modules.map((row) => ({
       ...row,
       id: mapped(row.id),
       courseId: translationId,
-      title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)),
+      title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse),
       summary: textOf(`${row.id}/summary`, row.summary),
       objectiveIds: row.objectiveIds.map(mapped),
     })),
-    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: assertTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title)) })),
-    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf)),
+    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse) })),
+    block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse, languages)),
   };
+  return { ids, assets, course: courseFields, wanted };
+}
 
+/** Brings the translation (`edit.course`) in line with the source's current rows and the unit targets. */
+export async function mirrorSource(edit: CourseEdit, source: CourseRows, language: string, textOf: TextLookup, problems?: UnitProblems): Promise<void> {
+  const translationId = edit.course.id;
+  const plan = await planMirror(edit.tx, translationId, source, language, textOf, refuser(problems));
+  for (const asset of plan.assets) {
+    const id = plan.ids.get(asset.id) as string;
+    if (await edit.tx.findAsset(id)) continue;
+    await edit.tx.copyAsset(asset, { id, courseId: translationId, createdBy: edit.session.actor.sub, createdAt: asset.createdAt });
+    edit.addedAssetBytes += asset.byteSize;
+  }
+  await edit.update("course", edit.course, plan.course);
   const current = await loadCourseRows(edit.tx, edit.course);
-  const existing: { [K in OrderedKind]: EntityRows[K][] } = { objective: current.objectives, module: current.modules, lesson: current.lessons, block: current.blocks };
+  const existing: MirrorPlan["wanted"] = { objective: current.objectives, module: current.modules, lesson: current.lessons, block: current.blocks };
   // Children go before their parents are removed, parents are written before their children.
-  for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], wanted[kind]);
-  for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], wanted[kind]);
+  for (const kind of ["block", "lesson", "module", "objective"] as const) await removeMissing(edit, kind, existing[kind], plan.wanted[kind]);
+  for (const kind of ["objective", "module", "lesson", "block"] as const) await upsert(edit, kind, existing[kind], plan.wanted[kind]);
 }
 
 /**
@@ -100,7 +130,7 @@ export async function mirrorSource(edit: CourseEdit, source: CourseRows, languag
  * texts translated (units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`): a screen reader in the
  * translation's language reads the logo's description in that language too.
  */
-function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup): JsonObject | null {
+function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, textOf: TextLookup, refuse: Refuse): JsonObject | null {
   if (!course.theme) return null;
   const theme = remapIds(course.theme, ids) as JsonObject;
   for (const field of themeImageFields) {
@@ -108,23 +138,64 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
     if (alt.trim() === "") continue;
     const unitId = `${course.id}/theme/${field}/alt`;
     const text = textOf(unitId, alt);
-    if (text.length > 300) {
-      throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must be at most 300 characters (it has ${text.length}); nothing was written.`, { field: "units", unitId });
-    }
-    if (text.trim() === "") throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated alt text must not be empty; nothing was written.`, { field: "units", unitId });
+    if (text.length > 300) refuse(unitId, `is too long: alt text has at most 300 characters (it has ${text.length})`);
+    if (text.trim() === "") refuse(unitId, "must not be empty (alt text)");
     theme[field] = { ...(theme[field] as JsonObject), alt: text };
+  }
+  // The translation's own logo or cover (a media unit's target) replaces its copy of the source's.
+  for (const slot of themeAssetSlots(course.theme)) {
+    const replacement = textOf(`${course.id}/${slot.path}`, "");
+    if (replacement !== "") setBlockText(theme, slot.path.slice("theme/".length), replacement);
   }
   return theme;
 }
 
 /** The translation's copy of a source block: IDs mapped, texts translated; exported for its tests. */
-export function translatedBlock(row: BlockRow, translationId: string, mapped: (id: string) => string, ids: ReadonlyMap<string, string>, textOf: TextLookup): BlockRow {
+export function translatedBlock(
+  row: BlockRow,
+  translationId: string,
+  mapped: (id: string) => string,
+  ids: ReadonlyMap<string, string>,
+  textOf: TextLookup,
+  refuse: Refuse = refuser(undefined),
+  languages?: { source: string; translation: string },
+): BlockRow {
   const body = remapIds(row.body, ids) as JsonObject;
   const texts = blockTexts(row.type, row.body);
   for (const text of texts) setBlockText(body, text.path, textOf(`${row.id}/${text.path}`, text.text));
+  if (languages) placeMedia(row, body, textOf, languages);
   if (row.type === "sorting") relinkSortingItems(row, body, textOf);
-  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) assertStillValid(row, body);
+  if (texts.some((text) => textOf(`${row.id}/${text.path}`, text.text) !== text.text)) checkStillValid(row, body, refuse);
   return { ...row, id: mapped(row.id), courseId: translationId, lessonId: mapped(row.lessonId), body };
+}
+
+/**
+ * The translation's own media (media units' targets) replace its copies of the source's assets. Caption
+ * tracks are labelled truly: the source's captions keep the source's language, the translation's own
+ * captions are in the translation's language.
+ */
+function placeMedia(row: BlockRow, body: JsonObject, textOf: TextLookup, languages: { source: string; translation: string }): void {
+  const captions = body.captions;
+  if (captions !== null && typeof captions === "object" && !Array.isArray(captions) && captions.language === undefined) captions.language = languages.source;
+  const sourceCaptions = captions !== null && typeof captions === "object" && !Array.isArray(captions) ? { ...captions } : null;
+  // The main captions last: replacing them moves the source's into captionTracks, after the other slots are placed.
+  const slots = blockAssetSlots(row.type, row.body).sort((left, right) => Number(left.path === "captions/assetId") - Number(right.path === "captions/assetId"));
+  for (const slot of slots) {
+    const replacement = textOf(`${row.id}/${slot.path}`, "");
+    if (replacement === "") continue;
+    setBlockText(body, slot.path, replacement);
+    if (slot.path !== "captions/assetId") continue;
+    // The translation's own captions lead, in its language; the source's stay selectable, labelled as theirs.
+    setBlockText(body, "captions/language", languages.translation);
+    const tracks = Array.isArray(body.captionTracks) ? body.captionTracks : [];
+    const seen = new Set([languages.translation.toLowerCase()]);
+    body.captionTracks = [...(sourceCaptions ? [sourceCaptions] : []), ...tracks].filter((track) => {
+      const language = track !== null && typeof track === "object" && !Array.isArray(track) && typeof track.language === "string" ? track.language.toLowerCase() : "";
+      if (seen.has(language)) return false;
+      seen.add(language);
+      return true;
+    });
+  }
 }
 
 /**
@@ -151,23 +222,22 @@ function relinkSortingItems(row: BlockRow, body: JsonObject, textOf: TextLookup)
  * A translated block must pass the same checks as the source (lengths, {{n}} blanks, distinct matching
  * items): the player renders only valid blocks. Checked only when the source block itself is valid.
  */
-function assertStillValid(row: BlockRow, translatedBody: JsonObject): void {
+function checkStillValid(row: BlockRow, translatedBody: JsonObject, refuse: Refuse): void {
   const translated = v.safeParse(blockSchema, { type: row.type, ...translatedBody });
   if (translated.success || !v.safeParse(blockSchema, { type: row.type, ...row.body }).success) return;
-  const issue = translated.issues[0];
-  const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
-  const unitId = `${row.id}/${path}`;
-  throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated text ${issue.message}; nothing was written.`, { field: "units", unitId });
+  const seen = new Set<string>();
+  for (const issue of translated.issues) {
+    const path = (issue.path ?? []).map((item) => String((item as { key?: unknown }).key)).join("/");
+    const unitId = `${row.id}/${path}`;
+    if (seen.has(unitId)) continue;
+    seen.add(unitId);
+    refuse(unitId, `breaks its block's rules: the translated text ${issue.message}`);
+  }
 }
 
 /** Titles keep the source's length limit in every language. */
-function assertTitle(unitId: string, text: string): string {
-  if (text.length > limits.titleCharacters) {
-    throw new CourseAuthoringError("invalid_arguments", `unit ${unitId}: the translated title must be at most ${limits.titleCharacters} characters (it has ${text.length}); nothing was written.`, {
-      field: "units",
-      unitId,
-    });
-  }
+function checkedTitle(unitId: string, text: string, refuse: Refuse): string {
+  if (text.length > limits.titleCharacters) refuse(unitId, `is too long: a title has at most ${limits.titleCharacters} characters (it has ${text.length})`);
   return text;
 }
 

@@ -12,8 +12,11 @@ import { CourseAuthoringError } from "../errors.ts";
 import { loadCourseRows } from "../read-model.ts";
 import { roleOnCourse } from "../access.ts";
 import { missingTranslation, openSource, openTranslation } from "./access.ts";
-import { idMap, mirrorSource } from "./mirror.ts";
+import { idMap, mirrorSource, type TextLookup } from "./mirror.ts";
+import { boundedChanges, describeChanges, pendingSourceChanges, type SourceChanges } from "./source-changes.ts";
 import { sourceHash, sourceUnits, type SourceUnit } from "./units.ts";
+import { UnitProblems } from "./unit-problems.ts";
+import { fitsKind, kindWords } from "./asset-units.ts";
 
 export const unitStates = ["untranslated", "translated", "outdated"] as const;
 export type UnitState = (typeof unitStates)[number];
@@ -21,6 +24,8 @@ export type UnitState = (typeof unitStates)[number];
 export interface UnitView extends SourceUnit {
   target: string | null;
   state: UnitState;
+  /** What a translator wrote about the unit (an XLIFF note, a PO comment), kept for the next export. */
+  translatorNote?: string;
 }
 
 export interface TranslationCounts {
@@ -30,14 +35,24 @@ export interface TranslationCounts {
   outdated: number;
 }
 
-export interface TranslationSummary extends TranslationCounts {
+/** The link from a translation to its source: the source's ID and language, and the source version the translation follows. */
+export interface TranslationOf {
   courseId: string;
   language: string;
-  sourceCourseId: string;
-  sourceLanguage: string;
   sourceVersion: number;
   /** The source's version now; when greater than sourceVersion the translation has not taken the latest edits yet. */
   currentSourceVersion: number;
+  /** False when the source changed in ways the translation has not taken (listed in sourceChanges). */
+  upToDate: boolean;
+  /** What the source changed that the translation has not taken; the next set_translation_units (units: [] is enough) or import_translation takes it. */
+  sourceChanges?: SourceChanges;
+}
+
+/** A translation (its own ID and language), its link to the source and its unit counts. */
+export interface TranslationSummary extends TranslationCounts {
+  courseId: string;
+  language: string;
+  translationOf: TranslationOf;
 }
 
 /** The source's units with their hashes, and the translation's stored units by ID. */
@@ -45,14 +60,22 @@ export interface UnitTable {
   source: CourseRow;
   units: (SourceUnit & { hash: string })[];
   stored: Map<string, TranslationUnitRow>;
+  notes: Map<string, string>;
 }
 
 export async function loadUnitTable(session: AuthoringSession, source: CourseRow, translationId: string | undefined): Promise<UnitTable> {
   const rows = await loadCourseRows(session.tx, source);
-  const units = sourceUnits(rows);
+  const assets = await session.tx.listAllAssets(source.id);
+  const units = sourceUnits(rows, new Map(assets.map((asset) => [asset.id, asset])));
   const hashes = await Promise.all(units.map((unit) => sourceHash(unit.source)));
   const stored = translationId ? await session.tx.listTranslationUnits(translationId) : [];
-  return { source, units: units.map((unit, index) => ({ ...unit, hash: hashes[index] as string })), stored: new Map(stored.map((row) => [row.unitId, row])) };
+  const notes = translationId ? await session.tx.listTranslationNotes(translationId) : [];
+  return {
+    source,
+    units: units.map((unit, index) => ({ ...unit, hash: hashes[index] as string })),
+    stored: new Map(stored.map((row) => [row.unitId, row])),
+    notes: new Map(notes.map((row) => [row.unitId, row.note])),
+  };
 }
 
 export function unitState(unit: { hash: string }, stored: TranslationUnitRow | undefined): UnitState {
@@ -63,26 +86,42 @@ export function unitState(unit: { hash: string }, stored: TranslationUnitRow | u
 export function unitViews(table: UnitTable): UnitView[] {
   return table.units.map(({ hash, ...unit }) => {
     const stored = table.stored.get(unit.id);
-    return { ...unit, target: stored?.target ?? null, state: unitState({ hash }, stored) };
+    const note = table.notes.get(unit.id);
+    return { ...unit, target: stored?.target ?? null, state: unitState({ hash }, stored), ...(note ? { translatorNote: note } : {}) };
   });
 }
 
 export function countUnits(table: UnitTable): TranslationCounts {
   const counts: TranslationCounts = { units: table.units.length, translated: 0, untranslated: 0, outdated: 0 };
-  for (const unit of table.units) counts[unitState(unit, table.stored.get(unit.id))] += 1;
+  // Media units are not text to translate: without a target the translation keeps the source's asset.
+  for (const unit of table.units) if (!unit.asset) counts[unitState(unit, table.stored.get(unit.id))] += 1;
+  counts.units -= table.units.filter((unit) => unit.asset).length;
   return counts;
 }
 
-function summary(link: TranslationRow, source: CourseRow, counts: TranslationCounts): TranslationSummary {
-  return {
-    courseId: link.courseId,
-    language: link.language,
-    sourceCourseId: source.id,
-    sourceLanguage: source.language,
-    sourceVersion: link.sourceVersion,
-    currentSourceVersion: source.version,
-    ...counts,
-  };
+/** The link as the translation's reads give it; the changes are looked for only when the source moved on since the last sync. */
+export async function sourceLink(session: AuthoringSession, link: TranslationRow, table: UnitTable): Promise<TranslationOf> {
+  const { source } = table;
+  const base = { courseId: source.id, language: source.language, sourceVersion: link.sourceVersion, currentSourceVersion: source.version };
+  const translation = link.sourceVersion < source.version ? await session.tx.find("course", link.courseId) : undefined;
+  if (!translation) return { ...base, upToDate: true };
+  const changes = await pendingSourceChanges(session.tx, translation, await loadCourseRows(session.tx, source), textLookup(table));
+  return changes.length === 0 ? { ...base, upToDate: true } : { ...base, upToDate: false, sourceChanges: boundedChanges(changes) };
+}
+
+/** For summaries: " Behind source version N: 3 source change(s) not taken yet: …; take them with set_translation_units { units: [] }." */
+export function behindLine(link: TranslationOf): string {
+  if (link.upToDate || !link.sourceChanges) return "";
+  return ` It follows source version ${link.sourceVersion} of ${link.currentSourceVersion}: ${describeChanges(link.sourceChanges)}; take them with set_translation_units { units: [] } (or the next import).`;
+}
+
+/** A unit's translated text, or the source's while it has none. */
+function textLookup(table: UnitTable): TextLookup {
+  return (id, text) => table.stored.get(id)?.target ?? text;
+}
+
+async function summary(session: AuthoringSession, link: TranslationRow, table: UnitTable): Promise<TranslationSummary> {
+  return { courseId: link.courseId, language: link.language, translationOf: await sourceLink(session, link, table), ...countUnits(table) };
 }
 
 /** create_translation: a new course the caller owns, mirroring the source, every unit untranslated. */
@@ -97,7 +136,7 @@ export async function createTranslation(session: AuthoringSession, args: { cours
   }
   const { edit, table, link: created } = await startTranslation(session, source, args.language);
   await commitCourseEdit(edit, "create_translation", `Created the ${args.language} translation of course ${source.id}`);
-  return summary(created, source, countUnits(table));
+  return summary(session, created, table);
 }
 
 /** A new translation course in an open edit, mirrored from the source, not yet committed. */
@@ -121,7 +160,7 @@ export async function readTranslationUnits(
   const opened = await openTranslation(session, args.courseId, args.language, "read");
   const table = await loadUnitTable(session, opened.source, opened.translation.id);
   const views = unitViews(table);
-  return { translation: summary(opened.link, opened.source, countUnits(table)), units: args.onlyOutdated ? views.filter((unit) => unit.state === "outdated") : views };
+  return { translation: await summary(session, opened.link, table), units: args.onlyOutdated ? views.filter((unit) => unit.state === "outdated") : views };
 }
 
 /** What an export of units needs: the units, and the translation when it exists (XLIFF of a source alone is allowed with copy). */
@@ -140,6 +179,8 @@ export async function unitsForExport(
 
 export interface ApplyResult {
   translation: TranslationSummary;
+  /** What this write took from the source besides the units (order, blocks, settings, media, theme). */
+  takenFromSource: SourceChanges;
   applied: number;
   unchanged: number;
   version: number;
@@ -149,12 +190,24 @@ export interface ApplyResult {
 /**
  * Writes targets as one revision of the translation, created when missing (which needs copy on the
  * source), and re-mirrors the source. Every requested unit ID must be a current unit of the source;
- * `targets` then checks and builds the new Markdown per unit (throwing writes nothing).
+ * `targets` then checks and builds the new Markdown per unit. Every bad unit is collected (unknown ID,
+ * codes, blanks, lengths, block rules) and the write is refused naming them all: nothing is written.
  */
 export async function applyTranslationUnits(
   session: AuthoringSession,
   args: { courseId: string; language: string },
-  request: { field: string; unitIds: readonly string[]; targets: (table: UnitTable) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>> },
+  request: {
+    field: string;
+    /** Where unit `index` of unitIds was given (`units[3].id`, or `xliff`). */
+    unitField: (index: number) => string;
+    /** What to do about refused units, in one sentence. */
+    advice: string;
+    unitIds: readonly string[];
+    /** The checked Markdown of each good unit; bad ones go to `problems` (the write is then refused whole). */
+    targets: (table: UnitTable, problems: UnitProblems) => ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
+    /** Translators' notes by unit ID, kept beside the targets. */
+    notes?: ReadonlyMap<string, string>;
+  },
   tool: "import_translation" | "set_translation_units",
 ): Promise<ApplyResult> {
   const { source, link } = await openSource(session, args.courseId, args.language, "read");
@@ -174,15 +227,14 @@ export async function applyTranslationUnits(
   }
   const table = await loadUnitTable(session, source, translationLink.courseId);
   const known = new Map(table.units.map((unit) => [unit.id, unit]));
-  for (const id of request.unitIds) {
-    if (!known.has(id)) {
-      throw new CourseAuthoringError("invalid_arguments", `${request.field}: ${id} is not a unit of course ${source.id} (it may have been removed from the source); read the current units with get_translation_units or export_translation.`, {
-        field: request.field,
-        unitId: id,
-      });
-    }
-  }
-  const targets = await request.targets(table);
+  const problems = new UnitProblems(request.field);
+  request.unitIds.forEach((id, index) => {
+    if (!known.has(id)) problems.add({ unitId: id, field: request.unitField(index), reason: `is not a unit of course ${source.id} (it may have been removed from the source; read the current units with get_translation_units)` });
+  });
+  // Measured before this write's targets, so it lists what the source changed, not the new translations.
+  const inStep = created || translationLink.sourceVersion >= source.version;
+  const taken = inStep ? [] : await pendingSourceChanges(session.tx, edit.course, await loadCourseRows(session.tx, source), textLookup(table));
+  const targets = await checkAssetTargets(session, translationLink.courseId, known, await request.targets(table, problems), problems);
   let applied = 0;
   let unchanged = 0;
   const writes: TranslationUnitRow[] = [];
@@ -199,35 +251,73 @@ export async function applyTranslationUnits(
     applied += 1;
   }
   await session.tx.putTranslationUnits(writes);
-  const gone = [...table.stored.keys()].filter((id) => !known.has(id));
-  await session.tx.removeTranslationUnits(translationLink.courseId, gone);
-  for (const id of gone) table.stored.delete(id);
-  await mirrorSource(edit, await loadCourseRows(session.tx, source), translationLink.language, (id, text) => table.stored.get(id)?.target ?? text);
+  const notes = [...(request.notes ?? [])].filter(([id, note]) => known.has(id) && table.notes.get(id) !== note);
+  await session.tx.putTranslationNotes(notes.map(([unitId, note]) => ({ courseId: translationLink.courseId, unitId, note })));
+  // Units of text the source no longer has stay stored (not counted, not exported): nothing a translator wrote is lost, and a restored source block finds its translation again.
+  await mirrorSource(edit, await loadCourseRows(session.tx, source), translationLink.language, (id, text) => table.stored.get(id)?.target ?? text, problems);
+  problems.throwIfAny(request.advice);
   const nextLink = { ...translationLink, sourceVersion: source.version };
   await session.tx.putTranslation(nextLink);
   const committed = await commitCourseEdit(edit, tool, `${tool === "import_translation" ? "Imported" : "Set"} ${applied} translated unit(s) from course ${source.id}`);
-  return { translation: summary(nextLink, source, countUnits(table)), applied, unchanged, version: committed.version, created };
+  return { translation: await summary(session, nextLink, table), takenFromSource: boundedChanges(taken), applied, unchanged, version: committed.version, created };
 }
 
-/** For get_course and validate_course: the translations of a source, or the link of a translation, with counts. */
+/** What a translation's reads (get_course, validate_course) say of its source: the link, with the unit counts. */
+export type TranslationOfStatus = TranslationOf & TranslationCounts;
+
+/** What a source's get_course says of each translation: its ID, language, the source version it follows and its counts. */
+export type TranslationListing = TranslationCounts & { courseId: string; language: string; sourceVersion: number };
+
+/**
+ * Media units: a target equal to the source text (a CAT tool's copy) keeps the source's asset; any
+ * other must be an asset of the translation whose type fits the field. Bad ones go to `problems`.
+ */
+async function checkAssetTargets(
+  session: AuthoringSession,
+  translationId: string,
+  known: ReadonlyMap<string, SourceUnit>,
+  targets: ReadonlyMap<string, string>,
+  problems: UnitProblems,
+): Promise<Map<string, string>> {
+  const checked = new Map<string, string>();
+  for (const [id, target] of targets) {
+    const unit = known.get(id);
+    if (!unit?.asset) {
+      checked.set(id, target);
+      continue;
+    }
+    const assetId = target.trim();
+    if (assetId === unit.source.trim()) continue;
+    const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
+    if (!asset || asset.courseId !== translationId) {
+      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation with upload_asset and give its ID` });
+    } else if (!fitsKind(asset.mediaType, unit.asset)) {
+      problems.add({ unitId: id, field: problems.field, reason: `names asset ${asset.id}, which is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
+    } else checked.set(id, asset.id);
+  }
+  return checked;
+}
+
+/** For get_course and validate_course: the translations of a source, or the link of a translation to its source, with counts. */
 export async function translationStatus(
   session: AuthoringSession,
   course: CourseRow,
-): Promise<{ translationOf?: TranslationSummary; translations?: TranslationSummary[] }> {
+): Promise<{ translationOf?: TranslationOfStatus; translations?: TranslationListing[] }> {
   const links = await session.tx.listTranslationLinks(course.id);
   if (links.length === 0) return {};
   const own = links.find((link) => link.courseId === course.id);
   if (own) {
     const source = await session.tx.find("course", own.sourceCourseId);
     if (!source) return {};
-    return { translationOf: summary(own, source, countUnits(await loadUnitTable(session, source, course.id))) };
+    const table = await loadUnitTable(session, source, course.id);
+    return { translationOf: { ...(await sourceLink(session, own, table)), ...countUnits(table) } };
   }
-  const translations: TranslationSummary[] = [];
+  const translations: TranslationListing[] = [];
   for (const link of links) {
     const translation = await session.tx.find("course", link.courseId);
     // Another user's translation of a shared course stays unseen, as their courses do.
     if (!translation || (await roleOnCourse(session, translation)) === null) continue;
-    translations.push(summary(link, course, countUnits(await loadUnitTable(session, course, link.courseId))));
+    translations.push({ courseId: link.courseId, language: link.language, sourceVersion: link.sourceVersion, ...countUnits(await loadUnitTable(session, course, link.courseId)) });
   }
   return { translations };
 }
@@ -238,7 +328,10 @@ export { missingTranslation };
  * For a translation: the blocks (by the translation's IDs) whose every text is still the source's, and
  * the source language, so a renderer can mark them `lang`. Null for a course that is not a translation.
  */
-export async function untranslatedBlocks(session: AuthoringSession, course: CourseRow): Promise<{ sourceLanguage: string; blockIds: Set<string> } | null> {
+export async function untranslatedBlocks(
+  session: AuthoringSession,
+  course: CourseRow,
+): Promise<{ sourceLanguage: string; blockIds: Set<string>; translationOf: TranslationOf; outdated: number } | null> {
   const link = (await session.tx.listTranslationLinks(course.id)).find((candidate) => candidate.courseId === course.id);
   const source = link ? await session.tx.find("course", link.sourceCourseId) : undefined;
   if (!link || !source) return null;
@@ -246,12 +339,17 @@ export async function untranslatedBlocks(session: AuthoringSession, course: Cour
   const translatedBlocks = new Set<string>();
   const blocks = new Set<string>();
   for (const unit of table.units) {
-    if (!unit.id.startsWith("blk_")) continue;
+    if (!unit.id.startsWith("blk_") || unit.asset) continue;
     const blockId = unit.id.slice(0, unit.id.indexOf("/"));
     blocks.add(blockId);
     if (table.stored.has(unit.id)) translatedBlocks.add(blockId);
   }
   const untouched = [...blocks].filter((id) => !translatedBlocks.has(id));
   const ids = await idMap(course.id, untouched);
-  return { sourceLanguage: source.language, blockIds: new Set(untouched.map((id) => ids.get(id) as string)) };
+  return {
+    sourceLanguage: source.language,
+    blockIds: new Set(untouched.map((id) => ids.get(id) as string)),
+    translationOf: await sourceLink(session, link, table),
+    outdated: countUnits(table).outdated,
+  };
 }

@@ -3,7 +3,8 @@
  * edited (`crs_…/title`, `les_…/title`, `blk_…/choices/2/text`), the source text, and a note giving the
  * context a translator needs. Block texts come from the per-type table in `schemas/text-fields.ts`.
  */
-import type { BlockRow, JsonObject, LessonRow, ModuleRow } from "../../store/types.ts";
+import type { AssetRow, BlockRow, JsonObject, LessonRow, ModuleRow } from "../../store/types.ts";
+import { assetUnitSource, blockAssetSlots, themeAssetSlots, type AssetKind } from "./asset-units.ts";
 import { groupBy, inOrder, type CourseRows } from "../read-model.ts";
 import { blockTexts } from "../schemas/text-fields.ts";
 
@@ -13,7 +14,12 @@ export interface SourceUnit {
   source: string;
   /** Where the text is, in words: "Lesson “Intro” › block 2 (single_choice) › choices/1/text". */
   note: string;
+  /** Set for a media unit (asset-units.ts): what kind of asset may replace the source's. */
+  asset?: AssetKind;
 }
+
+/** How a media unit is explained to a translator. */
+const assetNote = " (media: give the ID of an asset uploaded to the translation to replace it; no target keeps this one)";
 
 /** The theme images whose alt text a learner's screen reader reads: units `crs_…/theme/logo/alt`, `…/theme/coverImage/alt`. */
 export const themeImageFields = ["logo", "coverImage"] as const;
@@ -25,17 +31,22 @@ export function themeImageAlt(theme: JsonObject | null, field: (typeof themeImag
   return typeof image.alt === "string" ? image.alt : "";
 }
 
-/** Every unit of a course, in reading order: course, its theme's alt texts, objectives, then each module's lessons and blocks. */
-export function sourceUnits(rows: CourseRows): SourceUnit[] {
+/** Every unit of a course, in reading order: course, its theme's alt texts and images, objectives, then each module's lessons and blocks (texts, then media). */
+export function sourceUnits(rows: CourseRows, assets: ReadonlyMap<string, AssetRow> = new Map()): SourceUnit[] {
   const units: SourceUnit[] = [];
-  const add = (entityId: string, field: string, text: string, where: string) => {
-    if (text.trim() !== "") units.push({ id: `${entityId}/${field}`, source: text, note: `${where} › ${field}` });
+  const add = (entityId: string, field: string, text: string, where: string, asset?: AssetKind) => {
+    if (text.trim() === "") return;
+    units.push(asset ? { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}${assetNote}`, asset } : { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}` });
   };
   const { course } = rows;
+  const addAssets = (entityId: string, slots: ReturnType<typeof blockAssetSlots>, where: string) => {
+    for (const slot of slots) add(entityId, slot.path, assetUnitSource(assets.get(slot.assetId), slot.assetId), where, slot.expected);
+  };
   add(course.id, "title", course.title, "Course");
   add(course.id, "description", course.description, "Course");
   add(course.id, "audience", course.audience, "Course");
   for (const field of themeImageFields) add(course.id, `theme/${field}/alt`, themeImageAlt(course.theme, field), "Course theme");
+  addAssets(course.id, themeAssetSlots(course.theme), "Course theme");
   inOrder(rows.objectives).forEach((objective, index) => add(objective.id, "text", objective.text, `Learning objective ${index + 1}`));
   const lessonsByModule = groupBy(rows.lessons, (lesson) => lesson.moduleId);
   const blocksByLesson = groupBy(rows.blocks, (block) => block.lessonId);
@@ -43,7 +54,7 @@ export function sourceUnits(rows: CourseRows): SourceUnit[] {
     const where = `Module ${moduleIndex + 1} “${module.title}”`;
     add(module.id, "title", module.title, where);
     add(module.id, "summary", module.summary, where);
-    for (const lesson of inOrder(lessonsByModule.get(module.id) ?? [])) lessonUnits(lesson, blocksByLesson.get(lesson.id) ?? [], module, add);
+    for (const lesson of inOrder(lessonsByModule.get(module.id) ?? [])) lessonUnits(lesson, blocksByLesson.get(lesson.id) ?? [], module, add, addAssets);
   });
   return units;
 }
@@ -53,11 +64,13 @@ function lessonUnits(
   blocks: readonly BlockRow[],
   module: ModuleRow,
   add: (entityId: string, field: string, text: string, where: string) => void,
+  addAssets: (entityId: string, slots: ReturnType<typeof blockAssetSlots>, where: string) => void,
 ): void {
   const where = `Lesson “${lesson.title}” (module “${module.title}”)`;
   add(lesson.id, "title", lesson.title, where);
   inOrder(blocks).forEach((block, index) => {
     for (const text of blockTexts(block.type, block.body)) add(block.id, text.path, text.text, `${where} › block ${index + 1} (${block.type})`);
+    addAssets(block.id, blockAssetSlots(block.type, block.body), `${where} › block ${index + 1} (${block.type})`);
   });
 }
 

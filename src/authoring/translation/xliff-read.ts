@@ -12,13 +12,22 @@ import { xliffNamespaces, type XliffFormat } from "./xliff-write.ts";
 
 export interface XliffTargets {
   format: XliffFormat;
+  /** "1.1" for the files translate-toolkit's po2xliff writes (read as 1.2, whose vocabulary they share). */
+  version: "2.0" | "1.2" | "1.1";
   srcLang: string;
   trgLang: string;
   /** Unit ID → target tokens, for units with a non-empty target, in file order. */
   targets: Map<string, TargetToken[]>;
   /** Every unit ID the file holds, with or without a target. */
   unitIds: string[];
+  /** Unit ID → the translator's notes (every note but the context and state ones export_translation writes), joined by new lines. */
+  notes: Map<string, string>;
 }
+
+/** XLIFF 1.1's namespace: po2xliff writes it, with the 1.2 elements this reader knows. */
+const xliff11Namespace = "urn:oasis:names:tc:xliff:document:1.1";
+/** The notes export_translation writes itself (2.0 `category`, 1.2 `from`): not the translator's. */
+const serviceNotes = new Set(["context", "state"]);
 
 /** Characters of XLIFF accepted in one import. */
 export const xliffMaxCharacters = 16 * 1024 * 1024;
@@ -51,6 +60,11 @@ export async function readXliff(xliff: string): Promise<XliffTargets> {
 
 interface UnitInProgress {
   id: string;
+  /** po2xliff's unit: numbered, with the real ID as its PO location (`#: crs_…/title`). */
+  location: string | undefined;
+  /** po2xliff's PO header entry, not a unit. */
+  skip: boolean;
+  notes: string[];
   tokens: TargetToken[];
   sawTarget: boolean;
   /** A 2.0 segment without a target makes the whole unit untranslated. */
@@ -59,6 +73,12 @@ interface UnitInProgress {
 
 class ReadState {
   format: XliffFormat | undefined;
+  version: XliffTargets["version"] = "2.0";
+  namespace = "";
+  readonly notes = new Map<string, string>();
+  /** Text of a unit-level note or PO location being read, and where it goes when its element closes. */
+  private capture: { element: string; text: string; into: (text: string) => void } | undefined;
+  private inLocationGroup = false;
   srcLang = "";
   trgLang = "";
   readonly targets = new Map<string, TargetToken[]>();
@@ -74,14 +94,17 @@ class ReadState {
     const name = tag.local;
     const attr = (key: string) => tag.attributes[key]?.value;
     if (this.format === undefined) {
-      this.format = rootFormat(tag, where);
+      const root = rootFormat(tag, where);
+      this.format = root.format;
+      this.version = root.version;
+      this.namespace = tag.uri;
       if (this.format === "xliff20") {
         this.srcLang = attr("srcLang") ?? "";
         this.trgLang = attr("trgLang") ?? "";
       }
       return;
     }
-    if (tag.uri !== xliffNamespaces[this.format] && this.inTarget === 0) return;
+    if (tag.uri !== this.namespace && this.inTarget === 0) return;
     if (this.format === "xliff12" && name === "file") {
       this.setLanguages(attr("source-language") ?? "", attr("target-language") ?? "", where);
       return;
@@ -89,10 +112,11 @@ class ReadState {
     if ((this.format === "xliff20" && name === "unit") || (this.format === "xliff12" && name === "trans-unit")) {
       const id = this.format === "xliff20" ? (attr("name") ?? attr("id")?.replace(/:/g, "/")) : attr("id");
       if (!id) throw xliffError(`the ${name} at line ${where.line} has no id.`, where);
-      this.unit = { id, tokens: [], sawTarget: false, missingSegmentTarget: false };
+      this.unit = { id, location: undefined, skip: attr("restype") === "x-gettext-domain-header", notes: [], tokens: [], sawTarget: false, missingSegmentTarget: false };
       return;
     }
     if (!this.unit) return;
+    if (this.inTarget === 0 && this.openUnitMetadata(name, attr)) return;
     if (name === "segment") this.segmentHasTarget = false;
     if (name === "target") {
       this.inTarget += 1;
@@ -162,9 +186,30 @@ class ReadState {
     this.pairs.push(opaque.has(name) ? "" : null);
   }
 
+  /** Notes and (po2xliff) the PO location of a unit, outside its target; true when the element was one of them. */
+  private openUnitMetadata(name: string, attr: (key: string) => string | undefined): boolean {
+    const unit = this.unit as UnitInProgress;
+    if (name === "note") {
+      const kind = this.format === "xliff20" ? attr("category") : attr("from");
+      this.capture = { element: name, text: "", into: (text) => void (!serviceNotes.has(kind ?? "") && text.trim() !== "" && unit.notes.push(text.trim())) };
+      return true;
+    }
+    if (name === "context-group") this.inLocationGroup = attr("name") === "po-reference";
+    if (name === "context" && this.inLocationGroup && attr("context-type") === "sourcefile") {
+      this.capture = { element: name, text: "", into: (text) => void (unit.location = text.trim()) };
+      return true;
+    }
+    return false;
+  }
+
   close(tag: XmlTag): void {
     const name = tag.local;
     if (!this.unit) return;
+    if (this.capture && this.inTarget === 0 && name === this.capture.element) {
+      this.capture.into(this.capture.text);
+      this.capture = undefined;
+      return;
+    }
     if (this.inTarget > 0 && name !== "target") {
       if (this.opaqueDepth > 1) {
         this.opaqueDepth -= 1;
@@ -182,14 +227,19 @@ class ReadState {
     if (name === "segment" && !this.segmentHasTarget) this.unit.missingSegmentTarget = true;
     if (name === "unit" || name === "trans-unit") {
       const unit = this.unit;
-      this.unitIds.push(unit.id);
-      const hasText = unit.tokens.some((token) => token.kind !== "text" || token.text.trim() !== "");
-      if (unit.sawTarget && !unit.missingSegmentTarget && hasText) this.targets.set(unit.id, unit.tokens);
       this.unit = undefined;
+      if (unit.skip) return;
+      const id = unit.location?.includes("/") ? unit.location : unit.id;
+      this.unitIds.push(id);
+      const hasText = unit.tokens.some((token) => token.kind !== "text" || token.text.trim() !== "");
+      if (unit.sawTarget && !unit.missingSegmentTarget && hasText) this.targets.set(id, unit.tokens);
+      // po2xliff and pomerge may repeat a note the export carried: each text once.
+      if (unit.notes.length > 0) this.notes.set(id, [...new Set(unit.notes)].join("\n"));
     }
   }
 
   text(text: string): void {
+    if (this.capture && this.inTarget === 0) this.capture.text += text;
     if (!this.unit || this.inTarget === 0 || this.opaqueDepth > 0) return;
     const last = this.unit.tokens[this.unit.tokens.length - 1];
     if (last?.kind === "text") last.text += text;
@@ -198,14 +248,15 @@ class ReadState {
 
   result(): XliffTargets {
     if (!this.format) throw xliffError("the document has no <xliff> root element.");
-    return { format: this.format, srcLang: this.srcLang, trgLang: this.trgLang, targets: this.targets, unitIds: this.unitIds };
+    return { format: this.format, version: this.version, srcLang: this.srcLang, trgLang: this.trgLang, targets: this.targets, unitIds: this.unitIds, notes: this.notes };
   }
 }
 
-function rootFormat(tag: XmlTag, where: XmlPosition): XliffFormat {
+function rootFormat(tag: XmlTag, where: XmlPosition): { format: XliffFormat; version: XliffTargets["version"] } {
   const version = tag.attributes.version?.value;
-  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff20 && version === "2.0") return "xliff20";
-  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff12 && version === "1.2") return "xliff12";
+  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff20 && version === "2.0") return { format: "xliff20", version };
+  if (tag.local === "xliff" && tag.uri === xliffNamespaces.xliff12 && version === "1.2") return { format: "xliff12", version };
+  if (tag.local === "xliff" && tag.uri === xliff11Namespace && version === "1.1") return { format: "xliff12", version };
   throw xliffError(
     `the root element at line ${where.line} is <${tag.name}> in namespace "${tag.uri}" (version ${version ?? "none"}); expected <xliff version="2.0"> in ${xliffNamespaces.xliff20} or <xliff version="1.2"> in ${xliffNamespaces.xliff12}.`,
     where,

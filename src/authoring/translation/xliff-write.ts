@@ -1,11 +1,13 @@
 /**
  * Writes translation units as XLIFF 2.0 or 1.2, valid against the OASIS schemas. Markdown's inline
- * syntax becomes inline codes (2.0: `ph` and `pc` with the markup in `originalData`; 1.2: `ph` with
- * the markup inside and `g` for pairs), so a CAT tool shows tags it keeps instead of asterisks and
+ * syntax becomes inline codes (2.0: `ph` and `pc` with the markup in `originalData`; 1.2: `ph`, and
+ * `bpt`/`ept` for pairs, with the markup inside), so a CAT tool shows tags it keeps instead of asterisks and
  * URLs it might translate. Yields the file in pieces, so a large course is never one string in memory.
+ * Every text and attribute value goes through the one XML writer's escapers (src/xml-writer.ts).
  */
-import { segmentMarkdown, type Segment } from "./inline-codes.ts";
+import { alignToSource, segmentMarkdown, type Segment } from "./inline-codes.ts";
 import type { UnitView } from "./translations.ts";
+import { xmlAttribute, xmlText } from "../../xml-writer.ts";
 
 export const xliffFormats = ["xliff20", "xliff12"] as const;
 export type XliffFormat = (typeof xliffFormats)[number];
@@ -22,10 +24,6 @@ export interface XliffDocument {
   units: readonly UnitView[];
 }
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char] as string).replace(/\r/g, "&#13;");
-}
-
 /** 2.0 unit IDs are NMTOKENs, which have no "/": `les_x/title` is written `les_x:title` (IDs never hold ":"); `name` keeps the real ID. */
 export function xliff20UnitId(unitId: string): string {
   return unitId.replace(/\//g, ":");
@@ -33,39 +31,10 @@ export function xliff20UnitId(unitId: string): string {
 
 const pairTypes = (open: string) => (open.startsWith("[") || open.startsWith("![") ? "link" : "fmt");
 
-/**
- * The target's segments with its codes renumbered to the source's ids (matched by markup, in order),
- * or null when the target's codes are not exactly the source's (then the unit is sent untranslated).
- */
-function alignTarget(source: readonly Segment[], target: readonly Segment[]): Segment[] | null {
-  const pool = new Map<string, string[]>();
-  const keyOf = (segment: Exclude<Segment, { kind: "text" }>) => (segment.kind === "ph" ? `ph:${segment.code}` : `pc:${segment.open}\u0000${segment.close}`);
-  const fill = (segments: readonly Segment[]) => {
-    for (const segment of segments) {
-      if (segment.kind === "text") continue;
-      const key = keyOf(segment);
-      pool.set(key, [...(pool.get(key) ?? []), segment.id]);
-      if (segment.kind === "pc") fill(segment.children);
-    }
-  };
-  fill(source);
-  let ok = true;
-  const renumber = (segments: readonly Segment[]): Segment[] =>
-    segments.map((segment) => {
-      if (segment.kind === "text") return segment;
-      const id = pool.get(keyOf(segment))?.shift();
-      if (id === undefined) ok = false;
-      return segment.kind === "ph" ? { ...segment, id: id ?? segment.id } : { ...segment, id: id ?? segment.id, children: renumber(segment.children) };
-    });
-  const aligned = renumber(target);
-  const leftover = [...pool.values()].some((ids) => ids.length > 0);
-  return ok && !leftover ? aligned : null;
-}
-
 function inline20(segments: readonly Segment[]): string {
   return segments
     .map((segment) => {
-      if (segment.kind === "text") return escapeXml(segment.text);
+      if (segment.kind === "text") return xmlText(segment.text);
       if (segment.kind === "ph") return `<ph id="${segment.id}" dataRef="d${segment.id}" canDelete="no"/>`;
       return `<pc id="${segment.id}" type="${pairTypes(segment.open)}" dataRefStart="d${segment.id}s" dataRefEnd="d${segment.id}e" canDelete="no">${inline20(segment.children)}</pc>`;
     })
@@ -74,9 +43,9 @@ function inline20(segments: readonly Segment[]): string {
 
 function originalData20(segments: readonly Segment[], into: string[] = []): string[] {
   for (const segment of segments) {
-    if (segment.kind === "ph") into.push(`<data id="d${segment.id}">${escapeXml(segment.code)}</data>`);
+    if (segment.kind === "ph") into.push(`<data id="d${segment.id}">${xmlText(segment.code)}</data>`);
     if (segment.kind === "pc") {
-      into.push(`<data id="d${segment.id}s">${escapeXml(segment.open)}</data>`, `<data id="d${segment.id}e">${escapeXml(segment.close)}</data>`);
+      into.push(`<data id="d${segment.id}s">${xmlText(segment.open)}</data>`, `<data id="d${segment.id}e">${xmlText(segment.close)}</data>`);
       originalData20(segment.children, into);
     }
   }
@@ -86,15 +55,17 @@ function originalData20(segments: readonly Segment[], into: string[] = []): stri
 function inline12(segments: readonly Segment[]): string {
   return segments
     .map((segment) => {
-      if (segment.kind === "text") return escapeXml(segment.text);
-      if (segment.kind === "ph") return `<ph id="${segment.id}">${escapeXml(segment.code)}</ph>`;
-      return `<g id="${segment.id}" ctype="${pairTypes(segment.open) === "link" ? "link" : segment.open.length >= 2 && segment.open !== "~~" ? "bold" : "italic"}">${inline12(segment.children)}</g>`;
+      if (segment.kind === "text") return xmlText(segment.text);
+      if (segment.kind === "ph") return `<ph id="${segment.id}">${xmlText(segment.code)}</ph>`;
+      // bpt/ept carry the markup itself, so a tool that flattens tags to text (xliff2po) keeps the Markdown.
+      const ctype = pairTypes(segment.open) === "link" ? "link" : segment.open.length >= 2 && segment.open !== "~~" ? "bold" : "italic";
+      return `<bpt id="${segment.id}" ctype="${ctype}">${xmlText(segment.open)}</bpt>${inline12(segment.children)}<ept id="${segment.id}">${xmlText(segment.close)}</ept>`;
     })
     .join("");
 }
 
 function targetOf(unit: UnitView, source: readonly Segment[]): Segment[] | null {
-  return unit.target === null ? null : alignTarget(source, segmentMarkdown(unit.target));
+  return unit.target === null ? null : alignToSource(source, segmentMarkdown(unit.target));
 }
 
 const states20 = { untranslated: "initial", translated: "translated", outdated: "initial" } as const;
@@ -104,14 +75,14 @@ const states12 = { untranslated: "new", translated: "translated", outdated: "nee
 export function* writeXliff(format: XliffFormat, document: XliffDocument): Generator<string> {
   yield `<?xml version="1.0" encoding="UTF-8"?>\n`;
   if (format === "xliff20") {
-    yield `<xliff xmlns="${xliffNamespaces.xliff20}" version="2.0" srcLang="${escapeXml(document.srcLang)}" trgLang="${escapeXml(document.trgLang)}">\n`;
+    yield `<xliff xmlns="${xliffNamespaces.xliff20}" version="2.0" srcLang="${xmlAttribute(document.srcLang)}" trgLang="${xmlAttribute(document.trgLang)}">\n`;
     yield `<file id="${document.courseId}" original="course://${document.courseId}">\n`;
     for (const unit of document.units) yield unit20(unit);
     yield `</file>\n</xliff>\n`;
     return;
   }
   yield `<xliff xmlns="${xliffNamespaces.xliff12}" version="1.2">\n`;
-  yield `<file original="course://${document.courseId}" source-language="${escapeXml(document.srcLang)}" target-language="${escapeXml(document.trgLang)}" datatype="x-markdown">\n<body>\n`;
+  yield `<file original="course://${document.courseId}" source-language="${xmlAttribute(document.srcLang)}" target-language="${xmlAttribute(document.trgLang)}" datatype="x-markdown">\n<body>\n`;
   for (const unit of document.units) yield unit12(unit);
   yield `</body>\n</file>\n</xliff>\n`;
 }
@@ -120,11 +91,12 @@ function unit20(unit: UnitView): string {
   const source = segmentMarkdown(unit.source);
   const target = targetOf(unit, source);
   const data = originalData20(source);
-  const notes = `<notes><note category="context">${escapeXml(unit.note)}</note><note category="state">${unit.state}</note></notes>`;
+  const translator = unit.translatorNote ? `<note category="translator">${xmlText(unit.translatorNote)}</note>` : "";
+  const notes = `<notes><note category="context">${xmlText(unit.note)}</note><note category="state">${unit.state}</note>${translator}</notes>`;
   const original = data.length ? `<originalData>${data.join("")}</originalData>` : "";
   const targetXml = target ? `<target xml:space="preserve">${inline20(target)}</target>` : "";
   return (
-    `<unit id="${xliff20UnitId(unit.id)}" name="${escapeXml(unit.id)}" canResegment="no">${notes}${original}` +
+    `<unit id="${xliff20UnitId(unit.id)}" name="${xmlAttribute(unit.id)}" canResegment="no">${notes}${original}` +
     `<segment state="${target ? states20[unit.state] : "initial"}"><source xml:space="preserve">${inline20(source)}</source>${targetXml}</segment></unit>\n`
   );
 }
@@ -134,7 +106,8 @@ function unit12(unit: UnitView): string {
   const target = targetOf(unit, source);
   const targetXml = target ? `<target state="${states12[unit.state]}">${inline12(target)}</target>` : "";
   return (
-    `<trans-unit id="${escapeXml(unit.id)}" resname="${escapeXml(unit.id)}" xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
-    `<note from="context">${escapeXml(unit.note)}</note><note from="state">${unit.state}</note></trans-unit>\n`
+    `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}" xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
+    `<note from="context">${xmlText(unit.note)}</note><note from="state">${unit.state}</note>` +
+    `${unit.translatorNote ? `<note from="translator">${xmlText(unit.translatorNote)}</note>` : ""}</trans-unit>\n`
   );
 }

@@ -13,7 +13,7 @@ import { toBase64 } from "../../bytes.ts";
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
 import type { PackagedAsset } from "../plan.ts";
 import type { AssetBody, AssetSource } from "../types.ts";
-import { el, xmlAttribute, xmlDocument, xmlText, type XmlChild, type XmlElement } from "../xml.ts";
+import { el, xmlAttribute, xmlDocument, xmlText, type XmlChild, type XmlElement } from "../../xml-writer.ts";
 import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "./bank.ts";
 
 export const moodleTypeTagPrefix = "course-authoring:";

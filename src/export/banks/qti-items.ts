@@ -8,7 +8,7 @@
  * paragraph, so an import gives it back unchanged.
  */
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
-import { el, type XmlChild, type XmlElement } from "../xml.ts";
+import { el, type XmlChild, type XmlElement } from "../../xml-writer.ts";
 import { itemIdentifier } from "./qti-names.ts";
 
 /** Where a question's pictures land in the package, by asset ID; URLs are kept as they are. */

@@ -5,7 +5,7 @@
  * `qti-content-body` in 3.0 and directly in 2.1. Serialisation keeps mixed content (a sentence with its
  * text entries) on one line, so no whitespace is added to the author's text; escaping is `xml.ts`'s.
  */
-import { xmlAttribute, xmlId, xmlText, type XmlElement, type XmlNode } from "../xml.ts";
+import { xmlAttribute, xmlId, xmlText, type XmlElement, type XmlNode } from "../../xml-writer.ts";
 
 export type QtiVersion = "qti21" | "qti3";
 

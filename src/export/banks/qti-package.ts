@@ -6,7 +6,7 @@
  */
 import type { PackagedAsset } from "../plan.ts";
 import type { AssetSource } from "../types.ts";
-import { el, xmlId, type XmlElement } from "../xml.ts";
+import { el, xmlId, type XmlElement } from "../../xml-writer.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
 import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "./bank.ts";
 import { qtiItem } from "./qti-items.ts";

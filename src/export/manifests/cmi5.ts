@@ -4,7 +4,7 @@
  * mastery score when it has exactly one quiz); an AU without quizzes moves on when completed.
  */
 import { unitMasteryScore, type ScoUnit } from "../plan.ts";
-import { el, xmlDocument, type XmlElement } from "../xml.ts";
+import { el, xmlDocument, type XmlElement } from "../../xml-writer.ts";
 
 export const cmi5Namespace = "https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd";
 

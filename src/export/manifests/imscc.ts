@@ -6,7 +6,7 @@
  */
 import type { RenderableLesson } from "../../render/types.ts";
 import type { ExportCourse } from "../types.ts";
-import { el, xmlDocument, xmlId, type XmlElement } from "../xml.ts";
+import { el, xmlDocument, xmlId, type XmlElement } from "../../xml-writer.ts";
 
 export const ccNamespace = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1";
 export const ccLomManifestNamespace = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest";

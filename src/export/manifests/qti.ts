@@ -9,7 +9,7 @@
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { renderMarkdown } from "../../render/index.ts";
 import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
-import { el, xmlAttribute, xmlDocument, xmlId, xmlText, type XmlChild, type XmlElement } from "../xml.ts";
+import { el, xmlAttribute, xmlDocument, xmlId, xmlText, type XmlChild, type XmlElement } from "../../xml-writer.ts";
 
 export const qtiNamespace = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2";
 

@@ -4,7 +4,7 @@
  * each module); the media every page uses is one shared `asset` resource the SCOs depend on.
  */
 import type { ScoUnit } from "../plan.ts";
-import { el, xmlDocument, xmlId, type XmlElement } from "../xml.ts";
+import { el, xmlDocument, xmlId, type XmlElement } from "../../xml-writer.ts";
 
 export interface ManifestInput {
   readonly courseId: string;

@@ -10,7 +10,7 @@
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
 import { viewBridgePrologue } from "./view-bridge.ts";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { formatNames } from "../../export/export-course.ts";
 import { defaultExportTtlMs } from "../../export/export-store.ts";
 import { mcpAppMimeType } from "./course-preview-view.ts";
@@ -58,7 +58,7 @@ ${viewBridgePrologue}
   };
   const errorText = (error) => String((error && error.message) || error || "");
   const isUnsupported = (error) => Boolean(error && (error.code === -32601 || /-32601|method not found|not supported|unsupported/i.test(errorText(error))));
-  // The server answers -32002 with data.code "not_found"; a host may pass on only the words.
+  // The server answers -32602 (-32002 before SDK v2) with data.code "not_found"; a host may pass on only the words.
   const isNotFound = (error) =>
     !isUnsupported(error) && Boolean(error && ((error.data && error.data.code === "not_found") || error.code === -32002 || /not_found|not found|-32002/i.test(errorText(error))));
   const expired = () =>

@@ -19,8 +19,9 @@ import { courseDocumentSchema, courseSummarySchema, type CourseDocument } from "
 import { storedBlockSchema } from "../../authoring/schemas/blocks.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { courseReadQuery, documentBytes, pageCourse, withBlockIdsOnly } from "../../authoring/course-pages.ts";
-import { translationStatus } from "../../authoring/translation/translations.ts";
+import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { confirmField } from "../confirmations.ts";
 
 export function outlineCounts(course: CourseDocument): string {
   const lessons = course.modules.reduce((sum, module) => sum + module.lessons.length, 0);
@@ -109,7 +110,7 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
     const more = nextCursor ? ` This page holds ${outlineCounts(page)}; more with nextCursor.` : "";
     const languages = translation.translations?.map((t) => `${t.language} (${t.untranslated} untranslated, ${t.outdated} outdated)`).join(", ");
     const translated = translation.translationOf
-      ? ` ${translation.translationOf.language} translation of ${translation.translationOf.sourceCourseId}: ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.`
+      ? ` Translation of ${translation.translationOf.courseId} (${translation.translationOf.language}, follows its version ${translation.translationOf.sourceVersion} of ${translation.translationOf.currentSourceVersion}): ${translation.translationOf.untranslated} untranslated, ${translation.translationOf.outdated} outdated.${behindLine(translation.translationOf)}`
       : languages
         ? ` Translations: ${languages}.`
         : "";
@@ -138,16 +139,22 @@ const createCourseTool = defineTool<AuthoringServices, typeof createCourseArgume
   },
 });
 
-const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseArguments>({
+const deleteCourseInput = v.object({ ...deleteCourseArguments.entries, confirm: confirmField });
+
+const deleteCourseTool = defineTool<AuthoringServices, typeof deleteCourseInput>({
   name: "delete_course",
   toolset: "courses",
   title: "Delete course",
   description:
     "Permanently deletes a course with all its modules, lessons, blocks, assets, comments and revision history. Only the owner can. " +
     "Cannot be undone: confirm with the author first. Returns { courseId, deleted: true }.",
-  input: deleteCourseArguments,
+  input: deleteCourseInput,
   output: v.object({ courseId: v.string(), deleted: v.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async confirm(args, { user, services }) {
+    const course = await readAs(services, user, (session) => getCourse(session, { courseId: args.courseId, includeBlocks: false }));
+    return `Delete course "${course.title}" (${course.id}) for good? Its ${outlineCounts(course)}, assets, comments and revision history will be lost; this cannot be undone.`;
+  },
   async handler(args, { user, services }) {
     const result = await deleteCourseWithPackages(services, user, args);
     return { structuredContent: result, summary: `Deleted course ${result.courseId}.` };

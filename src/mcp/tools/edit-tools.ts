@@ -8,9 +8,11 @@ import { editCourse, editCourseArguments, editCourseResultEntries } from "../../
 import { courseEditOperations, runOperation } from "../../authoring/operations/index.ts";
 import type { CourseOperation, OperationArguments } from "../../authoring/operations/operation.ts";
 import { expectedVersionField, idField } from "../../authoring/schemas/fields.ts";
-import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { getCourse } from "../../authoring/courses.ts";
+import { confirmField } from "../confirmations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 
 interface ToolText {
   title: string;
@@ -88,10 +90,25 @@ const toolTexts: Record<string, ToolText> = {
   remove_block: { title: "Remove block", description: "Removes one block. It can be brought back with restore_revision.", annotations: removal },
 };
 
+/** What a removal that takes more than itself would lose, asked before it runs (confirmations.ts). */
+const questions: Record<string, NonNullable<ToolDefinition<AuthoringServices>["confirm"]>> = {
+  async remove_module(args, { user, services }) {
+    const { courseId, moduleId } = args as { courseId: string; moduleId: string };
+    const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: false }));
+    const module = course.modules.find((candidate) => candidate.id === moduleId);
+    // One that is not there is answered by the call itself.
+    if (!module) return undefined;
+    const blocks = module.lessons.reduce((sum, lesson) => sum + (lesson.blocks?.length ?? lesson.blockCount), 0);
+    return `Remove module "${module.title}" (${module.id}) from course "${course.title}"? Its ${module.lessons.length} lesson(s) and ${blocks} block(s) go with it (restore_revision can bring them back).`;
+  },
+};
+
 function operationTool(operation: CourseOperation<OperationArguments>): ToolDefinition<AuthoringServices> {
   const text = toolTexts[operation.name];
   if (!text) throw new Error(`no tool text for ${operation.name}`);
-  const input = v.object({ courseId: idField("course"), expectedVersion: expectedVersionField, ...operation.arguments.entries });
+  const question = questions[operation.name];
+  const entries = { courseId: idField("course"), expectedVersion: expectedVersionField, ...operation.arguments.entries };
+  const input = question ? v.object({ ...entries, confirm: confirmField }) : v.object(entries);
   return defineTool<AuthoringServices, typeof input>({
     name: operation.name,
     toolset: "edits",
@@ -101,6 +118,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
     output: v.object({ courseId: v.string(), version: v.number(), ...operation.result }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false, ...text.annotations },
     ...(text.briefBlocks ? { briefDefinitions: ["Block"] } : {}),
+    ...(question ? { confirm: question } : {}),
     async handler(args, { user, services }) {
       const applied = await writeAs(services, user, (session) => runOperation(session, operation, args));
       return { structuredContent: applied.structured, summary: applied.summary };

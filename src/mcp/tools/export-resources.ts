@@ -6,7 +6,7 @@
  * not found, in the words used for an export that does not exist. `withExportResources` adds these, and
  * the MCP Apps export view export_course links to, to the course resources without touching them.
  */
-import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/server";
 import { openCourse } from "../../authoring/access.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defaultExportTtlMs, exportUri, parseExportUri } from "../../export/export-store.ts";

@@ -6,7 +6,7 @@
  * Apps show the linked export view (`_meta.ui.resourceUri`), which hands the package to the person as a
  * file through the host; the result itself is the same for every host.
  */
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock } from "@modelcontextprotocol/server";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { exportCourse, exportCourseArguments, exportResultSchema, formatNames, humanSize, type ExportResult } from "../../export/export-course.ts";
 import { defaultExportTtlMs } from "../../export/export-store.ts";

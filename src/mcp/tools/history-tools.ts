@@ -15,6 +15,8 @@ import {
 import { coursePageSchema } from "./course-tools.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { confirmField } from "../confirmations.ts";
+import { getCourse } from "../../authoring/courses.ts";
 
 const listRevisionsTool = defineTool<AuthoringServices, typeof listRevisionsArguments>({
   name: "list_revisions",
@@ -51,14 +53,24 @@ const getRevisionTool = defineTool<AuthoringServices, typeof getRevisionArgument
   },
 });
 
-const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevisionArguments>({
+const restoreRevisionInput = v.object({ ...restoreRevisionArguments.entries, confirm: confirmField });
+
+const restoreRevisionTool = defineTool<AuthoringServices, typeof restoreRevisionInput>({
   name: "restore_revision",
   toolset: "history",
   title: "Restore revision",
   description:
     "Makes the course's content (fields, objectives, modules, lessons, blocks) what it was right after the given revision, recorded as a new revision so it can itself be undone. " +
     "Status and sharing are not changed. Returns the new version and the restored outline. Pass expectedVersion to be sure nobody changed the course meanwhile.",
-  input: restoreRevisionArguments,
+  input: restoreRevisionInput,
+  async confirm(args, { user, services }) {
+    const { revision, course } = await readAs(services, user, (session) =>
+      getRevision(session, { courseId: args.courseId, revisionId: args.revisionId, includeBlocks: false, includeChanges: false }),
+    );
+    const current = await readAs(services, user, (session) => getCourse(session, { courseId: args.courseId, includeBlocks: false }));
+    if (current.version === revision.version) return undefined;
+    return `Restore course "${course.title}" (${course.id}) to version ${revision.version}? Every change to its content since then (it is at version ${current.version}) will be replaced; the restore can itself be undone from the history.`;
+  },
   output: v.object({ courseId: v.string(), version: v.number(), restoredVersion: v.number(), changeCount: v.number(), course: coursePageSchema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {

@@ -8,7 +8,7 @@
  * served with the MCP App MIME type. A page is bounded by the result cap: assets are inlined while they
  * fit, and a page too large even without them is `limit_exceeded` naming narrower previews that each fit.
  */
-import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/server";
 import type { CourseVariant } from "../../authoring/courses.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";

@@ -3,7 +3,7 @@
  * call, review an existing course, and write a graded quiz for a module. Prompts that name a course
  * embed its current outline, read with the caller's own access.
  */
-import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, Prompt } from "@modelcontextprotocol/server";
 import { getCourse } from "../../authoring/courses.ts";
 import { invalidArgument } from "../../authoring/errors.ts";
 import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";

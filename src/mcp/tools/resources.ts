@@ -9,7 +9,7 @@
  * keeps a page of listings small); completion offers the caller's course IDs. A course the caller may
  * not see reads as not found.
  */
-import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/server";
 import { getCourse, listCourses } from "../../authoring/courses.ts";
 import { CourseAuthoringError, notFound } from "../../authoring/errors.ts";
 import { courseOutlineMarkdown } from "../../authoring/outline-markdown.ts";

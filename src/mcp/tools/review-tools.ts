@@ -7,8 +7,10 @@ import { readAs, writeAs, type AuthoringServices } from "../../authoring/service
 import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
 import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, validationResultEntries } from "../../review/validation/index.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
-import { translationStatus } from "../../authoring/translation/translations.ts";
-import { translationSummarySchema } from "../../authoring/translation/arguments.ts";
+import { confirmField } from "../confirmations.ts";
+import { getCourse } from "../../authoring/courses.ts";
+import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
+import { translationOfSchema } from "../../authoring/translation/arguments.ts";
 
 const findingsInSummary = 20;
 
@@ -23,7 +25,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   input: validateCourseArguments,
   output: v.object({
     ...validationResultEntries,
-    translationOf: v.optional(translationSummarySchema),
+    translationOf: v.optional(translationOfSchema),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
@@ -34,7 +36,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
     });
     const translated =
       "translationOf" in result && result.translationOf
-        ? ` Translation of ${result.translationOf.sourceCourseId}: ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.`
+        ? ` Translation of ${result.translationOf.courseId} (follows its version ${result.translationOf.sourceVersion} of ${result.translationOf.currentSourceVersion}): ${result.translationOf.untranslated} unit(s) untranslated, ${result.translationOf.outdated} outdated.${behindLine(result.translationOf)}`
         : "";
     const { error, warning, info } = result.counts;
     const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);
@@ -47,7 +49,9 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   },
 });
 
-const setStatusTool = defineTool<AuthoringServices, typeof setStatusArguments>({
+const setStatusInput = v.object({ ...setStatusArguments.entries, confirm: confirmField });
+
+const setStatusTool = defineTool<AuthoringServices, typeof setStatusInput>({
   name: "set_status",
   toolset: "review",
   title: "Set course status",
@@ -57,9 +61,15 @@ const setStatusTool = defineTool<AuthoringServices, typeof setStatusArguments>({
     "get_course { variant: \"published\" }, previews and exports of the published course. Editing continues on the draft; " +
     "publication.hasUnpublishedChanges tells when it differs, and set_status published again publishes it. Any status → archived and archived → draft " +
     "are the owner's; archived courses are read-only. Each change is a revision and a new version.",
-  input: setStatusArguments,
+  input: setStatusInput,
   output: v.object(setStatusResultEntries),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async confirm(args, { user, services }) {
+    if (args.status !== "archived") return undefined;
+    const course = await readAs(services, user, (session) => getCourse(session, { courseId: args.courseId, includeBlocks: false }));
+    if (course.status === "archived") return undefined;
+    return `Archive course "${course.title}" (${course.id}, now ${course.status})? It becomes read-only for everyone until its owner moves it back to draft.`;
+  },
   async handler(args, { user, services }) {
     const result = await writeAs(services, user, (session) => setStatus(session, args));
     const what = result.changed

@@ -7,11 +7,14 @@ import * as v from "valibot";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { appliedSchema, createTranslationArguments, exportTranslationArguments, getTranslationUnitsArguments, importTranslationArguments, setTranslationUnitsArguments, translationSummarySchema, unitPageSchema } from "../../authoring/translation/arguments.ts";
 import { exportTranslationUnits, importTranslationUnits, setTranslationUnits } from "../../authoring/translation/exchange.ts";
-import { createTranslation, readTranslationUnits, type ApplyResult, type UnitView } from "../../authoring/translation/translations.ts";
+import { behindLine, createTranslation, readTranslationUnits, type ApplyResult, type UnitView } from "../../authoring/translation/translations.ts";
+import { describeChanges } from "../../authoring/translation/source-changes.ts";
 import { invalidArgument } from "../../authoring/errors.ts";
 import { exportUri } from "../../export/export-store.ts";
 import { humanSize } from "../../export/export-course.ts";
 import { interfaceLanguage } from "../../render/index.ts";
+import { importOverwrites } from "../../authoring/translation/import-overwrites.ts";
+import { confirmField } from "../confirmations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
@@ -31,7 +34,7 @@ const createTranslationTool = defineTool<AuthoringServices, typeof createTransla
     if (interfaceLanguage(result.language) === null) {
       await log?.([{ level: "notice", text: `Packages of the ${result.language} translation show the player's own buttons and messages in English: it has no ${result.language} interface text (it has en, fr, de and es).` }]);
     }
-    return { structuredContent: { ...result }, summary: `Created the ${result.language} translation ${result.courseId} of course ${result.sourceCourseId}: ${result.units} units to translate.` };
+    return { structuredContent: { ...result }, summary: `Created the ${result.language} translation ${result.courseId} of course ${result.translationOf.courseId} (${result.translationOf.language}, version ${result.translationOf.sourceVersion}): ${result.units} units to translate.` };
   },
 });
 
@@ -81,16 +84,17 @@ const getTranslationUnitsTool = defineTool<AuthoringServices, typeof getTranslat
     const nextCursor = next === null ? null : encodeUnitCursor(next);
     return {
       structuredContent: { translation, units: page, nextCursor },
-      summary: `${translation.language} translation ${translation.courseId}: ${translation.translated} translated, ${translation.untranslated} untranslated, ${translation.outdated} outdated; units ${start + 1}-${start + page.length} of ${units.length}${nextCursor ? ", more with nextCursor" : ""}.`,
+      summary: `${translation.language} translation ${translation.courseId}: ${translation.translated} translated, ${translation.untranslated} untranslated, ${translation.outdated} outdated; units ${start + 1}-${start + page.length} of ${units.length}${nextCursor ? ", more with nextCursor" : ""}.${behindLine(translation.translationOf)}`,
     };
   },
 });
 
 function appliedAnswer(result: ApplyResult, verb: string) {
   const structured = { ...result, untranslated: result.translation.untranslated, outdated: result.translation.outdated };
+  const taken = result.takenFromSource.changes.length > 0 ? ` Took ${describeChanges(result.takenFromSource).replace(/ not taken yet/, "")}.` : "";
   return {
     structuredContent: structured,
-    summary: `${verb} ${result.applied} unit(s), ${result.unchanged} unchanged; ${structured.untranslated} still untranslated, ${structured.outdated} outdated. Translation ${result.translation.courseId} is at version ${result.version}.`,
+    summary: `${verb} ${result.applied} unit(s), ${result.unchanged} unchanged; ${structured.untranslated} still untranslated, ${structured.outdated} outdated. Translation ${result.translation.courseId} is at version ${result.version}.${taken}`,
   };
 }
 
@@ -99,7 +103,7 @@ const setTranslationUnitsTool = defineTool<AuthoringServices, typeof setTranslat
   toolset: "translation",
   title: "Set translation units",
   description:
-    "Sets units' translated Markdown (keep its links, emphasis, code, {{n}}) as one revision.",
+    "Sets units' translated Markdown (keep its links, emphasis, code, {{n}}) as one revision; takes the source's structure changes too (units: [] takes only those).",
   input: setTranslationUnitsArguments,
   output: appliedSchema,
   annotations: write,
@@ -129,15 +133,22 @@ const exportTranslationTool = defineTool<AuthoringServices, typeof exportTransla
   },
 });
 
-const importTranslationTool = defineTool<AuthoringServices, typeof importTranslationArguments>({
+const importTranslationInput = v.object({ ...importTranslationArguments.entries, confirm: confirmField });
+
+const importTranslationTool = defineTool<AuthoringServices, typeof importTranslationInput>({
   name: "import_translation",
   toolset: "translation",
   title: "Import translation",
   description:
     "Imports a translated XLIFF file as one revision; inline codes must be kept.",
-  input: importTranslationArguments,
+  input: importTranslationInput,
   output: appliedSchema,
   annotations: write,
+  async confirm(args, { user, services }) {
+    const overwrites = await readAs(services, user, (session) => importOverwrites(session, args));
+    if (!overwrites) return undefined;
+    return `Import over the ${overwrites.language} translation of course "${overwrites.title}" (${overwrites.courseId})? ${overwrites.replaced} unit(s) already translated will take the file's text instead (restore_revision can bring them back).`;
+  },
   async handler(args, { user, services }) {
     return appliedAnswer(await writeAs(services, user, (session) => importTranslationUnits(session, args)), "Imported");
   },

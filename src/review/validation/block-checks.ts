@@ -55,7 +55,7 @@ function checkMarkdownImages({ block, location }: WalkedBlock, findings: Finding
 
 function checkMediaAlternatives({ block, location }: WalkedBlock, findings: FindingList): void {
   if (block.type !== "video" && block.type !== "audio") return;
-  if (block.captions !== undefined || (block.transcript ?? "").trim() !== "") return;
+  if (block.captions !== undefined || (block.captionTracks?.length ?? 0) > 0 || (block.transcript ?? "").trim() !== "") return;
   findings.report(
     "media.missing_captions",
     atField(location, block.type === "video" ? "captions" : "transcript"),
@@ -79,6 +79,9 @@ function assetUses({ block }: WalkedBlock): AssetUse[] {
   if (block.type === "image" && block.assetId) uses.push({ field: "assetId", assetId: block.assetId, accepts: ofType("image/"), needs: "an image" });
   if (block.type === "video" || block.type === "audio") {
     if (block.assetId) uses.push({ field: "assetId", assetId: block.assetId, accepts: ofType(`${block.type}/`), needs: `a ${block.type} file` });
+    block.captionTracks?.forEach((track, index) => {
+      if (track.assetId) uses.push({ field: `captionTracks[${index}].assetId`, assetId: track.assetId, accepts: (type) => type === "text/vtt", needs: "a WebVTT (text/vtt) file" });
+    });
     if (block.captions?.assetId) {
       uses.push({ field: "captions.assetId", assetId: block.captions.assetId, accepts: (type) => type === "text/vtt", needs: "a WebVTT (text/vtt) file" });
     }

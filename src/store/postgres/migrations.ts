@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -177,6 +177,7 @@ export const postgresMigrations: Migration[] = [
   // logging/setLevel is a session's choice; any replica serving the session honours it.
   { version: 12, name: "the log level an MCP session chose", sql: "ALTER TABLE mcp_sessions ADD COLUMN log_level TEXT;" },
   { version: 13, ...historyBudgetStep },
+  { version: 14, ...translationNotesStep },
 ];
 
 export class SchemaTooNewError extends Error {

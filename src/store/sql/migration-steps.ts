@@ -3,7 +3,7 @@
  * in its own migration list (the two lists began at different versions).
  */
 import { taskTablesSql } from "./task-records.ts";
-import { translationTablesSql } from "./translation-statements.ts";
+import { translationNotesTableSql, translationTablesSql } from "./translation-statements.ts";
 
 export interface PortableMigrationStep {
   readonly name: string;
@@ -32,6 +32,11 @@ export const quizOptionsStep: PortableMigrationStep = {
 export const translationsStep: PortableMigrationStep = {
   name: "translations linked to their source, and translated units",
   sql: translationTablesSql,
+};
+
+export const translationNotesStep: PortableMigrationStep = {
+  name: "translators' notes on translation units",
+  sql: translationNotesTableSql,
 };
 
 /** MCP task records (`../task-records.ts`): any replica answers for a task another one runs. */

@@ -2,10 +2,13 @@
  * Translations' statements for both stores: links between a translation and its source, and the
  * translated units. `SqlTransaction` extends this class, so they run inside the tool call's transaction.
  */
-import type { TranslationRow, TranslationUnitRow } from "../types.ts";
+import type { TranslationNoteRow, TranslationRow, TranslationUnitRow } from "../types.ts";
 import { SqlReviewRecords } from "./review-records.ts";
 import {
   batches,
+  noteFromRecord,
+  putNotesStatement,
+  removeNotesStatement,
   putUnitsBindings,
   putUnitsStatement,
   removeUnitsStatement,
@@ -32,6 +35,17 @@ export abstract class SqlTranslationRecords extends SqlReviewRecords {
   }
 
   async removeTranslationUnits(courseId: string, unitIds: readonly string[]): Promise<void> {
-    for (const batch of batches(unitIds)) await this.run(removeUnitsStatement(batch.length), [courseId, ...batch]);
+    for (const batch of batches(unitIds)) {
+      await this.run(removeUnitsStatement(batch.length), [courseId, ...batch]);
+      await this.run(removeNotesStatement(batch.length), [courseId, ...batch]);
+    }
+  }
+
+  async listTranslationNotes(courseId: string): Promise<TranslationNoteRow[]> {
+    return (await this.all(translationStatements.notes, [courseId])).map(noteFromRecord);
+  }
+
+  async putTranslationNotes(rows: readonly TranslationNoteRow[]): Promise<void> {
+    for (const batch of batches(rows)) await this.run(putNotesStatement(batch.length), batch.flatMap((row) => [row.courseId, row.unitId, row.note]));
   }
 }

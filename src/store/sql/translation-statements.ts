@@ -3,7 +3,7 @@
  * are portable (`?` placeholders, ON CONFLICT upserts), so each store only runs them with its own
  * helpers. Units are written in multi-row statements so a 10,000-unit import is a few round trips.
  */
-import type { TranslationRow, TranslationUnitRow } from "../types.ts";
+import type { TranslationNoteRow, TranslationRow, TranslationUnitRow } from "../types.ts";
 
 type SqlRecord = Record<string, unknown>;
 
@@ -12,7 +12,32 @@ export const translationStatements = {
   putLink: `INSERT INTO translations (course_id, source_course_id, language, source_version, created_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (course_id) DO UPDATE SET source_version = excluded.source_version`,
   units: "SELECT * FROM translation_units WHERE course_id = ? ORDER BY unit_id",
+  notes: "SELECT * FROM translation_notes WHERE course_id = ? ORDER BY unit_id",
 } as const;
+
+export function putNotesStatement(count: number): string {
+  const values = Array.from({ length: count }, () => "(?, ?, ?)").join(", ");
+  return `INSERT INTO translation_notes (course_id, unit_id, note) VALUES ${values}
+    ON CONFLICT (course_id, unit_id) DO UPDATE SET note = excluded.note`;
+}
+
+export function removeNotesStatement(count: number): string {
+  return `DELETE FROM translation_notes WHERE course_id = ? AND unit_id IN (${Array.from({ length: count }, () => "?").join(", ")})`;
+}
+
+export function noteFromRecord(record: SqlRecord): TranslationNoteRow {
+  return { courseId: String(record.course_id), unitId: String(record.unit_id), note: String(record.note) };
+}
+
+/** Translators' notes per unit, beside the units (a note may come before any target). A migration: never edit. */
+export const translationNotesTableSql = `
+  CREATE TABLE translation_notes (
+    course_id TEXT NOT NULL REFERENCES translations (course_id) ON DELETE CASCADE,
+    unit_id TEXT NOT NULL,
+    note TEXT NOT NULL,
+    PRIMARY KEY (course_id, unit_id)
+  );
+`;
 
 /** Rows per multi-row statement: 4 parameters each stays far below both databases' parameter limits. */
 export const unitBatchSize = 500;

@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -190,6 +190,7 @@ export const migrations: Migration[] = [
   { version: 8, ...translationsStep },
   { version: 9, ...tasksStep },
   { version: 10, ...historyBudgetStep },
+  { version: 11, ...translationNotesStep },
 ];
 
 export function applyMigrations(database: Database): void {

@@ -1,7 +1,10 @@
 /**
- * A tiny XML builder for manifests: elements are plain data (`el(name, attributes, ...children)`),
- * text and attribute values are always escaped, and characters XML 1.0 forbids are dropped, so author
- * text can never break a manifest. Serialisation indents for people reading the package.
+ * The service's one XML writer: every XML document it writes (package manifests, XLIFF, question
+ * banks) escapes through `xmlText` / `xmlAttribute`, which drop what XML 1.0 forbids (control
+ * characters but tab, LF, CR; U+FFFE, U+FFFF; lone surrogates) and escape the rest, so author text can
+ * never make a document ill-formed. `el` and `xmlDocument` build small documents as plain data
+ * (serialised indented for people reading the package); a writer that streams (XLIFF) builds its
+ * markup itself and passes every text and attribute value through the two escapers.
  */
 
 export interface XmlElement {
@@ -16,12 +19,19 @@ export type XmlChild = XmlNode | null | undefined | false | readonly XmlChild[];
 /** Characters outside the XML 1.0 `Char` production (control characters, lone surrogates, U+FFFE/F). */
 const invalidXmlCharacters = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-export function xmlText(text: string): string {
-  return text.replace(invalidXmlCharacters, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** `text` without the characters XML 1.0 forbids (what a reader of our documents gets back). */
+export function xmlChars(text: string): string {
+  return text.replace(invalidXmlCharacters, "");
 }
 
+/** Element content: forbidden characters dropped, `&` `<` `>` escaped, CR kept as `&#13;` (a parser turns a raw CR into LF). */
+export function xmlText(text: string): string {
+  return xmlChars(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#13;");
+}
+
+/** An attribute value inside double quotes: as xmlText, plus `"` and the whitespace a parser would normalise to spaces. */
 export function xmlAttribute(value: string): string {
-  return xmlText(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+  return xmlText(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;");
 }
 
 function flatten(children: readonly XmlChild[]): XmlNode[] {

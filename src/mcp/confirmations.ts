@@ -1,0 +1,102 @@
+/**
+ * Confirm before destroying, with a multi round-trip request: a tool that would lose something
+ * (`ToolDefinition.confirm` says what) answers an `input_required` elicitation naming it, unless the call
+ * already says `confirm: true`. The client asks its user and calls again with the answer and the
+ * `requestState` it was given, which is sealed (HMAC over the user, the tool, the arguments and an
+ * expiry: the SDK's `createRequestStateCodec`), so a tampered, expired or another user's state, or one
+ * from another call, is refused and nothing is written. A client that cannot elicit gets the tool as it
+ * always was (and the documented `confirm` argument). 2025 clients that can elicit are asked the same
+ * question through the SDK's legacy shim, on their session's stream.
+ */
+import * as v from "valibot";
+import { acceptedContent, createRequestStateCodec, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { toolErrorResult } from "./call-tool.ts";
+import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
+
+/** The `confirm` argument of the tools that ask first. */
+export const confirmField = v.optional(
+  v.pipe(v.boolean(), v.description("true: the user already agreed to what this loses, so do not ask (clients that can ask are asked otherwise)")),
+);
+
+/** What a sealed state holds: whose call, of which tool, with which arguments. */
+interface ConfirmationState {
+  sub: string;
+  tool: string;
+  arguments: string;
+}
+
+const answerSchema = v.object({ confirm: v.boolean() });
+const requestedSchema = {
+  type: "object" as const,
+  properties: { confirm: { type: "boolean" as const, title: "Go ahead", description: "Yes: do it, and lose what is named above." } },
+  required: ["confirm"],
+};
+
+/** SHA-256 of the arguments as sent, `confirm` left out: the state is for this call and no other. */
+async function argumentsDigest(args: Record<string, unknown>): Promise<string> {
+  const { confirm: _confirm, ...rest } = args;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(rest)));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether the client can answer an elicitation: the modern request's own capabilities, or the 2025 session's. */
+function canElicit(extra: ServerContext, sessionCapabilities: Record<string, unknown> | undefined): boolean {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope ? (envelope["io.modelcontextprotocol/clientCapabilities"] as Record<string, unknown> | undefined) : sessionCapabilities;
+  return typeof capabilities?.elicitation === "object" && capabilities.elicitation !== null;
+}
+
+export function createConfirmations(options: { key: string; callerOf: (extra: ServerContext) => CallerIdentity }) {
+  const codec = createRequestStateCodec<ConfirmationState>({
+    key: options.key,
+    ttlSeconds: 10 * 60,
+    // The user is sealed in as well as written in: another user's state fails verification outright.
+    bind: (extra) => `tools/call\0${options.callerOf(extra).sub}`,
+  });
+
+  return {
+    /** The hook the SDK runs on every echoed `requestState` (`ServerOptions.requestState.verify`). */
+    verify: codec.verify,
+
+    /**
+     * For a call of a tool that asks first: the question (`input_required`), the refusal of an answer that
+     * was no or does not belong to this call, or undefined to run the call.
+     */
+    async before<Services>(
+      tool: CompiledTool<Services> | undefined,
+      args: Record<string, unknown>,
+      context: ToolContext<Services>,
+      extra: ServerContext,
+      sessionCapabilities: Record<string, unknown> | undefined,
+    ): Promise<InputRequiredResult | CallToolResult | undefined> {
+      const confirm = tool?.definition.confirm;
+      if (!tool || !confirm || args.confirm === true || !canElicit(extra, sessionCapabilities)) return undefined;
+      const name = tool.definition.name;
+      const state = extra.mcpReq.requestState<ConfirmationState>();
+      if (state !== undefined) {
+        if (typeof state !== "object" || state.sub !== context.user.sub || state.tool !== name || state.arguments !== (await argumentsDigest(args))) {
+          return toolErrorResult(
+            new CourseAuthoringError("invalid_arguments", `the confirmation answered belongs to another call than this ${name}; call it again to be asked afresh. Nothing was changed.`, {
+              fields: ["requestState"],
+            }),
+          );
+        }
+        const answer = acceptedContent(extra.mcpReq.inputResponses, "confirm", answerSchema);
+        if (answer?.confirm === true) return undefined;
+        return toolErrorResult(new CourseAuthoringError("invalid_state", `${name} was not confirmed, so nothing was changed.`, { confirmed: false }));
+      }
+      const parsed = v.safeParse(tool.definition.input, args);
+      // Invalid arguments are answered by the call itself, naming each field.
+      if (!parsed.success) return undefined;
+      const question = await confirm(parsed.output, context);
+      if (question === undefined) return undefined;
+      return inputRequired({
+        inputRequests: { confirm: inputRequired.elicit({ message: question, requestedSchema }) },
+        requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args) }, extra),
+      });
+    },
+  };
+}
+
+export type Confirmations = ReturnType<typeof createConfirmations>;
