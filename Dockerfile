@@ -5,8 +5,10 @@ WORKDIR /app
 COPY package.json package-lock.json bunfig.toml tsconfig.json ./
 RUN bun install --frozen-lockfile --production --ignore-scripts || bun install --production --ignore-scripts
 COPY src ./src
+# The player's bundles are generated, and embedded into the binary by the next step.
+RUN bun run src/build-player.ts
 # Whitespace only: Bun 1.4.5's syntax and identifier minifiers miscompile oidc-provider's token endpoint
-# (the development sign-in answers 500); test/build-binary.test.ts builds with this very line.
+# (the development sign-in answers 500); test/build-binary.test.ts builds with these very lines.
 RUN bun build --compile --minify-whitespace --sourcemap src/main.ts --outfile /app/course-authoring-service
 
 FROM debian:bookworm-slim AS runtime

@@ -1,6 +1,6 @@
 /**
- * The container ships `bun build --compile` output, built with the Dockerfile's own command (read from the
- * Dockerfile, so the two cannot drift). The binary is copied alone into an empty folder and run there: no
+ * The container ships `bun build --compile` output, built with the Dockerfile's own steps (read from the
+ * Dockerfile, so the two cannot drift: the player's bundles, then the binary, which must carry them). The binary is copied alone into an empty folder and run there: no
  * node_modules, no source tree, no schema or font files beside it. Through the official MCP client it must
  * do the whole job: a course with every block kind, pictures, a handout and the bundled font; every export
  * format (each SCORM and cmi5 mode), validated (zip integrity, manifests against the official schemas,
@@ -17,6 +17,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { parse as parseGift } from "gift-pegjs";
 import type { Browser } from "playwright-core";
 import { schemaPath } from "../src/export/schemas.ts";
+import { builtStyles, courseBundles, lmsBundles } from "../src/render/player-bundles.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
 import { pixelPng } from "./support/export-course.ts";
@@ -39,16 +40,22 @@ const buildFolder = join(scratch, "build");
 const runFolder = join(scratch, "run");
 const binary = join(runFolder, "course-authoring-service");
 
-/** The Dockerfile's `bun build --compile …` step, with its output redirected to `outfile`. */
-function dockerfileBuildCommand(outfile: string): string[] {
+/**
+ * The Dockerfile's build steps after installing (generating the player's bundles, then `bun build
+ * --compile …`), in order, with the binary's output redirected to `outfile`.
+ */
+function dockerfileBuildSteps(outfile: string): string[][] {
   const dockerfile = readFileSync(join(repository, "Dockerfile"), "utf8");
-  const line = dockerfile.split("\n").find((candidate) => /^RUN bun build .*--compile/.test(candidate));
-  if (!line) throw new Error("the Dockerfile has no `RUN bun build --compile` step");
-  const words = line.replace(/^RUN /, "").trim().split(/\s+/);
-  const outIndex = words.indexOf("--outfile");
+  const steps = dockerfile
+    .split("\n")
+    .filter((line) => /^RUN bun /.test(line) && !/^RUN bun install\b/.test(line))
+    .map((line) => line.replace(/^RUN /, "").trim().split(/\s+/));
+  const compile = steps.find((words) => words[1] === "build" && words.includes("--compile"));
+  if (!compile) throw new Error("the Dockerfile has no `RUN bun build --compile` step");
+  const outIndex = compile.indexOf("--outfile");
   if (outIndex < 0) throw new Error("the Dockerfile's build step names no --outfile");
-  words[outIndex + 1] = outfile;
-  return [process.execPath, ...words.slice(1)];
+  compile[outIndex + 1] = outfile;
+  return steps.map((words) => [process.execPath, ...words.slice(1)]);
 }
 
 let child: ReturnType<typeof Bun.spawn> | undefined;
@@ -107,9 +114,11 @@ async function until<T>(probe: () => Promise<T | undefined | false>, what: strin
 beforeAll(async () => {
   mkdirSync(buildFolder, { recursive: true });
   mkdirSync(runFolder, { recursive: true });
-  const build = Bun.spawn(dockerfileBuildCommand(join(buildFolder, "course-authoring-service")), { cwd: repository, stdout: "ignore", stderr: "pipe" });
-  const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
-  if (code !== 0) throw new Error(`the Dockerfile's build failed: ${stderr}`);
+  for (const step of dockerfileBuildSteps(join(buildFolder, "course-authoring-service"))) {
+    const build = Bun.spawn(step, { cwd: repository, stdout: "ignore", stderr: "pipe" });
+    const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
+    if (code !== 0) throw new Error(`the Dockerfile's step \`${step.slice(1).join(" ")}\` failed: ${stderr}`);
+  }
   // Only the executable travels; the source map the build writes beside it stays behind.
   copyFileSync(join(buildFolder, "course-authoring-service"), binary);
   Bun.spawnSync(["chmod", "+x", binary]);
@@ -139,7 +148,11 @@ afterAll(async () => {
 });
 
 test("the binary alone in its folder serves health and passes its own --health-check", async () => {
-  expect(readFileSync(binary).byteLength).toBeGreaterThan(0);
+  // The player's bundles are generated files the binary must carry (Bun.build does not exist inside it).
+  const carried = readFileSync(binary);
+  for (const bundle of [...Object.values(courseBundles), ...Object.values(lmsBundles)]) expect(carried.includes(bundle)).toBe(true);
+  // A style sheet with non-Latin-1 marks (✓, ★) is stored as UTF-16 text.
+  for (const sheet of Object.values(builtStyles)) expect(carried.includes(sheet) || carried.includes(Buffer.from(sheet, "utf16le"))).toBe(true);
   const check = Bun.spawn([binary, "--health-check"], { env: { PORT: String(port) } });
   expect(await check.exited).toBe(0);
   const nothing = Bun.spawn([binary, "--health-check"], { env: { PORT: String(await freePort()) } });

@@ -67,7 +67,7 @@ export function selectLessonBlocks(course: CourseDocument, lessonId: string, ran
   return { ...selected, modules: [{ ...module, lessons: [{ ...lesson, blocks: blocks.slice(range.first - 1, range.last) }] }] };
 }
 
-function notInCourse(kind: "module" | "lesson", id: string, field: string, courseId: string, outlineCall: string): CourseAuthoringError {
+export function notInCourse(kind: "module" | "lesson", id: string, field: string, courseId: string, outlineCall: string): CourseAuthoringError {
   return new CourseAuthoringError("not_found", `${field}: ${kind} ${id} is not part of course ${courseId}. Send IDs from this course's outline (${outlineCall}).`, {
     field,
     [`${kind}Id`]: id,

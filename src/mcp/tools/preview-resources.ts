@@ -16,6 +16,8 @@ import { loadCoursePreview, referencedAssetIds, renderBoundedPreview, type Previ
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
 import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { CallerIdentity } from "../registry.ts";
+import { courseBundles, type FeatureSet } from "../../render/player-bundles.ts";
+import { embeddableScript } from "../../render/player-scripts.ts";
 import { boundedResult, measuredWithin, resourceTooLarge, type NarrowerReads } from "../resource-bounds.ts";
 import { narrowerParts, previewPartUri, type PartReads } from "./course-parts.ts";
 
@@ -88,8 +90,12 @@ export function previewUriOf(courseId: string, variant: CourseVariant): string {
 }
 
 /** The answer to a preview read: the page, and what a host needs to know about it. */
-function previewAnswer(uri: string, html: string, course: CourseDocument, variant: CourseVariant, omittedAssetIds: readonly string[]): ReadResourceResult {
-  return { contents: [{ uri, mimeType: "text/html", text: html, _meta: { courseId: course.id, variant, version: course.version, omittedAssetIds } }] };
+function previewAnswer(uri: string, html: string, course: CourseDocument, variant: CourseVariant, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult {
+  return {
+    contents: [
+      { uri, mimeType: "text/html", text: html, _meta: { courseId: course.id, variant, version: course.version, omittedAssetIds, ...(player ? { playerUri: playerBundleUri(player) } : {}) } },
+    ],
+  };
 }
 
 /**
@@ -103,7 +109,7 @@ async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limi
     fits: async (uri, document) => {
       const loaded = { course: document, variant, dataUrls: new Map<string, string>(), omittedAssetIds: [] };
       const assetIds = referencedAssetIds(document);
-      const page = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(previewAnswer(uri, html, document, variant, assetIds), Number.POSITIVE_INFINITY).size);
+      const page = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(previewAnswer(uri, html, document, variant, assetIds, "course-interactions"), Number.POSITIVE_INFINITY).size);
       return page !== null;
     },
   };
@@ -123,11 +129,28 @@ async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limi
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: PreviewUri, limit: number): Promise<ReadResourceResult> {
   // Rendered after the read transaction ends, so a large course never holds the store while it renders.
   const loaded = await readAs(services, user, (session) => loadCoursePreview(session, target, limit));
-  const answer = (html: string, omittedAssetIds: readonly string[]): ReadResourceResult => previewAnswer(uri, html, loaded.course, target.variant, omittedAssetIds);
-  // Measured with every asset named as omitted, the most its _meta can hold.
-  const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds]), Number.POSITIVE_INFINITY).size);
+  const answer = (html: string, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult => previewAnswer(uri, html, loaded.course, target.variant, omittedAssetIds, player);
+  // Measured with every asset named as omitted and the player named, the most its _meta can hold.
+  const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds], "course-interactions"), Number.POSITIVE_INFINITY).size);
   if (!preview) throw resourceTooLarge(uri, null, limit, await narrowerPreviews(target, loaded.course, limit));
-  return boundedResult(answer(preview.html, preview.omittedAssetIds), uri, limit, () => narrowerPreviews(target, loaded.course, limit));
+  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course, limit));
+}
+
+/**
+ * The player's course bundles as resources of the preview view: a preview too large to carry its player
+ * names the bundle (`data-player-bundle`, and `_meta.playerUri`), and the view reads it here once.
+ */
+const playerBundlePrefix = "ui://course-authoring/player/";
+
+export function playerBundleUri(featureSet: FeatureSet): string {
+  return `${playerBundlePrefix}${featureSet}.js`;
+}
+
+export function readPlayerBundle(uri: string): ReadResourceResult | null {
+  if (!uri.startsWith(playerBundlePrefix) || !uri.endsWith(".js")) return null;
+  const name = uri.slice(playerBundlePrefix.length, -".js".length);
+  if (!Object.hasOwn(courseBundles, name)) return null;
+  return { contents: [{ uri, mimeType: "text/javascript", text: embeddableScript(courseBundles[name as FeatureSet]) }] };
 }
 
 export function readCoursePreviewView(): ReadResourceResult {
