@@ -39,6 +39,16 @@ export const translationNotesStep: PortableMigrationStep = {
   sql: translationNotesTableSql,
 };
 
+/**
+ * Secrets every replica shares without configuration: each a random value the first replica to need it
+ * inserts (insert-if-absent, so replicas starting together agree on one), read at start-up. The MCP
+ * confirmations' `requestState` key is one.
+ */
+export const serviceSecretsStep: PortableMigrationStep = {
+  name: "service secrets shared by all replicas",
+  sql: "CREATE TABLE service_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL, created_at TEXT NOT NULL);",
+};
+
 /** MCP task records (`../task-records.ts`): any replica answers for a task another one runs. */
 export const tasksStep: PortableMigrationStep = {
   name: "mcp task records",

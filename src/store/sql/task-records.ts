@@ -46,6 +46,13 @@ function taskFromRecord(record: SqlRecord): TaskRow {
 }
 
 export abstract class SqlTaskRecords extends SqlTranslationRecords {
+  async serviceSecret(name: string, fresh: string, now: string): Promise<string> {
+    await this.run("INSERT INTO service_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING", [name, fresh, now]);
+    const record = await this.get("SELECT secret FROM service_secrets WHERE name = ?", [name]);
+    if (typeof record?.secret !== "string") throw new Error(`the service secret ${name} could not be read back`);
+    return record.secret;
+  }
+
   async insertTask(row: TaskRow): Promise<void> {
     await this.run(
       `INSERT INTO mcp_tasks (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${this.dialect.integer}, ${this.dialect.integer})`,
