@@ -9,9 +9,9 @@
  * question through the SDK's legacy shim, on their session's stream.
  */
 import * as v from "valibot";
-import { acceptedContent, createRequestStateCodec, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { acceptedContent, createRequestStateCodec, inputRequired, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { toolErrorResult } from "./call-tool.ts";
+import { ProtocolError, toolErrorResult } from "./call-tool.ts";
 import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 
 /** The `confirm` argument of the tools that ask first. */
@@ -86,17 +86,46 @@ export function createConfirmations(options: { key: string; callerOf: (extra: Se
         if (answer?.confirm === true) return undefined;
         return toolErrorResult(new CourseAuthoringError("invalid_state", `${name} was not confirmed, so nothing was changed.`, { confirmed: false }));
       }
-      const parsed = v.safeParse(tool.definition.input, args);
-      // Invalid arguments are answered by the call itself, naming each field.
-      if (!parsed.success) return undefined;
-      const question = await confirm(parsed.output, context);
+      const question = await questionFor(tool, args, context);
       if (question === undefined) return undefined;
       return inputRequired({
         inputRequests: { confirm: inputRequired.elicit({ message: question, requestedSchema }) },
         requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args) }, extra),
       });
     },
+
+    /**
+     * Before a task-augmented call starts: a task runs on after its call is answered, so there is no
+     * turn left to ask in. A call that would lose something must say `confirm: true` up front; otherwise
+     * it is refused (-32602, naming `confirm` and what would be lost) and no task is started.
+     */
+    async beforeTask<Services>(tool: CompiledTool<Services> | undefined, args: Record<string, unknown>, context: ToolContext<Services>): Promise<void> {
+      if (!tool?.definition.confirm || args.confirm === true) return;
+      const question = await questionFor(tool, args, context);
+      if (question === undefined) return;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `invalid_arguments: confirm: ${tool.definition.name} as a task cannot ask first, and this call loses something (${question}). Call it again with confirm: true to go ahead, or without a task to be asked. No task was started and nothing was changed.`,
+        { code: "invalid_arguments", fields: ["confirm"], question },
+      );
+    },
   };
+}
+
+/** What the call would lose, as the question to ask; undefined when nothing, or when the call itself will fail. */
+async function questionFor<Services>(tool: CompiledTool<Services>, args: Record<string, unknown>, context: ToolContext<Services>): Promise<string | undefined> {
+  const confirm = tool.definition.confirm;
+  if (!confirm) return undefined;
+  const parsed = v.safeParse(tool.definition.input, args);
+  // Invalid arguments are answered by the call itself, naming each field.
+  if (!parsed.success) return undefined;
+  try {
+    return await confirm(parsed.output, context);
+  } catch (error) {
+    // What cannot be read to ask about (no such course, no access) the call itself answers, as it would unasked.
+    if (error instanceof CourseAuthoringError) return undefined;
+    throw error;
+  }
 }
 
 export type Confirmations = ReturnType<typeof createConfirmations>;
