@@ -223,7 +223,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     ...(subscriptions ? { subscriptions } : {}),
     ...(logLevels ? { logLevels } : {}),
     tasks,
-    confirmations: createConfirmations({ key: requestStateKey, callerOf }),
+    confirmations: createConfirmations({
+      key: requestStateKey,
+      callerOf,
+      claim: (nonce, expiresAt) => services.store.write((tx) => tx.claimConfirmation(nonce, expiresAt.toISOString(), new Date().toISOString())),
+    }),
   };
   const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
   const sessions = createMcpSessions({

@@ -70,7 +70,7 @@ async function sealed(key: string, courseId: string, ttlSeconds: number): Promis
   const codec = createRequestStateCodec<Json>({ key, ttlSeconds, bind: () => "tools/call\0alice" });
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify({ courseId })));
   const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  return codec.mint({ sub: "alice", tool: "delete_course", arguments: hex }, {} as never);
+  return codec.mint({ sub: "alice", tool: "delete_course", arguments: hex, nonce: crypto.randomUUID() }, {} as never);
 }
 
 async function storedKey(): Promise<string> {
@@ -119,6 +119,22 @@ describe("the requestState key shared through the database", () => {
     const refused = await rpc(0, "tools/call", { name: "delete_course", arguments: { courseId }, inputResponses: yes, requestState: await sealed(await storedKey(), courseId, -1) });
     expect(refused.error.code).toBe(-32602);
     expect(await courseCount(courseId)).toBe(1);
+  });
+
+  test("a yes acts once: the same state sent again is refused on the other replica, even for a call that could act again", async () => {
+    const courseId = await course("Archived once");
+    const args = { courseId, status: "archived" };
+    const asked = await rpc(0, "tools/call", { name: "set_status", arguments: args });
+    expect(asked.result.resultType).toBe("input_required");
+    const params = { name: "set_status", arguments: args, inputResponses: yes, requestState: asked.result.requestState };
+    expect((await rpc(0, "tools/call", params)).result.structuredContent.status).toBe("archived");
+    // Back to draft by another way; the replayed yes must not archive it again.
+    await sql.unsafe("UPDATE courses SET status = 'draft' WHERE id = $1", [courseId]);
+    const replayed = await rpc(1, "tools/call", params);
+    expect(replayed.result.isError).toBe(true);
+    expect(replayed.result.content[0].text).toContain("already used");
+    const [row] = (await sql.unsafe("SELECT status FROM courses WHERE id = $1", [courseId])) as { status: string }[];
+    expect(row!.status).toBe("draft");
   });
 
   test("a state replayed after its delete was done does not act twice", async () => {

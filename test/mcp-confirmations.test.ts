@@ -134,6 +134,27 @@ describe("the sealed requestState", () => {
     expect(await exists(courseId)).toBe(true);
   });
 
+  test("a forged state (not one the service sealed, or not a string) is -32602 and nothing is deleted", async () => {
+    const courseId = await course("Forged");
+    for (const requestState of ["forged", "eyJzdWIiOiJhbGljZSJ9.AAAA", 42]) {
+      const request = deleteRequest(courseId, { inputResponses: yes, requestState });
+      expect((await raw(request.body, request.headers)).error.code).toBe(-32602);
+    }
+    expect(await exists(courseId)).toBe(true);
+  });
+
+  test("a yes acts once: the same state and answer sent again are refused, naming why", async () => {
+    const courseId = await course("Archived by one yes");
+    const capabilities = { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+    const ask = modernRequest("tools/call", { name: "set_status", arguments: { courseId, status: "archived" }, _meta: capabilities });
+    const { requestState } = (await raw(ask.body, ask.headers)).result;
+    const answer = modernRequest("tools/call", { name: "set_status", arguments: { courseId, status: "archived" }, inputResponses: yes, requestState, _meta: capabilities });
+    expect((await raw(answer.body, answer.headers)).result.structuredContent.status).toBe("archived");
+    const replayed = (await raw(answer.body, answer.headers)).result;
+    expect(replayed.isError).toBe(true);
+    expect(replayed.content[0].text).toContain("already used");
+  });
+
   test("another user's state is -32602", async () => {
     const courseId = await course("Not mallory's to confirm");
     const { requestState } = await asked(courseId);

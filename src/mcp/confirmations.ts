@@ -19,12 +19,15 @@ export const confirmField = v.optional(
   v.pipe(v.boolean(), v.description("true: the user already agreed to what this loses, so do not ask (clients that can ask are asked otherwise)")),
 );
 
-/** What a sealed state holds: whose call, of which tool, with which arguments. */
+/** What a sealed state holds: whose call, of which tool, with which arguments, and a nonce so it acts once. */
 interface ConfirmationState {
   sub: string;
   tool: string;
   arguments: string;
+  nonce: string;
 }
+
+const stateTtlSeconds = 10 * 60;
 
 const answerSchema = v.object({ confirm: v.boolean() });
 const requestedSchema = {
@@ -47,10 +50,15 @@ function canElicit(extra: ServerContext, sessionCapabilities: Record<string, unk
   return typeof capabilities?.elicitation === "object" && capabilities.elicitation !== null;
 }
 
-export function createConfirmations(options: { key: string; callerOf: (extra: ServerContext) => CallerIdentity }) {
+export function createConfirmations(options: {
+  key: string;
+  callerOf: (extra: ServerContext) => CallerIdentity;
+  /** Marks a state's nonce used until `expiresAt`; false when it already was (any replica). */
+  claim: (nonce: string, expiresAt: Date) => Promise<boolean>;
+}) {
   const codec = createRequestStateCodec<ConfirmationState>({
     key: options.key,
-    ttlSeconds: 10 * 60,
+    ttlSeconds: stateTtlSeconds,
     // The user is sealed in as well as written in: another user's state fails verification outright.
     bind: (extra) => `tools/call\0${options.callerOf(extra).sub}`,
   });
@@ -83,14 +91,22 @@ export function createConfirmations(options: { key: string; callerOf: (extra: Se
           );
         }
         const answer = acceptedContent(extra.mcpReq.inputResponses, "confirm", answerSchema);
-        if (answer?.confirm === true) return undefined;
+        if (answer?.confirm === true) {
+          // A yes acts once: the same state and answer sent again (a replay) are refused on every replica.
+          if (typeof state.nonce === "string" && (await options.claim(state.nonce, new Date(Date.now() + (stateTtlSeconds + 60) * 1000)))) return undefined;
+          return toolErrorResult(
+            new CourseAuthoringError("invalid_state", `this confirmation of ${name} was already used; call it again to be asked afresh. Nothing was changed by this call.`, {
+              fields: ["requestState"],
+            }),
+          );
+        }
         return toolErrorResult(new CourseAuthoringError("invalid_state", `${name} was not confirmed, so nothing was changed.`, { confirmed: false }));
       }
       const question = await questionFor(tool, args, context);
       if (question === undefined) return undefined;
       return inputRequired({
         inputRequests: { confirm: inputRequired.elicit({ message: question, requestedSchema }) },
-        requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args) }, extra),
+        requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args), nonce: crypto.randomUUID() }, extra),
       });
     },
 

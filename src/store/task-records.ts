@@ -61,4 +61,9 @@ export interface TaskRecordStatements {
    * (insert-if-absent, so every replica ends up with the same value).
    */
   serviceSecret(name: string, fresh: string, now: string): Promise<string>;
+  /**
+   * Marks a confirmation's nonce used (forgetting those expired at `now`); false when it already was, so
+   * a replayed confirmation acts no second time on any replica.
+   */
+  claimConfirmation(nonce: string, expiresAt: string, now: string): Promise<boolean>;
 }

@@ -53,6 +53,12 @@ export abstract class SqlTaskRecords extends SqlTranslationRecords {
     return record.secret;
   }
 
+  async claimConfirmation(nonce: string, expiresAt: string, now: string): Promise<boolean> {
+    await this.run("DELETE FROM mcp_used_confirmations WHERE expires_at < ?", [now]);
+    const claimed = await this.run("INSERT INTO mcp_used_confirmations (nonce, expires_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING", [nonce, expiresAt]);
+    return claimed === 1;
+  }
+
   async insertTask(row: TaskRow): Promise<void> {
     await this.run(
       `INSERT INTO mcp_tasks (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${this.dialect.integer}, ${this.dialect.integer})`,
