@@ -5,6 +5,8 @@ WORKDIR /app
 COPY package.json package-lock.json bunfig.toml tsconfig.json ./
 RUN bun install --frozen-lockfile --production --ignore-scripts || bun install --production --ignore-scripts
 COPY src ./src
+# The player's bundles are generated, and embedded into the binary by the next step.
+RUN bun run src/build-player.ts
 RUN bun build --compile --minify --sourcemap src/main.ts --outfile /app/course-authoring-service
 
 FROM debian:bookworm-slim AS runtime

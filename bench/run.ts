@@ -7,14 +7,16 @@
  *     the example server shipped in the SDK package (simpleStreamableHttp), calling its read tool `greet`.
  * Further benchmarks live beside this file and run from here: block edits by course size
  * (block-edit.ts), exports by course size (export.ts), and PostgreSQL vs SQLite and two replicas vs one
- * (replicas.ts), health and MCP under 1,000 slow clients (slow-clients.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
+ * (replicas.ts), page weight per player feature set and the largest lesson preview (page-weight.ts), health and MCP under 1,000 slow clients (slow-clients.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
  * with equal token memoisation), and costs as work grows (growth.ts). `bun run bench <name>` runs one.
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
 import { runTranslationBench } from "./translation.ts";
+import { runOfficeImportBench } from "./office-import.ts";
 import { runBoundedWorkBench } from "./bounded-work.ts";
 import { runExportBench } from "./export.ts";
+import { runPageWeightBench } from "./page-weight.ts";
 import { runGrowthBench } from "./growth.ts";
 import { runPeersBench } from "./peers.ts";
 import { runReplicaBench } from "./replicas.ts";
@@ -87,10 +89,12 @@ const rows: Row[] = [];
 if (!only || only === "throughput") rows.push(...(await throughput()));
 if (!only || only === "block-edit") rows.push(...(await runBlockEditBench()));
 if (!only || only === "export") rows.push(...(await runExportBench()));
+if (!only || only === "page-weight") rows.push(...(await runPageWeightBench()));
 if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench()));
 if (!only || only === "replicas") rows.push(...(await runReplicaBench()));
 if (!only || only === "slow-clients") rows.push(...(await runSlowClientsBench()));
 if (!only || only === "translation") rows.push(...(await runTranslationBench()));
+if (!only || only === "office-import") rows.push(...(await runOfficeImportBench()));
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();

@@ -320,6 +320,69 @@ describe("cmi5", () => {
   });
 });
 
+describe("one verdict", () => {
+  test("cmi5: the LMS's masteryScore (0.9) is the pass mark the page states and grades by: 88% fails on the page and in the LRS", async () => {
+    const player = await startCmi5Player("assessment-cmi5-mastery", assessmentCourse());
+    try {
+      const page = await player.browser.newPage();
+      const registration = crypto.randomUUID();
+      const { url, sessionId } = player.lms.launch({ auUrl: player.au.url, auId: player.au.id, registration, moveOn: player.au.moveOn, masteryScore: 0.9 });
+      await page.goto(url);
+      await waitForCourse(page);
+      await nextUntil(page, "les_final");
+      // The page states the LMS's mark, not the course's 80%, once the launch data is read.
+      await page.locator(`${finalLesson} [data-pass-mark]`).filter({ hasText: "90%" }).waitFor();
+      const key = answerKeyOf(assessmentCourse());
+      const drawn = await page.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+      expect(drawn).toHaveLength(8);
+      // Seven of eight right: 88%, over the course's 80% and under the LMS's 90%.
+      for (const [index, id] of drawn.entries()) await page.locator(`${finalLesson} [data-question-id=${id}] input[value="${index === 0 ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
+      await submitQuiz(page);
+      const result = page.locator(`${finalLesson} [data-quiz-result]`);
+      await result.filter({ hasText: "88%" }).waitFor();
+      expect(await result.innerText()).toContain("You did not pass yet. The pass mark is 90%.");
+      expect(await result.getAttribute("data-outcome")).toBe("failed");
+      await page.goto("about:blank");
+      const statements = await waitFor(() => player.lms.sessionStatements(sessionId), (all) => all.some((statement) => statement.verb.id.endsWith("/terminated")));
+      expect(statements.some((statement) => statement.verb.id.endsWith("/passed"))).toBe(false);
+      const failed = statements.find((statement) => statement.verb.id.endsWith("/failed"));
+      expect(failed?.result).toMatchObject({ success: false, score: { scaled: 0.88 } });
+      await page.close();
+    } finally {
+      await player.stop();
+    }
+  });
+
+  test("SCORM 1.2: a pass, then a worse retake, still reads as passed on the page, beside the best attempt that counts", async () => {
+    const page = await browser.newPage();
+    await launch(page, null);
+    const frame = scoFrame(page);
+    await nextUntil(frame, "les_final");
+    expect(await frame.locator(`${finalLesson} .lesson-meta`).innerText()).toContain("Your best attempt counts");
+    const key = answerKeyOf(assessmentCourse());
+    const answer = async (wrong: number) => {
+      const drawn = await frame.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+      for (const [index, id] of drawn.entries()) await frame.locator(`${finalLesson} [data-question-id=${id}] input[value="${index < wrong ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
+      await submitQuiz(frame);
+    };
+    await answer(0);
+    const result = frame.locator(`${finalLesson} [data-quiz-result]`);
+    await result.filter({ hasText: "100%" }).waitFor();
+    await frame.locator(`${finalLesson} [data-retry-quiz]`).click();
+    await answer(4);
+    await result.filter({ hasText: "50%" }).waitFor();
+    expect(await result.innerText()).toContain("Your best score, 100%, counts: you passed. The pass mark is 80%.");
+    expect(await result.getAttribute("data-outcome")).toBe("passed");
+    expect((await lms(page)).status).toBe("passed");
+    // The completion screen after the last lesson words the same verdict, with the score that counts.
+    await frame.locator(`${finalLesson} a[rel=next]`).click();
+    const completion = frame.locator("#course-complete:not([hidden]) [data-completion-status]");
+    await completion.filter({ hasText: /\S/ }).waitFor();
+    expect(await completion.innerText()).toBe("You have completed the course and passed, with a score of 100%.");
+    await page.close();
+  });
+});
+
 describe("manifests", () => {
   test("cmi5: only the final assessment's AU moves on when passed, with masteryScore = its pass mark / 100", async () => {
     const files = await unzipPackage((await buildPackage(assessmentCourse(), { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, scoMode: "module" } as never)).stream);

@@ -163,12 +163,14 @@ describe("teaching blocks in the browser", () => {
     const page = await openCourse(context, "#lesson-les_check");
     await tabTo(page, `${check} [data-scenario] button[data-next="bought"]`);
     await page.keyboard.press("Enter");
-    // Read the pickers first: each one moves its item into a category box as soon as it is set.
+    // Read the pickers first: each one moves its item into a category box once its choice is confirmed.
     const pickers = await page.locator(`${check} [data-sort-item]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.id ?? "", item.querySelector("label")?.textContent ?? ""]));
     for (const [id, answer] of pickers.map(([id, text]) => [id, sortingCategoryOf(text ?? "")])) {
       await tabTo(page, `${check} select[id="${id}"]`);
       await page.keyboard.type(answer === "0" ? "Phish" : "Not");
     }
+    // The last choice is confirmed by moving on, as the others were.
+    await page.keyboard.press("Tab");
     expect(await page.locator(`${check} [data-sort-category="0"] [data-sort-item]`).count()).toBe(2);
     expect(await textOf(page, `${check} [data-sort-status]`)).toMatch(/^Moved “.+” to (Phish|Not phish)\.$/);
     await tabTo(page, `${check} .choice input[value="0"]`);
@@ -192,15 +194,64 @@ describe("teaching blocks in the browser", () => {
     await context.close();
   }, 60_000);
 
+  test("sorting by keyboard: choosing a place keeps the item and focus where they are; N items take at most 3N+2 keystrokes", async () => {
+    const context = await browser.newContext();
+    const page = await openCourse(context, "#lesson-les_check");
+    const pool = `${check} .sorting-pool [data-sort-item]`;
+    const items = await page.locator(pool).evaluateAll((found) => found.map((item) => item.querySelector("label")?.textContent ?? ""));
+    let keystrokes = 0;
+    const press = async (key: string) => {
+      keystrokes++;
+      await page.keyboard.press(key);
+    };
+    // One keystroke onto the first item's picker (the Tab that reaches it).
+    await page.locator(`${pool} select`).first().focus();
+    keystrokes++;
+    for (const [index, text] of items.entries()) {
+      const focused = () => page.evaluate(() => (document.activeElement?.closest("[data-sort-item]")?.querySelector("label")?.textContent ?? ""));
+      expect(await focused()).toBe(text);
+      // Choose: each arrow press picks the next place; the item stays in the pool and keeps the focus.
+      for (let step = 0; step <= Number(sortingCategoryOf(text)); step++) {
+        await press("ArrowDown");
+        expect(await focused()).toBe(text);
+        expect(await page.locator(pool).count()).toBe(items.length - index);
+      }
+      // Confirm by moving on: the item goes to its category, the focus to the next item.
+      await press("Tab");
+      await page.waitForFunction(([selector, left]) => document.querySelectorAll(selector).length === left, [pool, items.length - index - 1] as const, { timeout: 15_000 });
+    }
+    expect(keystrokes).toBeLessThanOrEqual(3 * items.length + 2);
+    for (const text of items) {
+      const placed = page.locator(`${check} [data-sort-category="${sortingCategoryOf(text)}"] [data-sort-item]`).filter({ hasText: text });
+      expect(await placed.count()).toBe(1);
+    }
+    await context.close();
+  }, 60_000);
+
   test("sorting by dragging items onto the categories sets the same pickers", async () => {
     const context = await browser.newContext();
     const page = await openCourse(context, "#lesson-les_check");
     const items = page.locator(`${check} [data-sort-item]`);
     const count = await items.count();
+    const pool = page.locator(`${check} .sorting-pool [data-sort-item]`);
     for (let index = 0; index < count; index++) {
-      const item = page.locator(`${check} .sorting-pool [data-sort-item]`).first();
+      const item = pool.first();
       const answer = sortingCategoryOf((await item.locator("label").textContent()) ?? "");
-      await item.locator("label").dragTo(page.locator(`${check} [data-sort-category="${answer}"]`));
+      // The drag's own events, in order, on one DataTransfer: what a pointer drag fires, without a pointer's timing.
+      const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+      const zone = page.locator(`${check} [data-sort-category="${answer}"]`);
+      expect(await item.getAttribute("draggable")).toBe("true");
+      await item.locator("label").dispatchEvent("dragstart", { dataTransfer });
+      await zone.dispatchEvent("dragenter", { dataTransfer });
+      await zone.dispatchEvent("dragover", { dataTransfer });
+      await zone.dispatchEvent("drop", { dataTransfer });
+      await page.locator(`${check} [data-sort-item].is-dragging`).dispatchEvent("dragend", { dataTransfer });
+      // The drop moves the item out of the pool; the next drag waits for that instead of racing it.
+      await page.waitForFunction(
+        ([selector, left]) => document.querySelectorAll(selector).length === left,
+        [`${check} .sorting-pool [data-sort-item]`, count - index - 1] as const,
+        { timeout: 15_000 },
+      );
     }
     const values = await page.locator(`${check} [data-sort-item]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.value ?? "", item.querySelector("label")?.textContent ?? ""]));
     expect(values.length).toBe(3);

@@ -44,6 +44,21 @@ describe("course length", () => {
     expect(outline).toContain(`~${first.derivedMinutes * 3 + 10} min set, ~${first.derivedMinutes} min derived`);
   });
 
+  test("a quiz lesson drawing 8 of a 12-question pool is estimated by the 8 questions a learner answers, not the pool", async () => {
+    const question = (index: number) => ({ type: "single_choice", prompt: `Question ${index}: which exit is nearest to the stairs on this floor?`, choices: [{ text: "North", correct: true }, { text: "South", correct: false }] });
+    const created = await harness.call("alice", "create_course", {
+      title: "Pool length",
+      modules: [{ title: "Check", lessons: [{ title: "Pool", kind: "quiz", passingScore: 50, blocks: Array.from({ length: 12 }, (_, index) => question(index)) }] }],
+    });
+    const lessonId = lessonsOf(created)[0]!.id;
+    const whole = lessonsOf(await harness.call("alice", "get_course", { courseId: created.id as string, includeBlocks: false }))[0]!;
+    await harness.call("alice", "update_lesson", { courseId: created.id, lessonId, drawCount: 8 });
+    const drawn = lessonsOf(await harness.call("alice", "get_course", { courseId: created.id as string, includeBlocks: false }))[0]!;
+    expect(whole.derivedMinutes).toBe(13);
+    expect(drawn.derivedMinutes).toBe(9);
+    expect(drawn.estimatedMinutes).toBe(9);
+  });
+
   test("the preview shows the total (and target) on the introduction and set beside derived minutes; packages show learners one figure", async () => {
     const course = await createCourse(harness);
     const [first] = lessonsOf(course);

@@ -207,6 +207,45 @@ test("a host that relays subscriptions sees the open preview render the course a
   await page.context().close();
 }, 40_000);
 
+test("a course too large to preview at once shows its first module, saying how to see the others, with the player read once as its own resource", async () => {
+  const module = (title: string) => ({
+    title,
+    lessons: [
+      {
+        title: `${title}: the manual`,
+        blocks: [
+          ...[1, 2, 3, 4].map((part) => ({ type: "text", markdown: `Part ${part}. ${"Keep the exits clear. ".repeat(1_000)}` })),
+          { type: "true_false", prompt: "Exits must stay clear.", answer: true },
+          { type: "sorting", prompt: "Sort them.", categories: [{ title: "Exit" }, { title: "Not an exit" }], items: [{ text: "Stair door", category: "Exit" }, { text: "Cupboard", category: "Not an exit" }] },
+        ],
+      },
+    ],
+  });
+  const large = (await agent.call("create_course", { title: "Two long manuals", modules: [module("Building A"), module("Building B")] })) as Course;
+  const result = (await agent.callRaw("preview_course", { courseId: large.id })) as CallToolResult;
+  const reads: string[] = [];
+  const page = await openHost((uri) => {
+    reads.push(uri);
+    return agent.client.readResource({ uri });
+  }, result);
+  const frame = viewFrame(page);
+  await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
+  expect(await frame.locator("[role=note]").innerText()).toContain("module 1 of 2, Building A");
+  expect(await frame.locator("[role=note]").innerText()).toContain("preview_course with its moduleId");
+  expect(await frame.locator("[data-lesson-title]").count()).toBe(1);
+  expect(reads).toEqual([`course://${large.id}/preview`, `course://${large.id}/modules/${large.modules[0]!.id}/preview`, "ui://course-authoring/player/course-full.js"]);
+  // The player came from the bundle resource and runs: the true/false check grades.
+  const lessonId = large.modules[0]!.lessons[0]!.id;
+  await frame.evaluate((id) => {
+    window.location.hash = `lesson-${id}`;
+  }, lessonId);
+  const check = frame.locator(`[data-lesson-id="${lessonId}"] [data-question]`).first();
+  await check.locator('input[value="0"]').check();
+  await check.locator("[data-check-answer]").click();
+  await check.locator("[data-verdict]").filter({ hasText: "Correct." }).waitFor();
+  await page.context().close();
+}, 30_000);
+
 test("in the 2026-07-28 era the same view renders the course from the pinned v2 client's tool result and reads", async () => {
   const modern = await connectModernAgent(service, await devAccessToken(service, "alice"), { name: "apps-host-modern" });
   try {

@@ -43,7 +43,7 @@ export function selectCourseParts(course: CourseDocument, selection: CourseSelec
   return { ...course, modules: kept };
 }
 
-function notInCourse(kind: "module" | "lesson", id: string, field: string, courseId: string, outlineCall: string): CourseAuthoringError {
+export function notInCourse(kind: "module" | "lesson", id: string, field: string, courseId: string, outlineCall: string): CourseAuthoringError {
   return new CourseAuthoringError("not_found", `${field}: ${kind} ${id} is not part of course ${courseId}. Send IDs from this course's outline (${outlineCall}).`, {
     field,
     [`${kind}Id`]: id,

@@ -1,6 +1,7 @@
 /**
  * Estimated lesson time when the author has not set one: reading at 200 words a minute, plus the
  * length of videos and audio, plus a minute per question or scenario and a quarter minute per flashcard.
+ * A quiz lesson that draws part of its pool counts the average question's time once per question drawn.
  */
 import type { BlockRow, JsonValue } from "../store/types.ts";
 import { isQuestionType } from "./schemas/question-blocks.ts";
@@ -11,16 +12,24 @@ const minutesPerFlashcard = 0.25;
 /** Fields that hold addresses or settings, not words a learner reads. */
 const nonProseFields = new Set(["url", "assetId", "language", "variant", "type", "id", "next", "startSceneId", "outcome", "category"]);
 
-export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "body">[]): number {
-  let minutes = 0;
+export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "body">[], quiz?: { readonly kind: string; readonly drawCount: number | null }): number {
+  let other = 0;
+  let questions = 0;
+  let questionCount = 0;
   for (const block of blocks) {
-    minutes += countWords(block.body) / wordsPerMinute;
+    let minutes = countWords(block.body) / wordsPerMinute;
     const duration = block.body.durationSeconds;
     if (typeof duration === "number") minutes += duration / 60;
-    if (isQuestionType(block.type) || block.type === "scenario") minutes += minutesPerQuestion;
     const cards = block.body.cards;
     if (block.type === "flashcards" && Array.isArray(cards)) minutes += cards.length * minutesPerFlashcard;
+    if (isQuestionType(block.type) || block.type === "scenario") {
+      questions += minutes + minutesPerQuestion;
+      questionCount++;
+    } else other += minutes;
   }
+  // A quiz that draws part of its pool takes the learner through the questions drawn, not the pool.
+  const drawn = quiz?.kind === "quiz" && quiz.drawCount !== null && quiz.drawCount < questionCount ? quiz.drawCount : questionCount;
+  const minutes = other + (questionCount === 0 ? 0 : (questions * drawn) / questionCount);
   return blocks.length === 0 ? 0 : Math.max(1, Math.ceil(minutes));
 }
 

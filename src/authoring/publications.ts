@@ -105,7 +105,7 @@ export async function readPublishedCourse(
 function withDerivedMinutes(lesson: LessonDocument): LessonDocument {
   if (typeof (lesson as Partial<LessonDocument>).derivedMinutes === "number") return lesson;
   const blocks = (lesson.blocks ?? []).map((block) => ({ type: block.type, body: blockBody(block) }));
-  return { ...lesson, derivedMinutes: estimateLessonMinutes(blocks) };
+  return { ...lesson, derivedMinutes: estimateLessonMinutes(blocks, { kind: lesson.kind, drawCount: lesson.drawCount ?? null }) };
 }
 
 function withoutBlocks<Lesson extends { blocks?: unknown }>(lesson: Lesson): Omit<Lesson, "blocks"> {

@@ -6,7 +6,7 @@
 import type { BlockRow, CollaboratorRow, CourseRow, JsonObject, LessonRow, ModuleRow, ObjectiveRow, StoreTransaction } from "../store/types.ts";
 import type { CourseRole } from "./course-role.ts";
 import { estimateLessonMinutes } from "./estimate.ts";
-import { quizOptionsDocument } from "./quiz-options.ts";
+import { quizOptionsDocument, quizOptionsOf } from "./quiz-options.ts";
 import type { Block } from "./schemas/blocks.ts";
 import type { CourseDocument, CourseSummary, LessonDocument, LessonFields, ModuleDocument, ModuleFields } from "./schemas/course.ts";
 
@@ -47,7 +47,7 @@ export function blockBody(block: { type: string } & object): JsonObject {
 }
 
 export function lessonDocument(lesson: LessonRow, blocks: readonly BlockRow[], includeBlocks: boolean): LessonDocument {
-  const derivedMinutes = estimateLessonMinutes(blocks);
+  const derivedMinutes = estimateLessonMinutes(blocks, { kind: lesson.kind, drawCount: quizOptionsOf(lesson).drawCount });
   const document: LessonDocument = {
     id: lesson.id,
     title: lesson.title,
@@ -139,7 +139,7 @@ export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): Le
     kind: lesson.kind,
     passingScore: lesson.passingScore,
     maxAttempts: lesson.maxAttempts,
-    estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks),
+    estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks, { kind: lesson.kind, drawCount: quizOptionsOf(lesson).drawCount }),
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
     ...quizOptionsDocument(lesson),
   };

@@ -11,7 +11,7 @@ import { behindLine, untranslatedBlocks } from "../authoring/translation/transla
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
-import { interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
+import { fallbackStrings, interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
 import { bankFormats, buildPackage, isBankFormat } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
@@ -31,6 +31,7 @@ export const formatNames: Record<ExportFormat, string> = {
   qti21: "QTI 2.1 question bank",
   moodle_xml: "Moodle XML question bank",
   gift: "GIFT question bank",
+  docx_review: "Word review copy",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -42,7 +43,7 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown.",
     ),
   ),
   variant: courseVariantField,
@@ -152,13 +153,20 @@ export async function exportCourse(
   if (untranslated && untranslated.outdated > 0) {
     notices.push({ level: "warning", text: `${untranslated.outdated} translated unit(s) are outdated: their source text changed since (get_translation_units { onlyOutdated: true }).` });
   }
-  if (args.format !== "json" && !bank && interfaceLanguage(course.language) === null) {
+  if (args.format !== "json" && !bank && args.format !== "docx_review" && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
+  } else if (args.format !== "json" && !bank) {
+    const fallback = fallbackStrings(course.language ?? "en");
+    if (fallback.length > 0) {
+      const named = fallback.slice(0, 12).join(", ") + (fallback.length > 12 ? ` and ${fallback.length - 12} more` : "");
+      notices.push({ level: "notice", text: `${fallback.length} of the player's own strings show in English: the ${course.language} language pack has no text for ${named}.` });
+    }
   }
   const progress = progressChain(context.progress);
   const built = await buildPackage(course, {
     format: args.format,
     scoMode: args.scoMode,
+    variant: args.variant,
     ...(args.scope !== undefined ? { scope: args.scope } : {}),
     assets: courseAssetSource(services.store, course.id, assets),
     renderer: renderCourseHtmlChunks,

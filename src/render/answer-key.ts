@@ -7,7 +7,7 @@
  * per render and sit in the page too: this stops view-source and DOM look-ups, not a determined
  * learner who reads the script (the README says so).
  */
-import { createSha256 } from "./client/sha256.ts";
+import { createSha256 } from "../player/course/sha256.ts";
 
 const sha256 = createSha256();
 

@@ -11,8 +11,8 @@ import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 
 export { renderMarkdown } from "./markdown.ts";
-export { interfaceLanguage } from "./ui-text.ts";
-export { courseEvents } from "./client/types.ts";
+export { fallbackStrings, interfaceLanguage } from "./ui-text.ts";
+export { courseEvents } from "../player/contract.ts";
 export type {
   CourseProgress,
   CourseRuntimeApi,
@@ -22,7 +22,7 @@ export type {
   QuestionAnswer,
   QuizRecord,
   QuizScore,
-} from "./client/types.ts";
+} from "../player/contract.ts";
 export type { RenderableBlock, RenderableCourse, RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 
 /** Renders the course as one HTML document: contents, an introduction page, then one page per lesson. */

@@ -1,8 +1,9 @@
 /**
- * The fixed strings of the teaching blocks (scenario, sorting, labeled graphic, process, timeline,
- * attachment, continue), kept beside `ui-text.ts` so a translation replaces both sets together.
+ * The teaching blocks' fixed strings in English (scenario, sorting, labeled graphic, process, timeline,
+ * attachment, continue): the base of their language packs (`ui-text-translations.ts`); `ui-text.ts`
+ * serves them in the course's language.
  */
-export const interactionText = {
+export const englishInteractionText = {
   markerLabel: (number: number, title: string) => `Marker ${number}: ${title}`,
   markersGroup: "Markers on the image",
   markersList: "What the markers show",
@@ -26,7 +27,7 @@ export const interactionText = {
 } as const;
 
 /** Sentences the in-page script builds at run time; passed to it as data. */
-export const interactionRuntimeText = {
+export const englishInteractionRuntimeText = {
   playAgain: "Play again",
   youChose: "You chose “{choice}”.",
   scenarioEnded: "Scenario ended: {outcome}.",
@@ -35,4 +36,6 @@ export const interactionRuntimeText = {
   movedTo: "Moved “{item}” to {category}.",
   outcomes: { success: "Success", failure: "Unsuccessful ending", neutral: "The end" } as Record<string, string>,
 };
-export type InteractionRuntimeText = typeof interactionRuntimeText;
+export type InteractionRuntimeText = typeof englishInteractionRuntimeText;
+/** The strings' shape: each string key holds any text. */
+export type InteractionText = { [K in keyof typeof englishInteractionText]: (typeof englishInteractionText)[K] extends string ? string : (typeof englishInteractionText)[K] };

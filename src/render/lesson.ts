@@ -28,17 +28,20 @@ export interface PageLink {
   readonly title: string;
 }
 
-function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): string {
-  const parts: string[] = [];
+function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): SafeHtml | null {
+  const parts: (string | SafeHtml)[] = [];
   if (lesson.kind === "quiz") parts.push(uiText.quizBadge);
   const derived = lesson.derivedMinutes;
   if (mode === "preview" && lesson.estimatedMinutesIsSet && typeof lesson.estimatedMinutes === "number" && typeof derived === "number" && derived !== lesson.estimatedMinutes) {
     parts.push(uiText.setAndDerivedMinutes(lesson.estimatedMinutes, derived));
   } else if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
-  if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(uiText.passMark(lesson.passingScore));
+  // The learning platform's pass mark replaces the course's when it sends one: the player rewrites this.
+  if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(html`<span data-pass-mark>${uiText.passMark(lesson.passingScore)}</span>`);
+  if (lesson.kind === "quiz" && lesson.maxAttempts !== 1) parts.push(uiText.bestAttemptCounts);
   if (lesson.kind === "quiz" && typeof lesson.maxAttempts === "number") parts.push(uiText.attemptsAllowed(lesson.maxAttempts));
   if (lesson.kind === "quiz" && typeof lesson.drawCount === "number") parts.push(uiText.questionsPerAttempt(lesson.drawCount));
-  return parts.join(" · ");
+  if (parts.length === 0) return null;
+  return html`${parts.map((part, index) => (index === 0 ? part : html` · ${part}`))}`;
 }
 
 /** Submit and retry, the result, and the dialog that names unanswered questions before submitting. */

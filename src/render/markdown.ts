@@ -95,6 +95,19 @@ function hiddenNote(state: StateCore, note: string): Token {
 
 const markdown = createMarkdown();
 
+/**
+ * The renderer's parser as a reader, for what validation needs to know (images, headings, prose): the
+ * same markdown-it and options, so it reads exactly the syntax the page renders, without the page's
+ * rewrites (headings shifted, unsafe URLs dropped), so validation still sees what the author wrote.
+ */
+const reader = new MarkdownIt({ html: false, linkify: false, typographer: false });
+reader.validateLink = () => true;
+
+/** The block-level tokens of `source`, each inline token with its children. */
+export function markdownTokens(source: string): Token[] {
+  return reader.parse(source, {});
+}
+
 /** Renders author or agent Markdown as sanitised HTML: no raw HTML, no script-capable URLs. */
 export function renderMarkdown(source: string): string {
   return markdown.render(source);

@@ -15,6 +15,8 @@ import { themeCover, themeOf } from "./theme.ts";
 import { startButton } from "./cover.ts";
 
 export const introPageId = "course-introduction";
+/** The page after the last lesson: where the learner stands, filled in by the player; hidden without it. */
+export const completionPageId = "course-complete";
 
 function lessonsOf(module: RenderableModule, placed: readonly PlacedLesson[]): PlacedLesson[] {
   return placed.filter((entry) => entry.module === module && !isFinalAssessment(entry.lesson));
@@ -34,15 +36,26 @@ function contentsKey(): SafeHtml {
   return html`<ul class="contents-key" aria-hidden="true">${entries}</ul>`;
 }
 
+/** A module whose only lessons are final assessments is not listed: they are listed once, at the end. */
+function onlyFinalAssessments(module: RenderableCourse["modules"][number], placed: readonly PlacedLesson[]): boolean {
+  return module.lessons.length > 0 && lessonsOf(module, placed).length === 0;
+}
+
+function finalLabel(title: string): SafeHtml {
+  const same = title.trim().toLowerCase() === uiText.finalAssessment.toLowerCase();
+  return same ? html`${title}` : html`${title} <span class="kind-badge">${uiText.finalAssessment}</span>`;
+}
+
 export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
-  const modules = course.modules.map((module, index) => {
+  const modules = course.modules.flatMap((module, index) => {
+    if (onlyFinalAssessments(module, placed)) return [];
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => {
       const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
     return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
-  const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li><span class="module-title">${uiText.finalAssessment}</span><ol><li>${contentsLink(pageId, lesson.title)}</li></ol></li>`);
+  const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li class="contents-final">${contentsLink(pageId, finalLabel(lesson.title))}</li>`);
   return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
 <nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}${finals}</ol>${contentsKey()}</nav>
 </details>`;
@@ -81,7 +94,8 @@ function objectivesSection(course: RenderableCourse): SafeHtml | "" {
 }
 
 function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
-  return course.modules.map((module, index) => {
+  return course.modules.flatMap((module, index) => {
+    if (onlyFinalAssessments(module, placed)) return [];
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
@@ -92,7 +106,7 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
 function finalOutline(placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
   return finalAssessments(placed).map(({ lesson, pageId }) => {
     const headingId = context.ids.next("outline-final", lesson.id);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><ol><li><a href="#${pageId}">${lesson.title}</a></li></ol></section>`;
+    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><p><a href="#${pageId}">${lesson.title}</a></p></section>`;
   });
 }
 
@@ -104,4 +118,18 @@ ${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-
 ${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}${finalOutline(placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
+}
+
+/**
+ * The completion screen after the last lesson: the player says whether every lesson is done and the
+ * verdict with its score (the one the LMS is told); hidden until shown, so without script and in print
+ * the course ends with its last lesson.
+ */
+export function renderCompletion(last: PageLink | undefined): SafeHtml {
+  return html`<section class="page completion" id="${completionPageId}" data-page data-completion hidden aria-labelledby="completion-title">
+<h1 id="completion-title" tabindex="-1" data-page-heading>${uiText.completionHeading}</h1>
+<p class="completion-status" data-completion-status role="status"></p>
+<nav class="pager completion-actions" aria-label="${uiText.lessonNavigation(uiText.completionHeading)}">${last ? html`<a class="button previous" rel="prev" href="#${last.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="visually-hidden">: ${last.title}</span></a>` : ""}<a class="button button-primary" href="#${introPageId}">${uiText.backToStart}</a></nav>
+</section>
+`;
 }

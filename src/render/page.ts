@@ -6,16 +6,14 @@
 import { languageTagPattern } from "../authoring/schemas/fields.ts";
 import { isQuestionType } from "../authoring/schemas/question-blocks.ts";
 import { newAnswerSecrets } from "./answer-key.ts";
-import { courseRuntimeScript, embeddableScript, type ClientFeatures } from "./client/script.ts";
+import { playerScripts, type ClientFeatures } from "./player-scripts.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
-import { introPageId, renderContents, renderIntroduction } from "./outline.ts";
+import { completionPageId, introPageId, renderCompletion, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { progressMeter } from "./cover.ts";
-import { printStyles } from "./print-styles.ts";
-import { interactionStyles } from "./interaction-styles.ts";
-import { courseStyles } from "./styles.ts";
+import { builtStyles } from "./player-bundles.ts";
 import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
@@ -112,7 +110,7 @@ function safeBaseHref(baseHref: string | undefined): string | null {
   }
 }
 
-/** Block types whose behaviour is `installInteractions` and whose look is `interactionStyles`. */
+/** Block types whose behaviour is `installInteractions` and whose look is the interaction styles. */
 const interactionBlockTypes = new Set(["scenario", "labeled_graphic", "process", "timeline", "attachment", "continue", "sorting"]);
 
 /**
@@ -128,22 +126,6 @@ export function clientFeaturesOf(course: RenderableCourse): ClientFeatures {
     interactions: [...types].some((type) => interactionBlockTypes.has(type)),
     scenarios: types.has("scenario"),
   };
-}
-
-/**
- * Style sheet text without comments, indentation, blank lines and the spaces beside `{`, `}`, `,` and
- * after a declaration's `:` and `;` (no declaration spans lines, and no string in these sheets holds a
- * comment, a brace, a comma or `: `).
- */
-export function compactStyles(css: string): string {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .join("\n")
-    .replace(/\{([^{}]*)\}/g, (_whole, body: string) => `{${body.trim().replace(/:\s+/g, ":").replace(/;\s+/g, ";").replace(/;$/, "")}}`)
-    .replace(/\s*([{},])\s*/g, "$1");
 }
 
 /** Lessons in course order, except that a final assessment comes last, after every module. */
@@ -172,7 +154,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const placed = placeLessons(course, context);
   // The head is written before any block is read; what only some blocks need (the teaching blocks'
   // styles, the client code) is written after the lessons, once their blocks are known.
-  const styles = courseStyles + themeStyles(themeOf(course)) + printStyles;
+  const styles = builtStyles.course + themeStyles(themeOf(course)).trim() + builtStyles.print;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
   yield html`<!doctype html>
@@ -184,7 +166,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>
 ${baseHref ? html`<base href="${baseHref}">` : ""}
-<style nonce="${nonce}">${trustedHtml(compactStyles(styles))}</style>
+<style nonce="${nonce}">${trustedHtml(styles)}</style>
 </head>
 <body data-mode="${options.mode}">
 <a class="skip-link" href="#main">${uiText.skipToContent}</a>
@@ -196,19 +178,17 @@ ${renderContents(course, placed)}
 <main id="main" tabindex="-1">
 ${renderIntroduction(course, placed, context, links[0])}
 `.markup;
+  const endLink: PageLink = { pageId: completionPageId, title: uiText.completionHeading };
   for (const [index, entry] of placed.entries()) {
-    yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1]);
+    yield* renderLessonChunks(entry, context, language, index === 0 ? introLink : links[index - 1], links[index + 1] ?? endLink);
   }
+
   const features = clientFeaturesOf(course);
-  const runtimeScript = options.runtimeScript
-    ? html`<script nonce="${nonce}">${trustedHtml(embeddableScript(options.runtimeScript))}</script>`
-    : "";
   yield html`
-</main>
+${renderCompletion(links.at(-1))}</main>
 </div>
-${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(interactionStyles)}</style>` : ""}
-<script nonce="${nonce}">${trustedHtml(embeddableScript(courseRuntimeScript(course.id, secrets, features)))}</script>
-${runtimeScript}
+${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.interactions)}</style>` : ""}
+${playerScripts(course.id, secrets, features, nonce, options)}
 </body>
 </html>
 `.markup;

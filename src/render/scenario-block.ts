@@ -11,7 +11,7 @@
 import type { Block } from "../authoring/schemas/blocks.ts";
 import type { LessonContext } from "./context.ts";
 import { html, htmlId, type SafeHtml } from "./html.ts";
-import { interactionText } from "./interaction-text.ts";
+import { interactionText } from "./ui-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { questionKeyAttributes } from "./question-blocks.ts";

@@ -7,7 +7,7 @@
 import type { Block } from "../authoring/schemas/blocks.ts";
 import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
-import { interactionText } from "./interaction-text.ts";
+import { interactionText } from "./ui-text.ts";
 import { shuffledIndices } from "./shuffle.ts";
 
 type Sorting = Extract<Block, { type: "sorting" }>;

@@ -7,7 +7,7 @@
 import type { Block } from "../authoring/schemas/blocks.ts";
 import type { RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
-import { interactionText } from "./interaction-text.ts";
+import { interactionText } from "./ui-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
 

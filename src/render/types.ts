@@ -72,8 +72,17 @@ export interface RenderOptions {
   readonly mode: "preview" | "package";
   /** What a preview shows, named in its badge: the draft or the published snapshot, and its version. */
   readonly previewOf?: { readonly variant: "draft" | "published"; readonly version: number };
-  /** Extra script (a SCORM or cmi5 adapter) run after the course runtime, under the same nonce. */
-  readonly runtimeScript?: string;
+  /**
+   * The LMS adapter (a SCORM or cmi5 bundle, or a cartridge lesson's launch) run after the course
+   * player under the same nonce, with its configuration handed over as JSON.
+   */
+  readonly lmsAdapter?: { readonly script: string; readonly config: unknown };
+  /**
+   * `inline` (default) writes the course bundle into the page; `referenced` leaves its script element
+   * empty, named by `data-player-bundle`, for a host that fills it from the bundle it holds once (the
+   * MCP Apps preview view reads it as its own resource), so a preview need not carry the player each time.
+   */
+  readonly playerDelivery?: "inline" | "referenced";
   /** Base URL for relative asset paths; becomes `<base href>` and the only allowed `base-uri`. */
   readonly baseHref?: string;
   /**

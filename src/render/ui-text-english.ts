@@ -1,3 +1,5 @@
+import type { AdapterText } from "../player/lms/text.ts";
+
 /**
  * The player's strings in English: the base every interface language falls back to, and the shape
  * (`UiText`, `RuntimeText`) a translation fills in. `ui-text.ts` serves them.
@@ -62,6 +64,9 @@ export const englishUiText = {
   goBack: "Go back",
   finalAssessment: "Final assessment",
   submitAnyway: "Submit anyway",
+  bestAttemptCounts: "Your best attempt counts",
+  completionHeading: "End of the course",
+  backToStart: "Back to the start",
 } as const;
 /** The strings' shape: each string key holds any text (`as const` above only keeps the functions' types exact). */
 export type UiText = { [K in keyof typeof englishUiText]: (typeof englishUiText)[K] extends string ? string : (typeof englishUiText)[K] };
@@ -97,5 +102,20 @@ export const englishRuntimeText = {
   partlyCorrectQuestion: "Question {number}: partly correct.",
   resultsHeading: "Your result",
   attemptsUnlimited: "You can try again as often as you like.",
+  passMarkLabel: "Pass mark: {passMark}%",
+  passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
+  completionDone: "You have completed every lesson.",
+  completionPassed: "You have completed the course and passed, with a score of {score}%.",
+  completionFailed: "You have not passed yet: your score is {score}%. Go back to the assessment to try again.",
+  completionRemaining: "{count} of {total} lessons are not completed yet.",
 };
 export type RuntimeText = typeof englishRuntimeText;
+
+/** What the LMS adapters say (see `player/lms/text.ts`). */
+export const englishAdapterText = {
+  exitCourse: "Exit course",
+  noLmsFound: "Your progress is not being saved: this course was not opened from a learning platform. Open it from your learning platform to have your progress recorded.",
+  lmsUnavailable: "Your progress is not being saved: the learning platform could not be reached. Close the course and open it again from your learning platform.",
+  sessionExpired: "Your progress is no longer being saved: your session with the learning platform has expired. Close the course and open it again from your learning platform to continue.",
+  stillSending: "Your learning platform is not answering. Your progress is kept on this device and will be sent when it answers again.",
+} satisfies AdapterText;

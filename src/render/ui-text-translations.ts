@@ -2,15 +2,25 @@
  * The player's own interface strings in French, German and Spanish. A key missing here shows in
  * English; a course language without a table here gets the English interface, and the export says so.
  */
+import type { AdapterText } from "../player/lms/text.ts";
+import type { InteractionRuntimeText, InteractionText } from "./interaction-text.ts";
 import type { RuntimeText, UiText } from "./ui-text-english.ts";
 
 export interface InterfaceStrings {
   ui?: Partial<UiText>;
   runtime?: Partial<RuntimeText>;
+  interaction?: Partial<InteractionText>;
+  interactionRuntime?: Partial<InteractionRuntimeText>;
+  adapter?: Partial<AdapterText>;
 }
 
 const french: InterfaceStrings = {
   ui: {
+    completionHeading: "Fin du cours",
+    backToStart: "Retour au début",
+    bestAttemptCounts: "Votre meilleure tentative compte",
+    previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Aperçu : brouillon, version ${version}` : `Aperçu : publié, version ${version}`),
+    setAndDerivedMinutes: (set: number, derived: number) => `Environ ${set} min (fixé ; le contenu suggère ${derived} min)`,
     skipToContent: "Aller au contenu",
     courseContents: "Sommaire du cours",
     contentsToggle: "Sommaire",
@@ -67,7 +77,50 @@ const french: InterfaceStrings = {
     finalAssessment: "Évaluation finale",
     submitAnyway: "Envoyer quand même",
   },
+  interaction: {
+    markerLabel: (number: number, title: string) => `Repère ${number} : ${title}`,
+    markersGroup: "Repères sur l’image",
+    markersList: "Ce que montrent les repères",
+    stepOf: (number: number, count: number) => `Étape ${number} sur ${count}`,
+    processLabel: (count: number) => `Processus en ${count} étapes`,
+    previousStep: "Étape précédente",
+    nextStep: "Étape suivante",
+    timelineLabel: "Chronologie",
+    download: "(télécharger)",
+    continueHint: "Répondez ou terminez tout ce qui précède pour continuer.",
+    scenarioLabel: "Scénario",
+    scenarioPoints: (points: number) => `Noté : ${points} ${points === 1 ? "point" : "points"} si le scénario se termine par une réussite`,
+    sceneLabel: (number: number) => `Scène ${number}`,
+    endingLabel: "Fin du scénario",
+    yourChoices: "Vos choix",
+    sortingHint: "Placez chaque élément dans sa catégorie : faites-le glisser sur une catégorie, ou choisissez la catégorie dans sa liste.",
+    chooseCategory: "Choisissez une catégorie",
+    unsorted: "Pas encore classé",
+    categoryOf: (item: string) => `Catégorie de « ${item} »`,
+  },
+  interactionRuntime: {
+    playAgain: "Rejouer",
+    youChose: "Vous avez choisi « {choice} ».",
+    scenarioEnded: "Scénario terminé : {outcome}.",
+    stepStatus: "Étape {number} sur {count}",
+    visited: "(vue)",
+    movedTo: "« {item} » placé dans {category}.",
+    outcomes: { success: "Réussite", failure: "Fin non réussie", neutral: "Fin" },
+  },
+  adapter: {
+    exitCourse: "Quitter le cours",
+    noLmsFound: "Votre progression n’est pas enregistrée : ce cours n’a pas été ouvert depuis une plateforme de formation. Ouvrez-le depuis votre plateforme pour que votre progression soit enregistrée.",
+    lmsUnavailable: "Votre progression n’est pas enregistrée : la plateforme de formation est injoignable. Fermez le cours et rouvrez-le depuis votre plateforme.",
+    sessionExpired: "Votre progression n’est plus enregistrée : votre session sur la plateforme de formation a expiré. Fermez le cours et rouvrez-le depuis votre plateforme pour continuer.",
+    stillSending: "Votre plateforme de formation ne répond pas. Votre progression est conservée sur cet appareil et lui sera envoyée dès qu’elle répondra.",
+  },
   runtime: {
+    completionDone: "Vous avez terminé toutes les leçons.",
+    completionPassed: "Vous avez terminé le cours et l’avez réussi, avec un score de {score}\u00a0%.",
+    completionFailed: "Vous n’avez pas encore réussi : votre score est de {score}\u00a0%. Revenez à l’évaluation pour réessayer.",
+    completionRemaining: "{count} leçon(s) sur {total} ne sont pas encore terminées.",
+    passMarkLabel: "Note de réussite : {passMark}\u00a0%",
+    passedEarlier: "Votre meilleur score, {best}\u00a0%, compte : vous avez réussi. La note de réussite est de {passMark}\u00a0%.",
     correct: "Correct.",
     incorrect: "Pas tout à fait.",
     partlyCorrect: "Partiellement correct. Points : {earned} sur {possible}.",
@@ -101,6 +154,11 @@ const french: InterfaceStrings = {
 
 const german: InterfaceStrings = {
   ui: {
+    completionHeading: "Ende des Kurses",
+    backToStart: "Zurück zum Anfang",
+    bestAttemptCounts: "Ihr bester Versuch zählt",
+    previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vorschau: Entwurf, Version ${version}` : `Vorschau: veröffentlicht, Version ${version}`),
+    setAndDerivedMinutes: (set: number, derived: number) => `Etwa ${set} Min. (festgelegt; der Inhalt legt ${derived} Min. nahe)`,
     skipToContent: "Zum Inhalt springen",
     courseContents: "Kursinhalt",
     contentsToggle: "Inhalt",
@@ -157,7 +215,50 @@ const german: InterfaceStrings = {
     finalAssessment: "Abschlusstest",
     submitAnyway: "Trotzdem abgeben",
   },
+  interaction: {
+    markerLabel: (number: number, title: string) => `Markierung ${number}: ${title}`,
+    markersGroup: "Markierungen im Bild",
+    markersList: "Was die Markierungen zeigen",
+    stepOf: (number: number, count: number) => `Schritt ${number} von ${count}`,
+    processLabel: (count: number) => `Ablauf in ${count} Schritten`,
+    previousStep: "Vorheriger Schritt",
+    nextStep: "Nächster Schritt",
+    timelineLabel: "Zeitleiste",
+    download: "(herunterladen)",
+    continueHint: "Beantworten oder erledigen Sie alles oben, um fortzufahren.",
+    scenarioLabel: "Szenario",
+    scenarioPoints: (points: number) => `Bewertet: ${points} ${points === 1 ? "Punkt" : "Punkte"}, wenn es erfolgreich endet`,
+    sceneLabel: (number: number) => `Szene ${number}`,
+    endingLabel: "Ende des Szenarios",
+    yourChoices: "Ihre Entscheidungen",
+    sortingHint: "Ordnen Sie jedes Element seiner Kategorie zu: Ziehen Sie es auf eine Kategorie oder wählen Sie die Kategorie aus seiner Liste.",
+    chooseCategory: "Kategorie wählen",
+    unsorted: "Noch nicht zugeordnet",
+    categoryOf: (item: string) => `Kategorie für „${item}“`,
+  },
+  interactionRuntime: {
+    playAgain: "Noch einmal spielen",
+    youChose: "Ihre Wahl: „{choice}“.",
+    scenarioEnded: "Szenario beendet: {outcome}.",
+    stepStatus: "Schritt {number} von {count}",
+    visited: "(besucht)",
+    movedTo: "„{item}“ nach {category} verschoben.",
+    outcomes: { success: "Erfolg", failure: "Nicht erfolgreiches Ende", neutral: "Ende" },
+  },
+  adapter: {
+    exitCourse: "Kurs beenden",
+    noLmsFound: "Ihr Fortschritt wird nicht gespeichert: Dieser Kurs wurde nicht über eine Lernplattform geöffnet. Öffnen Sie ihn über Ihre Lernplattform, damit Ihr Fortschritt erfasst wird.",
+    lmsUnavailable: "Ihr Fortschritt wird nicht gespeichert: Die Lernplattform ist nicht erreichbar. Schließen Sie den Kurs und öffnen Sie ihn erneut über Ihre Lernplattform.",
+    sessionExpired: "Ihr Fortschritt wird nicht mehr gespeichert: Ihre Sitzung auf der Lernplattform ist abgelaufen. Schließen Sie den Kurs und öffnen Sie ihn erneut über Ihre Lernplattform, um fortzufahren.",
+    stillSending: "Ihre Lernplattform antwortet nicht. Ihr Fortschritt bleibt auf diesem Gerät und wird gesendet, sobald sie wieder antwortet.",
+  },
   runtime: {
+    completionDone: "Sie haben alle Lektionen abgeschlossen.",
+    completionPassed: "Sie haben den Kurs abgeschlossen und mit {score}\u00a0% bestanden.",
+    completionFailed: "Sie haben noch nicht bestanden: Ihr Ergebnis ist {score}\u00a0%. Kehren Sie zur Prüfung zurück, um es erneut zu versuchen.",
+    completionRemaining: "{count} von {total} Lektionen sind noch nicht abgeschlossen.",
+    passMarkLabel: "Bestehensgrenze: {passMark}\u00a0%",
+    passedEarlier: "Ihr bestes Ergebnis, {best}\u00a0%, zählt: Sie haben bestanden. Die Bestehensgrenze liegt bei {passMark}\u00a0%.",
     correct: "Richtig.",
     incorrect: "Nicht ganz.",
     partlyCorrect: "Teilweise richtig. Punkte: {earned} von {possible}.",
@@ -191,6 +292,11 @@ const german: InterfaceStrings = {
 
 const spanish: InterfaceStrings = {
   ui: {
+    completionHeading: "Fin del curso",
+    backToStart: "Volver al inicio",
+    bestAttemptCounts: "Cuenta su mejor intento",
+    previewOf: (variant: "draft" | "published", version: number) => (variant === "draft" ? `Vista previa: borrador, versión ${version}` : `Vista previa: publicado, versión ${version}`),
+    setAndDerivedMinutes: (set: number, derived: number) => `Unos ${set} min (fijado; el contenido sugiere ${derived} min)`,
     skipToContent: "Saltar al contenido",
     courseContents: "Contenido del curso",
     contentsToggle: "Contenido",
@@ -247,7 +353,50 @@ const spanish: InterfaceStrings = {
     finalAssessment: "Evaluación final",
     submitAnyway: "Enviar de todos modos",
   },
+  interaction: {
+    markerLabel: (number: number, title: string) => `Marcador ${number}: ${title}`,
+    markersGroup: "Marcadores en la imagen",
+    markersList: "Lo que muestran los marcadores",
+    stepOf: (number: number, count: number) => `Paso ${number} de ${count}`,
+    processLabel: (count: number) => `Proceso en ${count} pasos`,
+    previousStep: "Paso anterior",
+    nextStep: "Paso siguiente",
+    timelineLabel: "Cronología",
+    download: "(descargar)",
+    continueHint: "Responda o complete todo lo anterior para continuar.",
+    scenarioLabel: "Escenario",
+    scenarioPoints: (points: number) => `Puntuado: ${points} ${points === 1 ? "punto" : "puntos"} si termina con éxito`,
+    sceneLabel: (number: number) => `Escena ${number}`,
+    endingLabel: "Fin del escenario",
+    yourChoices: "Sus decisiones",
+    sortingHint: "Ponga cada elemento en su categoría: arrástrelo a una categoría o elija la categoría en su lista.",
+    chooseCategory: "Elija una categoría",
+    unsorted: "Sin clasificar",
+    categoryOf: (item: string) => `Categoría de «${item}»`,
+  },
+  interactionRuntime: {
+    playAgain: "Jugar de nuevo",
+    youChose: "Ha elegido «{choice}».",
+    scenarioEnded: "Escenario terminado: {outcome}.",
+    stepStatus: "Paso {number} de {count}",
+    visited: "(visitado)",
+    movedTo: "«{item}» movido a {category}.",
+    outcomes: { success: "Éxito", failure: "Final sin éxito", neutral: "Fin" },
+  },
+  adapter: {
+    exitCourse: "Salir del curso",
+    noLmsFound: "Su progreso no se está guardando: este curso no se abrió desde una plataforma de aprendizaje. Ábralo desde su plataforma para que se registre su progreso.",
+    lmsUnavailable: "Su progreso no se está guardando: no se pudo contactar con la plataforma de aprendizaje. Cierre el curso y vuelva a abrirlo desde su plataforma.",
+    sessionExpired: "Su progreso ya no se está guardando: su sesión en la plataforma de aprendizaje ha caducado. Cierre el curso y vuelva a abrirlo desde su plataforma para continuar.",
+    stillSending: "Su plataforma de aprendizaje no responde. Su progreso se guarda en este dispositivo y se enviará cuando vuelva a responder.",
+  },
   runtime: {
+    completionDone: "Ha completado todas las lecciones.",
+    completionPassed: "Ha completado el curso y ha aprobado con una puntuación de {score}\u00a0%.",
+    completionFailed: "Todavía no ha aprobado: su puntuación es {score}\u00a0%. Vuelva a la evaluación para intentarlo de nuevo.",
+    completionRemaining: "{count} de {total} lecciones aún no están completadas.",
+    passMarkLabel: "Nota para aprobar: {passMark}\u00a0%",
+    passedEarlier: "Cuenta su mejor puntuación, {best}\u00a0%: ha aprobado. La nota para aprobar es {passMark}\u00a0%.",
     correct: "Correcto.",
     incorrect: "No del todo.",
     partlyCorrect: "Parcialmente correcto. Puntos: {earned} de {possible}.",

@@ -4,7 +4,9 @@
  * base; `uiText` and `runtimeText` read the course language's strings (ui-text-translations.ts) while
  * a render runs inside `inInterfaceLanguage`, English wherever a language has no string.
  */
-import { englishRuntimeText, englishUiText, type RuntimeText, type UiText } from "./ui-text-english.ts";
+import type { AdapterText } from "../player/lms/text.ts";
+import { englishInteractionRuntimeText, englishInteractionText, type InteractionRuntimeText, type InteractionText } from "./interaction-text.ts";
+import { englishAdapterText, englishRuntimeText, englishUiText, type RuntimeText, type UiText } from "./ui-text-english.ts";
 import { interfaceTranslations, type InterfaceLanguage, type InterfaceStrings } from "./ui-text-translations.ts";
 
 export type { RuntimeText, UiText };
@@ -23,6 +25,26 @@ function localisedView<T extends object>(english: T, translated: () => Partial<T
 
 export const uiText: UiText = localisedView(englishUiText, () => current.ui);
 export const runtimeText: RuntimeText = localisedView(englishRuntimeText, () => current.runtime);
+export const interactionText: InteractionText = localisedView(englishInteractionText, () => current.interaction);
+export const interactionRuntimeText: InteractionRuntimeText = localisedView(englishInteractionRuntimeText, () => current.interactionRuntime);
+export const adapterText: AdapterText = localisedView(englishAdapterText, () => current.adapter);
+
+/** Every pack's English base, by section: what a language pack must fill in to be complete. */
+export const englishPacks = { ui: englishUiText, runtime: englishRuntimeText, interaction: englishInteractionText, interactionRuntime: englishInteractionRuntimeText, adapter: englishAdapterText } as const;
+
+/**
+ * The strings a language shows in English, as `section.key`: all of them for a language without a pack,
+ * the keys its pack leaves out otherwise; none for English.
+ */
+export function fallbackStrings(language: string): string[] {
+  const chosen = interfaceLanguage(language);
+  if (chosen === "en") return [];
+  const pack: InterfaceStrings = chosen === null ? {} : interfaceTranslations[chosen];
+  return Object.entries(englishPacks).flatMap(([section, english]) => {
+    const translated = (pack as Record<string, object | undefined>)[section] ?? {};
+    return Object.keys(english).filter((key) => !Object.hasOwn(translated, key)).map((key) => `${section}.${key}`);
+  });
+}
 
 /** The interface language for a course language ("fr-CA" → "fr"), or null when the player has none and shows English. */
 export function interfaceLanguage(language: string): InterfaceLanguage | "en" | null {
@@ -52,4 +74,13 @@ export function* inInterfaceLanguage<T>(language: string, pieces: Iterable<T>): 
     if (step.done) return;
     yield step.value;
   }
+}
+
+/** `compute`'s result with the interface strings of `language` (for what is read outside a render, like an LMS report's labels). */
+export function withInterfaceLanguage<T>(language: string, compute: () => T): T {
+  function* once(): Generator<T> {
+    yield compute();
+  }
+  const step = inInterfaceLanguage(language, once()).next();
+  return step.value as T;
 }

@@ -14,6 +14,8 @@ import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
 import { toBase64 } from "../bytes.ts";
 import { themeAssetIds } from "../render/theme.ts";
+import { clientFeaturesOf } from "../render/page.ts";
+import { featureSetOf, type FeatureSet } from "../render/player-bundles.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -27,6 +29,8 @@ export interface CoursePreview {
   html: string;
   /** Assets referenced but not inlined (too large, over the budget, or missing). */
   omittedAssetIds: string[];
+  /** The player bundle the page names instead of carrying it (it would not fit otherwise), or null when it carries it. */
+  referencedPlayer: FeatureSet | null;
 }
 
 /** Shown in place of an asset that was not inlined: an empty resource rather than a request elsewhere. */
@@ -74,15 +78,25 @@ function dataUrlLength(mediaType: string, byteSize: number): number {
 /**
  * The page whose answer stays within `limit` as `answerSize` measures it: rendered once with a
  * placeholder per asset (stopping as soon as it is longer than `limit`), then as many loaded assets
- * inlined, in course order, as still fit; the others are left out and named. Null when the page is
- * too large even without its assets.
+ * inlined, in course order, as still fit; the others are left out and named. A page too large with
+ * its player names the player's bundle instead of carrying it. Null when the page is too large even
+ * without its assets and player.
  */
 export async function renderBoundedPreview(loaded: LoadedPreview, limit: number, answerSize: (html: string) => number): Promise<CoursePreview | null> {
   const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
-  const html = await renderCourseHtmlSliced(loaded.course, { mode: "preview", previewOf: { variant: loaded.variant, version: loaded.course.version }, assetUrl: (assetId) => placeholder(assetId).slice(1, -1) }, limit);
-  if (html === null) return null;
-  let size = answerSize(html);
-  if (size > limit) return null;
+  const render = async (playerDelivery: "inline" | "referenced"): Promise<{ html: string; size: number } | null> => {
+    const options = { mode: "preview", previewOf: { variant: loaded.variant, version: loaded.course.version }, assetUrl: (assetId: string) => placeholder(assetId).slice(1, -1), playerDelivery } as const;
+    const html = await renderCourseHtmlSliced(loaded.course, options, limit);
+    const size = html === null ? Number.POSITIVE_INFINITY : answerSize(html);
+    return html !== null && size <= limit ? { html, size } : null;
+  };
+  // The page carries its player while it fits; past that it names the bundle, which the preview view holds once.
+  const inline = await render("inline");
+  const rendered = inline ?? (await render("referenced"));
+  if (rendered === null) return null;
+  const html = rendered.html;
+  let size = rendered.size;
+  const referencedPlayer = inline ? null : featureSetOf(clientFeaturesOf(loaded.course));
   const omitted = new Set(loaded.omittedAssetIds);
   let page = html;
   for (const assetId of referencedAssetIds(loaded.course)) {
@@ -90,12 +104,12 @@ export async function renderBoundedPreview(loaded: LoadedPreview, limit: number,
     const url = loaded.dataUrls.get(assetId);
     // Base64 data URLs need no escaping in JSON, so each use grows the answer by exactly this much.
     const growth = url === undefined ? 0 : (parts.length - 1) * (url.length + 2 - placeholder(assetId).length);
-    const inline = url !== undefined && size + growth <= limit;
-    if (inline) size += growth;
+    const fits = url !== undefined && size + growth <= limit;
+    if (fits) size += growth;
     else omitted.add(assetId);
-    page = parts.join(`"${inline ? url : omittedAssetUrl}"`);
+    page = parts.join(`"${fits ? url : omittedAssetUrl}"`);
   }
-  return { course: loaded.course, html: page, omittedAssetIds: [...omitted] };
+  return { course: loaded.course, html: page, omittedAssetIds: [...omitted], referencedPlayer };
 }
 
 /** Every asset ID the course's blocks use (media, captions, posters, pictures, attachments), once each, in course order. */

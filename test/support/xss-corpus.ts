@@ -67,8 +67,8 @@ export const hostileAssetUrls: Readonly<Record<string, string>> = {
   ast_quote: 'assets/x.png" onerror="__xss()',
 };
 
-/** One block of each type with `payload` in every text field (and an allowed asset as the source). */
-function textBlocks(payload: string, id: (suffix: string) => string): Block[] {
+/** One block of each of the original types with `payload` in every text field (and an allowed asset as the source). */
+export function textBlocks(payload: string, id: (suffix: string) => string): Block[] {
   const feedback = payload;
   return [
     { id: id("text"), type: "text", markdown: payload },

@@ -83,7 +83,10 @@ export function scanForInjectedMarkup(): string[] {
   }
   const forbidden = "iframe, frame, frameset, object, embed, applet, base, form, link, svg, math, noscript, template, textarea, portal, meta[http-equiv]:not([http-equiv='Content-Security-Policy'])";
   for (const element of document.querySelectorAll(forbidden)) problems.push(`forbidden element <${element.tagName.toLowerCase()}>`);
-  if (document.scripts.length !== 1) problems.push(`${document.scripts.length} script elements, expected the runtime's one`);
+  const scripts = Array.from(document.scripts);
+  const data = scripts.filter((script) => script.type === "application/json");
+  if (scripts.length - data.length !== 1) problems.push(`${scripts.length - data.length} script elements that run, expected the player's one`);
+  if (data.length !== 1 || data[0]!.id !== "course-player-config") problems.push(`${data.length} data script elements, expected the player's configuration alone`);
   if (document.querySelectorAll("style").length !== 1) problems.push(`${document.querySelectorAll("style").length} style elements, expected 1`);
   if (document.querySelectorAll("meta").length !== 4) problems.push(`${document.querySelectorAll("meta").length} meta elements, expected 4`);
   return problems;

@@ -7,7 +7,7 @@
 import { cmi5Manifest } from "../manifests/cmi5.ts";
 import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../manifests/scorm.ts";
 import type { PackagedAsset, ScoUnit } from "../plan.ts";
-import { cmi5RuntimeScript, scormRuntimeScript } from "../runtime/index.ts";
+import { cmi5Adapter, scormAdapter, type LmsAdapter } from "../runtime/adapters.ts";
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
@@ -23,7 +23,7 @@ export interface WebPackageInput {
 
 type AssetUrl = (assetId: string) => string;
 
-function pageEntries(input: WebPackageInput, runtimeScript: string | undefined, connectSources?: readonly string[], inlined?: () => Promise<ReadonlyMap<string, string>>): ZipEntry[] {
+function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined, connectSources?: readonly string[], inlined?: () => Promise<ReadonlyMap<string, string>>): ZipEntry[] {
   const packagePath: AssetUrl = (assetId) => input.assets.get(assetId)?.path ?? "";
   return input.units.map((unit) => ({
     path: unit.href,
@@ -33,7 +33,7 @@ function pageEntries(input: WebPackageInput, runtimeScript: string | undefined, 
       return input.renderer(unit.course, {
         assetUrl,
         mode: "package",
-        ...(runtimeScript === undefined ? {} : { runtimeScript }),
+        ...(lmsAdapter === undefined ? {} : { lmsAdapter }),
         ...(connectSources === undefined ? {} : { connectSources }),
       });
     },
@@ -85,7 +85,7 @@ export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm12Manifest(manifestInput(input)) },
     ...schemaEntries("scorm12", scorm12SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("1.2", input.course)),
+    ...pageEntries(input, scormAdapter("1.2", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -94,7 +94,7 @@ export function scorm2004Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm2004Manifest(manifestInput(input)) },
     ...schemaEntries("scorm2004", scorm2004SchemaFiles),
-    ...pageEntries(input, scormRuntimeScript("2004", input.course)),
+    ...pageEntries(input, scormAdapter("2004", input.course)),
     ...assetEntries(input),
   ];
 }
@@ -115,7 +115,7 @@ export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEn
     objectives: input.course.objectives,
     units: input.units,
   });
-  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5RuntimeScript(input.course), options.lrsOrigins), ...assetEntries(input)];
+  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5Adapter(input.course), options.lrsOrigins), ...assetEntries(input)];
 }
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {

@@ -3,7 +3,8 @@
  * hosts that support MCP Apps. It is a static template, the same for every course: after the
  * `ui/initialize` handshake the host hands it preview_course's result, the view asks the host to read
  * the result's `previewUri` (`course://{id}/preview`), and replaces itself with that self-contained
- * HTML. It then keeps reporting its size so the host can fit the frame. A host that cannot read
+ * HTML (filling in the player's bundle, read once as its own resource, when the page names it instead
+ * of carrying it). It then keeps reporting its size so the host can fit the frame. A host that cannot read
  * resources gets the text outline from the tool result instead. The view also asks the host to
  * subscribe to the preview (`resources/subscribe`) and renders it again on each
  * `notifications/resources/updated` for it, so an open preview follows the course as anyone edits it;
@@ -46,11 +47,30 @@ ${viewBridgePrologue}
   };
 
   let previewUri = null;
+  // Said at the top of the course when the view shows one module of a course too large to show at once.
+  let pageNote = "";
+  const escapeText = (text) => text.replace(/[&<>"]/g, (character) => "&#" + character.charCodeAt(0) + ";");
+  // A preview too large to carry its player names the bundle (an empty script element); it is read once per bundle.
+  const players = new Map();
+  const withPlayer = async (html) => {
+    const named = /<script nonce="[^"]*" data-player-bundle="([a-z-]+)"><\\/script>/.exec(html);
+    if (!named) return html;
+    const uri = "ui://course-authoring/player/" + named[1] + ".js";
+    if (!players.has(uri)) {
+      const read = await request("resources/read", { uri });
+      const text = read && read.contents && read.contents[0] && read.contents[0].text;
+      if (typeof text !== "string") throw new Error("the player resource has no script");
+      players.set(uri, text);
+    }
+    const element = named[0];
+    return html.replace(element, () => element.replace("></" + "script>", ">" + players.get(uri) + "</" + "script>"));
+  };
   // Replaces this page with the course; the window, this script's state and the host link stay.
   const render = async () => {
     const read = await request("resources/read", { uri: previewUri });
-    const html = read && read.contents && read.contents[0] && read.contents[0].text;
-    if (typeof html !== "string") throw new Error("the preview resource has no HTML");
+    const text = read && read.contents && read.contents[0] && read.contents[0].text;
+    if (typeof text !== "string") throw new Error("the preview resource has no HTML");
+    const html = (await withPlayer(text)).replace(/<main id="main"[^>]*>/, (main) => (pageNote ? main + '<p role="note">' + escapeText(pageNote) + "</p>" : main));
     document.open();
     document.write(html);
     document.close();
@@ -77,13 +97,29 @@ ${viewBridgePrologue}
     const uri = result && result.structuredContent && result.structuredContent.previewUri;
     if (typeof uri !== "string") return showText("This result has no course preview.", texts.join("\\n\\n"));
     showText("Loading the preview…", "");
-    previewUri = uri;
-    try {
+    const shown = async (target, note) => {
+      previewUri = target;
+      pageNote = note;
       await render();
-      request("resources/subscribe", { uri }).catch(() => undefined);
+      request("resources/subscribe", { uri: target }).catch(() => undefined);
+    };
+    const isTooLarge = (error) => /limit_exceeded/.test(String(error && error.message));
+    try {
+      await shown(uri, "");
     } catch (error) {
-      // The server answers limit_exceeded for a preview over its result cap; the outline names the parts to preview instead.
-      const tooLarge = /limit_exceeded/.test(String(error && error.message));
+      // The server answers limit_exceeded for a preview over its result cap: a whole course is then shown module by module.
+      let tooLarge = isTooLarge(error);
+      const facts = result.structuredContent;
+      const modules = Array.isArray(facts.modules) ? facts.modules : [];
+      if (tooLarge && facts.scope === "course" && modules.length > 1 && typeof modules[0].previewUri === "string") {
+        const note = "This course is too large to preview at once: this is module 1 of " + modules.length + ", " + modules[0].title +
+          ". To see another module, ask for preview_course with its moduleId (or lessonId for one lesson).";
+        try {
+          return void (await shown(modules[0].previewUri, note));
+        } catch (moduleError) {
+          tooLarge = isTooLarge(moduleError);
+        }
+      }
       const note = tooLarge
         ? "This course is too large to preview here at once, so here is its outline. Ask for a preview of one module or lesson."
         : "The host could not load the HTML preview, so here is the course outline.";

@@ -15,6 +15,8 @@ import { loadCoursePreview, renderBoundedPreview, type PreviewTarget } from "../
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
 import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { CallerIdentity } from "../registry.ts";
+import { courseBundles, type FeatureSet } from "../../render/player-bundles.ts";
+import { embeddableScript } from "../../render/player-scripts.ts";
 import { boundedResult, measuredWithin, resourceTooLarge, type NarrowerReads } from "../resource-bounds.ts";
 
 export const previewResourceTemplates: ResourceTemplate[] = [
@@ -103,20 +105,37 @@ function narrowerPreviews(target: PreviewUri, course: CourseDocument): NarrowerR
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: PreviewUri, limit: number): Promise<ReadResourceResult> {
   // Rendered after the read transaction ends, so a large course never holds the store while it renders.
   const loaded = await readAs(services, user, (session) => loadCoursePreview(session, target, limit));
-  const answer = (html: string, omittedAssetIds: readonly string[]): ReadResourceResult => ({
+  const answer = (html: string, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult => ({
     contents: [
       {
         uri,
         mimeType: "text/html",
         text: html,
-        _meta: { courseId: loaded.course.id, variant: target.variant, version: loaded.course.version, omittedAssetIds },
+        _meta: { courseId: loaded.course.id, variant: target.variant, version: loaded.course.version, omittedAssetIds, ...(player ? { playerUri: playerBundleUri(player) } : {}) },
       },
     ],
   });
-  // Measured with every asset named as omitted, the most its _meta can hold.
-  const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds]), Number.POSITIVE_INFINITY).size);
+  // Measured with every asset named as omitted and the player named, the most its _meta can hold.
+  const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds], "course-interactions"), Number.POSITIVE_INFINITY).size);
   if (!preview) throw resourceTooLarge(uri, null, limit, narrowerPreviews(target, loaded.course));
-  return boundedResult(answer(preview.html, preview.omittedAssetIds), uri, limit, () => narrowerPreviews(target, loaded.course));
+  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course));
+}
+
+/**
+ * The player's course bundles as resources of the preview view: a preview too large to carry its player
+ * names the bundle (`data-player-bundle`, and `_meta.playerUri`), and the view reads it here once.
+ */
+const playerBundlePrefix = "ui://course-authoring/player/";
+
+export function playerBundleUri(featureSet: FeatureSet): string {
+  return `${playerBundlePrefix}${featureSet}.js`;
+}
+
+export function readPlayerBundle(uri: string): ReadResourceResult | null {
+  if (!uri.startsWith(playerBundlePrefix) || !uri.endsWith(".js")) return null;
+  const name = uri.slice(playerBundlePrefix.length, -".js".length);
+  if (!Object.hasOwn(courseBundles, name)) return null;
+  return { contents: [{ uri, mimeType: "text/javascript", text: embeddableScript(courseBundles[name as FeatureSet]) }] };
 }
 
 export function readCoursePreviewView(): ReadResourceResult {

@@ -18,7 +18,7 @@ import type { CallerIdentity } from "../registry.ts";
 import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { ResourceProvider } from "../server.ts";
 import { coursePreviewViewUri } from "../apps/course-preview-view.ts";
-import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPreviewResource } from "./preview-resources.ts";
+import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPlayerBundle, readPreviewResource } from "./preview-resources.ts";
 import { boundedResult, type NarrowerReads } from "../resource-bounds.ts";
 import { rememberedJson } from "../../authoring/document-json.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
@@ -90,6 +90,8 @@ function courseJsonTarget(uri: string): { courseId: string; moduleId?: string; l
 /** Reads a course resource; no answer is larger than `limit` bytes (`MCP_RESULT_MAX_BYTES`). */
 export async function readCourseResource(services: AuthoringServices, user: CallerIdentity, uri: string, limit: number): Promise<ReadResourceResult> {
   if (uri === coursePreviewViewUri) return readCoursePreviewView();
+  const playerBundle = readPlayerBundle(uri);
+  if (playerBundle) return playerBundle;
   const preview = parsePreviewUri(uri);
   if (preview) return readPreviewResource(services, user, uri, preview, limit);
   const outline = matchCourseUri("outline", uri);

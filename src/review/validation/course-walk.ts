@@ -5,6 +5,7 @@
  */
 import type { Block } from "../../authoring/schemas/blocks.ts";
 import { estimateLessonMinutes } from "../../authoring/estimate.ts";
+import { quizOptionsOf } from "../../authoring/quiz-options.ts";
 import { blockDocument, groupBy, inOrder, type CourseRows } from "../../authoring/read-model.ts";
 import type { AssetRow, BlockRow, CourseRow, LessonRow, ModuleRow, ObjectiveRow } from "../../store/types.ts";
 import type { FindingLocation } from "./rules.ts";
@@ -49,7 +50,7 @@ export function walkCourse(rows: CourseRows, assets: readonly AssetRow[]): Walke
       const lessonPath = `${modulePath} › Lesson ${moduleNumber}.${lessonIndex + 1} ${quoted(lesson.title)}`;
       const blockRows = inOrder(blocksByLesson.get(lesson.id) ?? []);
       const base = { moduleId: module.id, lessonId: lesson.id };
-      const derivedMinutes = estimateLessonMinutes(blockRows);
+      const derivedMinutes = estimateLessonMinutes(blockRows, { kind: lesson.kind, drawCount: quizOptionsOf(lesson).drawCount });
       return {
         row: lesson,
         minutes: lesson.estimatedMinutes ?? derivedMinutes,

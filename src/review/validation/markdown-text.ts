@@ -1,9 +1,11 @@
 /**
  * What validation needs to know about Markdown without rendering it: the images it embeds (with their
- * alt text), the levels of its ATX headings, and its readable prose as plain text. Line scanners and
- * regular expressions, linear in the text; fenced code is skipped everywhere.
+ * alt text), the levels of its headings, and its readable prose as plain text. Read with the renderer's
+ * own markdown-it parser, so validation and the page never disagree on what the Markdown says.
  */
+import type { Token } from "markdown-it";
 import { isQuestionBlock, type Block } from "../../authoring/schemas/blocks.ts";
+import { markdownTokens } from "../../render/markdown.ts";
 
 export interface MarkdownField {
   /** Path of the field inside the block, e.g. `markdown` or `items[2].markdown`. */
@@ -48,64 +50,52 @@ function present(entries: [string, string | undefined][]): MarkdownField[] {
   return entries.flatMap(([field, markdown]) => (markdown ? [{ field, markdown }] : []));
 }
 
-/** Lines outside fenced code blocks. */
-function proseLines(markdown: string): string[] {
-  const lines: string[] = [];
-  let fence: string | null = null;
-  for (const line of markdown.split("\n")) {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker.slice(0, 3) : null;
-      continue;
-    }
-    if (fence === null) lines.push(line);
-  }
-  return lines;
-}
-
 export interface MarkdownImage {
   alt: string;
   url: string;
 }
 
-export function markdownImages(markdown: string): MarkdownImage[] {
-  if (!markdown.includes("![")) return [];
-  const images: MarkdownImage[] = [];
-  for (const line of proseLines(markdown)) {
-    for (const match of line.matchAll(/!\[([^\]]*)\]\(\s*<?([^)\s>]*)/g)) images.push({ alt: (match[1] ?? "").trim(), url: match[2] ?? "" });
-  }
-  return images;
+/** Inline tokens' children, in order (images, text, code, breaks), from the renderer's parser. */
+function inlineChildren(tokens: readonly Token[]): Token[] {
+  return tokens.flatMap((token) => (token.type === "inline" ? (token.children ?? []) : []));
 }
 
-/** Levels (1-6) of the ATX headings (`## Title`), in order. */
+export function markdownImages(markdown: string): MarkdownImage[] {
+  if (!markdown.includes("![")) return [];
+  return inlineChildren(markdownTokens(markdown))
+    .filter((token) => token.type === "image")
+    .map((token) => ({ alt: (token.children ?? []).map((child) => child.content).join("").trim(), url: String(token.attrGet("src") ?? "") }));
+}
+
+/** Levels (1-6) of the headings (ATX `## Title` and setext underlines), in order. */
 export function markdownHeadingLevels(markdown: string): number[] {
-  if (!markdown.includes("#")) return [];
-  const levels: number[] = [];
-  for (const line of proseLines(markdown)) {
-    const hashes = /^ {0,3}(#{1,6})(?:[ \t]|$)/.exec(line)?.[1];
-    if (hashes) levels.push(hashes.length);
-  }
-  return levels;
+  return markdownTokens(markdown)
+    .filter((token) => token.type === "heading_open")
+    .map((token) => Number(token.tag.slice(1)));
 }
 
 /**
  * Readable text: code, images, URLs and markup removed, link text kept. Headings are dropped (they
- * are not sentences); each remaining line ends with a newline so list items count as sentences.
+ * are not sentences); each paragraph, list item or table cell line ends with a newline so list items
+ * count as sentences.
  */
 export function plainText(markdown: string): string {
   const lines: string[] = [];
-  for (const line of proseLines(markdown)) {
-    if (/^ {0,3}#{1,6}(?:[ \t]|$)/.test(line) || /^\s*\|?\s*:?-{3,}/.test(line)) continue;
-    const text = line
-      .replace(/`[^`]*`/g, " ")
-      .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/<[^>]+>/g, " ")
-      .replace(/\bhttps?:\/\/\S+/g, " ")
-      .replace(/^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s+/, "")
-      .replace(/[*_~|]+/g, " ")
-      .trim();
-    if (text) lines.push(text);
+  let inHeading = false;
+  for (const token of markdownTokens(markdown)) {
+    if (token.type === "heading_open") inHeading = true;
+    else if (token.type === "heading_close") inHeading = false;
+    if (token.type !== "inline" || inHeading) continue;
+    let text = "";
+    for (const child of token.children ?? []) {
+      if (child.type === "text") text += child.content;
+      else if (child.type === "softbreak" || child.type === "hardbreak") text += "\n";
+      else if (child.type === "code_inline" || child.type === "image") text += " ";
+    }
+    for (const line of text.split("\n")) {
+      const cleaned = line.replace(/\bhttps?:\/\/\S+/g, " ").replace(/\s+/g, " ").trim();
+      if (cleaned) lines.push(cleaned);
+    }
   }
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@
  */
 import { taskTablesSql } from "./task-records.ts";
 import { translationNotesTableSql, translationTablesSql } from "./translation-statements.ts";
+import { uploadTablesSql } from "./upload-records.ts";
 
 export interface PortableMigrationStep {
   readonly name: string;
@@ -83,4 +84,10 @@ export const historyBudgetStep: PortableMigrationStep = {
       UPDATE revisions SET bytes = length(changes) + length(summary) + length(tool) + length(actor_sub) + length(id) + 96;
       UPDATE course_usage SET history_bytes = COALESCE((SELECT SUM(r.bytes) FROM revisions r WHERE r.course_id = course_usage.course_id), 0);
     `,
+};
+
+/** Chunked upload sessions (`./upload-records.ts`): a file sent in pieces from the files view. */
+export const uploadsStep: PortableMigrationStep = {
+  name: "chunked upload sessions",
+  sql: uploadTablesSql,
 };

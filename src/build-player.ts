@@ -1,0 +1,62 @@
+/**
+ * Builds the player (`src/player`, browser code only) into minified bundles in `src/player/dist`, one
+ * per feature set a page needs and one per LMS adapter, and the page's style sheets, minified. The server embeds them with
+ * `import … with { type: "text" }`, so `bun build --compile` carries them into the binary, where
+ * `Bun.build` does not exist. Run by `npm install` (prepare), `bun run start`, the test preload and the
+ * Dockerfile; the output is generated, never committed.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { interactionStyles } from "./render/interaction-styles.ts";
+import { printStyles } from "./render/print-styles.ts";
+import { courseStyles } from "./render/styles.ts";
+
+export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "scorm", "cmi5", "lesson-launch"] as const;
+
+/** The page's style sheets, minified by Bun's CSS minifier into `<name>.css.txt` (the theme's few rules are written per course). */
+export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles } as const;
+
+const playerFolder = join(import.meta.dir, "player");
+export const playerOutputFolder = join(playerFolder, "dist");
+
+export async function buildPlayer(): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: playerEntries.map((name) => join(playerFolder, "entries", `${name}.ts`)),
+    target: "browser",
+    format: "iife",
+    minify: true,
+    splitting: false,
+    sourcemap: "none",
+  });
+  if (!result.success) throw new AggregateError(result.logs, "the player did not build");
+  mkdirSync(playerOutputFolder, { recursive: true });
+  for (const output of result.outputs) {
+    const name = output.path.split(/[\\/]/).at(-1)!.replace(/\.js$/, "");
+    // `.js.txt`: a text import that `player-bundles.d.ts` types, never a module TypeScript resolves.
+    writeOutput(`${name}.js.txt`, (await output.text()).trim());
+  }
+  const sources = mkdtempSync(join(tmpdir(), "player-styles-"));
+  try {
+    for (const [name, css] of Object.entries(playerStyles)) {
+      const source = join(sources, `${name}.css`);
+      writeFileSync(source, css);
+      const styles = await Bun.build({ entrypoints: [source], minify: true });
+      if (!styles.success || !styles.outputs[0]) throw new AggregateError(styles.logs, `the ${name} styles did not build`);
+      writeOutput(`${name}.css.txt`, (await styles.outputs[0].text()).trim());
+    }
+  } finally {
+    rmSync(sources, { recursive: true, force: true });
+  }
+}
+
+function writeOutput(fileName: string, text: string): void {
+  const target = join(playerOutputFolder, fileName);
+  if (existsSync(target) && readFileSync(target, "utf8") === text) return;
+  // Written beside and renamed, so a server starting meanwhile reads the old file or the new, never half of one.
+  const partial = `${target}.${process.pid}.partial`;
+  writeFileSync(partial, text);
+  renameSync(partial, target);
+}
+
+if (import.meta.main) await buildPlayer();

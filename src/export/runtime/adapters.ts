@@ -1,0 +1,31 @@
+/**
+ * The LMS adapters a package's pages carry: the built SCORM, cmi5 or cartridge-launch bundle with its
+ * configuration (the SCORM version, the adapters' words, what the package knows of each question),
+ * which the page hands over as JSON. `adapterText` is read when the page writes that JSON, inside the
+ * render's interface language, so the words are the course's.
+ */
+import { lmsBundles } from "../../render/player-bundles.ts";
+import type { RenderableCourse, RenderOptions } from "../../render/types.ts";
+import type { LessonLaunchConfig } from "../../player/config.ts";
+import type { Cmi5AdapterConfig } from "../../player/lms/cmi5.ts";
+import type { ScormAdapterConfig } from "../../player/lms/scorm.ts";
+import { adapterText } from "../../render/ui-text.ts";
+import { questionFacts } from "./question-facts.ts";
+
+export type LmsAdapter = NonNullable<RenderOptions["lmsAdapter"]>;
+
+export function scormAdapter(version: ScormAdapterConfig["version"], course: RenderableCourse): LmsAdapter {
+  const config: ScormAdapterConfig = { version, text: adapterText, questions: questionFacts(course) };
+  return { script: lmsBundles.scorm, config };
+}
+
+export function cmi5Adapter(course: RenderableCourse): LmsAdapter {
+  const config: Cmi5AdapterConfig = { progressStateId: "course-authoring-progress", text: adapterText, questions: questionFacts(course) };
+  return { script: lmsBundles.cmi5, config };
+}
+
+/** A one-lesson page of a Common Cartridge opens on its lesson. */
+export function lessonLaunchAdapter(lessonId: string): LmsAdapter {
+  const config: LessonLaunchConfig = { lessonId };
+  return { script: lmsBundles.lessonLaunch, config };
+}

@@ -1,0 +1,647 @@
+/**
+ * In-page grading.
+ * Content-lesson questions are immediate, ungraded checks. A quiz lesson runs attempts: each draws its
+ * questions from the pool and shuffles their choices, keeps answers in the course state as they are
+ * given (so a resumed attempt looks as it was left), and reveals correctness only on "Check answer"
+ * when its feedback mode is `immediate`, otherwise on submitting. Submitting names unanswered questions
+ * first (go back, or submit anyway); the result gives score, pass or fail, attempts left and each
+ * question's verdict. Responses are checked against salted hashes; the right answer is opened only
+ * once the question is graded, for the LMS report (see `answer-key.ts`).
+ */
+import type { RuntimeText } from "../../render/ui-text.ts";
+import type { AnswerChecker } from "./answer-checker.ts";
+import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
+import type { QuizRecorder, courseEvents } from "../contract.ts";
+
+/** One question's line in the results' review. */
+interface ResultLine {
+  readonly text: string;
+  readonly state: "correct" | "incorrect" | "partial";
+}
+
+export interface QuizTools {
+  readonly checker: AnswerChecker;
+  readonly attempts: AttemptTools;
+  readonly salt: string;
+  readonly sealKey: string;
+}
+
+export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events: typeof courseEvents, tools: QuizTools): void {
+  const { checker } = tools;
+  const attemptTools = tools.attempts;
+  document.documentElement.dataset.answerCheck = checker.engine;
+
+  interface Grade {
+    readonly answered: boolean;
+    readonly fraction: number;
+    /** Parts whose author feedback applies: the choices picked, or the parts answered wrongly. */
+    readonly feedbackParts: readonly HTMLElement[];
+    readonly partResults: ReadonlyMap<HTMLElement, boolean>;
+    readonly correctResponse: readonly string[];
+  }
+
+  const fill = (template: string, values: Record<string, string | number>): string =>
+    template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  const roundPoints = (points: number): number => Math.round(points * 100) / 100;
+  const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
+  const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>("[data-lesson-id]");
+  const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset.lessonKind === "quiz";
+  // Sorting items move between category boxes, so their parts are read in authored order (data-item).
+  const partsOf = (question: HTMLElement): HTMLElement[] => {
+    const parts = Array.from(question.querySelectorAll<HTMLElement>("[data-part]"));
+    return question.dataset.questionType === "sorting" ? parts.sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
+  };
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => Array.from(lesson.querySelectorAll<HTMLElement>("[data-question]"));
+  const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
+  const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset.feedbackMode ?? "after_submit") : "immediate");
+
+  /* ---------- Responses ---------- */
+
+  function normalise(answer: string, caseSensitive: boolean): string {
+    const collapsed = answer.trim().replace(/\s+/g, " ");
+    return caseSensitive ? collapsed : collapsed.toLocaleLowerCase();
+  }
+
+  /** The response to each hashed part, in the form `answer-key.ts` hashed the accepted ones. */
+  function responseParts(question: HTMLElement): string[] {
+    const parts = partsOf(question);
+    switch (question.dataset.grading) {
+      case "choice":
+        return [checkedValues(question).join(",")];
+      case "blanks":
+        return parts.map((part) => (part instanceof HTMLInputElement ? normalise(part.value, part.dataset.caseSensitive === "true") : ""));
+      case "ordering":
+        return [parts.map((part) => part.dataset.item ?? "").join(",")];
+      default:
+        return parts.map((part) => (part instanceof HTMLSelectElement || part instanceof HTMLInputElement ? part.value : ""));
+    }
+  }
+
+  function checkedValues(question: HTMLElement): string[] {
+    return partsOf(question)
+      .filter((part): part is HTMLInputElement => part instanceof HTMLInputElement && part.checked)
+      .map((part) => part.value)
+      .sort((a, b) => Number(a) - Number(b));
+  }
+
+  function isAnswered(question: HTMLElement): boolean {
+    const grading = question.dataset.grading;
+    if (grading === "self") return question.dataset.answered === "true";
+    if (grading === "choice") return checkedValues(question).length > 0;
+    if (grading === "ordering") return question.dataset.touched === "true" || lessonOf(question)?.dataset.lessonKind !== "quiz";
+    return partsOf(question).some((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value.trim() !== "" : false));
+  }
+
+  /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
+  function neutralResponse(question: HTMLElement): string[] {
+    const grading = question.dataset.grading;
+    // A scenario writes its path of scene ids on its own element.
+    if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
+    if (grading === "choice") return checkedValues(question);
+    if (grading === "ordering") return partsOf(question).map((part) => part.dataset.item ?? "");
+    return partsOf(question).map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
+  }
+
+  /* ---------- Grading ---------- */
+
+  function keyOf(question: HTMLElement): string[][] {
+    try {
+      const parsed: unknown = JSON.parse(question.dataset.key ?? "[]");
+      return Array.isArray(parsed) ? parsed.map((part) => (Array.isArray(part) ? part.map(String) : [])) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  function revealed(question: HTMLElement): string[] {
+    const opened = checker.open(tools.sealKey, question.dataset.questionId ?? "", question.dataset.sealed ?? "") as { c?: unknown } | null;
+    return Array.isArray(opened?.c) ? opened.c.map(String) : [];
+  }
+
+  async function grade(question: HTMLElement): Promise<Grade> {
+    const questionId = question.dataset.questionId ?? "";
+    const key = keyOf(question);
+    const responses = responseParts(question);
+    const matches = await Promise.all(key.map(async (accepted, part) => accepted.includes(await checker.hash(tools.salt, questionId, part, responses[part] ?? ""))));
+    const correctParts = matches.filter(Boolean).length;
+    const fraction = key.length === 0 ? 0 : correctParts / key.length;
+    const correctResponse = revealed(question);
+    const parts = partsOf(question);
+    const results = new Map<HTMLElement, boolean>();
+    const grading = question.dataset.grading;
+    // A block that grades itself (the scenario) writes its last finished answer on its own element.
+    if (grading === "self") {
+      const answered = question.dataset.answered === "true";
+      return { answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [], partResults: results, correctResponse };
+    }
+    if (grading === "choice") {
+      for (const part of parts) if (part instanceof HTMLInputElement && part.checked) results.set(part, correctResponse.includes(part.value));
+    } else if (parts.length === key.length) {
+      parts.forEach((part, index) => results.set(part, matches[index] === true));
+    } else {
+      parts.forEach((part, index) => results.set(part, correctResponse[index] === part.dataset.item));
+    }
+    const feedbackParts = grading === "choice" ? parts.filter((part) => results.has(part)) : parts.filter((part) => results.get(part) === false);
+    return { answered: isAnswered(question), fraction, feedbackParts, partResults: results, correctResponse };
+  }
+
+  function verdictText(result: Grade, points: number): string {
+    const earned = roundPoints(points * result.fraction);
+    if (result.fraction === 1) return `${text.correct} ${fill(text.pointsEarned, { earned, possible: points })}`;
+    if (result.fraction === 0) return `${text.incorrect} ${fill(text.pointsEarned, { earned, possible: points })}`;
+    return fill(text.partlyCorrect, { earned, possible: points });
+  }
+
+  /** Shows a graded question: its verdict always; marks, feedback and explanation unless the mode is `none`. */
+  function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
+    const points = Number(question.dataset.points ?? "0");
+    const shown = new Set(result.feedbackParts.map((part) => part.dataset.feedbackId));
+    for (const piece of question.querySelectorAll<HTMLElement>("[data-answer-feedback]")) piece.hidden = !details || !shown.has(piece.id);
+    const explanation = question.querySelector<HTMLElement>("[data-explanation]");
+    if (explanation) explanation.hidden = !details;
+    for (const part of partsOf(question)) {
+      const partResult = result.partResults.get(part);
+      const row = part.closest<HTMLElement>(".choice, .matching-row, .ordering-item") ?? part;
+      if (partResult === undefined || !details) delete row.dataset.result;
+      else row.dataset.result = partResult ? "correct" : "incorrect";
+    }
+    question.dataset.state = result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial";
+    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    if (verdict) verdict.textContent = verdictText(result, points);
+  }
+
+  function clearGrade(question: HTMLElement): void {
+    for (const piece of question.querySelectorAll<HTMLElement>("[data-answer-feedback], [data-explanation]")) piece.hidden = true;
+    for (const row of question.querySelectorAll<HTMLElement>("[data-result]")) delete row.dataset.result;
+    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    if (verdict) verdict.textContent = "";
+    delete question.dataset.state;
+  }
+
+  function setLocked(question: HTMLElement, locked: boolean): void {
+    const fieldset = question.querySelector("fieldset");
+    if (fieldset) fieldset.disabled = locked;
+    const check = question.querySelector<HTMLButtonElement>("[data-check-answer]");
+    if (check) check.disabled = locked;
+  }
+
+  function report(question: HTMLElement, result: Grade): void {
+    recorder.announceQuestionAnswer({
+      response: neutralResponse(question),
+      correctResponse: result.correctResponse,
+      lessonId: lessonOf(question)?.dataset.lessonId ?? "",
+      questionId: question.dataset.questionId ?? "",
+      questionType: question.dataset.questionType ?? "",
+      scoreFraction: result.fraction,
+      correct: result.fraction === 1,
+    });
+  }
+
+  /* ---------- Attempts: draw, shuffle, save, restore ---------- */
+
+  const submittedLessons = new Set<HTMLElement>();
+
+  function choiceRows(question: HTMLElement): HTMLElement[] {
+    return Array.from(question.querySelectorAll<HTMLElement>(".choice-list > .choice"));
+  }
+
+  function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
+    return lesson.dataset.shuffleChoices !== "false" && question.dataset.grading === "choice" && question.dataset.questionType !== "true_false";
+  }
+
+  /** Puts the choices in `order` (authored index per place); an empty order means authored order. */
+  function arrangeChoices(question: HTMLElement, order: readonly number[]): void {
+    const rows = choiceRows(question);
+    const list = rows[0]?.parentElement;
+    if (!list) return;
+    const byIndex = new Map(rows.map((row) => [Number(row.querySelector("input")?.value ?? "-1"), row]));
+    const wanted = order.length === rows.length ? order : rows.map((_, index) => index);
+    for (const index of wanted) {
+      const row = byIndex.get(index);
+      if (row) list.appendChild(row);
+    }
+  }
+
+  function choiceOrder(question: HTMLElement): number[] {
+    return choiceRows(question).map((row) => Number(row.querySelector("input")?.value ?? "0"));
+  }
+
+  const initialOrders = new Map<Element, Element[]>();
+  for (const list of document.querySelectorAll("[data-ordering-list]")) initialOrders.set(list, Array.from(list.children));
+
+  function clearAnswer(question: HTMLElement): void {
+    for (const part of partsOf(question)) {
+      if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
+      else if (part instanceof HTMLInputElement || part instanceof HTMLSelectElement) part.value = "";
+    }
+    const list = question.querySelector("[data-ordering-list]");
+    if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
+    delete question.dataset.touched;
+  }
+
+  function answerOf(question: HTMLElement): string | string[] {
+    const grading = question.dataset.grading;
+    if (grading === "choice") return checkedValues(question).map((value) => digits.charAt(Number(value))).join("");
+    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digits.charAt(Number(part.dataset.item))).join("") : "";
+    if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digits.charAt(Number(part.value)) : "-")).join("");
+    return partsOf(question).map((part) => (part instanceof HTMLInputElement ? part.value : ""));
+  }
+
+  /** Puts a saved answer back; false when it does not fit the question (then the attempt starts again). */
+  function applyAnswer(question: HTMLElement, answer: string | readonly string[]): boolean {
+    const grading = question.dataset.grading;
+    const parts = partsOf(question);
+    if (grading === "blanks") {
+      if (!Array.isArray(answer) || answer.length !== parts.length) return answer === "" || (Array.isArray(answer) && answer.length === 0);
+      parts.forEach((part, index) => {
+        if (part instanceof HTMLInputElement) part.value = String(answer[index] ?? "");
+      });
+      return true;
+    }
+    if (typeof answer !== "string") return false;
+    if (grading === "choice") {
+      const chosen = Array.from(answer, (digit) => digits.indexOf(digit));
+      const inputs = parts.filter((part): part is HTMLInputElement => part instanceof HTMLInputElement);
+      if (chosen.some((index) => index < 0 || index >= inputs.length) || (inputs[0]?.type === "radio" && chosen.length > 1)) return false;
+      for (const input of inputs) input.checked = chosen.includes(Number(input.value));
+      return true;
+    }
+    if (grading === "matching") {
+      if (answer === "") return true;
+      if (answer.length !== parts.length) return false;
+      return parts.every((part, index) => {
+        const digit = answer.charAt(index);
+        if (!(part instanceof HTMLSelectElement)) return false;
+        const value = digit === "-" ? "" : String(digits.indexOf(digit));
+        if (!Array.from(part.options).some((option) => option.value === value)) return false;
+        part.value = value;
+        return true;
+      });
+    }
+    if (grading === "ordering") {
+      if (answer === "") return true;
+      const list = question.querySelector("[data-ordering-list]");
+      const byItem = new Map(parts.map((part) => [part.dataset.item, part]));
+      const wanted = Array.from(answer, (digit) => byItem.get(String(digits.indexOf(digit))));
+      if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
+      for (const item of wanted) if (item) list.appendChild(item);
+      question.dataset.touched = "true";
+      return true;
+    }
+    return false;
+  }
+
+  function renumber(lesson: HTMLElement): void {
+    drawnOf(lesson).forEach((question, index) => {
+      const legend = question.querySelector<HTMLElement>("[data-question-legend]");
+      const points = Number(question.dataset.points ?? "0");
+      if (legend) legend.textContent = fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points });
+    });
+    for (const list of lesson.querySelectorAll("[data-ordering-list]")) updateOrderingButtons(list);
+  }
+
+  function updateOrderingButtons(list: Element): void {
+    const items = Array.from(list.children);
+    items.forEach((item, index) => {
+      const up = item.querySelector<HTMLButtonElement>("[data-move=up]");
+      const down = item.querySelector<HTMLButtonElement>("[data-move=down]");
+      if (up) up.disabled = index === 0;
+      if (down) down.disabled = index === items.length - 1;
+    });
+  }
+
+  function currentAttempt(lesson: HTMLElement): Attempt {
+    const pool = poolOf(lesson);
+    const entries: AttemptEntry[] = drawnOf(lesson).map((question) => ({
+      question: pool.indexOf(question),
+      order: shuffles(lesson, question) ? choiceOrder(question) : [],
+      answer: answerOf(question),
+      checked: question.dataset.checked === "true",
+    }));
+    return { submitted: submittedLessons.has(lesson), entries };
+  }
+
+  function save(lesson: HTMLElement): void {
+    recorder.saveAttempt(lesson.dataset.lessonId ?? "", attemptTools.encode(currentAttempt(lesson)));
+  }
+
+  function drawSize(lesson: HTMLElement): number {
+    const count = numberOrNull(lesson.dataset.drawCount);
+    const size = poolOf(lesson).length;
+    return count === null ? size : Math.min(count, size);
+  }
+
+  function resetQuestion(question: HTMLElement): void {
+    clearAnswer(question);
+    clearGrade(question);
+    setLocked(question, false);
+    delete question.dataset.checked;
+  }
+
+  /** A new attempt: a new draw (not the previous one when the pool allows), reshuffled choices, no answers. */
+  function startAttempt(lesson: HTMLElement): void {
+    const pool = poolOf(lesson);
+    const previous = drawnOf(lesson).length < pool.length ? drawnOf(lesson).map((question) => pool.indexOf(question)) : null;
+    const objectives = pool.map((question) => (question.dataset.objectives ?? "").split(" ").filter(Boolean));
+    const drawn = new Set(attemptTools.draw(objectives, numberOrNull(lesson.dataset.drawCount), lesson.dataset.drawByObjective === "true", previous));
+    pool.forEach((question, index) => {
+      question.hidden = !drawn.has(index);
+      resetQuestion(question);
+      const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+      arrangeChoices(question, shuffles(lesson, question) ? attemptTools.shuffle(fixed) : []);
+    });
+    submittedLessons.delete(lesson);
+    renumber(lesson);
+    setPanel(lesson, "open");
+    save(lesson);
+  }
+
+  /** Shows a saved attempt as it was left; false when it does not fit this lesson. */
+  function applyAttempt(lesson: HTMLElement, attempt: Attempt): boolean {
+    const pool = poolOf(lesson);
+    const chosen = new Map(attempt.entries.map((entry) => [entry.question, entry]));
+    for (const [index, question] of pool.entries()) {
+      const entry = chosen.get(index);
+      question.hidden = !entry;
+      resetQuestion(question);
+      arrangeChoices(question, []);
+      if (!entry) continue;
+      if (entry.order.length > 0) {
+        const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+        if (!shuffles(lesson, question) || entry.order.some((value, place) => (fixed[place] || fixed[value]) && value !== place)) return false;
+        arrangeChoices(question, entry.order);
+      }
+      if (!applyAnswer(question, entry.answer)) return false;
+      if (entry.checked) question.dataset.checked = "true";
+    }
+    renumber(lesson);
+    return true;
+  }
+
+  function attemptsLeft(lesson: HTMLElement, attempts: number): number | null {
+    const maxAttempts = numberOrNull(lesson.dataset.maxAttempts);
+    return maxAttempts === null ? null : Math.max(0, maxAttempts - attempts);
+  }
+
+  /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
+  function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
+    const submit = lesson.querySelector<HTMLElement>("[data-submit-quiz]");
+    const retry = lesson.querySelector<HTMLElement>("[data-retry-quiz]");
+    const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
+    const left = attemptsLeft(lesson, record?.attempts ?? 0);
+    if (submit) submit.hidden = state === "done";
+    if (retry) retry.hidden = state === "open" || left === 0;
+    if (state === "open") {
+      const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
+      if (result) result.replaceChildren();
+    }
+  }
+
+  /* ---------- Checking, submitting, the result ---------- */
+
+  async function checkQuestion(question: HTMLElement): Promise<void> {
+    const lesson = lessonOf(question);
+    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    if (!isAnswered(question)) {
+      clearGrade(question);
+      if (verdict) verdict.textContent = text.unanswered;
+      question.dataset.state = "unanswered";
+      return;
+    }
+    const result = await grade(question);
+    showGrade(question, result, true);
+    report(question, result);
+    if (isQuiz(lesson)) {
+      question.dataset.checked = "true";
+      setLocked(question, true);
+      save(lesson);
+      question.querySelector<HTMLElement>("[data-feedback-region]")?.focus();
+    }
+  }
+
+  function questionNumber(lesson: HTMLElement, question: HTMLElement): number {
+    return drawnOf(lesson).indexOf(question) + 1;
+  }
+
+  /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
+  function requestSubmit(lesson: HTMLElement): void {
+    const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
+    const dialog = lesson.querySelector<HTMLDialogElement>("[data-submit-dialog]");
+    if (unanswered.length === 0 || !dialog) {
+      void submitQuiz(lesson);
+      return;
+    }
+    const count = drawnOf(lesson).length;
+    const title = dialog.querySelector<HTMLElement>("[data-dialog-title]");
+    if (title) title.textContent = fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count });
+    const list = dialog.querySelector<HTMLElement>("[data-unanswered-list]");
+    list?.replaceChildren(
+      ...unanswered.map((question) => {
+        const item = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "link-button";
+        button.dataset.goToQuestion = question.dataset.questionId ?? "";
+        button.textContent = fill(text.unansweredItem, { number: questionNumber(lesson, question) });
+        item.appendChild(button);
+        return item;
+      }),
+    );
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+    dialog.querySelector<HTMLElement>("[data-dialog-back]")?.focus();
+  }
+
+  function closeDialog(dialog: HTMLDialogElement): void {
+    if (typeof dialog.close === "function") dialog.close();
+    else dialog.removeAttribute("open");
+  }
+
+  function focusQuestion(question: HTMLElement | undefined): void {
+    question?.scrollIntoView({ block: "center" });
+    question?.querySelector<HTMLElement>("input, select, button:not([disabled])")?.focus();
+  }
+
+  async function submitQuiz(lesson: HTMLElement): Promise<void> {
+    if (submittedLessons.has(lesson)) return;
+    submittedLessons.add(lesson);
+    const details = modeOf(lesson) !== "none";
+    const lines: ResultLine[] = [];
+    let earnedPoints = 0;
+    let possiblePoints = 0;
+    for (const [index, question] of drawnOf(lesson).entries()) {
+      const result = await grade(question);
+      showGrade(question, result, details);
+      // A question checked on its own (immediate mode) was reported then, and is locked since.
+      if (question.dataset.checked !== "true") report(question, result);
+      setLocked(question, true);
+      const points = Number(question.dataset.points ?? "0");
+      possiblePoints += points;
+      earnedPoints += points * result.fraction;
+      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+    }
+    const lessonId = lesson.dataset.lessonId ?? "";
+    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
+    const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
+    const passed = passingScore === null || scorePercent >= passingScore;
+    const score = recorder.recordQuizAttempt(
+      { lessonId, scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
+      numberOrNull(lesson.dataset.maxAttempts),
+    );
+    save(lesson);
+    const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
+    // Worded from the record the course reports (the best attempt counts), so the page never says less than the LMS is told.
+    const record = recorder.quizRecord(lessonId);
+    summary.push(verdictSentence(passingScore, passed, record));
+    summary.push(attemptsSentence(score.attemptsLeft));
+    showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
+  }
+
+  function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
+    if (passMark === null) return text.noPassMark;
+    if (passedNow) return fill(text.passed, { passMark });
+    if (record?.passed) return fill(text.passedEarlier, { best: record.bestScorePercent, passMark });
+    return fill(text.failed, { passMark });
+  }
+
+  function attemptsSentence(left: number | null): string {
+    return left === null ? text.attemptsUnlimited : left > 0 ? fill(text.attemptsLeft, { count: left }) : text.noAttemptsLeft;
+  }
+
+  /**
+   * The results screen: the score large (for the eye; the sentence below says it for everyone), the
+   * verdict and the pass mark, attempts left, then a review line per question with its mark.
+   */
+  function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
+    setPanel(lesson, "done");
+    const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
+    if (!result) return;
+    const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => {
+      const created = document.createElement(tag);
+      created.className = className;
+      created.textContent = textContent;
+      return created;
+    };
+    const heading = element("h2", "result-heading", text.resultsHeading);
+    const score = element("div", "result-score");
+    score.setAttribute("aria-hidden", "true");
+    score.append(element("span", "result-percent", `${figures.percent}%`));
+    if (figures.passMark !== null) score.append(element("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
+    const paragraph = element("p", "result-summary", summary.join(" "));
+    const children: HTMLElement[] = [heading, score, paragraph];
+    if (lines.length > 0) {
+      const list = element("ul", "question-results");
+      for (const line of lines) {
+        const item = element("li", "", line.text);
+        item.dataset.review = line.state;
+        list.appendChild(item);
+      }
+      children.push(list);
+    }
+    result.replaceChildren(...children);
+    result.dataset.outcome = passed ? "passed" : "failed";
+    if (moveFocus) result.focus();
+  }
+
+  function retryQuiz(lesson: HTMLElement): void {
+    startAttempt(lesson);
+    focusQuestion(drawnOf(lesson)[0]);
+  }
+
+  /**
+   * After a resume (SCORM suspend data, a cmi5 State document): a saved attempt is shown as it was
+   * left, graded again if it had been submitted; one that does not fit starts a new attempt, and a quiz
+   * whose attempts are used up shows its last result.
+   */
+  async function restoreQuiz(lesson: HTMLElement): Promise<void> {
+    const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
+    const pool = poolOf(lesson);
+    const shape = { drawSize: drawSize(lesson), choiceCounts: pool.map((question) => choiceRows(question).length) };
+    const attempt = attemptTools.decode(recorder.attemptOf(lesson.dataset.lessonId ?? ""), shape);
+    const fits = attempt !== null && applyAttempt(lesson, attempt);
+    if (!fits || !attempt) {
+      startAttempt(lesson);
+      if (record && record.attempts > 0 && attemptsLeft(lesson, record.attempts) === 0) {
+        for (const question of drawnOf(lesson)) setLocked(question, true);
+        submittedLessons.add(lesson);
+        showRestoredResult(lesson, record, []);
+      }
+      return;
+    }
+    // A submitted attempt counts only when the record says an attempt was made (a hand-set flag does not reveal answers).
+    // With no attempts left, an open attempt cannot be submitted: it shows the last result instead.
+    const usedUp = record !== undefined && record.attempts > 0 && attemptsLeft(lesson, record.attempts) === 0;
+    const submitted = (attempt.submitted || usedUp) && record !== undefined && record.attempts > 0;
+    if (submitted) submittedLessons.add(lesson);
+    else submittedLessons.delete(lesson);
+    const details = modeOf(lesson) !== "none";
+    const lines: ResultLine[] = [];
+    for (const [index, question] of drawnOf(lesson).entries()) {
+      if (!submitted && question.dataset.checked !== "true") continue;
+      const result = await grade(question);
+      showGrade(question, result, details || !submitted);
+      setLocked(question, true);
+      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
+      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+    }
+    if (submitted && record) showRestoredResult(lesson, record, lines);
+    else setPanel(lesson, "open");
+    save(lesson);
+  }
+
+  function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
+    const passingScore = recorder.passMarkOf(lesson.dataset.lessonId ?? "", numberOrNull(lesson.dataset.passingScore));
+    const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
+    if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
+    summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
+    showResult(lesson, { percent: record.lastScorePercent, passMark: passingScore }, summary, lines, record.passed, false);
+  }
+
+  /* ---------- Wiring ---------- */
+
+  for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) startAttempt(lesson);
+
+  document.addEventListener(events.stateRestored, () => {
+    for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) void restoreQuiz(lesson);
+  });
+
+  const saveFrom = (target: EventTarget | null): void => {
+    const question = target instanceof Element ? target.closest<HTMLElement>("[data-question]") : null;
+    const lesson = question ? lessonOf(question) : null;
+    if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
+  };
+  // Leaving the page (another lesson, the browser's Back) closes a submit dialog left open.
+  window.addEventListener("hashchange", () => {
+    for (const dialog of document.querySelectorAll<HTMLDialogElement>("[data-submit-dialog][open]")) closeDialog(dialog);
+  });
+  // Saved on "change" (a pick, or leaving a blank), not per keystroke: each save may be an LMS commit.
+  // Typing not yet committed is saved when the page goes, before the adapters finish the session.
+  document.addEventListener("change", (event) => saveFrom(event.target));
+  const saveOpenAttempts = (): void => {
+    for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
+  };
+  window.addEventListener("beforeunload", saveOpenAttempts);
+  window.addEventListener("pagehide", saveOpenAttempts);
+
+  document.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+    if (!button) return;
+    const question = button.closest<HTMLElement>("[data-question]");
+    const lesson = lessonOf(button);
+    const dialog = button.closest<HTMLDialogElement>("[data-submit-dialog]");
+    if (button.hasAttribute("data-check-answer") && question) void checkQuestion(question);
+    else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson);
+    else if (button.hasAttribute("data-retry-quiz") && lesson) retryQuiz(lesson);
+    else if (button.dataset.move && question) {
+      question.dataset.touched = "true";
+      saveFrom(question);
+    } else if (dialog && lesson) {
+      closeDialog(dialog);
+      if (button.hasAttribute("data-dialog-submit")) void submitQuiz(lesson);
+      else if (button.hasAttribute("data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
+      else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => candidate.dataset.questionId === button.dataset.goToQuestion));
+    }
+  });
+}

@@ -1,0 +1,241 @@
+/**
+ * In-page course runtime: shows one
+ * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
+ * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
+ */
+import type { RuntimeText } from "../../render/ui-text.ts";
+import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
+
+export interface RuntimeConfig {
+  readonly courseId: string;
+  readonly text: RuntimeText;
+}
+
+export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
+  const { text } = config;
+  const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
+  const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
+  const lessons: LessonSummary[] = lessonPages.map((page) => ({
+    id: page.dataset.lessonId ?? "",
+    title: page.dataset.lessonTitle ?? "",
+    kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
+    finalAssessment: page.dataset.lessonKind === "quiz" && page.hasAttribute("data-final-assessment"),
+  }));
+  const visited = new Set<string>();
+  const quizzes = new Map<string, QuizRecord>();
+  const attempts = new Map<string, unknown>();
+  let currentPage: HTMLElement | null = null;
+  let platformPassMark: number | null = null;
+  let currentLessonId: string | null = null;
+
+  function fill(template: string, values: Record<string, string | number>): string {
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  }
+
+  function pageForLesson(lessonId: string): HTMLElement | undefined {
+    return lessonPages.find((page) => page.dataset.lessonId === lessonId);
+  }
+
+  function pageFromFragment(): HTMLElement | null {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    return target?.closest<HTMLElement>("[data-page]") ?? null;
+  }
+
+  /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */
+  function lessonState(lessonId: string): keyof RuntimeText["contentsStates"] | null {
+    const record = quizzes.get(lessonId);
+    if (lessons.find((lesson) => lesson.id === lessonId)?.kind !== "quiz") return visited.has(lessonId) ? "completed" : null;
+    if (record?.passed) return "passed";
+    if (record && record.attempts > 0) return "failed";
+    return visited.has(lessonId) ? "visited" : null;
+  }
+
+  function showStateInContents(lessonId: string): void {
+    const page = pageForLesson(lessonId);
+    const link = page ? document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`) : null;
+    if (!link) return;
+    const state = lessonState(lessonId);
+    if (state) link.dataset.state = state;
+    else delete link.dataset.state;
+    const note = link.querySelector<HTMLElement>("[data-state-note]");
+    if (!note) return;
+    note.textContent = state ? ` ${text.contentsStates[state]}` : "";
+    note.hidden = state === null;
+    showProgress();
+  }
+
+  /** The progress bar (lessons completed or passed of all) and the cover's Start button, which becomes Resume. */
+  function showProgress(): void {
+    const done = lessons.filter((lesson) => {
+      const state = lessonState(lesson.id);
+      return state === "completed" || state === "passed";
+    }).length;
+    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]");
+    if (bar) bar.value = done;
+    const label = document.querySelector<HTMLElement>("[data-progress-text]");
+    if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
+    const start = document.querySelector<HTMLAnchorElement>("[data-start-course]");
+    const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
+    const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
+    if (!start || !resumeAt || !page) return;
+    start.href = `#${page.id}`;
+    start.textContent = fill(text.resumeCourse, { title: resumeAt.title });
+  }
+
+  function showPage(page: HTMLElement, moveFocus: boolean): void {
+    for (const other of pages) other.hidden = other !== page;
+    currentPage = page;
+    for (const link of document.querySelectorAll<HTMLElement>("[data-contents-link]")) {
+      if (link.dataset.contentsLink === page.id) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    if (moveFocus) page.querySelector<HTMLElement>("[data-page-heading]")?.focus();
+    const lessonId = page.dataset.lessonId;
+    const progress = document.querySelector<HTMLElement>("[data-progress]");
+    if (lessonId === undefined) {
+      if (progress) progress.textContent = "";
+      if (page.hasAttribute("data-completion")) showCompletion(page);
+      return;
+    }
+    const position = lessonPages.indexOf(page) + 1;
+    if (progress) progress.textContent = fill(text.lessonProgress, { position, count: lessonPages.length });
+    currentLessonId = lessonId;
+    visited.add(lessonId);
+    showStateInContents(lessonId);
+    const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
+    document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+  }
+
+  /** The completion screen says what the learner has left, or the verdict and score the course reports. */
+  function showCompletion(page: HTMLElement): void {
+    const status = page.querySelector<HTMLElement>("[data-completion-status]");
+    if (!status) return;
+    const state = progress();
+    const remaining = lessons.length - state.visitedLessonIds.length;
+    if (remaining > 0) status.textContent = fill(text.completionRemaining, { count: remaining, total: lessons.length });
+    else if (state.passed === null || state.scorePercent === null) status.textContent = text.completionDone;
+    else status.textContent = fill(state.passed ? text.completionPassed : text.completionFailed, { score: state.scorePercent });
+    page.dataset.outcome = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
+  }
+
+  function progress(): CourseProgress {
+    // A final assessment alone decides success and score; without one, every quiz lesson counts.
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
+    const bestScores = quizLessons.map((lesson) => quizzes.get(lesson.id)?.bestScorePercent ?? 0);
+    return {
+      currentLessonId,
+      visitedLessonIds: lessons.filter((lesson) => visited.has(lesson.id)).map((lesson) => lesson.id),
+      quizzes: Object.fromEntries(quizzes),
+      attempts: Object.fromEntries(attempts),
+      completed: lessons.every((lesson) => visited.has(lesson.id)),
+      passed: quizLessons.length === 0 ? null : quizLessons.every((lesson) => quizzes.get(lesson.id)?.passed === true),
+      scorePercent: quizLessons.length === 0 ? null : Math.round(bestScores.reduce((sum, score) => sum + score, 0) / quizLessons.length),
+    };
+  }
+
+  function listen<Detail>(eventName: string, listener: (detail: Detail) => void): () => void {
+    const handler = (event: Event): void => listener((event as CustomEvent<Detail>).detail);
+    document.addEventListener(eventName, handler);
+    return () => document.removeEventListener(eventName, handler);
+  }
+
+  function restore(state: Partial<CourseState>): void {
+    for (const lessonId of state.visitedLessonIds ?? []) {
+      if (!pageForLesson(lessonId)) continue;
+      visited.add(lessonId);
+      showStateInContents(lessonId);
+    }
+    for (const [lessonId, record] of Object.entries(state.quizzes ?? {})) {
+      quizzes.set(lessonId, record);
+      showStateInContents(lessonId);
+    }
+    for (const [lessonId, attempt] of Object.entries(state.attempts ?? {})) if (pageForLesson(lessonId)) attempts.set(lessonId, attempt);
+    document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
+    const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
+    if (page && page !== currentPage) showPage(page, false);
+  }
+
+  /** The quiz lessons whose result decides the course: the final assessment, else every quiz lesson. */
+  function decides(lessonId: string): boolean {
+    const final = lessons.filter((lesson) => lesson.finalAssessment);
+    return (final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz")).some((lesson) => lesson.id === lessonId);
+  }
+
+  function passMarkOf(lessonId: string, own: number | null): number | null {
+    return platformPassMark !== null && decides(lessonId) ? platformPassMark : own;
+  }
+
+  function setPassMark(percent: number | null): void {
+    platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;
+    for (const page of lessonPages) {
+      const lessonId = page.dataset.lessonId ?? "";
+      const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
+      const label = page.querySelector<HTMLElement>("[data-pass-mark]");
+      if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
+    }
+  }
+
+  const api: CourseRuntimeApi = {
+    version: 1,
+    courseId: config.courseId,
+    lessons,
+    onLessonVisited: (listener) => listen(events.lessonVisited, listener),
+    onQuizScored: (listener) => listen(events.quizScored, listener),
+    onQuestionAnswered: (listener) => listen(events.questionAnswered, listener),
+    onAttemptSaved: (listener) => listen(events.attemptSaved, listener),
+    getState: progress,
+    setState: restore,
+    goToLesson(lessonId) {
+      const page = pageForLesson(lessonId);
+      if (page) showPage(page, true);
+    },
+    setPassMark,
+  };
+  window.CourseRuntime = api;
+
+  window.addEventListener("hashchange", () => {
+    const page = pageFromFragment();
+    if (page && page !== currentPage) showPage(page, true);
+  });
+
+  // Start once every inline script (including a SCORM adapter) has run, so its listeners see the first visit.
+  function start(): void {
+    const resumed = currentLessonId === null ? undefined : pageForLesson(currentLessonId);
+    const first = pageFromFragment() ?? resumed ?? pages[0];
+    if (first && first !== currentPage) showPage(first, false);
+    document.documentElement.classList.add("course-ready");
+    document.dispatchEvent(new CustomEvent(events.ready, { detail: progress() }));
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else setTimeout(start, 0);
+
+  return {
+    recordQuizAttempt(result, maxAttempts) {
+      const previous = quizzes.get(result.lessonId);
+      const attempt = (previous?.attempts ?? 0) + 1;
+      quizzes.set(result.lessonId, {
+        attempts: attempt,
+        lastScorePercent: result.scorePercent,
+        bestScorePercent: Math.max(previous?.bestScorePercent ?? 0, result.scorePercent),
+        passed: (previous?.passed ?? false) || result.passed,
+      });
+      showStateInContents(result.lessonId);
+      const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };
+      document.dispatchEvent(new CustomEvent(events.quizScored, { detail: score }));
+      return score;
+    },
+    quizRecord: (lessonId) => quizzes.get(lessonId),
+    announceQuestionAnswer(answer) {
+      document.dispatchEvent(new CustomEvent(events.questionAnswered, { detail: answer }));
+    },
+    saveAttempt(lessonId, attempt) {
+      if (attempt === null) attempts.delete(lessonId);
+      else attempts.set(lessonId, attempt);
+      document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
+    },
+    attemptOf: (lessonId) => attempts.get(lessonId),
+    passMarkOf,
+  };
+}

@@ -1,0 +1,7 @@
+/** The launch bundle of a one-lesson Common Cartridge page. */
+import { configElementIds, type LessonLaunchConfig } from "../config.ts";
+import { openLessonOnLaunch } from "../lms/lesson-launch.ts";
+import { readConfig } from "../read-config.ts";
+
+const config = readConfig<LessonLaunchConfig>(configElementIds.lms);
+if (config) openLessonOnLaunch(config.lessonId);

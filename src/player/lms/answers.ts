@@ -1,0 +1,158 @@
+/**
+ * Question-level reporting in the browser: `createAnswerTools` turns one `QuestionAnswer` plus the
+ * export's facts about the question (see `export/runtime/question-facts.ts`) into SCORM 1.2 and SCORM
+ * 2004 `cmi.interactions.n.*` values, each in the format its version requires, and into an xAPI
+ * `answered` statement's object and result (a `cmi.interaction` activity, as cmi5 allows).
+ */
+import type { QuestionAnswer } from "../contract.ts";
+
+export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
+
+export interface QuestionFacts {
+  readonly kind: InteractionKind;
+  /** The prompt as plain text, at most 250 characters. */
+  readonly description: string;
+  readonly weighting: number;
+  readonly objectiveIds: readonly string[];
+  /** Choice texts, ordering items in the order first shown (never the right order), matching's left items, sorting's items, or a scenario's scene ids. */
+  readonly labels: readonly string[];
+  /** Matching and sorting only: the right-hand texts or the category titles. */
+  readonly targets: readonly string[];
+  readonly caseMatters: boolean;
+}
+
+/** One interaction record, ready to be written element by element. */
+export interface InteractionRecord {
+  readonly id: string;
+  readonly type: string;
+  readonly description: string;
+  readonly weighting: string;
+  readonly learnerResponse: string;
+  readonly correctPattern: string;
+  readonly result: string;
+  readonly latency: string;
+  readonly timestamp: string;
+  readonly objectiveIds: readonly string[];
+}
+
+export interface AnswerTools {
+  scorm2004(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
+  scorm12(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
+  /** The `answered` statement's object (a `cmi.interaction` activity under the AU) and result. */
+  xapi(answer: QuestionAnswer, auId: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> } | null;
+}
+
+export function createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools {
+  const letters = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+  function isoDuration(seconds: number): string {
+    return `PT${Math.max(0, Math.round(seconds * 100) / 100)}S`;
+  }
+
+  function timespan12(seconds: number): string {
+    const whole = Math.max(0, seconds);
+    const pad = (value: number): string => String(value).padStart(2, "0");
+    const hundredths = Math.floor((whole % 1) * 100);
+    return `${String(Math.min(9999, Math.floor(whole / 3600))).padStart(4, "0")}:${pad(Math.floor((whole % 3600) / 60))}:${pad(Math.floor(whole % 60))}.${pad(hundredths)}`;
+  }
+
+  const fillInText = (text: string): string => text.replace(/\[[,.]\]/g, " ").replace(/^\{/, "(").slice(0, 250);
+
+  /** SCORM 2004 `learner_response` / `correct_responses.n.pattern` syntax (RTE 4.2.9). */
+  function pattern2004(facts: QuestionFacts, response: readonly string[], isPattern: boolean): string {
+    const id = (prefix: string, index: string): string => `${prefix}_${Number(index) + 1}`;
+    switch (facts.kind) {
+      case "true-false":
+        return response[0] === "0" ? "true" : response[0] === "1" ? "false" : "";
+      case "choice":
+        return response.map((index) => id("choice", index)).join("[,]");
+      case "fill-in": {
+        const body = response.map(fillInText).join("[,]");
+        return isPattern ? `{case_matters=${facts.caseMatters}}${response.length > 1 ? "{order_matters=true}" : ""}${body}` : body;
+      }
+      case "matching":
+        return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
+      case "sequencing":
+        return response.map((position) => id("item", position)).join("[,]");
+      case "performance":
+        // One step per scene visited: the step's name is its place in the path, its answer the scene id.
+        return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
+    }
+  }
+
+  /** SCORM 1.2 `student_response` / `correct_responses.n.pattern` syntax (single characters, commas). */
+  function pattern12(facts: QuestionFacts, response: readonly string[]): string {
+    const letter = (index: string): string => letters.charAt(Number(index)) || "z";
+    switch (facts.kind) {
+      case "true-false":
+        return response[0] === "0" ? "t" : response[0] === "1" ? "f" : "";
+      case "choice":
+      case "sequencing":
+        return response.map(letter).join(",");
+      case "fill-in":
+        return response.join(" ").replace(/,/g, " ").slice(0, 255);
+      case "matching":
+        return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
+      case "performance":
+        return response.join(",").slice(0, 255);
+    }
+  }
+
+  function record(answer: QuestionAnswer, latency: string, learnerResponse: string, correctPattern: string, result: string, type: string): InteractionRecord {
+    const facts = questions[answer.questionId] as QuestionFacts;
+    return {
+      id: answer.questionId,
+      type,
+      description: facts.description,
+      weighting: String(facts.weighting),
+      learnerResponse,
+      correctPattern,
+      result,
+      latency,
+      timestamp: new Date().toISOString(),
+      objectiveIds: facts.objectiveIds,
+    };
+  }
+
+  return {
+    scorm2004(answer, latencySeconds) {
+      const facts = questions[answer.questionId];
+      if (!facts) return null;
+      const result = answer.correct ? "correct" : "incorrect";
+      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), pattern2004(facts, answer.correctResponse, true), result, facts.kind);
+    },
+    scorm12(answer, latencySeconds) {
+      const facts = questions[answer.questionId];
+      if (!facts) return null;
+      const result = answer.correct ? "correct" : "wrong";
+      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), pattern12(facts, answer.correctResponse), result, facts.kind);
+    },
+    xapi(answer, auId, latencySeconds) {
+      const facts = questions[answer.questionId];
+      if (!facts) return null;
+      const component = (prefix: string, labels: readonly string[]): Record<string, unknown>[] =>
+        labels.map((label, index) => ({ id: `${prefix}_${index + 1}`, description: { "en-US": label } }));
+      const definition: Record<string, unknown> = {
+        type: "http://adlnet.gov/expapi/activities/cmi.interaction",
+        description: { "en-US": facts.description },
+        interactionType: facts.kind === "fill-in" ? "fill-in" : facts.kind,
+        correctResponsesPattern: [pattern2004(facts, answer.correctResponse, true)],
+      };
+      if (facts.kind === "choice") definition.choices = component("choice", facts.labels);
+      if (facts.kind === "sequencing") definition.choices = component("item", facts.labels);
+      if (facts.kind === "matching") {
+        definition.source = component("item", facts.labels);
+        definition.target = component("target", facts.targets);
+      }
+      return {
+        object: { id: `${auId}/questions/${encodeURIComponent(answer.questionId)}`, objectType: "Activity", definition },
+        result: {
+          response: pattern2004(facts, answer.response, false),
+          success: answer.correct,
+          score: { scaled: Math.round(answer.scoreFraction * 1000) / 1000, raw: Math.round(answer.scoreFraction * facts.weighting * 100) / 100, min: 0, max: facts.weighting },
+          duration: isoDuration(latencySeconds),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The player's built bundles as text (see `src/build-player.ts`), embedded at build time so the
+ * compiled binary carries them. A page ships exactly one course bundle, the smallest that has what its
+ * blocks need, and at most one LMS adapter bundle.
+ */
+import cmi5Bundle from "../player/dist/cmi5.js.txt" with { type: "text" };
+import courseBaseBundle from "../player/dist/course-base.js.txt" with { type: "text" };
+import courseFullBundle from "../player/dist/course-full.js.txt" with { type: "text" };
+import courseInteractionsBundle from "../player/dist/course-interactions.js.txt" with { type: "text" };
+import courseQuizBundle from "../player/dist/course-quiz.js.txt" with { type: "text" };
+import lessonLaunchBundle from "../player/dist/lesson-launch.js.txt" with { type: "text" };
+import scormBundle from "../player/dist/scorm.js.txt" with { type: "text" };
+import courseStyles from "../player/dist/styles-course.css.txt" with { type: "text" };
+import interactionStyles from "../player/dist/styles-interactions.css.txt" with { type: "text" };
+import printStyles from "../player/dist/styles-print.css.txt" with { type: "text" };
+
+/** Which optional parts of the player a page needs: its questions' grading and its teaching blocks' behaviour. */
+export interface ClientFeatures {
+  readonly quizzes: boolean;
+  readonly interactions: boolean;
+  /** A scenario's endings are sealed (issue 21): the interactions need the seal key to open the one reached. */
+  readonly scenarios: boolean;
+}
+
+export type FeatureSet = "course-base" | "course-quiz" | "course-interactions" | "course-full";
+
+export function featureSetOf(features: Pick<ClientFeatures, "quizzes" | "interactions">): FeatureSet {
+  if (features.quizzes) return features.interactions ? "course-full" : "course-quiz";
+  return features.interactions ? "course-interactions" : "course-base";
+}
+
+export const courseBundles: Readonly<Record<FeatureSet, string>> = {
+  "course-base": courseBaseBundle,
+  "course-quiz": courseQuizBundle,
+  "course-interactions": courseInteractionsBundle,
+  "course-full": courseFullBundle,
+};
+
+export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle } as const;
+
+/** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
+export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles } as const;

@@ -1,0 +1,172 @@
+/**
+ * Every word a learner sees or hears comes from the course's language (issue 30): a course with every
+ * block type, a quiz, a final assessment and an LMS adapter, rendered in French, German and Spanish,
+ * shows none of the English pack's strings (on the page, in its attributes, in the player's and the
+ * adapter's configuration); the packs are complete, and a language without one names what falls back.
+ */
+import { describe, expect, test } from "bun:test";
+import { blockTypes } from "../src/authoring/schemas/blocks.ts";
+import { scormAdapter } from "../src/export/runtime/adapters.ts";
+import { renderCourseHtml, type RenderableCourse, type RenderableLesson } from "../src/render/index.ts";
+import { englishPacks, fallbackStrings } from "../src/render/ui-text.ts";
+import { interfaceTranslations, type InterfaceLanguage } from "../src/render/ui-text-translations.ts";
+import { textBlocks } from "./support/xss-corpus.ts";
+
+type Block = RenderableLesson["blocks"] extends readonly (infer B)[] | undefined ? B : never;
+const words = "Lorem ipsum";
+
+function teachingBlocks(id: (suffix: string) => string): Block[] {
+  return [
+    { id: id("divider"), type: "divider" },
+    { id: id("graphic"), type: "labeled_graphic", image: { assetId: "ast_image" }, alt: words, markers: [{ x: 20, y: 10, title: words, markdown: words }, { x: 60, y: 45, title: `${words} 2`, markdown: words }] },
+    { id: id("process"), type: "process", steps: [{ title: words, markdown: words }, { title: `${words} 2`, markdown: words }, { title: `${words} 3`, markdown: words }] },
+    { id: id("timeline"), type: "timeline", events: [{ date: "1999", title: words, markdown: words }, { date: "2000", title: words, markdown: words }] },
+    { id: id("attachment"), type: "attachment", assetId: "ast_image", title: words, description: words },
+    { id: id("continue"), type: "continue", requireCompletion: true },
+    {
+      id: id("scenario"), type: "scenario", title: words, markdown: words, character: { name: words }, startSceneId: "a", points: 2, objectiveIds: [],
+      scenes: [
+        { id: "a", markdown: words, choices: [{ text: words, feedback: words, next: "b" }, { text: `${words} 2`, next: "c" }] },
+        { id: "b", markdown: words, ending: { outcome: "success" } },
+        { id: "c", markdown: words, ending: { outcome: "failure" } },
+      ],
+    },
+    {
+      id: id("sorting"), type: "sorting", prompt: words, points: 2, explanation: words, objectiveIds: [],
+      categories: [{ title: "Alpha" }, { title: "Beta" }],
+      items: [{ text: words, category: "Alpha", feedback: words }, { text: `${words} 2`, category: "Beta" }],
+    },
+  ] as unknown as Block[];
+}
+
+function courseIn(language: string): RenderableCourse {
+  const id = (lesson: string) => (suffix: string) => `blk_${lesson}_${suffix}`;
+  const blocks = (lesson: string) => [...(textBlocks(words, id(lesson)) as Block[]), ...teachingBlocks(id(lesson))];
+  return {
+    id: "crs_lang", title: words, description: words, language, audience: words, level: "beginner", targetMinutes: 20,
+    objectives: [{ id: "obj_1", text: words }],
+    modules: [
+      { id: "mod_1", title: words, summary: words, objectiveIds: [], lessons: [{ id: "les_content", title: words, kind: "content", blocks: blocks("c") }] },
+      { id: "mod_2", title: words, summary: words, objectiveIds: [], lessons: [{ id: "les_quiz", title: words, kind: "quiz", passingScore: 70, maxAttempts: 2, blocks: blocks("q") }] },
+      { id: "mod_3", title: words, summary: words, objectiveIds: [], lessons: [{ id: "les_final", title: words, kind: "quiz", passingScore: 80, maxAttempts: null, finalAssessment: true, blocks: blocks("f") } as RenderableLesson] },
+    ],
+  } as RenderableCourse;
+}
+
+/** The literal words of a pack value: a string, a template's text between `{placeholders}`, or a function's text between its arguments. */
+function fragments(value: unknown): string[] {
+  if (typeof value === "string") return value.split(/\{\w+\}/);
+  if (typeof value === "function") {
+    const marker = "\u0001";
+    const calls = [value(2, 3), value(1, 1), value(marker, marker), value("draft", 2), value("published", 2)].filter((text): text is string => typeof text === "string");
+    return calls.flatMap((text) => text.split(/\u0001|\d+/));
+  }
+  if (value && typeof value === "object") return Object.values(value).flatMap(fragments);
+  return [];
+}
+
+/** English words the page must not show in `language`: each pack string's fragments, less those the language's pack also uses. */
+function englishWordsFor(language: InterfaceLanguage): Map<string, string> {
+  const words = new Map<string, string>();
+  const pack = interfaceTranslations[language] as Record<string, Record<string, unknown>>;
+  // A word both languages have ("Note", "Question", "Information") is not English when the pack uses it too.
+  const translated = Object.values(pack).flatMap((section) => fragments(section)).join("\u0002");
+  for (const [section, english] of Object.entries(englishPacks)) {
+    for (const [key, value] of Object.entries(english)) {
+      for (const fragment of fragments(value).map((text) => text.trim())) {
+        if (fragment.length >= 4 && /[A-Za-z]{3}/.test(fragment) && !translated.includes(fragment)) words.set(fragment, `${section}.${key}`);
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * What the learner can see or hear, one string each: the text, the attributes that are read or shown
+ * (labels, titles, alternatives, placeholders), and the string values of the player's and adapter's
+ * JSON configuration. Never the running code, class names or JSON keys.
+ */
+function learnerFacingStrings(page: string): string[] {
+  const strings: string[] = [];
+  let json: string | null = null;
+  let skipped = 0;
+  const spoken = ["aria-label", "aria-description", "aria-roledescription", "aria-valuetext", "title", "alt", "placeholder", "label", "value", "content"];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") strings.push(value);
+    else if (value && typeof value === "object") Object.values(value).forEach(collect);
+  };
+  new HTMLRewriter()
+    .on("*", {
+      element(element) {
+        for (const name of spoken) {
+          const value = element.getAttribute(name);
+          if (value) strings.push(value);
+        }
+        const tag = element.tagName.toLowerCase();
+        if (tag === "script" && element.getAttribute("type") === "application/json") {
+          json = "";
+          element.onEndTag(() => {
+            collect(JSON.parse(json ?? "null"));
+            json = null;
+          });
+        } else if (tag === "script" || tag === "style") {
+          skipped++;
+          element.onEndTag(() => void skipped--);
+        }
+      },
+      text(chunk) {
+        if (json !== null) json += chunk.text;
+        else if (skipped === 0) strings.push(chunk.text);
+      },
+    })
+    .transform(page);
+  return strings.map((text) => text.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'"));
+}
+
+/** The English fragments found as words in what the learner gets, each with the pack key it comes from. */
+function englishFound(language: InterfaceLanguage, page: string): string[] {
+  const strings = learnerFacingStrings(page);
+  return [...englishWordsFor(language)]
+    .filter(([fragment]) => {
+      const word = new RegExp(`(^|[^\\p{L}])${fragment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u");
+      return strings.some((text) => word.test(text));
+    })
+    .map(([fragment, key]) => `${key}: “${fragment}”`);
+}
+
+describe("language packs", () => {
+  test("the fixture uses every block type", () => {
+    const used = new Set(courseIn("fr").modules.flatMap((module) => module.lessons.flatMap((lesson) => (lesson.blocks ?? []).map((block) => block.type))));
+    expect(blockTypes.filter((type) => !used.has(type))).toEqual([]);
+  });
+
+  test("fr, de and es are complete: nothing falls back to English", () => {
+    for (const language of ["en", "fr", "de", "es", "fr-CA", "de-AT"]) expect(fallbackStrings(language)).toEqual([]);
+  });
+
+  test("a language without a pack names every string that shows in English", () => {
+    const fallback = fallbackStrings("it");
+    expect(fallback).toContain("interaction.previousStep");
+    expect(fallback).toContain("adapter.noLmsFound");
+    expect(fallback.length).toBe(Object.values(englishPacks).reduce((count, section) => count + Object.keys(section).length, 0));
+  });
+
+  for (const language of ["fr", "de", "es"] as const) {
+    test(`a ${language} course shows no English string, in the page, its attributes or the player's and adapter's words`, () => {
+      const course = courseIn(language);
+      const page = renderCourseHtml(course, { mode: "package", assetUrl: (assetId) => `assets/${assetId}.png`, lmsAdapter: scormAdapter("2004", course) });
+      expect(page).toContain(`lang="${language}"`);
+      expect(englishFound(language, page)).toEqual([]);
+    });
+  }
+
+  test("the English page does show those strings, so the check can see them", () => {
+    const course = courseIn("en");
+    const page = renderCourseHtml(course, { mode: "package", assetUrl: (assetId) => `assets/${assetId}.png`, lmsAdapter: scormAdapter("2004", course) });
+    const seen = englishFound("de", page);
+    expect(seen.length).toBeGreaterThan(40);
+    for (const key of ["interaction.previousStep", "interaction.chooseCategory", "interactionRuntime.playAgain", "adapter.exitCourse", "adapter.noLmsFound"]) {
+      expect(seen.some((entry) => entry.startsWith(`${key}:`))).toBe(true);
+    }
+  });
+});
