@@ -16,7 +16,7 @@ import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 
 /** The `confirm` argument of the tools that ask first. */
 export const confirmField = v.optional(
-  v.pipe(v.boolean(), v.description("true: the user already agreed to what this loses, so do not ask (clients that can ask are asked otherwise)")),
+  v.pipe(v.boolean(), v.description("true: the user agreed to the loss; do not ask (needed for a task)")),
 );
 
 /** What a sealed state holds: whose call, of which tool, with which arguments, and a nonce so it acts once. */
