@@ -186,7 +186,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const compiled = tasks.withTaskSupport(withStoreOutageAnswers(compileAuthoringTools()));
   const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
-  const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
+  const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl, requiredScopes: config.authRequiredScopes });
   await assertValidOpenApi(document);
   const documents = {
     openApiJson: JSON.stringify(document),
