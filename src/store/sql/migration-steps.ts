@@ -40,6 +40,21 @@ export const translationNotesStep: PortableMigrationStep = {
   sql: translationNotesTableSql,
 };
 
+/**
+ * Secrets every replica shares without configuration: each a random value the first replica to need it
+ * inserts (insert-if-absent, so replicas starting together agree on one), read at start-up. The MCP
+ * confirmations' `requestState` key is one. Beside them, the confirmations already answered, so a
+ * sealed state acts once on any replica (kept until the state would have expired anyway).
+ */
+export const serviceSecretsStep: PortableMigrationStep = {
+  name: "service secrets shared by all replicas, and used MCP confirmations",
+  sql: `
+      CREATE TABLE service_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE mcp_used_confirmations (nonce TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
+      CREATE INDEX mcp_used_confirmations_by_expiry ON mcp_used_confirmations (expires_at);
+    `,
+};
+
 /** MCP task records (`../task-records.ts`): any replica answers for a task another one runs. */
 export const tasksStep: PortableMigrationStep = {
   name: "mcp task records",
