@@ -8,10 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { modernRevision } from "./support/modern-client.ts";
 
 type Json = Record<string, unknown>;
 
@@ -32,28 +34,35 @@ afterAll(async () => {
   await service?.dispose();
 });
 
-async function listWith(query: string, headers: Record<string, string> = {}) {
-  const client = new Client({ name: "lister", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${service.mcpUrl}${query}`), { requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } } });
-  await client.connect(transport);
-  try {
-    const list = await client.listTools();
-    // Tools with MCP Apps visibility ["app"] are for a view alone: hosts keep them out of the agent's context, so the budget counts the others.
-    const appOnly = (tool: (typeof list.tools)[number]) => {
-      const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
-      return Array.isArray(visibility) && !visibility.includes("model");
-    };
-    const forAgents = list.tools.filter((tool) => !appOnly(tool));
-    const modelFacing = forAgents.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
-    return {
-      names: list.tools.map((tool) => tool.name),
-      whole: JSON.stringify({ ...list, tools: forAgents }).length,
-      modelFacing: JSON.stringify(modelFacing).length,
-      appOnlyBytes: JSON.stringify(list.tools.filter(appOnly)).length,
-    };
-  } finally {
-    await client.close();
+type Era = "2025" | "2026-07-28";
+
+/**
+ * One tools/list over HTTP, by a 2025 session (SDK v1) or a 2026-07-28 agent (SDK v2), measured whole:
+ * every tool listed counts, the files view's app-only ones (`_meta.ui.visibility: ["app"]`) too.
+ */
+async function listWith(query: string, headers: Record<string, string> = {}, era: Era = "2025") {
+  const requestInit = { headers: { Authorization: `Bearer ${token}`, ...headers } };
+  const url = new URL(`${service.mcpUrl}${query}`);
+  let list: { tools: { name: string; description?: string; inputSchema: unknown }[] };
+  if (era === "2025") {
+    const client = new Client({ name: "lister", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+    try {
+      list = await client.listTools();
+    } finally {
+      await client.close();
+    }
+  } else {
+    const client = new ModernClient({ name: "lister", version: "1.0.0" }, { versionNegotiation: { mode: { pin: modernRevision } } });
+    await client.connect(new ModernTransport(url, { requestInit }));
+    try {
+      list = await client.listTools();
+    } finally {
+      await client.close();
+    }
   }
+  const modelFacing = list.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  return { names: list.tools.map((tool) => tool.name), whole: JSON.stringify(list).length, modelFacing: JSON.stringify(modelFacing).length };
 }
 
 const designTools = [
@@ -64,24 +73,46 @@ const designTools = [
 ];
 
 describe("tools/list fits the budget", () => {
-  test("the default listing is at most 100 KB in all and 40 KB model-facing, and keeps edit_course for every edit", async () => {
-    const listed = await listWith("");
-    console.log(`tools/list default: ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing`);
-    expect(listed.whole).toBeLessThanOrEqual(100 * 1024);
-    expect(listed.modelFacing).toBeLessThanOrEqual(40 * 1024);
-    expect(listed.names).toContain("edit_course");
-    expect(listed.names).toContain("describe_blocks");
-    expect(listed.names).not.toContain("add_module");
-  });
+  for (const era of ["2025", "2026-07-28"] as const) {
+    test(`the default listing (${era}) is at most 100 KB in all and 40 KB model-facing, and keeps edit_course for every edit`, async () => {
+      const listed = await listWith("", {}, era);
+      console.log(`tools/list default (${era}): ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing`);
+      expect(listed.whole).toBeLessThanOrEqual(100 * 1024);
+      expect(listed.modelFacing).toBeLessThanOrEqual(40 * 1024);
+      expect(listed.names).toContain("edit_course");
+      expect(listed.names).toContain("describe_blocks");
+      expect(listed.names).not.toContain("add_module");
+    });
 
-  test("?toolsets=all lists every tool DESIGN.md names within 100 KB in all and 60 KB model-facing", async () => {
-    const listed = await listWith("?toolsets=all");
-    console.log(`tools/list all: ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing, ${listed.appOnlyBytes} for views only`);
-    // The view-only tools (the files view's chunked uploads) stay small too, though no agent sees them.
-    expect(listed.appOnlyBytes).toBeLessThanOrEqual(4 * 1024);
-    for (const name of designTools) expect(listed.names).toContain(name);
-    expect(listed.whole).toBeLessThanOrEqual(100 * 1024);
-    expect(listed.modelFacing).toBeLessThanOrEqual(60 * 1024);
+    test(`?toolsets=all (${era}) lists every tool DESIGN.md names, the view's app-only tools counted, within 100 KB in all and 60 KB model-facing`, async () => {
+      const listed = await listWith("?toolsets=all", {}, era);
+      console.log(`tools/list all (${era}): ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing`);
+      for (const name of designTools) expect(listed.names).toContain(name);
+      // A host may well show app-only tools to the model, or keep the whole answer in context: they count.
+      for (const name of ["begin_upload", "upload_chunk", "finish_upload"]) expect(listed.names).toContain(name);
+      expect(listed.whole).toBeLessThanOrEqual(100 * 1024);
+      expect(listed.modelFacing).toBeLessThanOrEqual(60 * 1024);
+    });
+  }
+
+  test("a listing of edit_course and add_blocks carries Block whole once; edits alone keeps it whole in add_blocks", async () => {
+    const blockDefinitions = async (query: string) => {
+      const client = new Client({ name: "lister", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.mcpUrl}${query}`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      try {
+        const { tools } = await client.listTools();
+        const whole = (name: string) => {
+          const block = (tools.find((tool) => tool.name === name)?.inputSchema as { $defs?: { Block?: { description?: string } } } | undefined)?.$defs?.Block;
+          return block ? (block.description ?? "").includes("fill_in_blank{text,blanks") : undefined;
+        };
+        return { editCourse: whole("edit_course"), addBlocks: whole("add_blocks"), createCourse: whole("create_course") };
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await blockDefinitions("?toolsets=all")).toEqual({ editCourse: true, addBlocks: false, createCourse: false });
+    expect(await blockDefinitions("?toolsets=edits")).toEqual({ editCourse: undefined, addBlocks: true, createCourse: undefined });
+    expect(await blockDefinitions("?toolsets=courses")).toEqual({ editCourse: true, addBlocks: undefined, createCourse: false });
   });
 
   test("the X-MCP-Toolsets header chooses toolsets too; an unknown toolset is -32602 naming the valid ones", async () => {

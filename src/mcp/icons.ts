@@ -13,7 +13,7 @@ export function svgDataUri(svg: string): string {
 }
 
 function icon(path: string): Icon[] {
-  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='#27b'><path d='${path}'/></svg>`;
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0,0,16,16' fill='#27b'><path d='${path}'/></svg>`;
   return [{ src: svgDataUri(svg), mimeType: "image/svg+xml", sizes: ["any"] }];
 }
 

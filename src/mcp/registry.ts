@@ -56,6 +56,11 @@ export interface ToolDefinition<Services, Input extends v.GenericSchema = v.Gene
    * that lists them whole: every host that lists this tool lists that one too.
    */
   briefDefinitions?: readonly string[];
+  /**
+   * Shared definitions listed brief only when `tool`, which lists them whole, is listed too (it is of
+   * another toolset): `add_blocks` beside `edit_course`, so a listing of both carries `Block` once.
+   */
+  briefDefinitionsBeside?: { tool: string; definitions: readonly string[] };
   /** Listed as the tool's `_meta`, e.g. an MCP Apps UI link `{ ui: { resourceUri } }`. */
   meta?: Record<string, unknown>;
   /**
@@ -93,6 +98,7 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
   const json = toJsonSchema(schema, { errorMode: "ignore", typeMode: "input", definitions }) as Record<string, unknown>;
   if (json.type !== "object") throw new Error(`${where} must be a valibot object schema`);
   delete json.$schema;
+  compactInputSchema(json);
   const defs = json.$defs as Record<string, unknown> | undefined;
   if (defs) {
     for (const name of Object.keys(defs)) {
@@ -114,6 +120,33 @@ function objectJsonSchema(schema: v.GenericSchema, where: string, shared: Shared
   }
   return json as JsonObjectSchema;
 }
+
+/**
+ * An input schema as listed, shorter where it only repeats: the ID patterns of the server's own IDs
+ * (`^crs_[0-9a-z]{1,64}$`: an agent copies IDs, it never makes one up, and the server still checks
+ * them), `type: "string"` beside a list of string values, an empty `required` and a `default` of `[]`
+ * (an omitted list is empty). Other patterns, defaults and every bound stay.
+ */
+function compactInputSchema(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) compactInputSchema(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    // `properties` and `$defs` map names to schemas; a field may well be called "type" or "pattern".
+    if (key === "properties" || key === "$defs") {
+      if (isObject(value)) for (const entry of Object.values(value)) compactInputSchema(entry);
+    } else if (typeof value === "object") compactInputSchema(value);
+  }
+  if (typeof node.pattern === "string" && serverIdPattern.test(node.pattern)) delete node.pattern;
+  if (node.type === "string" && Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")) delete node.type;
+  if (Array.isArray(node.required) && node.required.length === 0) delete node.required;
+  if (Array.isArray(node.default) && node.default.length === 0) delete node.default;
+}
+
+/** The pattern of an ID the server issues (`src/course-uris.ts`): a prefix or a choice of prefixes, `_`, then base-36. */
+const serverIdPattern = /^\^(?:[a-z]{3}|\([a-z]{3}(?:\|[a-z]{3})*\))_\[0-9a-z\]\{1,64\}\$$/;
 
 /**
  * An output schema as listed: what a client checks results against, not what the model reads, so it
@@ -158,6 +191,14 @@ function mapValues(object: Record<string, unknown>, map: (value: Record<string, 
 export interface CompiledTool<Services> {
   definition: ToolDefinition<Services>;
   listing: Tool;
+  /** The input schema listed instead when the tool `beside` is listed too (`briefDefinitionsBeside`). */
+  briefInput?: { beside: string; inputSchema: JsonObjectSchema };
+}
+
+/** The listings of the tools a host chose, each shared definition whole once where `briefDefinitionsBeside` allows. */
+export function listingsOf<Services>(tools: readonly CompiledTool<Services>[]): Tool[] {
+  const names = new Set(tools.map((tool) => tool.definition.name));
+  return tools.map((tool) => (tool.briefInput && names.has(tool.briefInput.beside) ? { ...tool.listing, inputSchema: tool.briefInput.inputSchema } : tool.listing));
 }
 
 /**
@@ -180,10 +221,19 @@ export function compileTools<Services>(
         description: definition.description,
         inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, definition.briefDefinitions),
         outputSchema: compactOutputSchema(objectJsonSchema(definition.output, `${definition.name} output`, shared)) as JsonObjectSchema,
-        annotations: { title: definition.title, ...definition.annotations },
+        // The title is listed once, at the top: MCP prefers it to annotations.title.
+        annotations: { ...definition.annotations },
         ...(icons[definition.toolset] ? { icons: icons[definition.toolset] } : {}),
         ...(definition.meta ? { _meta: definition.meta } : {}),
       },
+      ...(definition.briefDefinitionsBeside
+        ? {
+            briefInput: {
+              beside: definition.briefDefinitionsBeside.tool,
+              inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, [...(definition.briefDefinitions ?? []), ...definition.briefDefinitionsBeside.definitions]),
+            },
+          }
+        : {}),
     });
   }
   return tools;

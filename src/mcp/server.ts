@@ -20,7 +20,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import { tasksExtensionId } from "./modern-tasks.ts";
-import { type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
+import { listingsOf, type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
@@ -223,7 +223,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   server.setRequestHandler("tools/list", (_request, extra) => {
     try {
       const chosen = requestedToolsets(extra.http?.req);
-      return { tools: allTools.filter((tool) => chosen.has(tool.definition.toolset as never)).map((tool) => tool.listing) };
+      return { tools: listingsOf(allTools.filter((tool) => chosen.has(tool.definition.toolset as never))) };
     } catch (error) {
       if (error instanceof UnknownToolsetError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { toolsets: error.names });
       throw error;

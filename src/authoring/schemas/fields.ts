@@ -76,7 +76,7 @@ export const expectedVersionField = v.optional(
     v.number(),
     v.integer("must be a whole number"),
     v.minValue(1, "must be at least 1"),
-    v.description("The version you last read; if the course changed since, nothing is written and the conflict error names the current one."),
+    v.description("The version you last read; if the course has changed, nothing is written (conflict)."),
   ),
 );
 

@@ -14,7 +14,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
   toolset: "assets",
   title: "Upload asset",
   description:
-    `Uploads a file for a course (base64 in dataBase64, at most ${limits.assetBytes / 1024 / 1024} MB decoded): ` + "PNG, JPEG, GIF, WebP, MP3, WAV, Ogg, MP4, WebM, PDF, or WebVTT captions. " +
+    `Uploads a file for a course (base64 in dataBase64, at most ${limits.assetBytes / 1024 / 1024} MB decoded; dataBase64 lists the types accepted). ` +
     "The type is recognised from the bytes; a filename extension or mediaType that disagrees is refused, and SVG is refused. " +
     "Returns the asset; put its id in an image, video or audio block's assetId (or captions.assetId for .vtt). " +
     "An upload is a course write: it returns the course's new version, the expectedVersion of your next write.",

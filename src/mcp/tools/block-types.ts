@@ -58,7 +58,7 @@ export const sharedDefinitions: SharedDefinitions = {
   Block: {
     schema: blockSchema,
     listed: { type: "object", description: blockDefinitionText, properties: { type: { enum: [...blockTypes] } }, required: ["type"] },
-    brief: { type: "object", description: "A content block: add_blocks lists each type's fields (Block), describe_blocks its full schema.", required: ["type"] },
+    brief: { type: "object", description: "A content block: Block in edit_course (or add_blocks) lists each type's fields, describe_blocks its full schema.", required: ["type"] },
   },
   EditStep: {
     schema: batchStepSchema,
@@ -95,7 +95,7 @@ const describeBlocksTool = defineTool<AuthoringServices, typeof describeBlocksAr
   name: "describe_blocks",
   toolset: "courses",
   title: "Describe block types",
-  description: "Returns the exact JSON Schema (fields, limits, allowed values) of the block types you name, or of all. The Block signatures in create_course and edit_course summarise the same rules.",
+  description: "Returns the exact JSON Schema (fields, limits, allowed values) of the block types you name, or of all. The Block signatures in edit_course and add_blocks summarise the same rules.",
   input: describeBlocksArguments,
   output: v.object({ blocks: v.array(v.object({ type: v.string(), schema: v.looseObject({}) })), rules: v.string() }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -132,6 +132,8 @@ const createCourseTool = defineTool<AuthoringServices, typeof createCourseArgume
   input: createCourseArguments,
   output: coursePageSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // edit_course, of the same toolset, lists Block whole.
+  briefDefinitions: ["Block"],
   async handler(args, { user, services, structuredBudgetBytes }) {
     const created = await writeAs(services, user, (session) => createCourse(session, args));
     const { course, note } = writtenCourse(created, structuredBudgetBytes);

@@ -20,10 +20,12 @@ interface ToolText {
   annotations?: Omit<ToolAnnotations, "title">;
   /** Takes blocks but lists only a pointer to add_blocks' Block definition, which the same toolset lists. */
   briefBlocks?: true;
+  /** Lists Block whole only where edit_course (courses) is not listed beside it. */
+  briefBlocksBesideEditCourse?: true;
 }
 
 // expectedVersion's own description says what it guards, in every write's input schema.
-const writeNotes = " Returns the changed entity and the course's new version.";
+const writeNotes = " Returns what changed and the course's new version.";
 const removal: Omit<ToolAnnotations, "title"> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 const toolTexts: Record<string, ToolText> = {
@@ -73,9 +75,8 @@ const toolTexts: Record<string, ToolText> = {
   add_blocks: {
     title: "Add blocks",
     description:
-      "Adds one or more blocks to a lesson, in order, at position (0-based; default: the end). Block types: text (Markdown), heading (level 2-4), image (assetId or url; alt unless decorative), " +
-      "video/audio (assetId or url; captions or transcript), callout, quote, code, divider, accordion, tabs, flashcards, and questions single_choice, multiple_choice, " +
-      "true_false, fill_in_blank ({{1}} placeholders), matching, ordering — each question with points, feedback per answer, explanation and objectiveIds. Returns the blocks with their IDs.",
+      "Adds one or more blocks to a lesson, in order, at position (0-based; default: the end). Block gives each type's fields and rules. Returns the new blocks' IDs.",
+    briefBlocksBesideEditCourse: true,
   },
   update_block: {
     title: "Update block",
@@ -118,6 +119,7 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
     output: v.object({ courseId: v.string(), version: v.number(), ...operation.result }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false, ...text.annotations },
     ...(text.briefBlocks ? { briefDefinitions: ["Block"] } : {}),
+    ...(text.briefBlocksBesideEditCourse ? { briefDefinitionsBeside: { tool: "edit_course", definitions: ["Block"] } } : {}),
     ...(question ? { confirm: question } : {}),
     async handler(args, { user, services }) {
       const applied = await writeAs(services, user, (session) => runOperation(session, operation, args));

@@ -47,9 +47,7 @@ export const exportCourseTool = defineTool<AuthoringServices, typeof exportCours
   toolset: "exchange",
   title: "Export course",
   description:
-    "Packages a course for an LMS or for safekeeping: format scorm12, scorm2004 (4th Edition), cmi5, imscc (Common Cartridge 1.3, quizzes as QTI), " +
-    "html (a self-contained site), json (lossless; import_course reads it back), or qti3/qti21/moodle_xml/gift (question banks). variant: draft (default) or published. " +
-    "scoMode: one SCO for the course (default) or one per module. Assets are embedded in the package. Answers with a resource_link to " +
+    "Packages a course for an LMS, for reviewers or for safekeeping, in the format you name (format lists them). Assets are embedded in the package. Answers with a resource_link to " +
     "course://{courseId}/exports/{exportId} (read it with resources/read; kept " + `${defaultExportTtlMs / 3_600_000} hours` + "); delivery: \"embedded\" returns a small package inline as base64 " +
     "instead (too large is an error that names the link). Sends progress per packed file. A block pointing at a missing asset is an error naming the block.",
   input: exportCourseArguments,
