@@ -90,4 +90,10 @@ export interface RenderOptions {
    * `http:` schemes when the server is only known at launch. Anything else is dropped; none by default.
    */
   readonly connectSources?: readonly string[];
+  /**
+   * The http(s) origins the page's policy lets pictures load from (`declaredImageOrigins`). The
+   * whole-document renderers find them in the blocks when absent; the streamed one writes its head
+   * before any block is read, so without them it allows no remote picture.
+   */
+  readonly imageOrigins?: readonly string[];
 }
