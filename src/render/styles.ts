@@ -160,6 +160,9 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
 .quiz-panel > p { margin-top: 0; }
 .quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+[data-paged-out] { display: none; }
+.question-pager { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
+.question-count { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
 .completion { text-align: center; padding-top: 3rem; }
 .completion .completion-status { font-size: 1.25rem; max-width: 36rem; margin: 1rem auto 2rem; }
 .completion[data-outcome="passed"] h1::before { content: "\\2605" / ""; display: block; font-size: 3rem; color: var(--correct); }

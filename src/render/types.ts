@@ -34,6 +34,10 @@ export interface RenderableLesson {
   readonly feedbackMode?: "after_submit" | "immediate" | "none";
   /** Quiz lessons: this quiz alone decides the course's success and score. */
   readonly finalAssessment?: boolean;
+  /** Quiz lessons: one question per screen, with "Question 2 of 8" and previous/next. */
+  readonly oneQuestionAtATime?: boolean;
+  /** Quiz lessons: the attempt that counts after a retake, `best` (default) or `last`. */
+  readonly attemptScoring?: "best" | "last";
   readonly blocks?: readonly RenderableBlock[];
 }
 

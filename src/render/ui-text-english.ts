@@ -65,6 +65,10 @@ export const englishUiText = {
   finalAssessment: "Final assessment",
   submitAnyway: "Submit anyway",
   bestAttemptCounts: "Your best attempt counts",
+  lastAttemptCounts: "Your last attempt counts",
+  questionNavigation: "Questions",
+  previousQuestion: "Previous question",
+  nextQuestion: "Next question",
   completionHeading: "End of the course",
   backToStart: "Back to the start",
 } as const;
@@ -103,6 +107,7 @@ export const englishRuntimeText = {
   resultsHeading: "Your result",
   attemptsUnlimited: "You can try again as often as you like.",
   passMarkLabel: "Pass mark: {passMark}%",
+  questionCount: "Question {number} of {count}",
   passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
   completionDone: "You have completed every lesson.",
   completionPassed: "You have completed the course and passed, with a score of {score}%.",
