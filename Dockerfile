@@ -7,7 +7,9 @@ RUN bun install --frozen-lockfile --production --ignore-scripts || bun install -
 COPY src ./src
 # The player's bundles are generated, and embedded into the binary by the next step.
 RUN bun run src/build-player.ts
-RUN bun build --compile --minify --sourcemap src/main.ts --outfile /app/course-authoring-service
+# Whitespace only: Bun 1.4.5's syntax and identifier minifiers miscompile oidc-provider's token endpoint
+# (the development sign-in answers 500); test/build-binary.test.ts builds with these very lines.
+RUN bun build --compile --minify-whitespace --sourcemap src/main.ts --outfile /app/course-authoring-service
 
 FROM debian:bookworm-slim AS runtime
 RUN useradd --system --uid 10001 --home-dir /app service && mkdir -p /app/data && chown -R service /app

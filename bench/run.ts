@@ -13,6 +13,7 @@
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
 import { runTranslationBench } from "./translation.ts";
+import { runOfficeImportBench } from "./office-import.ts";
 import { runBoundedWorkBench } from "./bounded-work.ts";
 import { runExportBench } from "./export.ts";
 import { runPageWeightBench } from "./page-weight.ts";
@@ -93,6 +94,7 @@ if (!only || only === "bounded-work") rows.push(...(await runBoundedWorkBench())
 if (!only || only === "replicas") rows.push(...(await runReplicaBench()));
 if (!only || only === "slow-clients") rows.push(...(await runSlowClientsBench()));
 if (!only || only === "translation") rows.push(...(await runTranslationBench()));
+if (!only || only === "office-import") rows.push(...(await runOfficeImportBench()));
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();

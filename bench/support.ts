@@ -163,8 +163,12 @@ export async function openMcpSession(mcpUrl: string, token: string) {
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {
     async call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-      const { text } = await post({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
-      const data = text.startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data: ")) ?? "").slice(6);
+      const requestId = ++id;
+      const { text } = await post({ jsonrpc: "2.0", id: requestId, method: "tools/call", params: { name, arguments: args } });
+      // Log messages may come first on the stream; the answer is the message carrying the request's id.
+      const data = text.startsWith("{")
+        ? text
+        : (text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).find((line) => line.includes(`"id":${requestId}`)) ?? "");
       const message = JSON.parse(data) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: { text: string }[] } };
       if (!message.result || message.result.isError) throw new Error(`${name} failed: ${data.slice(0, 300)}`);
       return message.result.structuredContent ?? {};

@@ -1,7 +1,7 @@
 /**
  * The `course://` resource URIs, written once as URI templates (RFC 6570) and matched with the MCP
- * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson), its Markdown outline, its HTML
- * previews (whole, per module, per lesson), its export packages and the list of files in each. Resource listings, links in tool results and the export store all build and parse them here.
+ * SDK's `UriTemplate`: the course as JSON (whole, per module, per lesson, per run of a lesson's blocks),
+ * its Markdown outline, its HTML previews (the same parts), its export packages and the list of files in each. Resource listings, links in tool results and the export store all build and parse them here.
  */
 import { UriTemplate } from "@modelcontextprotocol/server";
 
@@ -14,6 +14,8 @@ export const courseUriTemplates = {
   publishedPreview: "course://{courseId}/preview/published",
   modulePreview: "course://{courseId}/modules/{moduleId}/preview",
   lessonPreview: "course://{courseId}/lessons/{lessonId}/preview",
+  lessonBlocks: "course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}",
+  lessonBlocksPreview: "course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}/preview",
   export: "course://{courseId}/exports/{exportId}",
   exportFiles: "course://{courseId}/exports/{exportId}/files",
 } as const;
@@ -28,6 +30,9 @@ const variablePatterns: Record<string, RegExp> = {
   moduleId: /^mod_[0-9a-z]{1,64}$/,
   lessonId: /^les_[0-9a-z]{1,64}$/,
   exportId: /^exp_[0-9a-z]{1,64}$/,
+  // Block positions in a lesson, from 1.
+  first: /^[1-9][0-9]{0,5}$/,
+  last: /^[1-9][0-9]{0,5}$/,
 };
 
 export function courseUri(kind: CourseUriKind, variables: Record<string, string>): string {

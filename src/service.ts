@@ -186,7 +186,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const compiled = tasks.withTaskSupport(withStoreOutageAnswers(compileAuthoringTools()));
   const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
-  const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl });
+  const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl, requiredScopes: config.authRequiredScopes });
   await assertValidOpenApi(document);
   const documents = {
     openApiJson: JSON.stringify(document),
@@ -203,9 +203,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (streamEvents && subscriptionStore) subscriptions = createResourceSubscriptions({ subscriptions: subscriptionStore, events: streamEvents, services, logger });
   const sharing = services.shared && createSessionSharing({ records: services.shared.sessions, logger, idleTimeoutMs: 30 * 60_000 });
   const logLevels = sharing && { get: (id: string) => sharing.logLevelOf(id), set: (id: string, level: string) => sharing.setLogLevel(id, level) };
-  // Every replica derives the same key from the configuration they share, so any replica verifies what
-  // another sealed. What a state grants is only to skip a question the caller could skip with confirm: true.
-  const requestStateKey = new Bun.CryptoHasher("sha256").update(`course-authoring mcp requestState\0${config.databaseUrl}\0${config.authAudience}\0${config.authIssuer ?? ""}`).digest("hex");
+  // A random key stored once in the database every replica shares (insert-if-absent: replicas starting
+  // together agree), so any replica verifies what another sealed and nobody can derive it from settings.
+  const requestStateKey = await services.store.write((tx) =>
+    tx.serviceSecret("mcp-request-state", Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"), new Date().toISOString()),
+  );
   const serverDeps: McpServerDeps<typeof services> = {
     name: serviceName,
     version: serviceVersion,
@@ -221,7 +223,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     ...(subscriptions ? { subscriptions } : {}),
     ...(logLevels ? { logLevels } : {}),
     tasks,
-    confirmations: createConfirmations({ key: requestStateKey, callerOf }),
+    confirmations: createConfirmations({
+      key: requestStateKey,
+      callerOf,
+      claim: (nonce, expiresAt) => services.store.write((tx) => tx.claimConfirmation(nonce, expiresAt.toISOString(), new Date().toISOString())),
+    }),
   };
   const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
   const sessions = createMcpSessions({

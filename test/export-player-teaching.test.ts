@@ -2,18 +2,21 @@
  * What the LMS hears from the graded teaching blocks, played in Chromium with the keyboard only: a
  * scenario is a `performance` interaction whose steps are the scene ids the learner went through, a
  * sorting is a `matching` interaction of item → category pairs, in SCORM 1.2 and SCORM 2004 (read back
- * from scorm-again's own model) and as cmi5 `answered` statements at a test LRS.
+ * from scorm-again's own model) and as cmi5 `answered` statements at a test LRS. A fill-in reports every
+ * accepted answer as a correct response pattern, and a scenario played for practice in a content lesson
+ * is reported as ungraded: `neutral`, no weighting, no correct pattern (xAPI: no success, no score).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
-import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
-import { nextUntil, scoFrame, waitForCourse, type CourseScope } from "./support/export-player.ts";
+import type { ExportCourse } from "../src/export/types.ts";
+import { memoryAssets, quizLessonId, unpackToDirectory } from "./support/export-course.ts";
+import { answerKeyOf, answerQuiz, nextUntil, scoFrame, waitForCourse, type CourseScope } from "./support/export-player.ts";
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { courseWithTeachingQuiz, sortingCategoryOf, teachingQuizLessonId } from "./support/teaching-blocks.ts";
+import { courseWithTeachingQuiz, phishingScenario, sortingCategoryOf, teachingQuizLessonId } from "./support/teaching-blocks.ts";
 
 setDefaultTimeout(60_000);
 
@@ -118,6 +121,104 @@ describe("graded teaching blocks report to the LMS", () => {
     expect(scenario?.result).toMatchObject({ response: "step_1[.]inbox[,]step_2[.]checked[,]step_3[.]reported", success: true });
     expect(sorting?.object.definition).toMatchObject({ interactionType: "matching", target: [{ id: "target_1", description: { "en-US": "Phish" } }, { id: "target_2", description: { "en-US": "Not phish" } }] });
     expect(sorting?.result).toMatchObject({ response: "item_1[.]target_1[,]item_2[.]target_2[,]item_3[.]target_1", success: true });
+    await page.close();
+    server.stop();
+    lms.stop();
+  });
+});
+
+const practiceLessonId = "les_practice";
+
+/**
+ * The sample course with a fill-in that accepts three answers, one with two blanks of two answers each,
+ * and a content lesson (before the phishing quiz) holding the scenario for practice.
+ */
+function courseWithAlternativesAndPractice(): ExportCourse {
+  const course = courseWithTeachingQuiz() as unknown as { modules: { id: string; lessons: { id: string; kind: string; blocks: Record<string, unknown>[] }[] }[] };
+  const quiz = course.modules.flatMap((module) => module.lessons).find((lesson) => lesson.id === quizLessonId)!;
+  quiz.blocks = quiz.blocks.map((block) => (block.id === "blk_q4" ? { ...block, blanks: [{ answers: ["contain", "isolate", "Contain it"], caseSensitive: false }] } : block));
+  quiz.blocks.push({ id: "blk_q5", type: "fill_in_blank", prompt: "Two words.", points: 1, text: "{{1}}, then {{2}} others.", blanks: [{ answers: ["Stop", "Halt"], caseSensitive: false }, { answers: ["warn", "alert"], caseSensitive: false }], objectiveIds: [] });
+  const phishing = course.modules.at(-1)!;
+  phishing.lessons.unshift({ id: practiceLessonId, kind: "content", title: "Practice", blocks: [{ id: "blk_practice", ...phishingScenario() }] } as (typeof phishing.lessons)[number]);
+  return course as unknown as ExportCourse;
+}
+
+/** Answers the sample quiz rightly, then plays the practice scenario to its success ending. */
+async function answerAndPractise(page: Page, scope: CourseScope, course: ExportCourse): Promise<void> {
+  await nextUntil(scope, quizLessonId);
+  await answerQuiz(scope, true, answerKeyOf(course));
+  await nextUntil(scope, practiceLessonId);
+  const lesson = `[data-lesson-id="${practiceLessonId}"]`;
+  await press(page, scope, `${lesson} [data-scenario] button[data-next="checked"]`, "Enter");
+  await press(page, scope, `${lesson} [data-scenario] button[data-next="reported"]`, "Enter");
+  await scope.locator(`${lesson} [data-scenario-status]`).filter({ hasText: "Scenario ended" }).waitFor();
+}
+
+describe("every accepted answer, and practice reported as ungraded", () => {
+  for (const format of ["scorm2004", "scorm12"] as const) {
+    test(`${format}: a fill-in lists each accepted answer as a correct pattern; the practice scenario is neutral, unweighted, with no pattern`, async () => {
+      const course = courseWithAlternativesAndPractice();
+      const built = await buildPackage(course, { format, assets: memoryAssets(), renderer: renderCourseHtml });
+      const server: PackageServer = startPackageServer(await unpackToDirectory(built.stream, `accepted-${format}`));
+      const page = await browser.newPage();
+      await page.goto(`${server.origin}/lms/${format}.html`);
+      await page.evaluate(() => (window as unknown as { launch: (saved: unknown, href: string) => void }).launch(null, "/pkg/index.html"));
+      const sco = scoFrame(page);
+      await waitForCourse(sco);
+      await answerAndPractise(page, sco, course);
+      const recorded = await page.evaluate((apiName) => {
+        const api = (window as unknown as Record<string, { cmi: { interactions: unknown } }>)[apiName];
+        return Object.values(JSON.parse(JSON.stringify(api?.cmi.interactions ?? {})) as Record<string, Interaction>);
+      }, format === "scorm12" ? "API" : "API_1484_11");
+      const patternsOf = (id: string): string[] => Object.values(recorded.find((entry) => entry.id === id)?.correct_responses ?? {}).map((response) => response.pattern);
+      if (format === "scorm2004") {
+        expect(patternsOf("blk_q4")).toEqual(["{case_matters=false}contain", "{case_matters=false}isolate", "{case_matters=false}Contain it"]);
+        expect(patternsOf("blk_q5")).toEqual(["Stop[,]warn", "Stop[,]alert", "Halt[,]warn", "Halt[,]alert"].map((pair) => `{case_matters=false}{order_matters=true}${pair}`));
+      } else {
+        expect(patternsOf("blk_q4")).toEqual(["contain", "isolate", "Contain it"]);
+        expect(patternsOf("blk_q5")).toEqual(["Stop warn", "Stop alert", "Halt warn", "Halt alert"]);
+      }
+      expect(recorded.find((entry) => entry.id === "blk_q4")).toMatchObject({ result: "correct", weighting: "1" });
+      const practice = recorded.find((entry) => entry.id === "blk_practice");
+      expect(practice).toMatchObject({ type: "performance", result: "neutral" });
+      expect(practice?.[format === "scorm12" ? "student_response" : "learner_response"]).toBe(format === "scorm12" ? "inbox,checked,reported" : "step_1[.]inbox[,]step_2[.]checked[,]step_3[.]reported");
+      expect(practice?.weighting ?? "").toBe("");
+      expect(patternsOf("blk_practice")).toEqual([]);
+      await page.close();
+      server.stop();
+    });
+  }
+
+  test("cmi5: correctResponsesPattern lists every accepted answer; the practice scenario's statement has no pattern, success or score", async () => {
+    const course = courseWithAlternativesAndPractice();
+    const lms = startCmi5Lms();
+    const built = await buildPackage(course, { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
+    const directory = await unpackToDirectory(built.stream, "accepted-cmi5");
+    const server = startPackageServer(directory);
+    const structure = await Bun.file(join(directory, "cmi5.xml")).text();
+    const auElement = /<au ([^>]*)>[\s\S]*?<url>([^<]+)<\/url>/.exec(structure);
+    const attribute = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(auElement?.[1] ?? "")?.[1] ?? "";
+    const { url, sessionId } = lms.launch({ auUrl: `${server.origin}/pkg/${auElement?.[2] ?? ""}`, auId: attribute("id"), registration: crypto.randomUUID(), moveOn: attribute("moveOn"), masteryScore: Number(attribute("masteryScore")) });
+    const page = await browser.newPage();
+    await page.goto(url);
+    await waitForCourse(page);
+    await answerAndPractise(page, page, course);
+    const answered = (): Statement[] => lms.sessionStatements(sessionId).filter((statement) => statement.verb.id === "http://adlnet.gov/expapi/verbs/answered");
+    const byQuestion = (id: string) => answered().find((statement) => String(statement.object.id).endsWith(`/questions/${id}`)) as unknown as { object: { definition: Record<string, unknown> }; result: Record<string, unknown> } | undefined;
+    const deadline = Date.now() + 20_000;
+    while (!byQuestion("blk_practice") || !byQuestion("blk_q5")) {
+      if (Date.now() > deadline) throw new Error("the LRS never received the answered statements of blk_q5 and blk_practice");
+      await Bun.sleep(50);
+    }
+    expect(byQuestion("blk_q4")?.object.definition.correctResponsesPattern).toEqual(["{case_matters=false}contain", "{case_matters=false}isolate", "{case_matters=false}Contain it"]);
+    expect(byQuestion("blk_q5")?.object.definition.correctResponsesPattern).toEqual(["Stop[,]warn", "Stop[,]alert", "Halt[,]warn", "Halt[,]alert"].map((pair) => `{case_matters=false}{order_matters=true}${pair}`));
+    expect(byQuestion("blk_q4")?.result).toMatchObject({ success: true, score: { scaled: 1, max: 1 } });
+    const practice = byQuestion("blk_practice");
+    expect(practice?.object.definition).toMatchObject({ interactionType: "performance" });
+    expect(practice?.object.definition).not.toHaveProperty("correctResponsesPattern");
+    expect(practice?.result).toMatchObject({ response: "step_1[.]inbox[,]step_2[.]checked[,]step_3[.]reported" });
+    expect(practice?.result).not.toHaveProperty("success");
+    expect(practice?.result).not.toHaveProperty("score");
     await page.close();
     server.stop();
     lms.stop();

@@ -38,8 +38,19 @@ async function listWith(query: string, headers: Record<string, string> = {}) {
   await client.connect(transport);
   try {
     const list = await client.listTools();
-    const modelFacing = list.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
-    return { names: list.tools.map((tool) => tool.name), whole: JSON.stringify(list).length, modelFacing: JSON.stringify(modelFacing).length };
+    // Tools with MCP Apps visibility ["app"] are for a view alone: hosts keep them out of the agent's context, so the budget counts the others.
+    const appOnly = (tool: (typeof list.tools)[number]) => {
+      const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+      return Array.isArray(visibility) && !visibility.includes("model");
+    };
+    const forAgents = list.tools.filter((tool) => !appOnly(tool));
+    const modelFacing = forAgents.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    return {
+      names: list.tools.map((tool) => tool.name),
+      whole: JSON.stringify({ ...list, tools: forAgents }).length,
+      modelFacing: JSON.stringify(modelFacing).length,
+      appOnlyBytes: JSON.stringify(list.tools.filter(appOnly)).length,
+    };
   } finally {
     await client.close();
   }
@@ -65,7 +76,9 @@ describe("tools/list fits the budget", () => {
 
   test("?toolsets=all lists every tool DESIGN.md names within 100 KB in all and 60 KB model-facing", async () => {
     const listed = await listWith("?toolsets=all");
-    console.log(`tools/list all: ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing`);
+    console.log(`tools/list all: ${listed.names.length} tools, ${listed.whole} bytes in all, ${listed.modelFacing} model-facing, ${listed.appOnlyBytes} for views only`);
+    // The view-only tools (the files view's chunked uploads) stay small too, though no agent sees them.
+    expect(listed.appOnlyBytes).toBeLessThanOrEqual(4 * 1024);
     for (const name of designTools) expect(listed.names).toContain(name);
     expect(listed.whole).toBeLessThanOrEqual(100 * 1024);
     expect(listed.modelFacing).toBeLessThanOrEqual(60 * 1024);
@@ -73,7 +86,7 @@ describe("tools/list fits the budget", () => {
 
   test("the X-MCP-Toolsets header chooses toolsets too; an unknown toolset is -32602 naming the valid ones", async () => {
     const listed = await listWith("", { "X-MCP-Toolsets": "review" });
-    expect(listed.names.sort()).toEqual(["add_comment", "list_comments", "preview_course", "resolve_comment", "set_status", "validate_course"]);
+    expect(listed.names.sort()).toEqual(["add_comment", "import_review_copy", "list_comments", "preview_course", "resolve_comment", "set_status", "validate_course"]);
     const error = await listWith("?toolsets=reviews").then(() => undefined, (caught: unknown) => caught as { code: number; message: string });
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("courses, edits, assets");

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateTaskResultSchema, ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { startTestService, type TestService } from "./support/service.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
@@ -134,6 +134,27 @@ describe("the sealed requestState", () => {
     expect(await exists(courseId)).toBe(true);
   });
 
+  test("a forged state (not one the service sealed, or not a string) is -32602 and nothing is deleted", async () => {
+    const courseId = await course("Forged");
+    for (const requestState of ["forged", "eyJzdWIiOiJhbGljZSJ9.AAAA", 42]) {
+      const request = deleteRequest(courseId, { inputResponses: yes, requestState });
+      expect((await raw(request.body, request.headers)).error.code).toBe(-32602);
+    }
+    expect(await exists(courseId)).toBe(true);
+  });
+
+  test("a yes acts once: the same state and answer sent again are refused, naming why", async () => {
+    const courseId = await course("Archived by one yes");
+    const capabilities = { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+    const ask = modernRequest("tools/call", { name: "set_status", arguments: { courseId, status: "archived" }, _meta: capabilities });
+    const { requestState } = (await raw(ask.body, ask.headers)).result;
+    const answer = modernRequest("tools/call", { name: "set_status", arguments: { courseId, status: "archived" }, inputResponses: yes, requestState, _meta: capabilities });
+    expect((await raw(answer.body, answer.headers)).result.structuredContent.status).toBe("archived");
+    const replayed = (await raw(answer.body, answer.headers)).result;
+    expect(replayed.isError).toBe(true);
+    expect(replayed.content[0].text).toContain("already used");
+  });
+
   test("another user's state is -32602", async () => {
     const courseId = await course("Not mallory's to confirm");
     const { requestState } = await asked(courseId);
@@ -236,3 +257,142 @@ describe("the other tools that lose something", () => {
   });
 });
 
+
+/** A course with a French translation whose units all have text already: a further import replaces them. */
+async function translatedCourse(title: string): Promise<{ courseId: string; again: string }> {
+  const courseId = await course(title);
+  await writer.call("create_translation", { courseId, language: "fr" });
+  const exported = await writer.callRaw("export_translation", { courseId, language: "fr", format: "xliff20" });
+  const link = exported.content.find((item) => item.type === "resource_link") as { uri: string };
+  const xliff = new TextDecoder().decode((await readExport(writer, link.uri)).bytes);
+  const translated = (suffix: string) =>
+    xliff.replace(/<target\b[\s\S]*?<\/target>/g, "").replace(/<source( xml:space="preserve")?>([\s\S]*?)<\/source>/g, (_m, space: string | undefined, inner: string) => `<source${space ?? ""}>${inner}</source><target${space ?? ""}>${inner} ${suffix}</target>`);
+  expect((await writer.call("import_translation", { courseId, language: "fr", xliff: translated("un") })).applied as number).toBeGreaterThan(0);
+  return { courseId, again: translated("deux") };
+}
+
+async function frenchTargets(courseId: string): Promise<string[]> {
+  const units = (await writer.call("get_translation_units", { courseId, language: "fr" })) as { units: { target?: string }[] };
+  return units.units.map((unit) => unit.target ?? "");
+}
+
+/** A 2025 session client that can elicit, answering each question with `answer`. */
+async function elicitingSession(answer: Json): Promise<{ client: LegacyClient; asked: string[] }> {
+  const client = new LegacyClient({ name: "eliciting-2025", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  const asked: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    return answer as never;
+  });
+  await client.connect(new LegacyTransport(new URL(`${service.mcpUrl}?toolsets=all`), { requestInit: { headers: { Authorization: `Bearer ${aliceToken}` } } }));
+  opened.push(client);
+  return { client, asked };
+}
+
+describe("edit_course batches that lose something", () => {
+  async function moduleOf(courseId: string): Promise<string> {
+    return ((await writer.call("get_course", { courseId, includeBlocks: false })) as Json).modules[0].id as string;
+  }
+  const batch = (courseId: string, moduleId: string) => ({
+    courseId,
+    operations: [{ op: "update_course", title: "Renamed by the batch" }, { op: "remove_module", moduleId }],
+  });
+
+  test("2026-07-28: a batch with remove_module asks, naming the step and what goes; no writes nothing, yes applies it all", async () => {
+    const courseId = await course("Batch removal");
+    const moduleId = await moduleOf(courseId);
+    const refused = await elicitingAgent({ action: "accept", content: { confirm: false } });
+    expect((await refused.agent.fail("edit_course", batch(courseId, moduleId))).code).toBe("invalid_state");
+    expect(refused.asked).toHaveLength(1);
+    expect(refused.asked[0]).toContain("operations[1]");
+    expect(refused.asked[0]).toContain('"Module"');
+    expect(refused.asked[0]).toContain("2 lesson(s)");
+    const untouched = (await writer.call("get_course", { courseId, includeBlocks: false })) as Json;
+    expect(untouched.title).toBe("Batch removal");
+    expect(untouched.modules).toHaveLength(1);
+    expect(untouched.version).toBe(1);
+    const agreed = await elicitingAgent({ action: "accept", content: { confirm: true } });
+    const applied = await agreed.agent.call("edit_course", batch(courseId, moduleId));
+    expect(applied.version).toBe(2);
+    const after = (await writer.call("get_course", { courseId, includeBlocks: false })) as Json;
+    expect(after.title).toBe("Renamed by the batch");
+    expect(after.modules).toHaveLength(0);
+  });
+
+  test("2026-07-28: a raw batch with the state of another batch is refused; confirm: true is not asked; a batch that loses nothing is not asked", async () => {
+    const courseId = await course("Batch raw");
+    const moduleId = await moduleOf(courseId);
+    const capabilities = { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+    const first = modernRequest("tools/call", { name: "edit_course", arguments: batch(courseId, moduleId), _meta: capabilities });
+    const { result } = await raw(first.body, first.headers);
+    expect(result.resultType).toBe("input_required");
+    expect(result.inputRequests.confirm.params.message).toContain("operations[1]");
+    // The state answers this batch only: the same state with a different batch is refused, nothing written.
+    const other = { courseId, operations: [{ op: "update_course", title: "Sneaked in" }, { op: "remove_module", moduleId }] };
+    const swapped = modernRequest("tools/call", { name: "edit_course", arguments: other, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: result.requestState, _meta: capabilities });
+    const refused = (await raw(swapped.body, swapped.headers)).result;
+    expect(refused.isError).toBe(true);
+    expect(((await writer.call("get_course", { courseId, includeBlocks: false })) as Json).version).toBe(1);
+    const { agent, asked } = await elicitingAgent({ action: "decline" });
+    await agent.call("edit_course", { courseId, operations: [{ op: "update_course", title: "Only renamed" }] });
+    expect(asked).toEqual([]);
+    await agent.call("edit_course", { ...batch(courseId, moduleId), confirm: true });
+    expect(asked).toEqual([]);
+    expect(((await writer.call("get_course", { courseId, includeBlocks: false })) as Json).modules).toHaveLength(0);
+  });
+
+  test("2025: a session client that can elicit is asked the same; declining writes nothing", async () => {
+    const courseId = await course("Batch in a session");
+    const moduleId = await moduleOf(courseId);
+    const { client, asked } = await elicitingSession({ action: "decline" });
+    const result = (await client.callTool({ name: "edit_course", arguments: batch(courseId, moduleId) })) as Json;
+    expect(result.isError).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("operations[1]");
+    const untouched = (await writer.call("get_course", { courseId, includeBlocks: false })) as Json;
+    expect(untouched.version).toBe(1);
+    expect(untouched.modules).toHaveLength(1);
+  });
+
+  test("the batch documents confirm", async () => {
+    const { tools } = await writer.client.listTools();
+    const schema = tools.find((tool) => tool.name === "edit_course")!.inputSchema as Json;
+    expect(schema.properties.confirm.type).toBe("boolean");
+  });
+});
+
+describe("import_translation as a task", () => {
+  const tasksAndElicitation = { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+  test("2026-07-28: over translated units without confirm: true, no task starts and the error names confirm; with it, the task runs", async () => {
+    const { courseId, again } = await translatedCourse("Task import, modern");
+    const params = { name: "import_translation", arguments: { courseId, language: "fr", xliff: again } };
+    const unconfirmed = modernRequest("tools/call", { ...params, _meta: { "io.modelcontextprotocol/clientCapabilities": tasksAndElicitation } });
+    const { error } = await raw(unconfirmed.body, unconfirmed.headers);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("confirm: true");
+    expect(error.data).toMatchObject({ code: "invalid_arguments", fields: ["confirm"] });
+    expect(error.data.question).toContain("already translated");
+    expect((await frenchTargets(courseId)).some((target) => target.endsWith(" deux"))).toBe(false);
+    const confirmed = modernRequest("tools/call", { name: "import_translation", arguments: { ...params.arguments, confirm: true }, _meta: { "io.modelcontextprotocol/clientCapabilities": tasksAndElicitation } });
+    const { result } = await raw(confirmed.body, confirmed.headers);
+    expect(result.resultType).toBe("task");
+  });
+
+  test("2025: a task-augmented call without confirm: true is refused before any task; with it, a task starts", async () => {
+    const { courseId, again } = await translatedCourse("Task import, 2025");
+    const { client, asked } = await elicitingSession({ action: "accept", content: { confirm: true } });
+    const args = { courseId, language: "fr", xliff: again };
+    const refused = await client.request({ method: "tools/call", params: { name: "import_translation", arguments: args, task: {} } }, CreateTaskResultSchema).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(McpError);
+    expect((refused as McpError).code).toBe(-32602);
+    expect((refused as McpError).message).toContain("confirm: true");
+    expect(asked).toEqual([]);
+    expect((await frenchTargets(courseId)).some((target) => target.endsWith(" deux"))).toBe(false);
+    const started = await client.request({ method: "tools/call", params: { name: "import_translation", arguments: { ...args, confirm: true }, task: {} } }, CreateTaskResultSchema);
+    expect(started.task.status).toBe("working");
+  });
+});

@@ -113,6 +113,14 @@ describe("hostile envelopes: errors of the revision, nothing written", () => {
     expect(sessionId).toBeTruthy();
     const response = await post(request.body, { ...request.headers, "Mcp-Session-Id": sessionId!, "MCP-Protocol-Version": "2025-11-25" });
     expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32600);
+    expect(error.message).toContain("Mcp-Session-Id");
+    expect(await countCourses()).toBe(before);
+    // The same session id with the modern version header, too.
+    const modern = await post(request.body, { ...request.headers, "Mcp-Session-Id": sessionId! });
+    expect(modern.status).toBe(400);
+    expect(((await modern.json()) as { error: { message: string } }).error.message).toContain("Mcp-Session-Id");
     expect(await countCourses()).toBe(before);
   });
 
@@ -135,12 +143,39 @@ describe("hostile envelopes: errors of the revision, nothing written", () => {
     expect(await countCourses()).toBe(before);
   });
 
-  test("a missing version header is refused", async () => {
+  test("a missing version header is refused as a header mismatch naming the header", async () => {
     const before = await countCourses();
     const request = create();
     delete request.headers["MCP-Protocol-Version"];
     const response = await post(request.body, request.headers);
     expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32020);
+    expect(error.message).toContain("MCP-Protocol-Version");
+    expect(await countCourses()).toBe(before);
+  });
+
+  test("an unknown version on a write is refused and writes nothing", async () => {
+    const before = await countCourses();
+    const request = create();
+    (request.body.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/protocolVersion"] = "2099-01-01";
+    const response = await post(request.body, { ...request.headers, "MCP-Protocol-Version": "2099-01-01" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32022);
+    expect(await countCourses()).toBe(before);
+  });
+
+  test("a missing Mcp-Name or Mcp-Method is a header mismatch naming the header", async () => {
+    const before = await countCourses();
+    for (const header of ["Mcp-Name", "Mcp-Method"]) {
+      const request = create();
+      delete request.headers[header];
+      const response = await post(request.body, request.headers);
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: number; message: string } };
+      expect(error.code).toBe(-32020);
+      expect(error.message).toContain(header);
+    }
     expect(await countCourses()).toBe(before);
   });
 
@@ -154,6 +189,30 @@ describe("hostile envelopes: errors of the revision, nothing written", () => {
     const method = await post(wrongMethod.body, { ...wrongMethod.headers, "Mcp-Method": "tools/list" });
     expect(method.status).toBe(400);
     expect(((await method.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    expect(await countCourses()).toBe(before);
+  });
+
+  test("an envelope missing its version, with a clientInfo that is not an object, or a _meta that is not an object, is refused naming what is wrong", async () => {
+    const before = await countCourses();
+    const noVersion = create();
+    delete (noVersion.body.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/protocolVersion"];
+    const missing = await post(noVersion.body, noVersion.headers);
+    expect(missing.status).toBe(400);
+    const missingError = ((await missing.json()) as { error: { code: number; message: string } }).error;
+    expect(missingError.code).toBe(-32602);
+    expect(missingError.message).toContain("io.modelcontextprotocol/protocolVersion");
+    const badInfo = create();
+    (badInfo.body.params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/clientInfo"] = 5;
+    const info = await post(badInfo.body, badInfo.headers);
+    expect(info.status).toBe(400);
+    const infoError = ((await info.json()) as { error: { code: number; message: string } }).error;
+    expect(infoError.code).toBe(-32602);
+    expect(infoError.message).toContain("io.modelcontextprotocol/clientInfo");
+    const notObject = create();
+    (notObject.body.params as { _meta: unknown })._meta = "everything";
+    const shape = await post(notObject.body, notObject.headers);
+    expect(shape.status).toBe(400);
+    expect(((await shape.json()) as { error: { code: number } }).error.code).toBe(-32600);
     expect(await countCourses()).toBe(before);
   });
 

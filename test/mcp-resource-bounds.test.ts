@@ -1,8 +1,10 @@
 /**
  * Every resources/read answer fits MCP_RESULT_MAX_BYTES (export packages aside), through the MCP SDK
- * client against a service with a small cap. A course, module or preview too large is limit_exceeded
- * naming the narrower URIs; an agent that follows them reads the whole course, every answer within the
- * cap. The per-module and per-lesson templates are listed, complete, and follow the course's access rules.
+ * client against a service with a small cap. A course, module, lesson or preview too large is
+ * limit_exceeded naming narrower URIs that each fit: a module too large is replaced by its lessons, a
+ * lesson too large by runs of its blocks, so one round of reads gets the whole course (but a block over
+ * the cap by itself, which is named as such). The per-module, per-lesson and per-run templates are listed,
+ * complete, and follow the course's access rules.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +19,7 @@ let alice: Agent;
 let mallory: Agent;
 let course: { id: string; modules: { id: string; lessons: { id: string; title: string }[] }[] };
 let hugeLessonId: string;
+let longLessonId: string;
 let imageLessonId: string;
 
 /** Markdown of about `bytes` bytes. */
@@ -33,11 +36,12 @@ beforeAll(async () => {
     modules: [
       { title: "Small", lessons: [lesson("S1", 2), lesson("S2", 2)] },
       { title: "Many lessons", lessons: Array.from({ length: 7 }, (_, index) => lesson(`M${index + 1}`, 2)) },
-      { title: "Huge lesson", lessons: [{ title: "Huge", blocks: [{ type: "text", markdown: prose("Huge", 99_000) }] }, { title: "Pictures", blocks: [] }] },
+      { title: "Huge lesson", lessons: [lesson("Long", 16), { title: "Huge", blocks: [{ type: "text", markdown: prose("Huge", 99_000) }] }, { title: "Pictures", blocks: [] }] },
     ],
   })) as typeof course;
-  hugeLessonId = created.modules[2]!.lessons[0]!.id;
-  imageLessonId = created.modules[2]!.lessons[1]!.id;
+  longLessonId = created.modules[2]!.lessons[0]!.id;
+  hugeLessonId = created.modules[2]!.lessons[1]!.id;
+  imageLessonId = created.modules[2]!.lessons[2]!.id;
   const upload = async (filename: string, bytes: Uint8Array) =>
     ((await alice.call("upload_asset", { courseId: created.id, filename, dataBase64: Buffer.from(bytes).toString("base64") })).asset as { id: string }).id;
   const small = await upload("small.png", pngOf(2_000));
@@ -71,59 +75,97 @@ async function read(agent: Agent, uri: string): Promise<Read> {
   }
 }
 
-/** Reads `uri` as an agent would: when it is too large, reads the URIs the error names instead. Returns every answer and every dead end. */
-async function readFollowingNarrower(uri: string): Promise<{ answers: Map<string, ReadResourceResult>; deadEnds: Map<string, McpError> }> {
+/**
+ * Reads `uri`, which must be too large, then every URI its error names: each must answer within the cap
+ * at once (no second limit_exceeded). Returns the error's data and the answers.
+ */
+async function readNamed(uri: string): Promise<{ data: { narrowerUris: string[]; moreNarrowerUris: number; overCapUris?: string[] }; message: string; answers: Map<string, ReadResourceResult> }> {
+  const first = await read(alice, uri);
+  expect({ uri, tooLarge: !first.ok }).toEqual({ uri, tooLarge: true });
+  const error = (first as { error: McpError }).error;
+  const data = error.data as { code?: string; limit?: number; narrowerUris: string[]; moreNarrowerUris: number; overCapUris?: string[] };
+  expect({ uri, code: data.code, limit: data.limit }).toEqual({ uri, code: "limit_exceeded", limit: cap });
+  expect(error.message).toContain(`this server's ${cap}-byte cap`);
+  // The error itself stays within the cap it reports.
+  expect(new TextEncoder().encode(JSON.stringify({ code: error.code, message: error.message, data })).byteLength).toBeLessThan(cap);
   const answers = new Map<string, ReadResourceResult>();
-  const deadEnds = new Map<string, McpError>();
-  const queue = [uri];
-  while (queue.length > 0) {
-    const next = queue.shift() as string;
-    const outcome = await read(alice, next);
-    if (outcome.ok) {
-      expect({ uri: next, withinCap: outcome.size <= cap }).toEqual({ uri: next, withinCap: true });
-      answers.set(next, outcome.result);
-      continue;
-    }
-    const data = outcome.error.data as { code?: string; narrowerUris?: string[]; limit?: number };
-    expect({ uri: next, code: data.code, limit: data.limit }).toEqual({ uri: next, code: "limit_exceeded", limit: cap });
-    if (data.narrowerUris?.length) {
-      for (const narrower of data.narrowerUris) expect(outcome.error.message).toContain(narrower);
-      queue.push(...data.narrowerUris);
-    } else deadEnds.set(next, outcome.error);
+  for (const narrower of data.narrowerUris) {
+    expect(error.message).toContain(narrower);
+    const outcome = await read(alice, narrower);
+    expect({ narrower, fits: outcome.ok ? outcome.size <= cap : (outcome.error.data as { code: string }).code }).toEqual({ narrower, fits: true });
+    if (outcome.ok) answers.set(narrower, outcome.result);
   }
-  return { answers, deadEnds };
+  return { data, message: error.message, answers };
 }
 
 const allLessons = () => course.modules.flatMap((module) => module.lessons);
+const lessonUri = (lessonId: string, suffix = "") => `course://${course.id}/lessons/${lessonId}${suffix}`;
+
+/** Block IDs of every lesson but the huge one, in course order, read with get_course page by page. */
+async function readableBlockIds(): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await alice.call("get_course", { courseId: course.id, lessonIds: allLessons().filter((item) => item.id !== hugeLessonId).map((item) => item.id), ...(cursor ? { cursor } : {}) })) as {
+      modules: { lessons: { blocks: { id: string }[] }[] }[];
+      nextCursor?: string | null;
+    };
+    ids.push(...page.modules.flatMap((module) => module.lessons.flatMap((item) => item.blocks.map((block) => block.id))));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return ids;
+}
 
 describe("a course too large to read whole", () => {
-  test("course://{id} is limit_exceeded naming its modules; following the named URIs reads every lesson, each answer within the cap", async () => {
-    const first = await read(alice, `course://${course.id}`);
-    expect(first.ok).toBe(false);
-    const error = (first as { error: McpError }).error;
-    expect(error.message).toContain(`over this server's ${cap}-byte cap`);
-    for (const module of course.modules) expect(error.message).toContain(`course://${course.id}/modules/${module.id}`);
-
-    const { answers, deadEnds } = await readFollowingNarrower(`course://${course.id}`);
-    expect([...deadEnds.keys()]).toEqual([`course://${course.id}/lessons/${hugeLessonId}`]);
-    expect(deadEnds.get(`course://${course.id}/lessons/${hugeLessonId}`)?.message).toContain(`get_course { courseId: "${course.id}", lessonIds: ["${hugeLessonId}"] }`);
-    const lessonsRead = new Set<string>();
+  test("course://{id} names only URIs that fit: the small module, the lessons of a module over the cap, runs of a lesson's blocks; together they hold every block", async () => {
+    const { data, answers } = await readNamed(`course://${course.id}`);
+    const [small, many, long] = course.modules;
+    expect(data.narrowerUris).toContain(`course://${course.id}/modules/${small!.id}`);
+    expect(data.narrowerUris).not.toContain(`course://${course.id}/modules/${many!.id}`);
+    for (const item of many!.lessons) expect(data.narrowerUris).toContain(lessonUri(item.id));
+    expect(data.narrowerUris).not.toContain(`course://${course.id}/modules/${long!.id}`);
+    expect(data.narrowerUris).not.toContain(lessonUri(longLessonId));
+    const runs = data.narrowerUris.filter((uri) => uri.startsWith(lessonUri(longLessonId, "/blocks/")));
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs[0]).toStartWith(lessonUri(longLessonId, "/blocks/1-"));
+    expect(runs.at(-1)).toEndWith("-16");
+    expect(data.narrowerUris).toContain(lessonUri(imageLessonId));
+    expect(data.moreNarrowerUris).toBe(0);
+    // The one block larger than the cap alone is named as such, not as something to read.
+    expect(data.overCapUris).toEqual([lessonUri(hugeLessonId, "/blocks/1-1")]);
+    const blocksRead: string[] = [];
     for (const result of answers.values()) {
-      const document = JSON.parse((result.contents[0] as { text: string }).text) as typeof course;
+      const document = JSON.parse((result.contents[0] as { text: string }).text) as { id: string; modules: { lessons: { blocks: { id: string }[] }[] }[] };
       expect(document.id).toBe(course.id);
-      for (const module of document.modules) for (const item of module.lessons) lessonsRead.add(item.id);
+      blocksRead.push(...document.modules.flatMap((module) => module.lessons.flatMap((item) => item.blocks.map((block) => block.id))));
     }
-    expect([...lessonsRead].sort()).toEqual(allLessons().map((item) => item.id).filter((id) => id !== hugeLessonId).sort());
-    // The many-lesson module was too large too, so the agent went down to its lessons.
-    expect(answers.has(`course://${course.id}/modules/${course.modules[1]!.id}`)).toBe(false);
-    expect(answers.has(`course://${course.id}/lessons/${course.modules[1]!.lessons[0]!.id}`)).toBe(true);
+    expect(blocksRead).toEqual(await readableBlockIds());
   });
 
-  test("course://{id}/preview is limit_exceeded naming module previews; following them previews every lesson within the cap", async () => {
-    const { answers, deadEnds } = await readFollowingNarrower(`course://${course.id}/preview`);
-    expect([...deadEnds.keys()]).toEqual([`course://${course.id}/lessons/${hugeLessonId}/preview`]);
-    expect(deadEnds.get(`course://${course.id}/lessons/${hugeLessonId}/preview`)?.message).toContain(`course://${course.id}/lessons/${hugeLessonId}`);
-    const pages = [...answers.values()].map((result) => (result.contents[0] as { text: string; mimeType: string }));
+  test("a lesson over the cap names runs of its blocks; a run reads as its lesson with those blocks; a lesson of one block over the cap points to the paged tool", async () => {
+    const { data, answers } = await readNamed(lessonUri(longLessonId));
+    expect(data.narrowerUris.every((uri) => uri.startsWith(lessonUri(longLessonId, "/blocks/")))).toBe(true);
+    const [firstRun] = [...answers.values()];
+    const document = JSON.parse((firstRun!.contents[0] as { text: string }).text) as { modules: { lessons: { id: string; blocks: unknown[] }[] }[] };
+    const [, last] = /\/blocks\/1-(\d+)$/.exec(data.narrowerUris[0]!) ?? [];
+    expect(document.modules[0]!.lessons[0]!.id).toBe(longLessonId);
+    expect(document.modules[0]!.lessons[0]!.blocks).toHaveLength(Number(last));
+    // A run of blocks can be watched like its lesson.
+    await alice.client.subscribeResource({ uri: data.narrowerUris[0]! });
+    await alice.client.unsubscribeResource({ uri: data.narrowerUris[0]! });
+    const huge = await read(alice, lessonUri(hugeLessonId));
+    expect(huge.ok).toBe(false);
+    expect((huge as { error: McpError }).error.message).toContain(`get_course { courseId: "${course.id}", lessonIds: ["${hugeLessonId}"] }`);
+    const beyond = await read(alice, lessonUri(longLessonId, "/blocks/15-17"));
+    expect(beyond.ok).toBe(false);
+    expect((beyond as { error: McpError }).error.message).toContain("has 16 block(s)");
+  });
+
+  test("course://{id}/preview names previews that fit, down to runs of a lesson's blocks; together they show every lesson", async () => {
+    const { data, answers } = await readNamed(`course://${course.id}/preview`);
+    expect(data.overCapUris).toEqual([lessonUri(hugeLessonId, "/blocks/1-1/preview")]);
+    expect(data.narrowerUris.some((uri) => uri.startsWith(lessonUri(longLessonId, "/blocks/")) && uri.endsWith("/preview"))).toBe(true);
+    const pages = [...answers.values()].map((result) => result.contents[0] as { text: string; mimeType: string });
     for (const page of pages) {
       expect(page.mimeType).toBe("text/html");
       expect(page.text).toStartWith("<!doctype html>");
@@ -132,16 +174,16 @@ describe("a course too large to read whole", () => {
     for (const item of allLessons().filter((entry) => entry.id !== hugeLessonId)) {
       expect({ lesson: item.title, shown: pages.some((page) => page.text.includes(`data-lesson-id="${item.id}"`)) }).toEqual({ lesson: item.title, shown: true });
     }
+    for (let index = 0; index < 16; index++) {
+      expect({ block: index + 1, shown: pages.some((page) => page.text.includes(`Long ${index}: Safety first`)) }).toEqual({ block: index + 1, shown: true });
+    }
   });
 
-  test("the published preview narrows to published module and lesson previews", async () => {
+  test("the published preview narrows to published previews", async () => {
     await alice.call("set_status", { courseId: course.id, status: "published" });
-    const outcome = await read(alice, `course://${course.id}/preview/published`);
-    expect(outcome.ok).toBe(false);
-    const narrower = ((outcome as { error: McpError }).error.data as { narrowerUris: string[] }).narrowerUris;
-    expect(narrower[0]).toBe(`course://${course.id}/modules/${course.modules[0]!.id}/preview?variant=published`);
-    const { answers } = await readFollowingNarrower(`course://${course.id}/preview/published`);
-    expect(answers.size).toBeGreaterThan(0);
+    const { data, answers } = await readNamed(`course://${course.id}/preview/published`);
+    expect(data.narrowerUris[0]).toBe(`course://${course.id}/modules/${course.modules[0]!.id}/preview?variant=published`);
+    expect(answers.size).toBe(data.narrowerUris.length);
     for (const [uri, result] of answers) {
       expect(uri).toEndWith("/preview?variant=published");
       expect((result.contents[0]?._meta as { variant: string }).variant).toBe("published");
@@ -169,6 +211,8 @@ describe("the narrower resources", () => {
         "course://{courseId}/lessons/{lessonId}",
         "course://{courseId}/modules/{moduleId}/preview",
         "course://{courseId}/lessons/{lessonId}/preview",
+        "course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}",
+        "course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}/preview",
       ]),
     );
   });

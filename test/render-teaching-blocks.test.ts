@@ -135,7 +135,7 @@ describe("teaching blocks in the browser", () => {
     await page.keyboard.press("Enter");
     expect(await textOf(page, `${learn} [data-scenario-status]`)).toContain("Scenario ended: Success.");
     expect(await page.locator(`${learn} [data-scene="reported"] .scene-ending`).getAttribute("data-ending")).toBe("success");
-    expect(await answers(page)).toEqual([{ lessonId: "les_learn", questionId: "blk_learn6", questionType: "scenario", scoreFraction: 1, correct: true, response: ["inbox", "checked", "reported"], correctResponse: [] }] as unknown as Answer[]);
+    expect(await answers(page)).toEqual([{ lessonId: "les_learn", questionId: "blk_learn6", questionType: "scenario", scoreFraction: 1, correct: true, response: ["inbox", "checked", "reported"], correctResponse: [], otherCorrectResponses: [], graded: false }] as unknown as Answer[]);
 
     await tabTo(page, `${learn} [data-scenario-replay]`);
     await page.keyboard.press("Enter");

@@ -61,7 +61,7 @@ test("it documents exactly the spec's operations and the design's additions", ()
   );
 });
 
-test("POST /mcp requires the OAuth 2.0 authorization code scheme with the spec's endpoints and scopes", () => {
+test("POST /mcp requires the OAuth 2.0 authorization code scheme with the spec's endpoints and scopes, naming the openid scope every token needs", () => {
   const scheme = document.components?.securitySchemes?.oauth2 as OpenAPIV3_1.OAuth2SecurityScheme | undefined;
   expect(scheme?.type).toBe("oauth2");
   const flow = scheme?.flows?.authorizationCode;
@@ -74,7 +74,7 @@ test("POST /mcp requires the OAuth 2.0 authorization code scheme with the spec's
     offline_access: "Refresh access when the user permits",
   });
   const mcp = document.paths?.["/mcp"];
-  for (const operation of [mcp?.post, mcp?.get, mcp?.delete]) expect(operation?.security).toEqual([{ oauth2: [] }]);
+  for (const operation of [mcp?.post, mcp?.get, mcp?.delete]) expect(operation?.security).toEqual([{ oauth2: ["openid"] }]);
 });
 
 test("health, the OpenAPI document and the metadata endpoint declare no authentication requirement", () => {

@@ -10,7 +10,7 @@ import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { invalidArgument, limitExceeded } from "./errors.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "./asset-names.ts";
-import { acceptedTypesText, claimMatches, sniffMediaType } from "./media-types.ts";
+import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "./media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import type { AssetRow } from "../store/types.ts";
 import { fromBase64, sha256Hex } from "../bytes.ts";
@@ -63,28 +63,38 @@ export async function uploadAsset(
       limit: limits.assetBytes,
     });
   }
-  const sniffed = await sniffMediaType(bytes, { claimed: args.mediaType, filename: args.filename });
-  if (sniffed.kind === "refused") throw invalidArgument("dataBase64", `is refused: ${sniffed.reason}`);
-  if (sniffed.kind === "svg") {
-    throw invalidArgument("dataBase64", "SVG is not accepted because it can carry scripts; export the image as PNG or WebP and upload that");
-  }
-  if (sniffed.kind === "unknown") {
-    throw invalidArgument("dataBase64", `the content is not a recognised file; accepted formats are ${acceptedTypesText()}`);
-  }
-  const type = sniffed.type;
-  if (args.mediaType !== undefined && !claimMatches(args.mediaType, type)) {
-    throw invalidArgument("mediaType", `says ${args.mediaType} but the content is ${type.mediaType}; send the right file or the right type`, {
-      detectedMediaType: type.mediaType,
-    });
-  }
-  const nameProblem = assetFileNameProblem(args.filename, type);
-  if (nameProblem !== null) throw invalidArgument("filename", nameProblem, { detectedMediaType: type.mediaType });
+  const type = await recogniseUpload(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
   const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
   edit.addedAssetBytes += row.byteSize;
   const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
     always: true,
   });
   return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
+}
+
+/**
+ * The media type of an uploaded file, recognised from its bytes; a refused, unknown or SVG file, a claimed
+ * type or a name that disagrees with the bytes is an error naming `field` (or mediaType, filename).
+ * upload_asset and the files view's chunked uploads both come here.
+ */
+export async function recogniseUpload(bytes: Uint8Array, claims: { filename: string; mediaType?: string | null | undefined }, field: string): Promise<MediaType> {
+  const sniffed = await sniffMediaType(bytes, { claimed: claims.mediaType ?? undefined, filename: claims.filename });
+  if (sniffed.kind === "refused") throw invalidArgument(field, `is refused: ${sniffed.reason}`);
+  if (sniffed.kind === "svg") {
+    throw invalidArgument(field, "SVG is not accepted because it can carry scripts; export the image as PNG or WebP and upload that");
+  }
+  if (sniffed.kind === "unknown") {
+    throw invalidArgument(field, `the content is not a recognised file; accepted formats are ${acceptedTypesText()}`);
+  }
+  const type = sniffed.type;
+  if (claims.mediaType !== undefined && claims.mediaType !== null && !claimMatches(claims.mediaType, type)) {
+    throw invalidArgument("mediaType", `says ${claims.mediaType} but the content is ${type.mediaType}; send the right file or the right type`, {
+      detectedMediaType: type.mediaType,
+    });
+  }
+  const nameProblem = assetFileNameProblem(claims.filename, type);
+  if (nameProblem !== null) throw invalidArgument("filename", nameProblem, { detectedMediaType: type.mediaType });
+  return type;
 }
 
 /** Stores a recognised file's bytes as a new asset of the course, with its size and content hash; upload and import both come here. */

@@ -43,6 +43,30 @@ export function selectCourseParts(course: CourseDocument, selection: CourseSelec
   return { ...course, modules: kept };
 }
 
+/** Blocks `first` to `last` of a lesson (positions from 1, both included). */
+export interface BlockRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * The lesson `lessonId` inside its module, keeping only the blocks of `range`. A range past the lesson's
+ * end is `not_found`, naming how many blocks the lesson has.
+ */
+export function selectLessonBlocks(course: CourseDocument, lessonId: string, range: BlockRange): CourseDocument {
+  const selected = selectCourseParts(course, { lessonIds: [lessonId] });
+  const module = selected.modules[0] as ModuleDocument;
+  const lesson = module.lessons[0] as LessonDocument;
+  const blocks = lesson.blocks ?? [];
+  if (range.first > range.last || range.last > blocks.length) {
+    throw new CourseAuthoringError("not_found", `Lesson ${lessonId} has ${blocks.length} block(s); blocks ${range.first}-${range.last} are not a run of them (positions from 1, first ≤ last).`, {
+      lessonId,
+      blockCount: blocks.length,
+    });
+  }
+  return { ...selected, modules: [{ ...module, lessons: [{ ...lesson, blocks: blocks.slice(range.first - 1, range.last) }] }] };
+}
+
 export function notInCourse(kind: "module" | "lesson", id: string, field: string, courseId: string, outlineCall: string): CourseAuthoringError {
   return new CourseAuthoringError("not_found", `${field}: ${kind} ${id} is not part of course ${courseId}. Send IDs from this course's outline (${outlineCall}).`, {
     field,

@@ -11,6 +11,8 @@ export const idPrefixes = {
   asset: "ast",
   revision: "rev",
   comment: "cmt",
+  /** A chunked upload in progress (the files view). */
+  upload: "upl",
   /** A stored export package; the package storage assigns these. */
   export: "exp",
 } as const;

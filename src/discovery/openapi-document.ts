@@ -3,7 +3,8 @@
  * built from the base and auth URLs, checked at start-up against the OpenAPI 3.1 schema and against
  * the router (openapi-check.ts), and the REST tests validate real responses against its own response
  * schemas — so it states only what the service really does. Errors of the MCP transport and of the
- * metadata endpoint are JSON, never problem+json (spec section 7).
+ * metadata endpoint are JSON, never problem+json (spec section 7). It passes Redocly's `recommended` and
+ * Spectral's `oas` rulesets (test/rest-openapi-lint.test.ts): public operations say `security: []`.
  */
 import type { OpenAPIV3_1 } from "@scalar/openapi-types";
 import { problemTypes } from "../http/problem.ts";
@@ -97,6 +98,7 @@ const protectedResourceMetadataOperation = (operationId: string, summary: string
   summary,
   tags: ["Discovery"],
   description: "RFC 9728 metadata. Errors of this endpoint are JSON, never problem+json.",
+  security: [],
   responses: {
     "200": {
       description: "OAuth Protected Resource metadata for the MCP endpoint.",
@@ -189,6 +191,10 @@ const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {
     type: "object",
     description: "A JSON-RPC message of the MCP protocol (any properties).",
   },
+  McpMessages: {
+    description: "One JSON-RPC message, or (protocol revision 2025-03-26) a batch of them as an array.",
+    oneOf: [ref("schemas", "McpMessage"), { type: "array", minItems: 1, items: ref("schemas", "McpMessage") }],
+  },
   JsonRpcErrorResponse: {
     type: "object",
     required: ["jsonrpc", "error"],
@@ -274,18 +280,27 @@ const components: OpenAPIV3_1.ComponentsObject = {
 export interface OpenApiDocumentOptions {
   baseUrl: string;
   authUrl: string;
+  /** The scopes every `/mcp` token needs (`AUTH_REQUIRED_SCOPES`); default `openid`. */
+  requiredScopes?: readonly string[];
 }
 
-export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOptions): OpenAPIV3_1.Document {
+/** No authentication: said explicitly, so linters and generated clients do not guess. */
+const publicAccess: OpenAPIV3_1.SecurityRequirementObject[] = [];
+
+export function buildOpenApiDocument({ baseUrl, authUrl, requiredScopes = ["openid"] }: OpenApiDocumentOptions): OpenAPIV3_1.Document {
   const versionParameter = [ref("parameters", "Service-Api-Version")];
   const mcpParameters = [...versionParameter, ref("parameters", "Mcp-Session-Id"), ref("parameters", "MCP-Protocol-Version")];
-  const mcpSecurity = [{ oauth2: [] }];
+  const mcpSecurity = [{ oauth2: [...requiredScopes] }];
+  const scopes: Record<string, string> = Object.fromEntries(supportedScopes.map((scope) => [scope, scopeDescriptions[scope]]));
+  for (const scope of requiredScopes) scopes[scope] ??= "Required of every /mcp token by this deployment (AUTH_REQUIRED_SCOPES).";
   return {
     openapi: "3.1.0",
     info: {
       title: "Course Authoring Service",
       version: "1.0.0",
       summary: "Discovery, health and the authenticated MCP transport of the e-learning course authoring service.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      contact: { name: "Course Authoring Service API documentation", url: `${baseUrl}/docs/api` },
       description:
         "Course authoring happens through MCP tools at `POST /mcp`; the REST surface is discovery and health. " +
         "REST errors are `application/problem+json` (a known path with an unsupported method answers 405 with `Allow`); " +
@@ -295,8 +310,8 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
     servers: [{ url: baseUrl }],
     externalDocs: { description: "API documentation and problem types", url: `${baseUrl}/docs/api` },
     tags: [
-      { name: "Health" },
-      { name: "Discovery" },
+      { name: "Health", description: "Whether the service is reachable." },
+      { name: "Discovery", description: "Documents that describe the service: OpenAPI, OAuth protected-resource metadata, the MCP server card, the API documentation." },
       { name: "MCP", description: "Streamable HTTP transport of the Model Context Protocol." },
     ],
     paths: {
@@ -305,7 +320,9 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         get: {
           operationId: "getHealth",
           summary: "Service reachability",
+          description: "Answers 200 while the service can serve requests; no authentication.",
           tags: ["Health"],
+          security: publicAccess,
           responses: {
             "200": { description: "The service is reachable.", headers: successHeaders, content: json(ref("schemas", "HealthStatus")) },
             ...restErrors,
@@ -317,7 +334,9 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         get: {
           operationId: "getOpenApiDocument",
           summary: "This OpenAPI 3.1 document",
+          description: "The description of the REST surface, as JSON; no authentication.",
           tags: ["Discovery"],
+          security: publicAccess,
           responses: {
             "200": {
               description: "The OpenAPI 3.1 document that describes this interface.",
@@ -348,7 +367,9 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         get: {
           operationId: "getServerCard",
           summary: "MCP server card: name, version, MCP protocol versions, transport and auth",
+          description: "What an MCP host needs to connect before it signs in; no authentication.",
           tags: ["Discovery"],
+          security: publicAccess,
           responses: {
             "200": {
               description: "The MCP server card.",
@@ -364,7 +385,9 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         get: {
           operationId: "getApiDocs",
           summary: "Human-readable API documentation, with one anchor per problem type",
+          description: "An HTML page; every problem `type` URI resolves to one of its anchors. No authentication.",
           tags: ["Discovery"],
+          security: publicAccess,
           responses: {
             "200": {
               description: "The documentation page.",
@@ -384,13 +407,13 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
           security: mcpSecurity,
           description:
             "The client accepts both `application/json` and `text/event-stream`. A client parses a JSON body only when its `Content-Type` is `application/json`.",
-          requestBody: { required: true, content: json(ref("schemas", "McpMessage")) },
+          requestBody: { required: true, content: json(ref("schemas", "McpMessages")) },
           responses: {
             "200": {
               description: "An MCP JSON-RPC response, or an event stream carrying it.",
               headers: { "Mcp-Session-Id": ref("headers", "Mcp-Session-Id") },
               content: {
-                "application/json": { schema: { type: ["object", "array"] } },
+                "application/json": { schema: ref("schemas", "McpMessages") },
                 "text/event-stream": { schema: { type: "string" } },
               },
             },
@@ -414,6 +437,7 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         get: {
           operationId: "getMcpStream",
           summary: "Open the session's server-to-client event stream, or resume a stream after `Last-Event-ID`",
+          description: "Sessions of the 2025 protocol revisions only; a stateless deployment answers 405.",
           tags: ["MCP"],
           security: mcpSecurity,
           responses: {
@@ -430,6 +454,7 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
         delete: {
           operationId: "deleteMcpSession",
           summary: "End the MCP session",
+          description: "Sessions of the 2025 protocol revisions only; a stateless deployment answers 405.",
           tags: ["MCP"],
           security: mcpSecurity,
           responses: {
@@ -453,7 +478,7 @@ export function buildOpenApiDocument({ baseUrl, authUrl }: OpenApiDocumentOption
             authorizationCode: {
               authorizationUrl: `${authUrl}/oauth2/authorize`,
               tokenUrl: `${authUrl}/oauth2/token`,
-              scopes: Object.fromEntries(supportedScopes.map((scope) => [scope, scopeDescriptions[scope]])),
+              scopes,
             },
           },
         },

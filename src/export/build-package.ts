@@ -5,6 +5,7 @@
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { cartridgeEntries } from "./formats/imscc.ts";
+import { reviewCopyEntries } from "./formats/review-copy/review-docx.ts";
 import { jsonExportChunks } from "./formats/json.ts";
 import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
 import { bankCourse, questionBank } from "./banks/bank.ts";
@@ -26,6 +27,7 @@ const fileSuffixes: Record<ExportFormat, string> = {
   qti21: "-qti21.zip",
   moodle_xml: "-moodle.xml",
   gift: "-gift.txt",
+  docx_review: "-review.docx",
 };
 
 /** The formats that carry a course's questions only, as a question bank. */
@@ -68,7 +70,7 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function packageEntries(format: Exclude<ExportFormat, "json" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
       options.onNotice?.(
@@ -123,6 +125,11 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
   if (format === "json") {
     const stream = pulledStream(jsonExportChunks(course, assets, options.assets, new Date().toISOString()));
     return { fileName, mimeType: "application/json", stream };
+  }
+  if (format === "docx_review") {
+    const entries = reviewCopyEntries(course, { variant: options.variant ?? "draft", version: course.version ?? 0, exportedAt: new Date().toISOString() });
+    const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Wrote ${path}`) });
+    return { fileName, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", stream };
   }
   const entries = packageEntries(format, course, options, assets);
   const total = entries.length;

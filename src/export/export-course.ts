@@ -31,6 +31,7 @@ export const formatNames: Record<ExportFormat, string> = {
   qti21: "QTI 2.1 question bank",
   moodle_xml: "Moodle XML question bank",
   gift: "GIFT question bank",
+  docx_review: "Word review copy",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -42,7 +43,7 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown.",
     ),
   ),
   variant: courseVariantField,
@@ -152,7 +153,7 @@ export async function exportCourse(
   if (untranslated && untranslated.outdated > 0) {
     notices.push({ level: "warning", text: `${untranslated.outdated} translated unit(s) are outdated: their source text changed since (get_translation_units { onlyOutdated: true }).` });
   }
-  if (args.format !== "json" && !bank && interfaceLanguage(course.language) === null) {
+  if (args.format !== "json" && !bank && args.format !== "docx_review" && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   } else if (args.format !== "json" && !bank) {
     const fallback = fallbackStrings(course.language ?? "en");
@@ -165,6 +166,7 @@ export async function exportCourse(
   const built = await buildPackage(course, {
     format: args.format,
     scoMode: args.scoMode,
+    variant: args.variant,
     ...(args.scope !== undefined ? { scope: args.scope } : {}),
     assets: courseAssetSource(services.store, course.id, assets),
     renderer: renderCourseHtmlChunks,

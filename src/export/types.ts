@@ -55,6 +55,8 @@ export type ExportProgress = (done: number, total: number, message: string) => v
 export interface BuildPackageOptions {
   readonly format: ExportFormat;
   readonly scoMode?: ScoMode;
+  /** docx_review: which copy of the course this is, printed on the cover. */
+  readonly variant?: "draft" | "published";
   readonly assets: AssetSource;
   readonly renderer: CourseRenderer;
   readonly onProgress?: ExportProgress;

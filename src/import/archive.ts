@@ -35,9 +35,9 @@ function readingArchive<T>(read: () => T): T {
   }
 }
 
-/** Every entry named in the central directory, checked before any byte is inflated. */
-export function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
-  const entries = readingArchive(() => listZipEntries(bytes, archiveLimits.entries));
+/** Every entry named in the central directory, checked before any byte is inflated; Office packages allow more entries (up to four parts per slide). */
+export function readCentralDirectory(bytes: Uint8Array, maxEntries: number = archiveLimits.entries): ZipEntry[] {
+  const entries = readingArchive(() => listZipEntries(bytes, maxEntries));
   for (const entry of entries) checkEntry(entry);
   const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > archiveLimits.uncompressedBytes) {

@@ -8,11 +8,14 @@ import type { Actor } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { titleField } from "../authoring/schemas/fields.ts";
 import type { Notice } from "../notice.ts";
-import { writeAs, type AuthoringServices } from "../authoring/services.ts";
+import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
 import { planFromJsonExport } from "./json-document.ts";
 import { planFromMarkdown } from "./markdown-outline.ts";
-import { validateImportedCourse } from "./plan.ts";
+import type { OfficeReport } from "./office/office-content.ts";
+import { officeKindOf, planFromOffice, readUploadedFile } from "./office/office-import.ts";
+import { insertLessonNotes } from "./office/lesson-notes.ts";
+import { validateImportedCourse, type ImportPlan } from "./plan.ts";
 import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
 import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./banks/import-bank.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
@@ -25,13 +28,14 @@ export const importCourseArguments = v.object({
     v.pipe(
       v.picklist(allImportFormats, `must be one of ${allImportFormats.join(", ")}`),
       v.description(
-        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. Omit to detect it. " +
+        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx. Omit to detect it. " +
           "Question banks: qti3, qti21 (zip), moodle_xml, gift.",
       ),
     ),
   ),
   content: v.optional(v.pipe(v.string(), v.description("The JSON or Markdown text. Use contentBase64 instead for a zip archive."))),
   contentBase64: v.optional(v.pipe(v.string(), v.description(`The file's bytes in standard base64 (any format); at most ${maxImportBytes} bytes decoded.`))),
+  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded file, instead of content."))),
   title: v.optional(v.pipe(titleField(), v.description("Title for the new course; replaces the document's own title."))),
   into: v.optional(
     v.pipe(
@@ -42,7 +46,7 @@ export const importCourseArguments = v.object({
 });
 
 export interface ImportedCourse {
-  importedFrom: "json" | "markdown";
+  importedFrom: "json" | "markdown" | "docx" | "pptx";
   /** The document's path inside a zip archive, when one was imported. */
   archiveEntry?: string;
   /** In words, for the summary: "a Markdown outline", "json in a zip archive (course.json)". */
@@ -51,6 +55,8 @@ export interface ImportedCourse {
   course: CourseDocument;
   /** What the import kept in another form or did not carry. */
   notices: readonly Notice[];
+  /** For Word and PowerPoint: what was kept as text, what was dropped and why, and how many speaker notes became comments. */
+  officeReport?: OfficeReport & { speakerNotes: number };
 }
 
 export function isBankImport(format: string | undefined): format is BankImportFormat {
@@ -67,10 +73,35 @@ export async function importQuestionBank(services: AuthoringServices, actor: Act
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
   if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
   if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
-  const document = await readImportSource({ ...args, format: args.format });
-  const plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
+  const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
+  const document = await readImportSource({ ...args, format: args.format, file }, officeKindOf);
+  let plan: ImportPlan;
+  let sourceName: string;
+  let officeReport: ImportedCourse["officeReport"];
+  let lessonNotes: readonly { path: string; text: string }[] = [];
+  if (document.kind === "office") {
+    const office = await planFromOffice(document, document.officeKind, args.title);
+    plan = office;
+    lessonNotes = office.lessonNotes;
+    officeReport = { ...office.report, speakerNotes: office.lessonNotes.length };
+    sourceName = `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`;
+  } else {
+    plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
+    sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
+  }
   const validated = validateImportedCourse(plan);
-  const sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
-  const course = await writeAs(services, actor, (session) => createImportedCourse(session, validated, plan.assets, plan.labels, sourceName));
-  return { importedFrom: document.kind, ...(document.entry ? { archiveEntry: document.entry } : {}), sourceName, assetCount: plan.assets.length, course, notices: plan.notices };
+  const course = await writeAs(services, actor, async (session) => {
+    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
+    await insertLessonNotes(session, created, lessonNotes);
+    return created;
+  });
+  return {
+    importedFrom: document.kind === "office" ? document.officeKind : document.kind,
+    ...(document.kind !== "office" && document.entry ? { archiveEntry: document.entry } : {}),
+    sourceName,
+    assetCount: plan.assets.length,
+    course,
+    notices: plan.notices,
+    ...(officeReport ? { officeReport } : {}),
+  };
 }

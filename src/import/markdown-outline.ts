@@ -55,11 +55,26 @@ function lessonOutline(lesson: LessonDraft): Record<string, unknown> {
 
 /** The plan for a Markdown outline; `title` is used when the document has no single top heading, or replaces it. */
 export async function planFromMarkdown(text: string, title?: string): Promise<ImportPlan> {
-  const parts = await markdownParts(text);
+  return planFromParts(await markdownParts(text), { title });
+}
+
+export interface OutlineOptions {
+  /** Replaces the document's own title. */
+  readonly title?: string | undefined;
+  /** The title when the document has no single top heading. */
+  readonly fallbackTitle?: string | undefined;
+  /** How a part's position reads in a message: "line 12", "paragraph 12", "slide 12". */
+  readonly place?: (line: number) => string;
+}
+
+/** Headings and blocks in document order as modules, lessons and blocks (Markdown, Word and PowerPoint share this). */
+export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOptions): ImportPlan {
+  const place = options.place ?? ((line: number) => `line ${line}`);
+  const title = options.title;
   const headings = parts.filter((part): part is Extract<MarkdownPart, { kind: "heading" }> => part.kind === "heading");
   const first = headings[0];
   const titleHeading = first && headings.filter((heading) => heading.level <= first.level).length === 1 ? first : undefined;
-  const courseTitle = title ?? (titleHeading ? headingTitle(titleHeading.text) : undefined);
+  const courseTitle = title ?? (titleHeading ? headingTitle(titleHeading.text) : options.fallbackTitle);
   if (!courseTitle) {
     throw noOutline("the Markdown has no single top-level heading to use as the course title; start it with one \"# Course title\" line, or pass title");
   }
@@ -127,7 +142,7 @@ export async function planFromMarkdown(text: string, title?: string): Promise<Im
       else {
         lesson.blocks.push({ block: { type: "text", markdown: part.source }, paragraph: false, source: part.source, line: part.line });
         const why = previous?.paragraph ? "none of its boxes is checked (- [x] marks a right answer)" : "no paragraph right above it asks the question";
-        notices.push({ level: "notice", text: `line ${part.line}: a task list stays a list, not a question: ${why}.` });
+        notices.push({ level: "notice", text: `${place(part.line)}: a task list stays a list, not a question: ${why}.` });
       }
       continue;
     }
@@ -135,12 +150,14 @@ export async function planFromMarkdown(text: string, title?: string): Promise<Im
   }
 
   const labels = new Map<string, string>();
+  const lessonLines = new Map<string, number>();
   modules.forEach((draft, moduleIndex) => {
-    labels.set(`modules[${moduleIndex}]`, `module "${draft.title}" at line ${draft.line}`);
+    labels.set(`modules[${moduleIndex}]`, `module "${draft.title}" at ${place(draft.line)}`);
     draft.lessons.forEach((lessonDraft, lessonIndex) => {
-      labels.set(`modules[${moduleIndex}].lessons[${lessonIndex}]`, `lesson "${lessonDraft.title}" at line ${lessonDraft.line}`);
+      labels.set(`modules[${moduleIndex}].lessons[${lessonIndex}]`, `lesson "${lessonDraft.title}" at ${place(lessonDraft.line)}`);
+      lessonLines.set(`modules[${moduleIndex}].lessons[${lessonIndex}]`, lessonDraft.line);
       lessonDraft.blocks.forEach((entry, blockIndex) =>
-        labels.set(`modules[${moduleIndex}].lessons[${lessonIndex}].blocks[${blockIndex}]`, `line ${entry.line}, in lesson "${lessonDraft.title}"`),
+        labels.set(`modules[${moduleIndex}].lessons[${lessonIndex}].blocks[${blockIndex}]`, `${place(entry.line)}, in lesson "${lessonDraft.title}"`),
       );
     });
   });
@@ -155,5 +172,5 @@ export async function planFromMarkdown(text: string, title?: string): Promise<Im
       lessons: draft.lessons.map(lessonOutline),
     })),
   };
-  return { outline, assets: [], labels, notices };
+  return { outline, assets: [], labels, notices, lessonLines };
 }

@@ -43,6 +43,8 @@ export interface ImportPlan {
   readonly labels: ReadonlyMap<string, string>;
   /** What the import kept in another form or did not carry, for the author. */
   readonly notices: readonly Notice[];
+  /** Outline paths of lessons and the line (paragraph, slide) each starts at, when the plan came from parts. */
+  readonly lessonLines?: ReadonlyMap<string, number>;
 }
 
 /** The label of the longest labelled prefix of `path`, in parentheses, or "". */

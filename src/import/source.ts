@@ -8,7 +8,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "./archive.ts";
 import { fromBase64 } from "../bytes.ts";
 
-export const importFormats = ["json", "markdown", "zip"] as const;
+export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /** Decoded bytes an import may carry (the /mcp body limit is larger, so this is the binding one). */
@@ -18,6 +18,16 @@ export interface ImportSource {
   readonly format?: ImportFormat | undefined;
   readonly content?: string | undefined;
   readonly contentBase64?: string | undefined;
+  /** An uploaded file's bytes (import_course's assetId), already read. */
+  readonly file?: { readonly fileName: string; readonly bytes: Uint8Array } | undefined;
+}
+
+/** A Word or PowerPoint file, planned by the Office reader rather than as text. */
+export interface OfficeDocument {
+  readonly kind: "office";
+  readonly officeKind: "docx" | "pptx";
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
 }
 
 export interface ImportDocument {
@@ -40,7 +50,7 @@ function tooLarge(field: string, bytes: number): CourseAuthoringError {
 }
 
 function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): CourseAuthoringError {
-  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive" }[detected];
+  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive", docx: "a Word document", pptx: "a PowerPoint presentation" }[detected];
   const advice = detected === "binary" ? "send a JSON export, a Markdown outline or a zip archive holding one" : `send it with format "${detected}"`;
   const claim = format ? `format is ${format} but the content` : "the content";
   return new CourseAuthoringError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
@@ -86,11 +96,16 @@ function detectText(text: string): "json" | "markdown" {
 }
 
 /** The bytes given, as text or base64, within the size limit. */
-export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint8Array; field: "content" | "contentBase64" } {
-  if ((source.content === undefined) === (source.contentBase64 === undefined)) {
-    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (text) or contentBase64 (any file, required for zip).", {
+export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint8Array; field: "content" | "contentBase64" | "assetId" } {
+  const given = [source.content, source.contentBase64, source.file].filter((value) => value !== undefined).length;
+  if (given !== 1) {
+    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (text), contentBase64 (any file, required for zip) or assetId (an uploaded file).", {
       field: "content",
     });
+  }
+  if (source.file !== undefined) {
+    if (source.file.bytes.byteLength > maxImportBytes) throw tooLarge("assetId", source.file.bytes.byteLength);
+    return { bytes: source.file.bytes, field: "assetId" };
   }
   const field = source.content !== undefined ? "content" : "contentBase64";
   const bytes = source.content !== undefined ? new TextEncoder().encode(source.content) : decodeBase64(source.contentBase64 as string);
@@ -98,7 +113,11 @@ export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint
   return { bytes, field };
 }
 
-export async function readImportSource(source: ImportSource & { format?: ImportFormat | undefined }): Promise<ImportDocument> {
+/** Office files are zips the media sniffer names; `officeKindOf` comes from the caller, keeping this layer free of the Office reader. */
+export async function readImportSource(
+  source: ImportSource & { format?: ImportFormat | undefined },
+  officeKindOf: (file: { fileName: string; bytes: Uint8Array }) => Promise<"docx" | "pptx" | null>,
+): Promise<ImportDocument | OfficeDocument> {
   const { bytes, field } = importBytes(source);
   if (!isZip(bytes)) {
     const text = textOf(bytes);
@@ -106,6 +125,15 @@ export async function readImportSource(source: ImportSource & { format?: ImportF
     const kind = detectText(text);
     if (source.format !== undefined && source.format !== kind) throw notWhatItClaims(source.format, kind, field);
     return { kind, text, container: "none" };
+  }
+  const fileName = source.file?.fileName ?? field;
+  const officeKind = await officeKindOf({ fileName, bytes });
+  if (officeKind !== null) {
+    if (source.format !== undefined && source.format !== officeKind) throw notWhatItClaims(source.format, officeKind, field);
+    return { kind: "office", officeKind, fileName, bytes };
+  }
+  if (source.format === "docx" || source.format === "pptx") {
+    throw new CourseAuthoringError("invalid_arguments", `${fileName}: format is ${source.format} but the content is not a Word or PowerPoint file (its [Content_Types].xml names no main document); nothing was imported.`, { field, format: source.format });
   }
   if (source.format !== undefined && source.format !== "zip") throw notWhatItClaims(source.format, "zip", field);
 

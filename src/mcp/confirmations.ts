@@ -9,22 +9,25 @@
  * question through the SDK's legacy shim, on their session's stream.
  */
 import * as v from "valibot";
-import { acceptedContent, createRequestStateCodec, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { acceptedContent, createRequestStateCodec, inputRequired, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { toolErrorResult } from "./call-tool.ts";
+import { ProtocolError, toolErrorResult } from "./call-tool.ts";
 import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
 
 /** The `confirm` argument of the tools that ask first. */
 export const confirmField = v.optional(
-  v.pipe(v.boolean(), v.description("true: the user already agreed to what this loses, so do not ask (clients that can ask are asked otherwise)")),
+  v.pipe(v.boolean(), v.description("true: the user agreed to the loss; do not ask (needed for a task)")),
 );
 
-/** What a sealed state holds: whose call, of which tool, with which arguments. */
+/** What a sealed state holds: whose call, of which tool, with which arguments, and a nonce so it acts once. */
 interface ConfirmationState {
   sub: string;
   tool: string;
   arguments: string;
+  nonce: string;
 }
+
+const stateTtlSeconds = 10 * 60;
 
 const answerSchema = v.object({ confirm: v.boolean() });
 const requestedSchema = {
@@ -47,10 +50,15 @@ function canElicit(extra: ServerContext, sessionCapabilities: Record<string, unk
   return typeof capabilities?.elicitation === "object" && capabilities.elicitation !== null;
 }
 
-export function createConfirmations(options: { key: string; callerOf: (extra: ServerContext) => CallerIdentity }) {
+export function createConfirmations(options: {
+  key: string;
+  callerOf: (extra: ServerContext) => CallerIdentity;
+  /** Marks a state's nonce used until `expiresAt`; false when it already was (any replica). */
+  claim: (nonce: string, expiresAt: Date) => Promise<boolean>;
+}) {
   const codec = createRequestStateCodec<ConfirmationState>({
     key: options.key,
-    ttlSeconds: 10 * 60,
+    ttlSeconds: stateTtlSeconds,
     // The user is sealed in as well as written in: another user's state fails verification outright.
     bind: (extra) => `tools/call\0${options.callerOf(extra).sub}`,
   });
@@ -83,20 +91,57 @@ export function createConfirmations(options: { key: string; callerOf: (extra: Se
           );
         }
         const answer = acceptedContent(extra.mcpReq.inputResponses, "confirm", answerSchema);
-        if (answer?.confirm === true) return undefined;
+        if (answer?.confirm === true) {
+          // A yes acts once: the same state and answer sent again (a replay) are refused on every replica.
+          if (typeof state.nonce === "string" && (await options.claim(state.nonce, new Date(Date.now() + (stateTtlSeconds + 60) * 1000)))) return undefined;
+          return toolErrorResult(
+            new CourseAuthoringError("invalid_state", `this confirmation of ${name} was already used; call it again to be asked afresh. Nothing was changed by this call.`, {
+              fields: ["requestState"],
+            }),
+          );
+        }
         return toolErrorResult(new CourseAuthoringError("invalid_state", `${name} was not confirmed, so nothing was changed.`, { confirmed: false }));
       }
-      const parsed = v.safeParse(tool.definition.input, args);
-      // Invalid arguments are answered by the call itself, naming each field.
-      if (!parsed.success) return undefined;
-      const question = await confirm(parsed.output, context);
+      const question = await questionFor(tool, args, context);
       if (question === undefined) return undefined;
       return inputRequired({
         inputRequests: { confirm: inputRequired.elicit({ message: question, requestedSchema }) },
-        requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args) }, extra),
+        requestState: await codec.mint({ sub: context.user.sub, tool: name, arguments: await argumentsDigest(args), nonce: crypto.randomUUID() }, extra),
       });
     },
+
+    /**
+     * Before a task-augmented call starts: a task runs on after its call is answered, so there is no
+     * turn left to ask in. A call that would lose something must say `confirm: true` up front; otherwise
+     * it is refused (-32602, naming `confirm` and what would be lost) and no task is started.
+     */
+    async beforeTask<Services>(tool: CompiledTool<Services> | undefined, args: Record<string, unknown>, context: ToolContext<Services>): Promise<void> {
+      if (!tool?.definition.confirm || args.confirm === true) return;
+      const question = await questionFor(tool, args, context);
+      if (question === undefined) return;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `invalid_arguments: confirm: ${tool.definition.name} as a task cannot ask first, and this call loses something (${question}). Call it again with confirm: true to go ahead, or without a task to be asked. No task was started and nothing was changed.`,
+        { code: "invalid_arguments", fields: ["confirm"], question },
+      );
+    },
   };
+}
+
+/** What the call would lose, as the question to ask; undefined when nothing, or when the call itself will fail. */
+async function questionFor<Services>(tool: CompiledTool<Services>, args: Record<string, unknown>, context: ToolContext<Services>): Promise<string | undefined> {
+  const confirm = tool.definition.confirm;
+  if (!confirm) return undefined;
+  const parsed = v.safeParse(tool.definition.input, args);
+  // Invalid arguments are answered by the call itself, naming each field.
+  if (!parsed.success) return undefined;
+  try {
+    return await confirm(parsed.output, context);
+  } catch (error) {
+    // What cannot be read to ask about (no such course, no access) the call itself answers, as it would unasked.
+    if (error instanceof CourseAuthoringError) return undefined;
+    throw error;
+  }
 }
 
 export type Confirmations = ReturnType<typeof createConfirmations>;

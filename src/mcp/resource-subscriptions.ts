@@ -42,9 +42,9 @@ interface Watched {
 function watchedBy(uri: string): Watched | null {
   const preview = parsePreviewUri(uri);
   if (preview) return { courseId: preview.courseId, ...(preview.moduleId ? { moduleId: preview.moduleId } : {}), ...(preview.lessonId ? { lessonId: preview.lessonId } : {}) };
-  for (const kind of ["course", "outline", "module", "lesson"] as const) {
+  for (const kind of ["course", "outline", "module", "lesson", "lessonBlocks"] as const) {
     const match = matchCourseUri(kind, uri);
-    if (match?.courseId) return match as unknown as Watched;
+    if (match?.courseId) return { courseId: match.courseId, ...(match.moduleId ? { moduleId: match.moduleId } : {}), ...(match.lessonId ? { lessonId: match.lessonId } : {}) };
   }
   return null;
 }

@@ -133,6 +133,7 @@ export async function answerTaskCall<Services>(
     structuredBudgetBytes: structuredBudget(deps.resultMaxBytes),
     progress: async () => {},
   };
+  await deps.confirmations?.beforeTask(deps.tools.get(params.name), params.arguments ?? {}, context);
   const run = (within: ToolContext<Services>): Promise<CallToolResult> =>
     callTool(deps.tools, params.name, params.arguments, within, { resultMaxBytes: deps.resultMaxBytes, logger: deps.logger });
   return deps.tasks.start(params.name, params.task.ttl, context, run);

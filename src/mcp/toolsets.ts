@@ -10,7 +10,7 @@
 export const toolsets = {
   courses: "find, read, create (with a whole outline), batch-edit, delete and duplicate courses; the block types",
   edits: "one tool per edit (update_course, set_objectives, add/update/move/remove for modules, lessons, blocks): the same operations edit_course applies in batches",
-  assets: "upload and list images, audio, video and captions",
+  assets: "upload and list images, audio, video and captions; the files view and its chunked uploads",
   history: "revisions: list, read as of, restore",
   sharing: "share and unshare a course",
   review: "validate, status workflow and publishing, comments, preview",

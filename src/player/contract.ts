@@ -48,6 +48,10 @@ export interface QuestionAnswer {
    * it sealed and opens it only once the question is graded, so it is here for the LMS report only.
    */
   readonly correctResponse: readonly string[];
+  /** Other responses just as right, in the same form (fill-in: the other accepted answers, per blank combination). */
+  readonly otherCorrectResponses: readonly (readonly string[])[];
+  /** False for an answer outside a quiz lesson: an immediate check or a scenario played for practice, which counts for no score. */
+  readonly graded: boolean;
 }
 
 export interface QuizRecord {

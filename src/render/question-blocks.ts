@@ -29,12 +29,30 @@ type Grading = "choice" | "blanks" | "matching" | "ordering";
 export interface QuestionKey {
   readonly parts: readonly (readonly string[])[];
   readonly correctResponse: readonly string[];
+  /** Other responses that are just as right (fill-in: the other accepted answers), for the LMS report's patterns. */
+  readonly otherCorrectResponses?: readonly (readonly string[])[];
+}
+
+/** The most right responses a question reports: a fill-in's blanks multiply their accepted answers. */
+export const maxCorrectResponses = 10;
+
+/**
+ * Every combination of one accepted answer per blank, the first answers first, at most `maxCorrectResponses`
+ * in all, without the all-first one (that is `correctResponse`).
+ */
+function otherAnswerCombinations(blanks: readonly (readonly string[])[]): string[][] {
+  let combinations: string[][] = [[]];
+  for (const answers of blanks) {
+    const choices = answers.length > 0 ? answers : [""];
+    combinations = combinations.flatMap((combination) => choices.map((answer) => [...combination, answer])).slice(0, maxCorrectResponses);
+  }
+  return combinations.slice(1);
 }
 
 /** The question's key as attributes: salted hashes per part and the sealed right answer. */
 export function questionKeyAttributes(context: LessonContext, questionId: string, key: QuestionKey): SafeHtml {
   const secrets = context.secrets;
-  return html` data-key="${JSON.stringify(answerKey(secrets, questionId, key.parts))}" data-sealed="${seal(secrets, questionId, { c: key.correctResponse })}"`;
+  return html` data-key="${JSON.stringify(answerKey(secrets, questionId, key.parts))}" data-sealed="${seal(secrets, questionId, { c: key.correctResponse, ...(key.otherCorrectResponses?.length ? { o: key.otherCorrectResponses } : {}) })}"`;
 }
 
 interface FeedbackPiece {
@@ -117,6 +135,7 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
         key: {
           parts: block.blanks.map((blank) => blank.answers.map((answer) => normaliseTypedAnswer(answer, blank.caseSensitive))),
           correctResponse: block.blanks.map((blank) => blank.answers[0] ?? ""),
+          otherCorrectResponses: otherAnswerCombinations(block.blanks.map((blank) => blank.answers)),
         },
       };
     case "matching":

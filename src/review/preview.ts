@@ -9,7 +9,7 @@
  */
 import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
-import type { CourseSelection } from "../authoring/course-pages.ts";
+import { selectLessonBlocks, type BlockRange, type CourseSelection } from "../authoring/course-pages.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { renderCourseHtmlSliced } from "../render/index.ts";
 import { toBase64 } from "../bytes.ts";
@@ -47,11 +47,15 @@ export interface LoadedPreview {
 export interface PreviewTarget extends CourseSelection {
   courseId: string;
   variant: CourseVariant;
+  /** With one lesson chosen: only these of its blocks. */
+  blocks?: BlockRange | undefined;
 }
 
 /** `budgetBytes` bounds the data URLs read: no asset whose data URL alone is larger is read at all. */
 export async function loadCoursePreview(session: AuthoringSession, args: PreviewTarget, budgetBytes: number = previewLimits.totalBytes): Promise<LoadedPreview> {
-  const course = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant, moduleIds: args.moduleIds, lessonIds: args.lessonIds });
+  const selected = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant, moduleIds: args.moduleIds, lessonIds: args.lessonIds });
+  const lessonId = args.lessonIds?.[0];
+  const course = args.blocks && lessonId ? selectLessonBlocks(selected, lessonId, args.blocks) : selected;
   const dataUrls = new Map<string, string>();
   const omittedAssetIds: string[] = [];
   const budget = Math.min(budgetBytes, previewLimits.totalBytes);

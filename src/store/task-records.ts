@@ -56,4 +56,14 @@ export interface TaskRecordStatements {
   removeExpiredTasks(now: string, ownerSub?: string): Promise<number>;
   /** Marks every working task failed (a single process starting again: none of them runs any more). */
   failWorkingTasks(message: string, now: string): Promise<number>;
+  /**
+   * The shared secret called `name`: the stored one, or `fresh` stored now when there is none yet
+   * (insert-if-absent, so every replica ends up with the same value).
+   */
+  serviceSecret(name: string, fresh: string, now: string): Promise<string>;
+  /**
+   * Marks a confirmation's nonce used (forgetting those expired at `now`); false when it already was, so
+   * a replayed confirmation acts no second time on any replica.
+   */
+  claimConfirmation(nonce: string, expiresAt: string, now: string): Promise<boolean>;
 }

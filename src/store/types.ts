@@ -181,6 +181,22 @@ export interface CommentRow {
   resolutionNote: string | null;
 }
 
+/** A file arriving in chunks from the files view; gone once finished, cancelled or expired. */
+export interface UploadRow {
+  uploadId: string;
+  ownerSub: string;
+  courseId: string;
+  filename: string;
+  /** What the sender says the file is; checked against the bytes when it is finished. */
+  mediaType: string | null;
+  byteSize: number;
+  chunkBytes: number;
+  chunksReceived: number;
+  bytesReceived: number;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface CommentQuery {
   courseId: string;
   resolved?: boolean;
@@ -286,6 +302,15 @@ export interface StoreTransaction extends TaskRecordStatements {
 
   /** Every asset of the course, in upload order (validation checks references against them in one read). */
   listAllAssets(courseId: string): Promise<AssetRow[]>;
+
+  insertUpload(row: UploadRow): Promise<void>;
+  findUpload(uploadId: string): Promise<UploadRow | undefined>;
+  countUploads(ownerSub: string): Promise<number>;
+  /** Stores chunk `index` only when it is the next one expected; false otherwise. */
+  appendUploadChunk(uploadId: string, index: number, base64: string, bytes: number): Promise<boolean>;
+  readUploadChunks(uploadId: string): Promise<string[]>;
+  deleteUpload(uploadId: string): Promise<void>;
+  deleteExpiredUploads(now: string): Promise<number>;
 
   insertComment(row: CommentRow): Promise<void>;
   findComment(courseId: string, commentId: string): Promise<CommentRow | undefined>;

@@ -9,6 +9,12 @@ export interface ProbedOutcome<T> {
   outcome: { ok: true; value: T } | { ok: false; error: unknown };
   /** Probes answered 200 while the request was still pending. */
   answeredWhilePending: number;
+  /**
+   * Probes answered 200 in all, the first sent while the request was in flight. A refusal that needs
+   * no work may settle before any probe is answered: only long work can show overlap, so a test
+   * asserts `answeredWhilePending` for its long inputs and `answered` for the quick ones.
+   */
+  answered: number;
 }
 
 export async function probeHealthWhile<T>(baseUrl: string, work: Promise<T>): Promise<ProbedOutcome<T>> {
@@ -21,10 +27,12 @@ export async function probeHealthWhile<T>(baseUrl: string, work: Promise<T>): Pr
     pending = false;
   });
   let answeredWhilePending = 0;
+  let answered = 0;
   while (pending) {
     const response = await fetch(`${baseUrl}/api/health`);
     await response.arrayBuffer();
+    if (response.status === 200) answered += 1;
     if (response.status === 200 && pending) answeredWhilePending += 1;
   }
-  return { outcome: await settled, answeredWhilePending };
+  return { outcome: await settled, answeredWhilePending, answered };
 }

@@ -86,7 +86,7 @@ function manifestInput(input: WebPackageInput): ManifestInput {
 export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm12Manifest(manifestInput(input)) },
-    ...schemaEntries("scorm12", scorm12SchemaFiles),
+    ...schemaEntries(scorm12SchemaFiles),
     ...pageEntries(input, scormAdapter("1.2", input.course)),
     ...assetEntries(input),
   ];
@@ -95,7 +95,7 @@ export function scorm12Entries(input: WebPackageInput): ZipEntry[] {
 export function scorm2004Entries(input: WebPackageInput): ZipEntry[] {
   return [
     { path: "imsmanifest.xml", body: scorm2004Manifest(manifestInput(input)) },
-    ...schemaEntries("scorm2004", scorm2004SchemaFiles),
+    ...schemaEntries(scorm2004SchemaFiles),
     ...pageEntries(input, scormAdapter("2004", input.course)),
     ...assetEntries(input),
   ];

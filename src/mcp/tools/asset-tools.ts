@@ -1,10 +1,12 @@
 /**
- * MCP tools for course assets: upload (base64, type recognised from the bytes) and list.
+ * MCP tools for course assets: upload (base64, type recognised from the bytes) and list. list_assets links
+ * the files view (MCP Apps), where the person adds their own files without the model writing their bytes.
  */
 import * as v from "valibot";
 import { assetSchema, listAssets, listAssetsArguments, uploadAsset, uploadAssetArguments } from "../../authoring/assets.ts";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
+import { filesViewUri } from "../apps/files-view.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArguments>({
@@ -33,10 +35,13 @@ const listAssetsTool = defineTool<AuthoringServices, typeof listAssetsArguments>
   name: "list_assets",
   toolset: "assets",
   title: "List assets",
-  description: "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor.",
+  description:
+    "Lists a course's uploaded assets (id, filename, mediaType, byteSize), oldest first, paged with nextCursor. Also opens the files view (MCP Apps): " +
+    "the person adds files; you get their ids and thumbnails.",
   input: listAssetsArguments,
   output: v.object({ courseId: v.string(), assets: v.array(assetSchema), nextCursor: v.nullable(v.string()) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  meta: { ui: { resourceUri: filesViewUri } },
   async handler(args, { user, services }) {
     const page = await readAs(services, user, (session) => listAssets(session, args));
     return { structuredContent: page, summary: `${page.assets.length} asset(s) in course ${page.courseId}${page.nextCursor ? "; more with nextCursor" : ""}.` };

@@ -14,6 +14,7 @@ import {
   resolveComment,
   resolveCommentArguments,
 } from "../../review/comments.ts";
+import { importReviewCopy, importReviewCopyArguments, partStates } from "../../review/review-copy/import-review-copy.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 function commentLine(comment: CommentDocument): string {
@@ -81,4 +82,32 @@ const resolveCommentTool = defineTool<AuthoringServices, typeof resolveCommentAr
   },
 });
 
-export const commentTools: ToolDefinition<AuthoringServices>[] = [addCommentTool, listCommentsTool, resolveCommentTool];
+const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCopyArguments>({
+  name: "import_review_copy",
+  toolset: "review",
+  title: "Import review copy",
+  description:
+    "Brings a commented Word review copy (export_course docx_review, uploaded) back: each comment and tracked change becomes a review comment on its " +
+    "part, saying if it changed since.",
+  input: importReviewCopyArguments,
+  output: v.object({
+    copyVersion: v.number(),
+    imported: v.array(
+      v.object({ commentId: v.string(), kind: v.picklist(["comment", "suggestion"]), targetId: v.string(), author: v.string(), partState: v.picklist(partStates) }),
+    ),
+    alreadyImported: v.number(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => importReviewCopy(session, args));
+    const changed = result.imported.filter((note) => note.partState !== "unchanged").length;
+    return {
+      structuredContent: result,
+      summary:
+        `Brought back ${result.imported.length} comment(s) from a review copy of version ${result.copyVersion} of ${result.courseId} (now version ${result.currentVersion})` +
+        `${changed ? `; ${changed} on parts changed or deleted since` : ""}${result.alreadyImported ? `; ${result.alreadyImported} were already here` : ""}. See list_comments.`,
+    };
+  },
+});
+
+export const commentTools: ToolDefinition<AuthoringServices>[] = [addCommentTool, listCommentsTool, resolveCommentTool, importReviewCopyTool];

@@ -126,7 +126,27 @@ function operationTool(operation: CourseOperation<OperationArguments>): ToolDefi
   });
 }
 
-const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>({
+/**
+ * A batch that contains a step the single tool would ask about asks the same, once for the whole batch:
+ * every such step's loss, named in order. Nothing of the batch is written until it is confirmed.
+ */
+const editCourseQuestion: NonNullable<ToolDefinition<AuthoringServices>["confirm"]> = async (args, context) => {
+  const { courseId, operations } = args as { courseId: string; operations: ({ op: string } & Record<string, unknown>)[] };
+  const losses: string[] = [];
+  for (const [index, step] of operations.entries()) {
+    const question = questions[step.op];
+    if (!question) continue;
+    const { op: _op, ...stepArgs } = step;
+    const asked = await question({ ...stepArgs, courseId }, context);
+    if (asked !== undefined) losses.push(`operations[${index}]: ${asked}`);
+  }
+  if (losses.length === 0) return undefined;
+  return `This batch of ${operations.length} edit(s) loses content. ${losses.join(" ")} All of the batch applies, or none of it.`;
+};
+
+const editCourseInput = v.object({ ...editCourseArguments.entries, confirm: confirmField });
+
+const editCourseTool = defineTool<AuthoringServices, typeof editCourseInput>({
   name: "edit_course",
   toolset: "courses",
   title: "Edit course (batch)",
@@ -134,10 +154,11 @@ const editCourseTool = defineTool<AuthoringServices, typeof editCourseArguments>
     "Applies an ordered list of edits to one course atomically, as one revision: either all apply or none does. Each step is { op: <tool name>, ...that tool's arguments " +
     "without courseId and expectedVersion }; the EditStep definition lists the ops. A failing step's error names its index (operations[4]). Steps see earlier steps' results, but new IDs are not known in advance, so add then edit in separate calls." +
     writeNotes,
-  input: editCourseArguments,
+  input: editCourseInput,
   output: v.object(editCourseResultEntries),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services }) {
+  confirm: editCourseQuestion,
+  async handler({ confirm: _confirm, ...args }, { user, services }) {
     const applied = await writeAs(services, user, (session) => editCourse(session, args));
     return { structuredContent: applied.structured, summary: applied.summary };
   },

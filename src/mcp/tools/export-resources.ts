@@ -16,6 +16,7 @@ import type { CallerIdentity } from "../registry.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import { exportViewUri, readExportView } from "../apps/export-view.ts";
+import { filesViewUri, readFilesView } from "../apps/files-view.ts";
 import type { ResourceProvider } from "../server.ts";
 import { toBase64 } from "../../bytes.ts";
 
@@ -91,6 +92,7 @@ export function withExportResources(base: ResourceProvider<AuthoringServices>): 
     list: (services, user, cursor) => base.list(services, user, cursor),
     read: async (services, user, uri, context) => {
       if (uri === exportViewUri) return readExportView();
+      if (uri === filesViewUri) return readFilesView();
       if (!uri.includes("/exports/")) return base.read(services, user, uri, context);
       return uri.endsWith("/files") ? readExportFilesResource(services, user, uri, context.resultMaxBytes) : readExportResource(services, user, uri);
     },

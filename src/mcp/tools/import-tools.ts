@@ -1,12 +1,12 @@
 /**
  * `import_course`: a new draft course from our own JSON export (an identical course with new IDs, assets
- * included), from a Markdown outline, or from a zip archive holding either. The input is checked for
+ * included), from a Markdown outline, from a zip archive holding either, or from a Word or PowerPoint file. The input is checked for
  * size, for being what it claims, and (for archives) for unsafe paths and zip bombs; the course is then
  * validated with the same schemas as `create_course` and written in one transaction, or not at all.
  */
 import * as v from "valibot";
 import type { AuthoringServices } from "../../authoring/services.ts";
-import { importCourse, importCourseArguments, importQuestionBank, isBankImport } from "../../import/import-course.ts";
+import { importCourse, importCourseArguments, importQuestionBank, isBankImport, type ImportedCourse } from "../../import/import-course.ts";
 import { bankFormatNames, bankImportFormats } from "../../import/banks/import-bank.ts";
 import type { ItemReport } from "../../import/banks/bank-plan.ts";
 import { maxImportBytes } from "../../import/source.ts";
@@ -17,7 +17,7 @@ import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.t
 const listedReportItems = 100;
 
 const importResultSchema = v.object({
-  importedFrom: v.picklist(["json", "markdown", ...bankImportFormats]),
+  importedFrom: v.picklist(["json", "markdown", "docx", "pptx", ...bankImportFormats]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
   course: v.optional(coursePageSchema),
   into: v.optional(v.object({ courseId: v.string(), version: v.number() })),
@@ -41,6 +41,17 @@ function bankReport(report: readonly ItemReport[]): v.InferOutput<typeof importR
   return { kept: count("kept"), changed: count("changed"), dropped: count("dropped"), items: ordered.slice(0, listedReportItems).map((entry) => ({ ...entry, ...(entry.notes ? { notes: [...entry.notes] } : {}) })) };
 }
 
+/** A Word or PowerPoint import's report in the question banks' shape: blocks kept, parts kept in another form (changed) or dropped, with why. */
+function officeReport(report: NonNullable<ImportedCourse["officeReport"]>, course: ImportedCourse["course"]) {
+  const blocks = course.modules.reduce((sum, module) => sum + module.lessons.reduce((count, lesson) => count + (lesson.blocks?.length ?? 0), 0), 0);
+  const items = [
+    ...report.dropped.map((entry) => ({ item: entry.what, outcome: "dropped" as const, notes: [entry.why] })),
+    ...report.keptAsText.map((text) => ({ item: text, outcome: "changed" as const })),
+    ...(report.speakerNotes > 0 ? [{ item: `speaker notes of ${report.speakerNotes} slide(s)`, outcome: "changed" as const, notes: ["kept as a review comment on each slide's lesson (list_comments)"] }] : []),
+  ];
+  return { kept: blocks, changed: items.length - report.dropped.length, dropped: report.dropped.length, items: items.slice(0, listedReportItems) };
+}
+
 const importCourseTool = defineTool<AuthoringServices, typeof importCourseArguments>({
   name: "import_course",
   toolset: "exchange",
@@ -51,7 +62,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64. A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
+    "archive holding one .json or .md) in contentBase64, or an upload by assetId (.docx, .pptx too: headings or slides make lessons). A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
     "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
@@ -83,7 +94,8 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
       structuredContent: {
         importedFrom: imported.importedFrom,
         ...(imported.archiveEntry ? { archiveEntry: imported.archiveEntry } : {}),
-        course: writtenCourse(created, structuredBudgetBytes - 1024).course,
+        course: writtenCourse(created, structuredBudgetBytes - 16 * 1024).course,
+        ...(imported.officeReport ? { report: officeReport(imported.officeReport, created) } : {}),
       },
       summary: `Imported ${imported.sourceName} as course ${created.id} "${created.title}" (version ${created.version}, draft) with ${outlineCounts(created)}${imported.assetCount ? ` and ${imported.assetCount} asset(s)` : ""}.`,
     };

@@ -8,6 +8,7 @@ import type { ToolDefinition } from "../registry.ts";
 import { courseTools } from "./course-tools.ts";
 import { editTools } from "./edit-tools.ts";
 import { assetTools } from "./asset-tools.ts";
+import { uploadTools } from "./upload-tools.ts";
 import { historyTools } from "./history-tools.ts";
 import { sharingTools } from "./sharing-tools.ts";
 import { reviewTools } from "./review-tools.ts";
@@ -25,6 +26,7 @@ export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...blockTypeTools,
   ...editTools,
   ...assetTools,
+  ...uploadTools,
   ...historyTools,
   ...sharingTools,
   ...reviewTools,

@@ -2,22 +2,24 @@
  * Course previews as MCP resources: `course://{courseId}/preview` (the draft) and
  * `course://{courseId}/preview/published` (the published snapshot; `?variant=published` works too),
  * each one self-contained HTML page; the same per module and per lesson
- * (`course://{courseId}/modules/{moduleId}/preview`, `course://{courseId}/lessons/{lessonId}/preview`);
+ * (`course://{courseId}/modules/{moduleId}/preview`, `course://{courseId}/lessons/{lessonId}/preview`) and
+ * per run of a lesson's blocks (`course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}/preview`);
  * and the MCP Apps view `ui://course-authoring/course-preview.html` that preview_course links to,
  * served with the MCP App MIME type. A page is bounded by the result cap: assets are inlined while they
- * fit, and a page too large even without them is `limit_exceeded` naming the narrower previews.
+ * fit, and a page too large even without them is `limit_exceeded` naming narrower previews that each fit.
  */
 import type { ReadResourceResult, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/server";
 import type { CourseVariant } from "../../authoring/courses.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
-import { loadCoursePreview, renderBoundedPreview, type PreviewTarget } from "../../review/preview.ts";
+import { loadCoursePreview, referencedAssetIds, renderBoundedPreview, type PreviewTarget } from "../../review/preview.ts";
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
 import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { CallerIdentity } from "../registry.ts";
 import { courseBundles, type FeatureSet } from "../../render/player-bundles.ts";
 import { embeddableScript } from "../../render/player-scripts.ts";
 import { boundedResult, measuredWithin, resourceTooLarge, type NarrowerReads } from "../resource-bounds.ts";
+import { narrowerParts, previewPartUri, type PartReads } from "./course-parts.ts";
 
 export const previewResourceTemplates: ResourceTemplate[] = [
   {
@@ -48,6 +50,13 @@ export const previewResourceTemplates: ResourceTemplate[] = [
     description: "One lesson of the draft rendered as learners will see it, for a module too large to preview whole (?variant=published for the snapshot).",
     mimeType: "text/html",
   },
+  {
+    uriTemplate: courseUriTemplates.lessonBlocksPreview,
+    name: "lesson-blocks-preview",
+    title: "Blocks of a lesson (HTML preview)",
+    description: "Blocks first to last (positions from 1, both included) of one lesson rendered, for a lesson too large to preview whole (?variant=published for the snapshot).",
+    mimeType: "text/html",
+  },
 ];
 
 export interface PreviewUri extends PreviewTarget {
@@ -69,6 +78,10 @@ export function parsePreviewUri(uri: string): PreviewUri | null {
   if (module?.courseId && module.moduleId) return { courseId: module.courseId, variant, moduleId: module.moduleId, moduleIds: [module.moduleId] };
   const lesson = matchCourseUri("lessonPreview", path);
   if (lesson?.courseId && lesson.lessonId) return { courseId: lesson.courseId, variant, lessonId: lesson.lessonId, lessonIds: [lesson.lessonId] };
+  const blocks = matchCourseUri("lessonBlocksPreview", path);
+  if (blocks?.courseId && blocks.lessonId && blocks.first && blocks.last) {
+    return { courseId: blocks.courseId, variant, lessonId: blocks.lessonId, lessonIds: [blocks.lessonId], blocks: { first: Number(blocks.first), last: Number(blocks.last) } };
+  }
   return null;
 }
 
@@ -76,49 +89,51 @@ export function previewUriOf(courseId: string, variant: CourseVariant): string {
   return courseUri(variant === "published" ? "publishedPreview" : "preview", { courseId });
 }
 
-function withVariant(uri: string, variant: CourseVariant): string {
-  return variant === "published" ? `${uri}?variant=published` : uri;
+/** The answer to a preview read: the page, and what a host needs to know about it. */
+function previewAnswer(uri: string, html: string, course: CourseDocument, variant: CourseVariant, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult {
+  return {
+    contents: [
+      { uri, mimeType: "text/html", text: html, _meta: { courseId: course.id, variant, version: course.version, omittedAssetIds, ...(player ? { playerUri: playerBundleUri(player) } : {}) } },
+    ],
+  };
 }
 
-/** Where to read a preview too large to send: its modules, its lessons, or (for one lesson) its content as JSON. */
-function narrowerPreviews(target: PreviewUri, course: CourseDocument): NarrowerReads {
+/**
+ * Where to read a preview too large to send: previews of its modules, lessons or runs of blocks, each
+ * checked to fit by rendering it (with its assets left out, as a page that fits inlines them only while they fit).
+ */
+async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limit: number): Promise<NarrowerReads> {
   const { courseId, variant } = target;
-  if (target.lessonId) {
-    return {
-      how: "",
-      uris: [],
-      templates: [courseUriTemplates.lesson],
-      otherwise: `one lesson is the narrowest preview; read its content as JSON (${courseUri("lesson", { courseId, lessonId: target.lessonId })}) or with get_course { courseId: "${courseId}", lessonIds: ["${target.lessonId}"] }, which pages it`,
-    };
-  }
-  if (target.moduleId) {
-    const lessons = course.modules.flatMap((module) => module.lessons);
-    return { how: "one lesson at a time", uris: lessons.map((lesson) => withVariant(courseUri("lessonPreview", { courseId, lessonId: lesson.id }), variant)), templates: [courseUriTemplates.lessonPreview] };
-  }
+  const reads: PartReads = {
+    uri: (part) => previewPartUri(courseId, part, variant === "published"),
+    fits: async (uri, document) => {
+      const loaded = { course: document, variant, dataUrls: new Map<string, string>(), omittedAssetIds: [] };
+      const assetIds = referencedAssetIds(document);
+      const page = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(previewAnswer(uri, html, document, variant, assetIds, "course-interactions"), Number.POSITIVE_INFINITY).size);
+      return page !== null;
+    },
+  };
+  const { uris, overCap } = await narrowerParts(course, target, reads);
+  const lessonHint = target.lessonId
+    ? `read its content as JSON (${courseUri("lesson", { courseId, lessonId: target.lessonId })}) or with get_course { courseId: "${courseId}", lessonIds: ["${target.lessonId}"] }, which pages it`
+    : `read its content with get_course { courseId: "${courseId}" }, which pages it`;
   return {
-    how: "one module at a time (or one lesson at a time)",
-    uris: course.modules.map((module) => withVariant(courseUri("modulePreview", { courseId, moduleId: module.id }), variant)),
-    templates: [courseUriTemplates.modulePreview, courseUriTemplates.lessonPreview],
+    how: "in these previews, each within the cap",
+    uris,
+    overCap,
+    templates: [courseUriTemplates.modulePreview, courseUriTemplates.lessonPreview, courseUriTemplates.lessonBlocksPreview],
+    otherwise: `no narrower preview fits; ${lessonHint}`,
   };
 }
 
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: PreviewUri, limit: number): Promise<ReadResourceResult> {
   // Rendered after the read transaction ends, so a large course never holds the store while it renders.
   const loaded = await readAs(services, user, (session) => loadCoursePreview(session, target, limit));
-  const answer = (html: string, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult => ({
-    contents: [
-      {
-        uri,
-        mimeType: "text/html",
-        text: html,
-        _meta: { courseId: loaded.course.id, variant: target.variant, version: loaded.course.version, omittedAssetIds, ...(player ? { playerUri: playerBundleUri(player) } : {}) },
-      },
-    ],
-  });
+  const answer = (html: string, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult => previewAnswer(uri, html, loaded.course, target.variant, omittedAssetIds, player);
   // Measured with every asset named as omitted and the player named, the most its _meta can hold.
   const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds], "course-interactions"), Number.POSITIVE_INFINITY).size);
-  if (!preview) throw resourceTooLarge(uri, null, limit, narrowerPreviews(target, loaded.course));
-  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course));
+  if (!preview) throw resourceTooLarge(uri, null, limit, await narrowerPreviews(target, loaded.course, limit));
+  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course, limit));
 }
 
 /**

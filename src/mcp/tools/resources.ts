@@ -1,9 +1,9 @@
 /**
  * Courses as MCP resources: `course://{courseId}` (the whole course as JSON, as get_course returns it),
- * the same per module and per lesson (`course://{courseId}/modules/{moduleId}`,
- * `course://{courseId}/lessons/{lessonId}`), `course://{courseId}/outline` (a Markdown outline) and the
- * HTML previews of `preview-resources.ts`, every answer within the result cap (a larger one is
- * `limit_exceeded` naming the narrower URIs to read),
+ * the same per module, per lesson and per run of a lesson's blocks (`course://{courseId}/modules/{moduleId}`,
+ * `course://{courseId}/lessons/{lessonId}`, `course://{courseId}/lessons/{lessonId}/blocks/{first}-{last}`),
+ * `course://{courseId}/outline` (a Markdown outline) and the HTML previews of `preview-resources.ts`, every
+ * answer within the result cap (a larger one is `limit_exceeded` naming narrower URIs that each fit),
  * plus the MCP Apps view preview_course links to. Listing shows each of the caller's courses as JSON and
  * outline (previews are offered by template, and the view through preview_course's `_meta`, which
  * keeps a page of listings small); completion offers the caller's course IDs. A course the caller may
@@ -19,7 +19,9 @@ import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris
 import type { ResourceProvider } from "../server.ts";
 import { coursePreviewViewUri } from "../apps/course-preview-view.ts";
 import { parsePreviewUri, previewResourceTemplates, readCoursePreviewView, readPlayerBundle, readPreviewResource } from "./preview-resources.ts";
-import { boundedResult, type NarrowerReads } from "../resource-bounds.ts";
+import { boundedResult, measuredWithin, type NarrowerReads } from "../resource-bounds.ts";
+import { selectLessonBlocks, type BlockRange } from "../../authoring/course-pages.ts";
+import { jsonPartUri, narrowerParts, type PartReads } from "./course-parts.ts";
 import { rememberedJson } from "../../authoring/document-json.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
 
@@ -46,6 +48,13 @@ export const courseResourceTemplates: ResourceTemplate[] = [
     mimeType: "application/json",
   },
   {
+    uriTemplate: courseUriTemplates.lessonBlocks,
+    name: "course-lesson-blocks",
+    title: "Blocks of a lesson (JSON)",
+    description: "Blocks first to last (positions from 1, both included) of one lesson, inside its module, as JSON; for a lesson too large to read whole.",
+    mimeType: "application/json",
+  },
+  {
     uriTemplate: courseUriTemplates.outline,
     name: "course-outline",
     title: "Course outline (Markdown)",
@@ -56,29 +65,39 @@ export const courseResourceTemplates: ResourceTemplate[] = [
 ];
 
 
-/** Where to read a course or module too large to send: its modules, or its lessons. */
-function narrowerJson(course: CourseDocument, part: { moduleId?: string; lessonId?: string }): NarrowerReads {
-  const courseId = course.id;
-  if (part.lessonId) {
-    return {
-      how: "",
-      uris: [],
-      templates: [],
-      otherwise: `one lesson is the narrowest resource; read it with get_course { courseId: "${courseId}", lessonIds: ["${part.lessonId}"] }, which pages it with nextCursor`,
-    };
-  }
-  if (part.moduleId) {
-    const lessons = course.modules.flatMap((module) => module.lessons);
-    return { how: "one lesson at a time", uris: lessons.map((lesson) => courseUri("lesson", { courseId, lessonId: lesson.id })), templates: [courseUriTemplates.lesson] };
-  }
+interface CourseJsonTarget {
+  courseId: string;
+  moduleId?: string;
+  lessonId?: string;
+  blocks?: BlockRange;
+}
+
+function jsonAnswer(uri: string, document: CourseDocument): ReadResourceResult {
+  return { contents: [{ uri, mimeType: "application/json", text: rememberedJson(document)?.text ?? JSON.stringify(document) }] };
+}
+
+/** Where to read a course, module, lesson or run of blocks too large to send: narrower parts, each within the cap. */
+async function narrowerJson(course: CourseDocument, target: CourseJsonTarget, limit: number): Promise<NarrowerReads> {
+  const reads: PartReads = {
+    uri: (part) => jsonPartUri(course.id, part),
+    fits: async (uri, document) => measuredWithin(jsonAnswer(uri, document), limit).fits,
+  };
+  const { uris, overCap } = await narrowerParts(course, target, reads);
+  const pagedRead = target.lessonId ? `get_course { courseId: "${course.id}", lessonIds: ["${target.lessonId}"] }` : `get_course { courseId: "${course.id}" }`;
   return {
-    how: "one module at a time (or one lesson at a time)",
-    uris: course.modules.map((module) => courseUri("module", { courseId, moduleId: module.id })),
-    templates: [courseUriTemplates.module, courseUriTemplates.lesson],
+    how: "in these parts, each within the cap",
+    uris,
+    overCap,
+    templates: [courseUriTemplates.module, courseUriTemplates.lesson, courseUriTemplates.lessonBlocks],
+    otherwise: `no narrower resource fits; read it with ${pagedRead}, which pages it with nextCursor`,
   };
 }
 
-function courseJsonTarget(uri: string): { courseId: string; moduleId?: string; lessonId?: string } | null {
+function courseJsonTarget(uri: string): CourseJsonTarget | null {
+  const blocks = matchCourseUri("lessonBlocks", uri);
+  if (blocks?.courseId && blocks.lessonId && blocks.first && blocks.last) {
+    return { courseId: blocks.courseId, lessonId: blocks.lessonId, blocks: { first: Number(blocks.first), last: Number(blocks.last) } };
+  }
   const module = matchCourseUri("module", uri);
   if (module?.courseId && module.moduleId) return { courseId: module.courseId, moduleId: module.moduleId };
   const lesson = matchCourseUri("lesson", uri);
@@ -99,6 +118,7 @@ export async function readCourseResource(services: AuthoringServices, user: Call
     const courseId = outline.courseId;
     const course = await readAs(services, user, (session) => getCourse(session, { courseId, includeBlocks: true }));
     const result: ReadResourceResult = { contents: [{ uri, mimeType: "text/markdown", text: courseOutlineMarkdown(course) }] };
+    // The outline has no narrower resource: the paged tool read is the way.
     return boundedResult(result, uri, limit, () => ({
       how: "",
       uris: [],
@@ -108,7 +128,7 @@ export async function readCourseResource(services: AuthoringServices, user: Call
   }
   const target = courseJsonTarget(uri);
   if (!target) throw notFound("course", uri);
-  const course = await readAs(services, user, (session) =>
+  const selected = await readAs(services, user, (session) =>
     getCourse(session, {
       courseId: target.courseId,
       includeBlocks: true,
@@ -116,8 +136,8 @@ export async function readCourseResource(services: AuthoringServices, user: Call
       ...(target.lessonId ? { lessonIds: [target.lessonId] } : {}),
     }),
   );
-  const text = rememberedJson(course)?.text ?? JSON.stringify(course);
-  return boundedResult({ contents: [{ uri, mimeType: "application/json", text }] }, uri, limit, () => narrowerJson(course, target));
+  const course = target.lessonId && target.blocks ? selectLessonBlocks(selected, target.lessonId, target.blocks) : selected;
+  return boundedResult(jsonAnswer(uri, course), uri, limit, () => narrowerJson(course, target, limit));
 }
 
 export async function listCourseResources(

@@ -174,6 +174,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       response: path,
       // A knowledge check outside a quiz reports no correct pattern: the success path stays sealed in the page.
       correctResponse: [],
+      otherCorrectResponses: [],
+      graded: false,
     });
   }
 

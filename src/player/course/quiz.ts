@@ -38,6 +38,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     readonly feedbackParts: readonly HTMLElement[];
     readonly partResults: ReadonlyMap<HTMLElement, boolean>;
     readonly correctResponse: readonly string[];
+    readonly otherCorrectResponses: readonly (readonly string[])[];
   }
 
   const fill = (template: string, values: Record<string, string | number>): string =>
@@ -114,9 +115,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
   }
 
-  function revealed(question: HTMLElement): string[] {
-    const opened = checker.open(tools.sealKey, question.dataset.questionId ?? "", question.dataset.sealed ?? "") as { c?: unknown } | null;
-    return Array.isArray(opened?.c) ? opened.c.map(String) : [];
+  function revealed(question: HTMLElement): { correctResponse: string[]; otherCorrectResponses: string[][] } {
+    const opened = checker.open(tools.sealKey, question.dataset.questionId ?? "", question.dataset.sealed ?? "") as { c?: unknown; o?: unknown } | null;
+    const others = Array.isArray(opened?.o) ? opened.o.filter(Array.isArray) : [];
+    return { correctResponse: Array.isArray(opened?.c) ? opened.c.map(String) : [], otherCorrectResponses: others.map((response: unknown[]) => response.map(String)) };
   }
 
   async function grade(question: HTMLElement): Promise<Grade> {
@@ -126,14 +128,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const matches = await Promise.all(key.map(async (accepted, part) => accepted.includes(await checker.hash(tools.salt, questionId, part, responses[part] ?? ""))));
     const correctParts = matches.filter(Boolean).length;
     const fraction = key.length === 0 ? 0 : correctParts / key.length;
-    const correctResponse = revealed(question);
+    const { correctResponse, otherCorrectResponses } = revealed(question);
     const parts = partsOf(question);
     const results = new Map<HTMLElement, boolean>();
     const grading = question.dataset.grading;
     // A block that grades itself (the scenario) writes its last finished answer on its own element.
     if (grading === "self") {
       const answered = question.dataset.answered === "true";
-      return { answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [], partResults: results, correctResponse };
+      return { answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [], partResults: results, correctResponse, otherCorrectResponses };
     }
     if (grading === "choice") {
       for (const part of parts) if (part instanceof HTMLInputElement && part.checked) results.set(part, correctResponse.includes(part.value));
@@ -143,7 +145,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       parts.forEach((part, index) => results.set(part, correctResponse[index] === part.dataset.item));
     }
     const feedbackParts = grading === "choice" ? parts.filter((part) => results.has(part)) : parts.filter((part) => results.get(part) === false);
-    return { answered: isAnswered(question), fraction, feedbackParts, partResults: results, correctResponse };
+    return { answered: isAnswered(question), fraction, feedbackParts, partResults: results, correctResponse, otherCorrectResponses };
   }
 
   function verdictText(result: Grade, points: number): string {
@@ -190,6 +192,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     recorder.announceQuestionAnswer({
       response: neutralResponse(question),
       correctResponse: result.correctResponse,
+      otherCorrectResponses: result.otherCorrectResponses,
+      graded: isQuiz(lessonOf(question)),
       lessonId: lessonOf(question)?.dataset.lessonId ?? "",
       questionId: question.dataset.questionId ?? "",
       questionType: question.dataset.questionType ?? "",

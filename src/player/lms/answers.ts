@@ -2,7 +2,11 @@
  * Question-level reporting in the browser: `createAnswerTools` turns one `QuestionAnswer` plus the
  * export's facts about the question (see `export/runtime/question-facts.ts`) into SCORM 1.2 and SCORM
  * 2004 `cmi.interactions.n.*` values, each in the format its version requires, and into an xAPI
- * `answered` statement's object and result (a `cmi.interaction` activity, as cmi5 allows).
+ * `answered` statement's object and result (a `cmi.interaction` activity, as cmi5 allows). Every right
+ * response is listed (a fill-in's other accepted answers as further correct response patterns). An
+ * answer outside a quiz counts for no score: it has no weighting (xAPI: no score), and a scenario played
+ * for practice, whose success path stays sealed, is `neutral` (SCORM's result for a response neither
+ * correct nor incorrect; xAPI: no success).
  */
 import type { QuestionAnswer } from "../contract.ts";
 
@@ -26,9 +30,11 @@ export interface InteractionRecord {
   readonly id: string;
   readonly type: string;
   readonly description: string;
+  /** Empty for an ungraded answer: it counts for nothing, so no weight is written. */
   readonly weighting: string;
   readonly learnerResponse: string;
-  readonly correctPattern: string;
+  /** Every right response's pattern, the first authored one first (SCORM `correct_responses.n.pattern`). */
+  readonly correctPatterns: readonly string[];
   readonly result: string;
   readonly latency: string;
   readonly timestamp: string;
@@ -98,15 +104,27 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
     }
   }
 
-  function record(answer: QuestionAnswer, latency: string, learnerResponse: string, correctPattern: string, result: string, type: string): InteractionRecord {
+  /** The right responses: the first authored one, then the others, each once; none when the page revealed none. */
+  function rightResponses(answer: QuestionAnswer): (readonly string[])[] {
+    return answer.correctResponse.length === 0 ? [] : [answer.correctResponse, ...(answer.otherCorrectResponses ?? [])];
+  }
+
+  function patterns(responses: (readonly string[])[], format: (response: readonly string[]) => string): string[] {
+    return [...new Set(responses.map(format))].filter((pattern) => pattern !== "");
+  }
+
+  /** Whether the answer is judged right or wrong: graded, or a check whose right answer the page revealed. */
+  const judged = (answer: QuestionAnswer): boolean => answer.graded !== false || answer.correctResponse.length > 0;
+
+  function record(answer: QuestionAnswer, latency: string, learnerResponse: string, correctPatterns: string[], result: string, type: string): InteractionRecord {
     const facts = questions[answer.questionId] as QuestionFacts;
     return {
       id: answer.questionId,
       type,
       description: facts.description,
-      weighting: String(facts.weighting),
+      weighting: answer.graded === false ? "" : String(facts.weighting),
       learnerResponse,
-      correctPattern,
+      correctPatterns,
       result,
       latency,
       timestamp: new Date().toISOString(),
@@ -118,14 +136,16 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
     scorm2004(answer, latencySeconds) {
       const facts = questions[answer.questionId];
       if (!facts) return null;
-      const result = answer.correct ? "correct" : "incorrect";
-      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), pattern2004(facts, answer.correctResponse, true), result, facts.kind);
+      const result = !judged(answer) ? "neutral" : answer.correct ? "correct" : "incorrect";
+      const correct = patterns(rightResponses(answer), (response) => pattern2004(facts, response, true));
+      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), correct, result, facts.kind);
     },
     scorm12(answer, latencySeconds) {
       const facts = questions[answer.questionId];
       if (!facts) return null;
-      const result = answer.correct ? "correct" : "wrong";
-      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), pattern12(facts, answer.correctResponse), result, facts.kind);
+      const result = !judged(answer) ? "neutral" : answer.correct ? "correct" : "wrong";
+      const correct = patterns(rightResponses(answer), (response) => pattern12(facts, response));
+      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), correct, result, facts.kind);
     },
     xapi(answer, auId, latencySeconds) {
       const facts = questions[answer.questionId];
@@ -136,8 +156,9 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         type: "http://adlnet.gov/expapi/activities/cmi.interaction",
         description: { "en-US": facts.description },
         interactionType: facts.kind === "fill-in" ? "fill-in" : facts.kind,
-        correctResponsesPattern: [pattern2004(facts, answer.correctResponse, true)],
       };
+      const correct = patterns(rightResponses(answer), (response) => pattern2004(facts, response, true));
+      if (correct.length > 0) definition.correctResponsesPattern = correct;
       if (facts.kind === "choice") definition.choices = component("choice", facts.labels);
       if (facts.kind === "sequencing") definition.choices = component("item", facts.labels);
       if (facts.kind === "matching") {
@@ -148,8 +169,10 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         object: { id: `${auId}/questions/${encodeURIComponent(answer.questionId)}`, objectType: "Activity", definition },
         result: {
           response: pattern2004(facts, answer.response, false),
-          success: answer.correct,
-          score: { scaled: Math.round(answer.scoreFraction * 1000) / 1000, raw: Math.round(answer.scoreFraction * facts.weighting * 100) / 100, min: 0, max: facts.weighting },
+          ...(judged(answer) ? { success: answer.correct } : {}),
+          ...(answer.graded === false
+            ? {}
+            : { score: { scaled: Math.round(answer.scoreFraction * 1000) / 1000, raw: Math.round(answer.scoreFraction * facts.weighting * 100) / 100, min: 0, max: facts.weighting } }),
           duration: isoDuration(latencySeconds),
         },
       };

@@ -151,8 +151,8 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
     } else {
       api.set(`${prefix}time`, entry.timestamp.slice(11, 19));
     }
-    api.set(`${prefix}weighting`, entry.weighting);
-    if (entry.correctPattern !== "") api.set(`${prefix}correct_responses.0.pattern`, entry.correctPattern);
+    if (entry.weighting !== "") api.set(`${prefix}weighting`, entry.weighting);
+    entry.correctPatterns.forEach((pattern, index) => api.set(`${prefix}correct_responses.${index}.pattern`, pattern));
     if (entry.learnerResponse !== "") api.set(`${prefix}${is2004 ? "learner_response" : "student_response"}`, entry.learnerResponse);
     api.set(`${prefix}result`, entry.result);
     api.set(`${prefix}latency`, entry.latency);

@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -178,6 +178,8 @@ export const postgresMigrations: Migration[] = [
   { version: 12, name: "the log level an MCP session chose", sql: "ALTER TABLE mcp_sessions ADD COLUMN log_level TEXT;" },
   { version: 13, ...historyBudgetStep },
   { version: 14, ...translationNotesStep },
+  { version: 15, ...uploadsStep },
+  { version: 16, ...serviceSecretsStep },
 ];
 
 export class SchemaTooNewError extends Error {

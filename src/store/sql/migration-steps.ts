@@ -4,6 +4,7 @@
  */
 import { taskTablesSql } from "./task-records.ts";
 import { translationNotesTableSql, translationTablesSql } from "./translation-statements.ts";
+import { uploadTablesSql } from "./upload-records.ts";
 
 export interface PortableMigrationStep {
   readonly name: string;
@@ -39,6 +40,21 @@ export const translationNotesStep: PortableMigrationStep = {
   sql: translationNotesTableSql,
 };
 
+/**
+ * Secrets every replica shares without configuration: each a random value the first replica to need it
+ * inserts (insert-if-absent, so replicas starting together agree on one), read at start-up. The MCP
+ * confirmations' `requestState` key is one. Beside them, the confirmations already answered, so a
+ * sealed state acts once on any replica (kept until the state would have expired anyway).
+ */
+export const serviceSecretsStep: PortableMigrationStep = {
+  name: "service secrets shared by all replicas, and used MCP confirmations",
+  sql: `
+      CREATE TABLE service_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE mcp_used_confirmations (nonce TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
+      CREATE INDEX mcp_used_confirmations_by_expiry ON mcp_used_confirmations (expires_at);
+    `,
+};
+
 /** MCP task records (`../task-records.ts`): any replica answers for a task another one runs. */
 export const tasksStep: PortableMigrationStep = {
   name: "mcp task records",
@@ -68,4 +84,10 @@ export const historyBudgetStep: PortableMigrationStep = {
       UPDATE revisions SET bytes = length(changes) + length(summary) + length(tool) + length(actor_sub) + length(id) + 96;
       UPDATE course_usage SET history_bytes = COALESCE((SELECT SUM(r.bytes) FROM revisions r WHERE r.course_id = course_usage.course_id), 0);
     `,
+};
+
+/** Chunked upload sessions (`./upload-records.ts`): a file sent in pieces from the files view. */
+export const uploadsStep: PortableMigrationStep = {
+  name: "chunked upload sessions",
+  sql: uploadTablesSql,
 };

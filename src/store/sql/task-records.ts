@@ -46,6 +46,19 @@ function taskFromRecord(record: SqlRecord): TaskRow {
 }
 
 export abstract class SqlTaskRecords extends SqlTranslationRecords {
+  async serviceSecret(name: string, fresh: string, now: string): Promise<string> {
+    await this.run("INSERT INTO service_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING", [name, fresh, now]);
+    const record = await this.get("SELECT secret FROM service_secrets WHERE name = ?", [name]);
+    if (typeof record?.secret !== "string") throw new Error(`the service secret ${name} could not be read back`);
+    return record.secret;
+  }
+
+  async claimConfirmation(nonce: string, expiresAt: string, now: string): Promise<boolean> {
+    await this.run("DELETE FROM mcp_used_confirmations WHERE expires_at < ?", [now]);
+    const claimed = await this.run("INSERT INTO mcp_used_confirmations (nonce, expires_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING", [nonce, expiresAt]);
+    return claimed === 1;
+  }
+
   async insertTask(row: TaskRow): Promise<void> {
     await this.run(
       `INSERT INTO mcp_tasks (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${this.dialect.integer}, ${this.dialect.integer})`,

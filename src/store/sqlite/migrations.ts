@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -191,6 +191,8 @@ export const migrations: Migration[] = [
   { version: 9, ...tasksStep },
   { version: 10, ...historyBudgetStep },
   { version: 11, ...translationNotesStep },
+  { version: 12, ...uploadsStep },
+  { version: 13, ...serviceSecretsStep },
 ];
 
 export function applyMigrations(database: Database): void {

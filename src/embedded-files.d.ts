@@ -1,0 +1,16 @@
+/**
+ * Files imported `with { type: "file" }` (embedded by `bun build --compile`): the import is a readable
+ * path, on disk under `bun run` and inside the binary once compiled.
+ */
+declare module "*.woff2" {
+  const path: string;
+  export default path;
+}
+declare module "*.xsd" {
+  const path: string;
+  export default path;
+}
+declare module "*.dtd" {
+  const path: string;
+  export default path;
+}
