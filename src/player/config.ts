@@ -16,6 +16,11 @@ export interface ViewConfig {
   readonly protocolVersion: string;
 }
 
+export interface FilesViewConfig extends ViewConfig {
+  /** The largest file the service takes. */
+  readonly maxBytes: number;
+}
+
 export interface ExportViewConfig extends ViewConfig {
   /** Each export format's name as people say it. */
   readonly formatNames: Readonly<Record<string, string>>;

@@ -15,6 +15,7 @@
  * dependencies), so the page stays small enough for hosts to prefetch and review.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import type { ViewConfig } from "../../player/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
@@ -41,7 +42,7 @@ export const coursePreviewViewHtml = `<!doctype html>
 <body>
 <p id="status" role="status">Waiting for the course…</p>
 <pre id="outline" hidden></pre>
-${viewScripts({ protocolVersion: LATEST_PROTOCOL_VERSION }, viewBundles.coursePreview).markup}
+${viewScripts({ protocolVersion: LATEST_PROTOCOL_VERSION } satisfies ViewConfig, viewBundles.coursePreview).markup}
 </body>
 </html>
 `;
