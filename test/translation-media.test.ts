@@ -224,4 +224,33 @@ describe("media per language", () => {
     const sourceTalk = source.text.slice(source.text.lastIndexOf("<video"), source.text.lastIndexOf("</video>"));
     expect(sourceTalk).toMatch(/<track kind="captions"[^>]*srclang="en"[^>]*default>/);
   });
+
+  test("a source that swaps a picture for another of the same name outdates the translation's replacement, which is kept and warned of", async () => {
+    const image = blockOf("image");
+    // The same file name and type, other content: only the asset's content tells them apart.
+    const swapped = await upload(alice, courseId, "plan.png", Buffer.concat([Buffer.from(pngBase64, "base64"), Buffer.from("second drawing")]).toString("base64"));
+    expect(swapped).not.toBe(own.sourceAsset);
+    await alice.call("update_block", { courseId, blockId: image.id, block: { type: "image", assetId: swapped, alt: "Floor plan" } });
+
+    const outdated = (await alice.call("get_translation_units", { courseId, language: "de", onlyOutdated: true })) as { units: Unit[]; translation: { outdatedMedia: number } };
+    expect(outdated.units.map((unit) => [unit.id, unit.source, unit.target])).toEqual([[`${image.id}/assetId`, "plan.png (image/png)", own.image]]);
+    expect(outdated.translation.outdatedMedia).toBe(1);
+    // The theme's logo still shows the first drawing: its replacement stays translated.
+    expect((await allUnits(alice, courseId, "de")).find((unit) => unit.id === `${courseId}/theme/logo/assetId`)?.state).toBe("translated");
+
+    // Taking the source's changes keeps the translator's picture, and the export says it may be stale.
+    await alice.call("set_translation_units", { courseId, language: "de", units: [] });
+    const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
+    expect(translation.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "image")?.assetId).toBe(own.image);
+    const exported = (await alice.call("export_course", { courseId: translationId, format: "html" })) as { notices: string[] };
+    expect(exported.notices.join(" ")).toContain("1 of the translation's own media replace a source asset the source has since swapped");
+    const validation = (await alice.call("validate_course", { courseId: translationId })) as { translationOf: { outdatedMedia: number } };
+    expect(validation.translationOf.outdatedMedia).toBe(1);
+
+    // Giving the picture again confirms it for the new source asset.
+    await alice.call("set_translation_units", { courseId, language: "de", units: [{ id: `${image.id}/assetId`, target: own.image }] });
+    expect(((await alice.call("get_translation_units", { courseId, language: "de", onlyOutdated: true })) as { units: Unit[] }).units).toEqual([]);
+    const again = (await alice.call("export_course", { courseId: translationId, format: "html" })) as { notices: string[] };
+    expect(again.notices.join(" ")).not.toContain("since swapped");
+  });
 });
