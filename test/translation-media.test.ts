@@ -127,6 +127,58 @@ describe("media per language", () => {
     expect(attachment.assetId).not.toBe(own.pdf);
   });
 
+  test("bad media targets in an XLIFF import (2.0 and 1.2) are refused together, naming each unit and why; nothing is written", async () => {
+    const before = (await alice.call("get_course", { courseId: translationId, includeBlocks: false })) as { version: number };
+    const bad: Record<string, string> = {
+      [`${blockOf("video").id}/captions/assetId`]: own.pdf!,
+      [`${blockOf("image").id}/assetId`]: own.sourceAsset!,
+      [`${courseId}/theme/logo/assetId`]: own.bobs!,
+    };
+    for (const format of ["xliff20", "xliff12"] as const) {
+      const exported = await alice.callRaw("export_translation", { courseId, language: "de", format });
+      const link = exported.content.find((item) => item.type === "resource_link") as { uri: string };
+      let xliff = new TextDecoder().decode((await readExport(alice, link.uri)).bytes);
+      // A good unit in the same file: refused with the rest, so it is not written either.
+      const good = { ...bad, [`${blockOf("attachment").id}/assetId`]: own.pdf! };
+      for (const [unitId, target] of Object.entries(good)) {
+        xliff =
+          format === "xliff20"
+            ? xliff.replace(new RegExp(`(name="${unitId}"[\\s\\S]*?</source>)`), `$1<target xml:space="preserve">${target}</target>`)
+            : xliff.replace(new RegExp(`(<trans-unit id="${unitId}"[^>]*><source>[\\s\\S]*?</source>)`), `$1<target>${target}</target>`);
+        expect(xliff, `${format}: ${unitId}`).toContain(`>${target}</target>`);
+      }
+      const error = await alice.fail("import_translation", { courseId, language: "de", xliff });
+      expect(error.code, format).toBe("invalid_arguments");
+      const listed = error.details.units as { unitId: string; reason: string }[];
+      expect(listed.map((unit) => unit.unitId).sort(), format).toEqual(Object.keys(bad).sort());
+      expect(listed.find((unit) => unit.unitId.endsWith("/captions/assetId"))?.reason).toContain("application/pdf; this field needs a WebVTT (text/vtt) captions file");
+      expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain(`not an asset of the translation ${translationId}`);
+      expect(listed.find((unit) => unit.unitId === `${courseId}/theme/logo/assetId`)?.reason).toContain(`not an asset of the translation ${translationId}`);
+    }
+    const after = (await alice.call("get_course", { courseId: translationId })) as CourseRead & { version: number };
+    expect(after.version).toBe(before.version);
+    expect(after.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "attachment")?.assetId).not.toBe(own.pdf);
+    expect((await allUnits(alice, courseId, "de")).filter((unit) => unit.id.endsWith("/assetId") && unit.target !== null)).toEqual([]);
+  });
+
+  test("a caption track in a language the course does not declare is refused on every write that can give one, naming the field", async () => {
+    const lessonId = ((await alice.call("get_course", { courseId, includeBlocks: false })) as { modules: { lessons: { id: string }[] }[] }).modules[0]!.lessons[0]!.id;
+    const video = blockOf("video");
+    const spanish = await upload(alice, courseId, "captions-es.vtt", germanCaptions);
+    const withSpanish = { type: "video", url: "https://example.com/intro.mp4", title: "Intro", captions: { assetId: blocks.find((block) => block.id === video.id)!.captions!.assetId, language: "en" }, captionTracks: [{ assetId: spanish, language: "es" }] };
+    const before = (await alice.call("get_course", { courseId, includeBlocks: false })) as { version: number };
+    const updated = await alice.fail("update_block", { courseId, blockId: video.id, block: withSpanish });
+    expect(updated.code).toBe("invalid_arguments");
+    expect(updated.message).toContain('"es" is not a language of this course');
+    const added = await alice.fail("add_blocks", { courseId, lessonId, blocks: [withSpanish] });
+    expect(added.message).toContain("blocks[0].captionTracks[0].language");
+    // The translation itself takes no structural edit: its tracks come from the source and its own captions are in its language.
+    const translatedVideo = ((await alice.call("get_course", { courseId: translationId })) as CourseRead).modules[0]!.lessons[0]!.blocks.find((block) => block.type === "video") as Block;
+    const onTranslation = await alice.fail("update_block", { courseId: translationId, blockId: translatedVideo.id, block: withSpanish });
+    expect(onTranslation.message).toContain("translation");
+    expect(((await alice.call("get_course", { courseId, includeBlocks: false })) as { version: number }).version).toBe(before.version);
+  });
+
   test("own media through set_translation_units and XLIFF replace the source's; captions are labelled with their true language", async () => {
     await alice.call("set_translation_units", {
       courseId,
