@@ -175,7 +175,7 @@ describe("media per language", () => {
     // The translation itself takes no structural edit: its tracks come from the source and its own captions are in its language.
     const translatedVideo = ((await alice.call("get_course", { courseId: translationId })) as CourseRead).modules[0]!.lessons[0]!.blocks.find((block) => block.type === "video") as Block;
     const onTranslation = await alice.fail("update_block", { courseId: translationId, blockId: translatedVideo.id, block: withSpanish });
-    expect(onTranslation.message).toContain("translation");
+    expect(onTranslation.message).toContain(`translation of course ${courseId}: edit the structure in ${courseId}`);
     expect(((await alice.call("get_course", { courseId, includeBlocks: false })) as { version: number }).version).toBe(before.version);
   });
 
@@ -285,7 +285,7 @@ describe("media per language", () => {
     await alice.call("update_block", { courseId, blockId: image.id, block: { type: "image", assetId: swapped, alt: "Floor plan" } });
 
     const outdated = (await alice.call("get_translation_units", { courseId, language: "de", onlyOutdated: true })) as { units: Unit[]; translation: { outdatedMedia: number } };
-    expect(outdated.units.map((unit) => [unit.id, unit.source, unit.target])).toEqual([[`${image.id}/assetId`, "plan.png (image/png)", own.image]]);
+    expect(outdated.units.map((unit) => [unit.id, unit.source, unit.target])).toEqual([[`${image.id}/assetId`, "plan.png (image/png)", own.image as string]]);
     expect(outdated.translation.outdatedMedia).toBe(1);
     // The theme's logo still shows the first drawing: its replacement stays translated.
     expect((await allUnits(alice, courseId, "de")).find((unit) => unit.id === `${courseId}/theme/logo/assetId`)?.state).toBe("translated");

@@ -85,7 +85,7 @@ describe("translated packages in Chromium", () => {
   let ids: Record<string, string>;
   let german: string;
   let french: string;
-  const media: Record<string, Record<string, string>> = { de: {}, fr: {} };
+  const media: Record<"de" | "fr", Record<string, string>> = { de: {}, fr: {} };
 
   beforeAll(async () => {
     service = await startTestService();
@@ -162,7 +162,7 @@ describe("translated packages in Chromium", () => {
   async function scorm2004(translationId: string): Promise<{ directory: string; notices: string[] }> {
     const exported = (await alice.call("export_course", { courseId: translationId, format: "scorm2004" })) as { uri: string; notices: string[] };
     const bytes = (await readExport(alice, exported.uri)).bytes;
-    const directory = await unpackToDirectory(new Response(bytes).body as ReadableStream<Uint8Array>, `translation-${translationId}`);
+    const directory = await unpackToDirectory(new Response(new Uint8Array(bytes)).body as ReadableStream<Uint8Array>, `translation-${translationId}`);
     return { directory, notices: exported.notices };
   }
 
