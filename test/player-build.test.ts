@@ -61,8 +61,7 @@ describe("the player", () => {
 
   test("the rest of the service ships no script of its own: no function source as text, no script in a template string", () => {
     const offending: string[] = [];
-    // The MCP Apps views are moving to their own build (issue 30); until then they are the one exception.
-    const server = sourceFiles(srcRoot).filter((file) => !file.startsWith(playerRoot) && !file.startsWith(join(srcRoot, "mcp", "apps")));
+    const server = sourceFiles(srcRoot).filter((file) => !file.startsWith(playerRoot));
     for (const file of server) {
       const text = readFileSync(file, "utf8").replace(/^\s*(\/\*\*|\*|\/\/).*$/gm, "");
       if (/\b(install|create)\w*\.toString\(\)/.test(text) || /\(\$\{\w+\.toString\(\)\}\)/.test(text)) offending.push(`${relative(srcRoot, file)}: function source as text`);

@@ -39,7 +39,7 @@ describe("settings are stored and returned", () => {
   test("a quiz lesson has the defaults: draw all, shuffle choices, feedback after submitting, not final", async () => {
     const { courseId, lessonId } = await courseWithQuiz();
     const lesson = await lessonOf(courseId, lessonId);
-    expect(lesson).toMatchObject({ drawCount: null, drawByObjective: false, shuffleChoices: true, feedbackMode: "after_submit", finalAssessment: false });
+    expect(lesson).toMatchObject({ drawCount: null, drawByObjective: false, shuffleChoices: true, feedbackMode: "after_submit", finalAssessment: false, oneQuestionAtATime: false, attemptScoring: "best" });
     const content = (await harness.call("alice", "get_course", { courseId })) as { modules: { lessons: Json[] }[] };
     expect(content.modules[0]!.lessons[0]!.feedbackMode).toBeUndefined();
   });
@@ -47,8 +47,9 @@ describe("settings are stored and returned", () => {
   test("create_course, update_lesson and add_lesson store every setting; a choice keeps fixed", async () => {
     const { courseId, moduleId, lessonId } = await courseWithQuiz({ drawCount: 2, drawByObjective: true, shuffleChoices: false, feedbackMode: "immediate" });
     expect(await lessonOf(courseId, lessonId)).toMatchObject({ drawCount: 2, drawByObjective: true, shuffleChoices: false, feedbackMode: "immediate" });
-    const updated = await harness.call("alice", "update_lesson", { courseId, lessonId, feedbackMode: "none", finalAssessment: true });
-    expect(updated.lesson).toMatchObject({ drawCount: 2, feedbackMode: "none", finalAssessment: true });
+    const updated = await harness.call("alice", "update_lesson", { courseId, lessonId, feedbackMode: "none", finalAssessment: true, oneQuestionAtATime: true, attemptScoring: "last" });
+    expect(updated.lesson).toMatchObject({ drawCount: 2, feedbackMode: "none", finalAssessment: true, oneQuestionAtATime: true, attemptScoring: "last" });
+    expect(await lessonOf(courseId, lessonId)).toMatchObject({ oneQuestionAtATime: true, attemptScoring: "last" });
     const added = await harness.call("alice", "add_lesson", { courseId, moduleId, title: "Pool", kind: "quiz", drawCount: 1, blocks: [question(9)] });
     expect(added.lesson).toMatchObject({ drawCount: 1, shuffleChoices: true });
     const blocks = (await lessonOf(courseId, lessonId)).blocks as { choices: Json[] }[];
@@ -127,6 +128,10 @@ describe("refused on write, naming the field and the fix, writing nothing", () =
     expect(update.message).toContain("lesson.feedbackMode");
     const badMode = await harness.fail("alice", "update_lesson", { courseId, lessonId: contentId, feedbackMode: "later" });
     expect(badMode.message).toContain("after_submit, immediate or none");
+    const paged = await harness.fail("alice", "update_lesson", { courseId, lessonId: contentId, oneQuestionAtATime: true });
+    expect(paged.message).toContain("lesson.oneQuestionAtATime");
+    const badScoring = await harness.fail("alice", "update_lesson", { courseId, lessonId: contentId, attemptScoring: "average" });
+    expect(badScoring.message).toContain("must be best or last");
   });
 });
 

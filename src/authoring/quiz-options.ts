@@ -1,6 +1,7 @@
 /**
  * Quiz-lesson options beyond pass mark and attempts (issue 21): question pools (`drawCount`,
- * `drawByObjective`), `shuffleChoices`, `feedbackMode` and `finalAssessment`. Rules a learner would
+ * `drawByObjective`), `shuffleChoices`, `feedbackMode` and `finalAssessment`; `oneQuestionAtATime` and
+ * `attemptScoring` (issue 30), stored in the same JSON column, so no migration. Rules a learner would
  * suffer from are refused on write, naming the field and the fix; what a later edit can still cause
  * (a pool shrinking below its draw) is a validate_course error instead.
  */
@@ -14,6 +15,8 @@ export const defaultQuizOptions: QuizOptions = {
   shuffleChoices: true,
   feedbackMode: "after_submit",
   finalAssessment: false,
+  oneQuestionAtATime: false,
+  attemptScoring: "best",
 };
 
 export type QuizOptionsInput = Partial<{ [K in keyof QuizOptions]: QuizOptions[K] | undefined }>;
@@ -38,7 +41,7 @@ export function resolveQuizOptions(input: QuizOptionsInput, current: QuizOptions
   if (kind === "content") {
     for (const name of optionNames) {
       const value = input[name];
-      if (value === undefined || value === null || value === false) continue;
+      if (value === undefined || value === null || value === false || value === defaultQuizOptions[name]) continue;
       const why = name === "finalAssessment" ? "only a quiz lesson can be the final assessment" : "is a quiz-lesson setting";
       throw invalidArgument(`${field}.${name}`, `${why}; set kind to quiz, or leave ${name} out`);
     }

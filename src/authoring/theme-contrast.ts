@@ -3,30 +3,13 @@
  * text and controls sit on, and, for a failing pair, the nearest colour (same hue, darker or lighter)
  * that passes, so an author gets a fix rather than a guess.
  */
+import { contrastRatio, rgbOf, textOn, type Rgb } from "../render/contrast.ts";
 import { defaultThemeColors, type CourseTheme } from "./schemas/theme.ts";
 
-type Rgb = [number, number, number];
-
-function rgbOf(hex: string): Rgb {
-  const value = Number.parseInt(hex.slice(1), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-}
+export { contrastRatio };
 
 function hexOf([r, g, b]: Rgb): string {
   return `#${[r, g, b].map((part) => Math.round(part).toString(16).padStart(2, "0")).join("")}`;
-}
-
-function luminance(hex: string): number {
-  const [r, g, b] = rgbOf(hex).map((channel) => {
-    const c = channel / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as Rgb;
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-export function contrastRatio(a: string, b: string): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (light + 0.05) / (dark + 0.05);
 }
 
 /** The passing colour closest to `color` on its way to black or white, against a fixed `other`. */
@@ -63,7 +46,7 @@ export function contrastFailures(theme: CourseTheme): ContrastFailure[] {
   const pairs: { field: ContrastFailure["field"]; other: string; otherName: string; minimum: number; use: string }[] = [
     { field: "textColor", other: colors.backgroundColor, otherName: "backgroundColor", minimum: 4.5, use: "body text on the page background" },
     { field: "primaryColor", other: colors.backgroundColor, otherName: "backgroundColor", minimum: 4.5, use: "links on the page background" },
-    { field: "primaryColor", other: "#ffffff", otherName: "white", minimum: 4.5, use: "white text on the header and main buttons" },
+    { field: "primaryColor", other: textOn(colors.primaryColor), otherName: textOn(colors.primaryColor) === "#ffffff" ? "white" : "near-black", minimum: 4.5, use: "text on the header and main buttons (white, or near-black on a light primary)" },
     { field: "accentColor", other: colors.backgroundColor, otherName: "backgroundColor", minimum: 3, use: "focus rings and the progress bar on the page background" },
   ];
   const failures: ContrastFailure[] = [];

@@ -30,6 +30,8 @@ const documentLesson = v.looseObject({
   shuffleChoices: v.optional(v.boolean()),
   feedbackMode: v.optional(v.string()),
   finalAssessment: v.optional(v.boolean()),
+  oneQuestionAtATime: v.optional(v.boolean()),
+  attemptScoring: v.optional(v.string()),
   blocks: v.optional(v.array(documentBlock), []),
 });
 const documentModule = v.looseObject({
@@ -161,6 +163,8 @@ function lessonOutline(lesson: DocumentLesson): Record<string, unknown> {
           shuffleChoices: lesson.shuffleChoices,
           feedbackMode: lesson.feedbackMode,
           finalAssessment: lesson.finalAssessment,
+          oneQuestionAtATime: lesson.oneQuestionAtATime,
+          attemptScoring: lesson.attemptScoring,
         }
       : {}),
     ...(lesson.estimatedMinutesIsSet ? { estimatedMinutes: lesson.estimatedMinutes } : {}),

@@ -9,7 +9,26 @@ import type { Cmi5AdapterConfig } from "./lms/cmi5.ts";
 import type { ScormAdapterConfig } from "./lms/scorm.ts";
 
 /** The ids of the JSON elements: the course player's, then the LMS adapter's (SCORM, cmi5 or a cartridge launch). */
-export const configElementIds = { course: "course-player-config", lms: "course-lms-config" } as const;
+export const configElementIds = { course: "course-player-config", lms: "course-lms-config", view: "mcp-view-config" } as const;
+
+/** An MCP Apps view's configuration: the protocol version it asks for, and for the export view its words and limits. */
+export interface ViewConfig {
+  readonly protocolVersion: string;
+}
+
+export interface FilesViewConfig extends ViewConfig {
+  /** The largest file the service takes. */
+  readonly maxBytes: number;
+}
+
+export interface ExportViewConfig extends ViewConfig {
+  /** Each export format's name as people say it. */
+  readonly formatNames: Readonly<Record<string, string>>;
+  /** How long the server keeps a package. */
+  readonly keptHours: number;
+  /** How long to wait for a host that did not declare `downloadFile` to answer `ui/download-file`. */
+  readonly undeclaredDownloadWaitMs: number;
+}
 
 export interface CoursePlayerConfig {
   readonly courseId: string;

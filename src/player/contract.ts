@@ -79,7 +79,7 @@ export interface CourseProgress extends CourseState {
   readonly completed: boolean;
   /** The final assessment passed, or else every quiz lesson passed; null when the course has no quiz lessons. */
   readonly passed: boolean | null;
-  /** The final assessment's best score, or else the mean of each quiz lesson's best; null without quiz lessons. */
+  /** The final assessment's counted score (its best, or its last when it says so), or else the mean of each quiz lesson's; null without quiz lessons. */
   readonly scorePercent: number | null;
 }
 

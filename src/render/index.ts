@@ -4,13 +4,14 @@
  * CSP nonce), as one string or streamed piece by piece; author and agent text is escaped, Markdown
  * sanitised.
  */
-import { renderCourseDocumentChunks } from "./page.ts";
+import { declaredImageOrigins, renderCourseDocumentChunks } from "./page.ts";
 import { flatString } from "./html.ts";
 import { timeSlicer } from "./time-slicer.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 
 export { renderMarkdown } from "./markdown.ts";
+export { declaredImageOrigins } from "./page.ts";
 export { fallbackStrings, interfaceLanguage } from "./ui-text.ts";
 export { courseEvents } from "../player/contract.ts";
 export type {
@@ -27,12 +28,18 @@ export type { RenderableBlock, RenderableCourse, RenderableLesson, RenderableMod
 
 /** Renders the course as one HTML document: contents, an introduction page, then one page per lesson. */
 export function renderCourseHtml(course: RenderableCourse, options: RenderOptions): string {
-  return Array.from(localisedChunks(course, options)).join("");
+  return Array.from(localisedChunks(course, withImageOrigins(course, options))).join("");
+}
+
+/** A whole-document render reads every block anyway, so it finds the declared picture hosts itself. */
+function withImageOrigins(course: RenderableCourse, options: RenderOptions): RenderOptions {
+  return options.imageOrigins ? options : { ...options, imageOrigins: declaredImageOrigins(course) };
 }
 
 /**
  * The same document as `renderCourseHtml`, as consecutive pieces (the start, one per lesson, the end)
- * rendered lazily as they are read, so a large course is never held as one string.
+ * rendered lazily as they are read, so a large course is never held as one string. Its head is written
+ * before any block is read: the caller names the picture hosts (`options.imageOrigins`).
  */
 export function renderCourseHtmlChunks(course: RenderableCourse, options: RenderOptions): Iterable<string> {
   return localisedChunks(course, options);
@@ -53,7 +60,7 @@ export async function renderCourseHtmlSliced(course: RenderableCourse, options: 
   const pause = timeSlicer();
   const pieces: string[] = [];
   let length = 0;
-  for (const piece of localisedChunks(course, options)) {
+  for (const piece of localisedChunks(course, withImageOrigins(course, options))) {
     const flat = flatString(piece);
     length += flat.length;
     if (length > maxLength) return null;

@@ -37,7 +37,7 @@ function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): Safe
   } else if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
   // The learning platform's pass mark replaces the course's when it sends one: the player rewrites this.
   if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(html`<span data-pass-mark>${uiText.passMark(lesson.passingScore)}</span>`);
-  if (lesson.kind === "quiz" && lesson.maxAttempts !== 1) parts.push(uiText.bestAttemptCounts);
+  if (lesson.kind === "quiz" && lesson.maxAttempts !== 1) parts.push(lesson.attemptScoring === "last" ? uiText.lastAttemptCounts : uiText.bestAttemptCounts);
   if (lesson.kind === "quiz" && typeof lesson.maxAttempts === "number") parts.push(uiText.attemptsAllowed(lesson.maxAttempts));
   if (lesson.kind === "quiz" && typeof lesson.drawCount === "number") parts.push(uiText.questionsPerAttempt(lesson.drawCount));
   if (parts.length === 0) return null;
@@ -48,7 +48,12 @@ function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): Safe
 function quizPanel(lesson: RenderableLesson, context: RenderContext): SafeHtml {
   const titleId = context.ids.next("submit-dialog-title", lesson.id);
   const noteId = context.ids.next("submit-dialog-note", lesson.id);
-  return html`<div class="quiz-panel">
+  // One question at a time: the script shows the pager; without it (and in print) every question shows.
+  const questionPager = lesson.oneQuestionAtATime === true
+    ? html`<nav class="question-pager" data-question-pager aria-label="${uiText.questionNavigation}" hidden><button type="button" class="button" data-question-step="-1">${uiText.previousQuestion}</button><p class="question-count" data-question-count aria-live="polite"></p><button type="button" class="button button-primary" data-question-step="1">${uiText.nextQuestion}</button></nav>
+`
+    : "";
+  return html`${questionPager}<div class="quiz-panel">
 <div class="quiz-actions"><button type="button" class="button button-primary" data-submit-quiz>${uiText.submitQuiz}</button><button type="button" class="button" data-retry-quiz hidden>${uiText.tryAgain}</button></div>
 <div class="quiz-result" data-quiz-result aria-live="polite" tabindex="-1"></div>
 <dialog class="submit-dialog" data-submit-dialog aria-labelledby="${titleId}" aria-describedby="${noteId}">
@@ -72,7 +77,7 @@ function quizAttributes(lesson: RenderableLesson): SafeHtml | "" {
   const passingScore = typeof lesson.passingScore === "number" ? lesson.passingScore : "";
   const maxAttempts = typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : "";
   const drawCount = typeof lesson.drawCount === "number" ? lesson.drawCount : "";
-  return html` data-passing-score="${passingScore}" data-max-attempts="${maxAttempts}" data-draw-count="${drawCount}" data-draw-by-objective="${lesson.drawByObjective === true ? "true" : "false"}" data-shuffle-choices="${lesson.shuffleChoices === false ? "false" : "true"}" data-feedback-mode="${lesson.feedbackMode ?? "after_submit"}"${lesson.finalAssessment === true ? html` data-final-assessment` : ""}`;
+  return html` data-passing-score="${passingScore}" data-max-attempts="${maxAttempts}" data-draw-count="${drawCount}" data-draw-by-objective="${lesson.drawByObjective === true ? "true" : "false"}" data-shuffle-choices="${lesson.shuffleChoices === false ? "false" : "true"}" data-feedback-mode="${lesson.feedbackMode ?? "after_submit"}"${lesson.finalAssessment === true ? html` data-final-assessment` : ""}${lesson.attemptScoring === "last" ? html` data-attempt-scoring="last"` : ""}${lesson.oneQuestionAtATime === true ? html` data-one-at-a-time` : ""}`;
 }
 
 export function pager(title: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {

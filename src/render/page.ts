@@ -83,13 +83,14 @@ function urlOrigin(url: string): string | null {
 
 function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null, imageOrigins: readonly string[]): string {
   const connect = [...new Set((options.connectSources ?? []).map(connectSource).filter((source) => source !== null))];
+  const pictures = [...new Set(imageOrigins.map((origin) => origin.trim().toLowerCase()).filter((origin) => httpOrigin.test(origin)))].slice(0, maxImageOrigins);
   const baseOrigin = baseHref && urlScheme(baseHref) !== null ? new URL(baseHref).origin : "'self'";
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     // Relative asset paths resolve against an absolute <base href>, so its origin is the page's own.
-    `img-src 'self' data: blob:${[...(baseHref && baseOrigin !== "'self'" ? [baseOrigin] : []), ...imageOrigins].map((origin) => ` ${origin}`).join("")}`,
+    `img-src 'self' data: blob:${[...(baseHref && baseOrigin !== "'self'" ? [baseOrigin] : []), ...pictures].map((origin) => ` ${origin}`).join("")}`,
     "font-src data:",
     "media-src 'self' data: blob: https: http:",
     `connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}`,
@@ -161,7 +162,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
 <html lang="${language}" dir="${textDirection(language)}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(nonce, options, baseHref, declaredImageOrigins(course))}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(nonce, options, baseHref, options.imageOrigins ?? [])}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${course.title}</title>

@@ -10,6 +10,9 @@ import courseInteractionsBundle from "../player/dist/course-interactions.js.txt"
 import courseQuizBundle from "../player/dist/course-quiz.js.txt" with { type: "text" };
 import lessonLaunchBundle from "../player/dist/lesson-launch.js.txt" with { type: "text" };
 import scormBundle from "../player/dist/scorm.js.txt" with { type: "text" };
+import coursePreviewViewBundle from "../player/dist/view-course-preview.js.txt" with { type: "text" };
+import exportViewBundle from "../player/dist/view-export.js.txt" with { type: "text" };
+import filesViewBundle from "../player/dist/view-files.js.txt" with { type: "text" };
 import courseStyles from "../player/dist/styles-course.css.txt" with { type: "text" };
 import interactionStyles from "../player/dist/styles-interactions.css.txt" with { type: "text" };
 import printStyles from "../player/dist/styles-print.css.txt" with { type: "text" };
@@ -37,6 +40,9 @@ export const courseBundles: Readonly<Record<FeatureSet, string>> = {
 };
 
 export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle } as const;
+
+/** The MCP Apps views' bundles (`src/player/views`), built like the player. */
+export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle } as const;
 
 /** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
 export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles } as const;

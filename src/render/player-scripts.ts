@@ -38,6 +38,15 @@ export function playerConfig(courseId: string, secrets: AnswerSecrets, features:
   };
 }
 
+/**
+ * An MCP Apps view's script: its configuration as JSON, then its bundle. A view runs under its host's
+ * policy, not the course page's, so it carries no nonce.
+ */
+export function viewScripts(config: unknown, bundle: string): SafeHtml {
+  return html`${jsonElement(configElementIds.view, config)}
+<script>${trustedHtml(embeddableScript(bundle))}</script>`;
+}
+
 /** The attribute naming the bundle a `referenced` page leaves out, for the host to fill in. */
 export const playerBundleAttribute = "data-player-bundle";
 

@@ -6,8 +6,10 @@
  */
 export const printStyles = `
 @media print {
-  .site-header, .contents-disclosure, .pager, .skip-link, .question-actions, .quiz-actions, .start-link, .tab-list, .flashcard button, [data-lms-notice] { display: none !important; }
+  .site-header, .contents-disclosure, .pager, .question-pager, .skip-link, .question-actions, .quiz-actions, .start-link, .tab-list, .flashcard button, [data-lms-notice] { display: none !important; }
   body { background: #ffffff; color: #000000; font-size: 11pt; }
+  /* A quiz shown one question at a time prints every question. */
+  [data-paged-out] { display: revert !important; }
   .layout { display: block; padding: 0; max-width: none; }
   main { max-width: none; }
   .page[hidden], .tab-panel[hidden], .flashcard-face[hidden] { display: block !important; }

@@ -222,7 +222,7 @@ function orderingList(block: BlockOf<"ordering">, context: LessonContext, feedba
     const item = block.items[position];
     if (!item) return "";
     const feedbackAttribute = feedback.attribute(item.feedback, uiText.aboutItem(item.text));
-    return html`<li class="ordering-item" data-part data-item="${shownAt}"${feedbackAttribute}><span class="ordering-text">${item.text}</span><span class="ordering-controls"><button type="button" class="icon-button" data-move="up"><span aria-hidden="true">↑</span><span class="visually-hidden">${uiText.moveUp(item.text)}</span></button><button type="button" class="icon-button" data-move="down"><span aria-hidden="true">↓</span><span class="visually-hidden">${uiText.moveDown(item.text)}</span></button></span></li>`;
+    return html`<li class="ordering-item" data-part data-item="${shownAt}"${feedbackAttribute}><button type="button" class="ordering-text" data-pick aria-pressed="false">${item.text}</button><span class="ordering-controls"><button type="button" class="icon-button" data-move="up"><span aria-hidden="true">↑</span><span class="visually-hidden">${uiText.moveUp(item.text)}</span></button><button type="button" class="icon-button" data-move="down"><span aria-hidden="true">↓</span><span class="visually-hidden">${uiText.moveDown(item.text)}</span></button></span></li>`;
   });
   return html`<p class="question-hint">${uiText.arrangeInOrder}</p><ol class="ordering-list" data-ordering-list>${items}</ol><p class="visually-hidden" aria-live="polite" data-ordering-status></p>`;
 }

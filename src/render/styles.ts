@@ -142,7 +142,8 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .ordering-list { counter-reset: ordering; }
 .ordering-item { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
 .ordering-item::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
-.ordering-text { flex: 1; }
+.ordering-text { flex: 1; text-align: start; font: inherit; color: inherit; background: none; border: 0; padding: 0.25rem; cursor: grab; }
+.ordering-item:has([aria-pressed="true"]) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
 .ordering-controls { display: flex; gap: 0.25rem; }
 .icon-button { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; background: var(--background); color: var(--accent-strong); cursor: pointer; font-weight: 700; }
 .icon-button:hover { background: #e0e7ff; }
@@ -160,6 +161,9 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
 .quiz-panel > p { margin-top: 0; }
 .quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+[data-paged-out] { display: none; }
+.question-pager { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
+.question-count { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
 .completion { text-align: center; padding-top: 3rem; }
 .completion .completion-status { font-size: 1.25rem; max-width: 36rem; margin: 1rem auto 2rem; }
 .completion[data-outcome="passed"] h1::before { content: "\\2605" / ""; display: block; font-size: 3rem; color: var(--correct); }

@@ -5,6 +5,7 @@
  * image are the course's own image assets. Contrast was checked when the theme was written.
  */
 import type { CourseTheme } from "../authoring/schemas/theme.ts";
+import { textOn } from "./contrast.ts";
 import { atkinsonHyperlegibleFaces } from "./fonts.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
@@ -34,7 +35,9 @@ export function themeStyles(theme: CourseTheme | null): string {
   const properties: string[] = [];
   if (text) properties.push(`--text: ${text}; --muted: ${text};`);
   if (background) properties.push(`--background: ${background};`);
-  if (primary) properties.push(`--accent: ${primary}; --accent-strong: ${primary}; --visited: ${primary};`);
+  // The right/wrong colours are dark for a light page; a dark page gets light ones that keep 4.5:1.
+  if (background && textOn(background) === "#ffffff") properties.push("--correct: #34d399; --incorrect: #f87171;");
+  if (primary) properties.push(`--accent: ${primary}; --accent-strong: ${primary}; --visited: ${primary}; --on-accent: ${textOn(primary)};`);
   if (accent) properties.push(`--focus: ${accent};`);
   if (text || background) {
     properties.push(
@@ -50,7 +53,11 @@ export function themeStyles(theme: CourseTheme | null): string {
   }
   if (theme.corners === "square") properties.push("--radius: 0;");
   if (properties.length > 0) rules.unshift(`:root { ${properties.join(" ")} }`);
-  if (primary) rules.push(`.site-header { background: ${primary}; color: #ffffff; }`, ".preview-badge { border-color: #ffffff; }");
+  if (primary) {
+    const onPrimary = textOn(primary);
+    rules.push(`.site-header { background: ${primary}; color: ${onPrimary}; }`, `.preview-badge { border-color: ${onPrimary}; }`);
+    if (onPrimary !== "#ffffff") rules.push(`.site-header :focus-visible { outline-color: ${onPrimary}; } .progress-meter progress { accent-color: ${onPrimary}; }`);
+  }
   if (accent) rules.push(`.contents a[aria-current="page"] { border-left-color: ${accent}; }`);
   if (theme.corners === "square") rules.push(".contents a, .preview-badge, .kind-badge, select, input.blank, .icon-button, :focus-visible { border-radius: 0; }");
   if (theme.font) {

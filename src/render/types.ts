@@ -34,6 +34,10 @@ export interface RenderableLesson {
   readonly feedbackMode?: "after_submit" | "immediate" | "none";
   /** Quiz lessons: this quiz alone decides the course's success and score. */
   readonly finalAssessment?: boolean;
+  /** Quiz lessons: one question per screen, with "Question 2 of 8" and previous/next. */
+  readonly oneQuestionAtATime?: boolean;
+  /** Quiz lessons: the attempt that counts after a retake, `best` (default) or `last`. */
+  readonly attemptScoring?: "best" | "last";
   readonly blocks?: readonly RenderableBlock[];
 }
 
@@ -90,4 +94,10 @@ export interface RenderOptions {
    * `http:` schemes when the server is only known at launch. Anything else is dropped; none by default.
    */
   readonly connectSources?: readonly string[];
+  /**
+   * The http(s) origins the page's policy lets pictures load from (`declaredImageOrigins`). The
+   * whole-document renderers find them in the blocks when absent; the streamed one writes its head
+   * before any block is read, so without them it allows no remote picture.
+   */
+  readonly imageOrigins?: readonly string[];
 }

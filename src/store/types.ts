@@ -77,6 +77,10 @@ export interface QuizOptions {
   shuffleChoices: boolean;
   feedbackMode: "after_submit" | "immediate" | "none";
   finalAssessment: boolean;
+  /** Show the drawn questions one per screen, with a count. */
+  oneQuestionAtATime: boolean;
+  /** Which attempt's score and verdict count after a retake. */
+  attemptScoring: "best" | "last";
 }
 
 export interface BlockRow {

@@ -74,6 +74,7 @@ export const estimatedMinutesField = v.nullable(
 
 export const feedbackModes = ["after_submit", "immediate", "none"] as const;
 export type FeedbackMode = (typeof feedbackModes)[number];
+export const attemptScorings = ["best", "last"] as const;
 export const drawCountField = v.nullable(
   v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"), v.maxValue(limits.blocksPerCall, `must be at most ${limits.blocksPerCall}`)),
 );
@@ -85,6 +86,8 @@ export const quizOptionEntries = {
   shuffleChoices: v.optional(v.pipe(v.boolean(), v.description("Quiz: shuffle choices (default true); fixed choices stay."))),
   feedbackMode: v.optional(v.picklist(feedbackModes, "must be after_submit, immediate or none")),
   finalAssessment: v.optional(v.pipe(v.boolean(), v.description("Quiz: alone decides success; one per course."))),
+  oneQuestionAtATime: v.optional(v.boolean()),
+  attemptScoring: v.optional(v.picklist(attemptScorings, "must be best or last")),
 };
 
 /** Lesson fields shared by create and update; quiz settings are checked against the kind in the domain. */
@@ -140,6 +143,8 @@ export const quizOptionsDocumentEntries = {
   shuffleChoices: v.optional(v.boolean()),
   feedbackMode: v.optional(v.picklist(feedbackModes)),
   finalAssessment: v.optional(v.boolean()),
+  oneQuestionAtATime: v.optional(v.boolean()),
+  attemptScoring: v.optional(v.picklist(attemptScorings)),
 };
 
 export const objectiveSchema = v.object({ id: idField("objective"), text: v.string() });

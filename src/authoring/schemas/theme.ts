@@ -36,7 +36,7 @@ export const themeInputSchema = v.pipe(
     from: v.optional(v.pipe(idField("course"), v.description("Copy that course's theme first."))),
     ...themeSettingsEntries,
   }),
-  v.description("Replaces the theme (null: none). WCAG AA checked: text and primary 4.5:1 on background, white 4.5:1 on primary, accent 3:1. logo/coverImage: image assets of this course."),
+  v.description("Replaces the theme (null: none). WCAG AA checked: text and primary 4.5:1 on background, white or near-black 4.5:1 on primary, accent 3:1. logo/coverImage: image assets of this course."),
 );
 
 export const themeSchema = v.object(themeSettingsEntries);

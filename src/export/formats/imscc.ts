@@ -9,6 +9,7 @@ import type { PackagedAsset } from "../plan.ts";
 import { lessonLaunchAdapter } from "../runtime/adapters.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
+import { declaredImageOrigins } from "../../render/index.ts";
 
 export interface CartridgeOptions {
   readonly course: ExportCourse;
@@ -53,7 +54,7 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
       const webPath = `lessons/${safeSegment(lesson.id)}.html`;
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
       // Each page also holds the introduction; the launch script opens it on its own lesson.
-      const webEntry: ZipEntry = { path: webPath, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package", lmsAdapter: lessonLaunchAdapter(lesson.id) })) };
+      const webEntry: ZipEntry = { path: webPath, body: () => Promise.resolve(options.renderer(single, { assetUrl, mode: "package", imageOrigins: declaredImageOrigins(single), lmsAdapter: lessonLaunchAdapter(lesson.id) })) };
       if (assessment && assessment.includedQuestions > 0) {
         const path = `assessments/${safeSegment(lesson.id)}/assessment.xml`;
         const beyondQti = (lesson.blocks ?? []).filter((block) => teachingBlockTypes.has(block.type)).map((block) => block.id);

@@ -11,6 +11,7 @@ import { cmi5Adapter, scormAdapter, type LmsAdapter } from "../runtime/adapters.
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../types.ts";
 import type { ZipEntry } from "../zip/zip-stream.ts";
+import { declaredImageOrigins } from "../../render/index.ts";
 import { toBase64 } from "../../bytes.ts";
 
 export interface WebPackageInput {
@@ -33,6 +34,7 @@ function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined,
       return input.renderer(unit.course, {
         assetUrl,
         mode: "package",
+        imageOrigins: declaredImageOrigins(unit.course),
         ...(lmsAdapter === undefined ? {} : { lmsAdapter }),
         ...(connectSources === undefined ? {} : { connectSources }),
       });

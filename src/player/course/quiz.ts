@@ -388,8 +388,40 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     return maxAttempts === null ? null : Math.max(0, maxAttempts - attempts);
   }
 
+  /* ---------- One question at a time ---------- */
+
+  const pagedLessons = new Map<HTMLElement, number>();
+
+  /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
+  function showQuestionPage(lesson: HTMLElement, index: number): void {
+    const pager = lesson.querySelector<HTMLElement>("[data-question-pager]");
+    const drawn = drawnOf(lesson);
+    if (!pager || drawn.length === 0) return;
+    const current = Math.min(Math.max(index, 0), drawn.length - 1);
+    pagedLessons.set(lesson, current);
+    drawn.forEach((question, place) => question.toggleAttribute("data-paged-out", place !== current));
+    pager.hidden = false;
+    const count = pager.querySelector<HTMLElement>("[data-question-count]");
+    if (count) count.textContent = fill(text.questionCount, { number: current + 1, count: drawn.length });
+    const [previous, next] = Array.from(pager.querySelectorAll<HTMLButtonElement>("[data-question-step]"));
+    if (previous) previous.hidden = current === 0;
+    if (next) next.hidden = current === drawn.length - 1;
+  }
+
+  /** After submitting every question shows again, for the review; the pager goes. */
+  function showAllQuestions(lesson: HTMLElement): void {
+    for (const question of poolOf(lesson)) question.removeAttribute("data-paged-out");
+    const pager = lesson.querySelector<HTMLElement>("[data-question-pager]");
+    if (pager) pager.hidden = true;
+    pagedLessons.delete(lesson);
+  }
+
   /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
   function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
+    if (lesson.hasAttribute("data-one-at-a-time")) {
+      if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
+      else showAllQuestions(lesson);
+    }
     const submit = lesson.querySelector<HTMLElement>("[data-submit-quiz]");
     const retry = lesson.querySelector<HTMLElement>("[data-retry-quiz]");
     const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
@@ -463,6 +495,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function focusQuestion(question: HTMLElement | undefined): void {
+    const lesson = question ? lessonOf(question) : null;
+    if (question && lesson && pagedLessons.has(lesson)) showQuestionPage(lesson, drawnOf(lesson).indexOf(question));
     question?.scrollIntoView({ block: "center" });
     question?.querySelector<HTMLElement>("input, select, button:not([disabled])")?.focus();
   }
@@ -496,7 +530,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     );
     save(lesson);
     const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
-    // Worded from the record the course reports (the best attempt counts), so the page never says less than the LMS is told.
+    // Worded from the record the course reports (the attempt that counts), so the page never says less than the LMS is told.
     const record = recorder.quizRecord(lessonId);
     summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
@@ -638,6 +672,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (button.hasAttribute("data-check-answer") && question) void checkQuestion(question);
     else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson);
     else if (button.hasAttribute("data-retry-quiz") && lesson) retryQuiz(lesson);
+    else if (button.dataset.questionStep && lesson) {
+      // The next question's first control takes focus, so its legend ("Question 3 (1 point)") is read.
+      const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset.questionStep)];
+      if (target) focusQuestion(target);
+    }
     else if (button.dataset.move && question) {
       question.dataset.touched = "true";
       saveFrom(question);

@@ -119,11 +119,20 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     page.dataset.outcome = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
   }
 
+  /** The lesson's setting: the last attempt counts, not the best. */
+  function countsLast(lessonId: string): boolean {
+    return pageForLesson(lessonId)?.dataset.attemptScoring === "last";
+  }
+
+  function countedScore(lessonId: string, record: QuizRecord | undefined): number {
+    return (countsLast(lessonId) ? record?.lastScorePercent : record?.bestScorePercent) ?? 0;
+  }
+
   function progress(): CourseProgress {
     // A final assessment alone decides success and score; without one, every quiz lesson counts.
     const final = lessons.filter((lesson) => lesson.finalAssessment);
     const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
-    const bestScores = quizLessons.map((lesson) => quizzes.get(lesson.id)?.bestScorePercent ?? 0);
+    const bestScores = quizLessons.map((lesson) => countedScore(lesson.id, quizzes.get(lesson.id)));
     return {
       currentLessonId,
       visitedLessonIds: lessons.filter((lesson) => visited.has(lesson.id)).map((lesson) => lesson.id),
@@ -219,7 +228,8 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
         attempts: attempt,
         lastScorePercent: result.scorePercent,
         bestScorePercent: Math.max(previous?.bestScorePercent ?? 0, result.scorePercent),
-        passed: (previous?.passed ?? false) || result.passed,
+        // With the last attempt counting, a worse retake takes the pass back (the LMS is told the same).
+        passed: countsLast(result.lessonId) ? result.passed : (previous?.passed ?? false) || result.passed,
       });
       showStateInContents(result.lessonId);
       const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };

@@ -1,6 +1,7 @@
 /**
  * In-page behaviour of the interactive content widgets:
- * tabs (arrow keys, Home, End), flashcards (flip), ordering questions (move up and down, announced)
+ * tabs (arrow keys, Home, End), flashcards (flip), ordering questions (move up and down, or the WAI-ARIA
+ * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
 import type { RuntimeText } from "../../render/ui-text.ts";
@@ -78,12 +79,80 @@ export function installWidgets(text: RuntimeText): void {
 
   for (const list of document.querySelectorAll("[data-ordering-list]")) updateOrderingButtons(list);
 
+  /* ---------- ordering by pick, choose, confirm ---------- */
+
+  let picked: { readonly item: HTMLElement; readonly from: number } | null = null;
+  let moving = false;
+
+  function announce(item: HTMLElement, template: string): void {
+    const list = item.parentElement;
+    const status = item.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
+    const items = Array.from(list?.children ?? []);
+    if (status) status.textContent = fill(template, { item: item.querySelector(".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
+  }
+
+  /** Puts the item at `index` of its list; the item's button keeps the focus it had. */
+  function place(item: HTMLElement, index: number): void {
+    const list = item.parentElement;
+    if (!list) return;
+    const others = Array.from(list.children).filter((child) => child !== item);
+    moving = true;
+    list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
+    item.querySelector<HTMLElement>("[data-pick]")?.focus();
+    moving = false;
+    updateOrderingButtons(list);
+  }
+
+  function drop(keep: boolean): void {
+    if (!picked) return;
+    const { item, from } = picked;
+    picked = null;
+    item.querySelector("[data-pick]")?.setAttribute("aria-pressed", "false");
+    if (!keep) place(item, from);
+    announce(item, keep ? text.dropped : text.pickCancelled);
+    // The quiz counts an ordering as answered once touched, and saves on change.
+    const question = item.closest<HTMLElement>("[data-question]");
+    if (keep && question) question.dataset.touched = "true";
+    item.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function togglePick(button: HTMLElement): void {
+    const item = button.closest<HTMLElement>("li");
+    if (!item) return;
+    if (picked?.item === item) return drop(true);
+    drop(true);
+    picked = { item, from: Array.from(item.parentElement?.children ?? []).indexOf(item) };
+    button.setAttribute("aria-pressed", "true");
+    announce(item, text.picked);
+  }
+
+  document.addEventListener("keydown", (event) => {
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    const item = target?.hasAttribute("data-pick") ? target.closest<HTMLElement>("li") : null;
+    if (!item || picked?.item !== item) return;
+    const index = Array.from(item.parentElement?.children ?? []).indexOf(item);
+    const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Number.MAX_SAFE_INTEGER };
+    if (event.key === "Escape") {
+      event.preventDefault();
+      drop(false);
+    } else if (steps[event.key] !== undefined) {
+      event.preventDefault();
+      place(item, steps[event.key] ?? index);
+      announce(item, text.moved);
+    }
+  });
+  // Moving on (Tab, a click elsewhere) confirms the place chosen.
+  document.addEventListener("focusout", (event) => {
+    if (!moving && picked && event.target instanceof Element && picked.item.contains(event.target)) drop(true);
+  });
+
   document.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
     if (!button) return;
     if (button.getAttribute("role") === "tab") selectTab(button, false);
     else if (button.hasAttribute("data-flip")) flip(button);
     else if (button.dataset.move === "up" || button.dataset.move === "down") move(button, button.dataset.move);
+    else if (button.hasAttribute("data-pick")) togglePick(button);
   });
 
   document.addEventListener("keydown", (event) => {

@@ -1,0 +1,7 @@
+/** The MCP Apps files view's bundle. */
+import { configElementIds, type FilesViewConfig } from "../config.ts";
+import { readConfig } from "../read-config.ts";
+import { startFilesView } from "../views/files.ts";
+
+const config = readConfig<FilesViewConfig>(configElementIds.view);
+if (config) startFilesView(config);

@@ -1,0 +1,298 @@
+/**
+ * The MCP Apps view export_course links to: the package's facts (format, size, expiry, the export's
+ * notes, the files inside) and a Download button that asks the host to read the package resource and
+ * hands the bytes straight back in `ui/download-file`, so they never pass through the model. The host
+ * supplies export_course's result after the `ui/initialize` handshake.
+ */
+import type { ExportViewConfig } from "../config.ts";
+import { createViewBridge, type ContentItem, type HostError, type ReadResult, type RpcMessage, type ToolResult } from "./bridge.ts";
+
+interface PackageFacts {
+  readonly uri: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly size: number | undefined;
+  readonly format: unknown;
+  readonly variant: unknown;
+  readonly courseVersion: unknown;
+  readonly expiresAt: unknown;
+  readonly notices: readonly string[];
+  readonly blob: string | null;
+}
+
+interface HostCapabilities {
+  readonly downloadFile?: unknown;
+}
+
+interface HostContext {
+  readonly theme?: unknown;
+  readonly styles?: { readonly variables?: unknown };
+}
+
+export function startExportView(config: ExportViewConfig): void {
+  const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();
+  const formatName = (format: unknown): string | undefined => (typeof format === "string" && Object.hasOwn(config.formatNames, format) ? config.formatNames[format] : undefined);
+  const $ = (id: string): HTMLElement => document.getElementById(id) ?? document.createElement("div");
+  let hostCapabilities: HostCapabilities = {};
+  let current: PackageFacts | null = null;
+  let busy = false;
+
+  const humanSize = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+  const say = (text: string): void => {
+    $("status").textContent = text;
+    if (text) $("problem").textContent = "";
+  };
+  const fail = (text: string): void => {
+    $("status").textContent = "";
+    $("problem").textContent = text;
+  };
+  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  };
+  const errorText = (error: unknown): string => String((error as HostError | null)?.message || error || "");
+  const isUnsupported = (error: unknown): boolean => Boolean(error && ((error as HostError).code === -32601 || /-32601|method not found|not supported|unsupported/i.test(errorText(error))));
+  // The server answers -32602 (-32002 before SDK v2) with data.code "not_found"; a host may pass on only the words.
+  const isNotFound = (error: unknown): boolean =>
+    !isUnsupported(error) && Boolean(error && ((error as HostError).data?.code === "not_found" || (error as HostError).code === -32002 || /not_found|not found|-32002/i.test(errorText(error))));
+  const expired = (): string =>
+    `This package is no longer available: exports are kept for ${config.keptHours} hours. Ask the assistant to export the course again, then download the new package.`;
+  const dateOf = (value: unknown): Date | null => {
+    const when = typeof value === "string" ? new Date(value) : null;
+    return when && !Number.isNaN(when.getTime()) ? when : null;
+  };
+  const expiry = (): string => {
+    const when = dateOf(current?.expiresAt);
+    return when ? ` It is kept until ${when.toLocaleString()}.` : "";
+  };
+
+  /** What the view needs from export_course's result: its structuredContent, else the link or embedded resource. */
+  const packageOf = (result: ToolResult | undefined): PackageFacts | null => {
+    const facts = result?.structuredContent ?? {};
+    const content: readonly ContentItem[] = Array.isArray(result?.content) ? (result?.content ?? []) : [];
+    const link: ContentItem = content.find((item) => item?.type === "resource_link") ?? {};
+    const embedded = content.find((item) => item?.type === "resource" && typeof item.resource?.blob === "string")?.resource;
+    const uri = facts.uri || link.uri || embedded?.uri;
+    if (typeof uri !== "string") return null;
+    const meta = embedded?._meta ?? {};
+    return {
+      uri,
+      fileName: String(facts.fileName || link.name || meta.fileName || "course-package"),
+      mimeType: String(facts.mimeType || link.mimeType || embedded?.mimeType || "application/octet-stream"),
+      size: typeof facts.size === "number" ? facts.size : typeof link.size === "number" ? link.size : undefined,
+      format: facts.format,
+      variant: facts.variant,
+      courseVersion: facts.courseVersion,
+      expiresAt: facts.expiresAt,
+      notices: Array.isArray(facts.notices) ? facts.notices.filter((notice): notice is string => typeof notice === "string") : [],
+      blob: embedded?.blob ?? null,
+    };
+  };
+
+  const showFacts = (pkg: PackageFacts): void => {
+    const facts = $("facts");
+    facts.replaceChildren();
+    const add = (term: string, value: unknown): void => {
+      if (value === undefined || value === null || value === "") return;
+      const row = element("div");
+      row.append(element("dt", term));
+      const detail = element("dd");
+      if (value instanceof Node) detail.append(value);
+      else detail.textContent = String(value);
+      row.append(detail);
+      facts.append(row);
+    };
+    add("File", pkg.fileName);
+    add("Format", formatName(pkg.format) || pkg.format);
+    add("Size", typeof pkg.size === "number" ? humanSize(pkg.size) : undefined);
+    if (pkg.variant) add("Built from", (pkg.variant === "published" ? "the published course" : "the draft") + (pkg.courseVersion ? `, version ${String(pkg.courseVersion)}` : ""));
+    const when = dateOf(pkg.expiresAt);
+    if (when) {
+      const time = element("time", when.toLocaleString());
+      time.dateTime = String(pkg.expiresAt);
+      add("Available until", time);
+    }
+    $("notices").replaceChildren(...pkg.notices.map((notice) => element("li", notice)));
+    $("notes").hidden = pkg.notices.length === 0;
+  };
+
+  const showFiles = (listing: { files?: unknown; count?: unknown }): void => {
+    const files = (Array.isArray(listing.files) ? listing.files : []) as { path?: unknown; size?: unknown }[];
+    const count = typeof listing.count === "number" ? listing.count : files.length;
+    const list = $("files");
+    list.replaceChildren(
+      ...files.map((file) => {
+        const item = element("li");
+        item.append(element("span", String(file.path), "path"), " ", element("span", humanSize(Number(file.size) || 0), "size"));
+        return item;
+      }),
+    );
+    if (count > files.length) list.append(element("li", `and ${count - files.length} more`, "more"));
+    $("files-summary").textContent = count === 1 ? "1 file in the package" : `${count} files in the package`;
+    // A long list starts folded so the Download button and the notes stay in view.
+    const box = $("files-box") as HTMLDetailsElement;
+    box.open = count <= 12;
+    box.hidden = false;
+    $("files-note").hidden = true;
+  };
+
+  const loadFiles = async (pkg: PackageFacts): Promise<void> => {
+    try {
+      const read = await request<ReadResult>("resources/read", { uri: `${pkg.uri}/files` });
+      const item = Array.isArray(read?.contents) ? read.contents.find((content) => typeof content?.text === "string") : undefined;
+      if (!item) throw new Error("no file list in the answer");
+      if (current === pkg) showFiles(JSON.parse(item.text ?? "{}") as { files?: unknown; count?: unknown });
+    } catch (error) {
+      if (current !== pkg) return;
+      if (isNotFound(error)) {
+        $("files-note").textContent = "The list of files is not available because the package has expired.";
+        fail(expired());
+      } else {
+        $("files-note").textContent = "This host could not fetch the list of files; the package can still be downloaded.";
+      }
+    }
+  };
+
+  const showResult = (result: ToolResult | undefined): void => {
+    current = null;
+    for (const id of ["package", "notes", "files-note", "files-box"]) $(id).hidden = true;
+    if (result?.isError) {
+      const text = (result.content ?? []).find((item) => item?.type === "text")?.text ?? "";
+      $("title").textContent = "Export failed";
+      fail(`The export did not finish. ${String(text).slice(0, 600)}`);
+      return;
+    }
+    const pkg = packageOf(result);
+    if (!pkg) {
+      $("title").textContent = "No package";
+      fail("This result has no package to download. Ask the assistant to export the course again.");
+      return;
+    }
+    current = pkg;
+    $("title").textContent = `${formatName(pkg.format) || "Course"} package`;
+    showFacts(pkg);
+    $("download").textContent = `Download ${pkg.fileName}`;
+    $("files-note").textContent = "Reading the list of files…";
+    $("files-note").hidden = false;
+    $("files-box").hidden = true;
+    $("package").hidden = false;
+    say("The package is ready to download.");
+    void loadFiles(pkg);
+  };
+
+  /** Bytes a base64 string decodes to, without decoding it. */
+  const decodedSize = (base64: string): number => {
+    const length = base64.replace(/\s/g, "").length;
+    return (length / 4) * 3 - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
+  };
+
+  /** ui/download-file; a host that did not declare it gets a bounded wait, then the view explains. */
+  const askHostToSave = (params: unknown): Promise<{ isError?: boolean } | undefined> => {
+    const answer = request<{ isError?: boolean } | undefined>("ui/download-file", params);
+    if (hostCapabilities.downloadFile) return answer;
+    return Promise.race([
+      answer,
+      new Promise<never>((_resolve, reject) => setTimeout(() => reject({ code: -32601, message: "no answer to ui/download-file" }), config.undeclaredDownloadWaitMs)),
+    ]);
+  };
+
+  const readPackage = async (pkg: PackageFacts): Promise<string> => {
+    if (pkg.blob) return pkg.blob;
+    const read = await request<ReadResult>("resources/read", { uri: pkg.uri });
+    const item = Array.isArray(read?.contents) ? read.contents.find((content) => typeof content?.blob === "string") : undefined;
+    if (!item?.blob) throw new Error("the answer held no package bytes");
+    return item.blob;
+  };
+
+  /** Asks the host to save the contents; says how it went, naming the file (and its size) as given. */
+  const saveThroughHost = async (contents: unknown[], what: string): Promise<void> => {
+    let saved: { isError?: boolean } | undefined;
+    try {
+      saved = await askHostToSave({ contents });
+    } catch (error) {
+      if (isUnsupported(error)) return fail(`This host cannot save files from this view. Ask the assistant for the package link instead, or download it in an app that supports MCP Apps downloads.${expiry()}`);
+      return fail(`The host could not save the file (${errorText(error).slice(0, 200)}). Press Download to try again.`);
+    }
+    if (saved?.isError) return fail("The file was not saved: the download was cancelled or refused. Press Download to try again.");
+    say(`Downloaded ${what}. It is wherever your browser or app saves downloads.`);
+  };
+
+  const download = async (): Promise<void> => {
+    const pkg = current;
+    if (busy || !pkg) return;
+    busy = true;
+    const button = $("download");
+    button.setAttribute("aria-disabled", "true");
+    say(`Fetching ${pkg.fileName} through the host…`);
+    try {
+      let blob: string;
+      try {
+        blob = await readPackage(pkg);
+      } catch (error) {
+        if (isNotFound(error)) return fail(expired());
+        // A host that does not read resources for its views may still fetch a linked file itself.
+        if (isUnsupported(error)) {
+          say(`Asking the host to fetch and save ${pkg.fileName}…`);
+          const link = { type: "resource_link", uri: pkg.uri, name: pkg.fileName, mimeType: pkg.mimeType };
+          return await saveThroughHost([typeof pkg.size === "number" ? { ...link, size: pkg.size } : link], pkg.fileName);
+        }
+        return fail(`The host could not fetch the package (${errorText(error).slice(0, 200)}). Press Download to try again; if it keeps failing, ask the assistant to export the course again.`);
+      }
+      const size = decodedSize(blob);
+      if (typeof pkg.size === "number" && size !== pkg.size) {
+        return fail(`The package arrived incomplete (${humanSize(size)} of ${humanSize(pkg.size)}). Press Download to try again.`);
+      }
+      say(`Asking the host to save ${pkg.fileName}…`);
+      await saveThroughHost(
+        [{ type: "resource", resource: { uri: `file:///${encodeURIComponent(pkg.fileName)}`, mimeType: pkg.mimeType, blob, _meta: { fileName: pkg.fileName, packageUri: pkg.uri } } }],
+        `${pkg.fileName} (${humanSize(size)})`,
+      );
+    } finally {
+      busy = false;
+      button.removeAttribute("aria-disabled");
+    }
+  };
+
+  const applyHostContext = (context: HostContext | undefined): void => {
+    if (!context) return;
+    const root = document.documentElement;
+    if (context.theme === "dark" || context.theme === "light") root.dataset.theme = context.theme;
+    const variables = context.styles?.variables;
+    if (variables && typeof variables === "object") {
+      for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+    }
+  };
+
+  function onMessage(event: MessageEvent): void {
+    const message: RpcMessage | null = fromHost(event);
+    if (!message || settled(message)) return;
+    if (message.method === "ui/notifications/tool-result") showResult(message.params as ToolResult | undefined);
+    else if (message.method === "ui/notifications/tool-input") {
+      const format = (message.params as { arguments?: { format?: unknown } } | undefined)?.arguments?.format;
+      if (!current) say(`Building the ${formatName(format) || "course"} package…`);
+    } else if (message.method === "ui/notifications/tool-cancelled") {
+      if (!current) fail("The export was cancelled, so there is no package. Ask the assistant to export the course again.");
+    } else if (message.method === "ui/notifications/host-context-changed") applyHostContext(message.params as HostContext | undefined);
+    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
+  }
+
+  window.addEventListener("message", onMessage);
+  $("download").addEventListener("click", () => void download());
+  request<{ hostCapabilities?: HostCapabilities; hostContext?: HostContext } | undefined>("ui/initialize", {
+    protocolVersion: config.protocolVersion,
+    appInfo: { name: "course-export", version: "1.0.0" },
+    appCapabilities: { availableDisplayModes: ["inline"] },
+  }).then(
+    (answer) => {
+      hostCapabilities = answer?.hostCapabilities ?? {};
+      applyHostContext(answer?.hostContext);
+      notify("ui/notifications/initialized", {});
+      // Sizes only after the handshake: a host takes no notifications before it.
+      if (typeof ResizeObserver === "function") new ResizeObserver(reportSize).observe(document.documentElement);
+      reportSize();
+    },
+    () => fail("This host did not start the export view. Ask the assistant for the package link instead."),
+  );
+}
