@@ -122,6 +122,8 @@ describe("media per language", () => {
     expect(listed.find((unit) => unit.unitId.endsWith("/captions/assetId"))?.reason).toContain("text/vtt");
     expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain("not an asset of the translation");
     expect(listed.find((unit) => unit.unitId === `${courseId}/theme/logo/assetId`)?.reason).toContain("not an asset of the translation");
+    // The person can add the translated picture themselves: the reason says where.
+    expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain("files view opened by list_assets");
     const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
     const attachment = translation.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "attachment") as Block;
     expect(attachment.assetId).not.toBe(own.pdf);
