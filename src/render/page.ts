@@ -50,7 +50,7 @@ const maxImageOrigins = 50;
 
 /**
  * The http(s) origins the course declares for pictures: those of the URL fields of its blocks (an image,
- * a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
+ * a lesson banner, a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
  * Markdown picture in a text from any other host is not fetched, so an added tracking pixel stays inert.
  */
 export function declaredImageOrigins(course: RenderableCourse): string[] {
@@ -67,7 +67,7 @@ export function declaredImageOrigins(course: RenderableCourse): string[] {
       }
     }
   };
-  for (const module of course.modules) for (const lesson of module.lessons) visit(lesson.blocks ?? [], 0);
+  for (const module of course.modules) for (const lesson of module.lessons) visit([lesson.banner ?? null, lesson.blocks ?? []], 0);
   return [...origins];
 }
 

@@ -57,6 +57,9 @@ h1:focus { outline: none; }
 h1:focus-visible { outline: 3px solid var(--focus); }
 .eyebrow { margin: 0; color: var(--muted); font-weight: 600; font-size: 0.9375rem; }
 .lesson-meta { color: var(--muted); margin: 0 0 1.5rem; }
+.lesson-banner { margin: 0 0 1.25rem; }
+.lesson-banner img { display: block; width: 100%; height: auto; max-height: 18rem; object-fit: cover; border-radius: var(--radius); }
+@media (max-width: 40rem) { .lesson-banner img { max-height: 12rem; } }
 .course-meta { margin: 0 0 1.5rem; display: grid; gap: 0.25rem; }
 .course-meta > div { display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
 .course-meta dt { font-weight: 700; }
