@@ -21,9 +21,23 @@ export class CourseAuthoringError extends Error {
 }
 
 /** Renders valibot issues as one line per bad field: `modules[0].title: must not be empty`. */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): { message: string; fields: { path: string; message: string }[] } {
-  const fields = issues.map((issue) => ({ path: issuePath(issue) || "(arguments)", message: issue.message }));
+/**
+ * A missing key reads "is required", with `hintFor(key)` after it when given (valibot words it "Invalid
+ * key: Expected … but received undefined", and ignores the field's own message).
+ */
+export function describeIssues(
+  issues: readonly v.BaseIssue<unknown>[],
+  hintFor: (key: string) => string | undefined = () => undefined,
+): { message: string; fields: { path: string; message: string }[] } {
+  const fields = issues.map((issue) => ({ path: issuePath(issue) || "(arguments)", message: missingKey(issue, hintFor) ?? issue.message }));
   return { message: fields.map((f) => `${f.path}: ${f.message}`).join("; "), fields };
+}
+
+function missingKey(issue: v.BaseIssue<unknown>, hintFor: (key: string) => string | undefined): string | undefined {
+  if (issue.kind !== "schema" || issue.type !== "object" || issue.input !== undefined || !issue.expected?.startsWith('"')) return undefined;
+  const key = (issue.path?.at(-1) as { key?: unknown } | undefined)?.key;
+  const hint = typeof key === "string" ? hintFor(key) : undefined;
+  return hint ? `is required (${hint})` : "is required";
 }
 
 function issuePath(issue: v.BaseIssue<unknown>): string {

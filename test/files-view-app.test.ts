@@ -3,12 +3,14 @@
  * tools/call to a real MCP client: files chosen with the file picker and dropped on the drop zone are
  * sent in chunks and become assets, the model is told their IDs, names, types, sizes, pixel sizes and a
  * thumbnail per picture through ui/update-model-context, and Cancel stops an upload leaving nothing.
+ * Keyboard only, at 1280 and 390 px, in the host's light and dark themes: the chooser opens from the
+ * file button with Space, Cancel works with Enter and leaves focus on the picker, and axe finds nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hostDefaultCsp } from "./support/apps-host.ts";
-import { launchBrowser } from "./support/browser.ts";
+import { launchBrowser, runAxe } from "./support/browser.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { redPng } from "./support/office-documents.ts";
@@ -39,7 +41,7 @@ const hostPage = (viewUrl: string) => `<!doctype html><html lang="en"><head><tit
     if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== "2.0") return;
     const message = event.data;
     if (message.method === "ui/initialize") {
-      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "files-host", version: "1" }, hostCapabilities: { serverTools: {}, updateModelContext: { image: {}, text: {} } }, hostContext: { theme: "light", displayMode: "inline" } } });
+      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "files-host", version: "1" }, hostCapabilities: { serverTools: {}, updateModelContext: { image: {}, text: {} } }, hostContext: { theme: new URLSearchParams(location.search).get("theme") || "light", displayMode: "inline" } } });
     } else if (message.method === "ui/notifications/initialized") {
       notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
       notify("ui/notifications/tool-result", await window.toolResult());
@@ -54,13 +56,17 @@ const hostPage = (viewUrl: string) => `<!doctype html><html lang="en"><head><tit
   });
 </script></body></html>`;
 
-async function openView(): Promise<{ page: Page; frame: Frame }> {
-  const page = await (await browser.newContext()).newPage();
+async function openView(options: { theme?: "light" | "dark"; width?: number } = {}): Promise<{ page: Page; frame: Frame }> {
+  // bypassCSP lets axe-core be injected into the view; the view's own CSP is tested by the other cases.
+  const page = await (await browser.newContext(options.width ? { bypassCSP: true, viewport: { width: options.width, height: 800 } } : {})).newPage();
+  // A listener turns on Playwright's file chooser interception, which takes a round trip: on before the
+  // page loads, so a chooser opened with the keyboard later is never missed.
+  page.on("filechooser", () => undefined);
   const opened = (await alice.client.callTool({ name: "list_assets", arguments: { courseId } })) as CallToolResult;
   await page.exposeFunction("toolArguments", () => ({ courseId }));
   await page.exposeFunction("toolResult", () => opened);
   await page.exposeFunction("callTool", async (name: string, args: Record<string, unknown>) => alice.client.callTool({ name, arguments: args }));
-  await page.goto(hostUrl);
+  await page.goto(`${hostUrl}?theme=${options.theme ?? "light"}`);
   const frame = await (await page.waitForSelector("iframe[src]")).contentFrame();
   if (!frame) throw new Error("the view frame is missing");
   await frame.waitForFunction(() => !(document.getElementById("choose") as HTMLInputElement).disabled, undefined, { timeout: 15_000 });
@@ -155,4 +161,68 @@ describe("files view", () => {
     await page.screenshot({ path: ".tmp/files-view-cancelled.png" });
     await page.context().close();
   }, 60_000);
+
+  /** Presses Tab on the host page until the view's focused element matches `selector`. */
+  async function tabInView(page: Page, frame: Frame, selector: string): Promise<void> {
+    for (let presses = 0; presses < 30; presses++) {
+      if (await frame.evaluate((wanted) => document.hasFocus() && (document.activeElement?.matches(wanted) ?? false), selector)) return;
+      await page.keyboard.press("Tab");
+    }
+    throw new Error(`focus never reached ${selector} in the view`);
+  }
+
+  /** Focus on the file input, Space opens the chooser, and these files are chosen in it. */
+  async function chooseWithKeyboard(page: Page, frame: Frame, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    await tabInView(page, frame, "#choose");
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 15_000 }), page.keyboard.press("Space")]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles(files);
+  }
+
+  async function axeClean(frame: Frame, where: string): Promise<void> {
+    const violations = await runAxe(frame);
+    expect(violations.map((violation) => `${where}: ${violation.id}: ${violation.help} (${violation.targets.join(", ")})`)).toEqual([]);
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  }
+
+  for (const theme of ["light", "dark"] as const) {
+    test(`keyboard only, ${theme}, at 1280 and 390 px: choose with the button, cancel with the keyboard; axe finds nothing`, async () => {
+      for (const width of [1280, 390]) {
+        const { page, frame } = await openView({ theme, width });
+        expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await axeClean(frame, `${width} px ${theme}, ready`);
+        // The file button is large enough to hit (WCAG 2.2 target size).
+        expect((await frame.locator("#choose").boundingBox())!.height).toBeGreaterThanOrEqual(24);
+        const before = await assets();
+        await page.evaluate(() => {
+          (window as unknown as { holdChunks: boolean }).holdChunks = true;
+        });
+        await chooseWithKeyboard(page, frame, [{ name: "big.txt", mimeType: "text/plain", buffer: Buffer.alloc(700 * 1024, "a") }]);
+        await page.waitForFunction(() => (window as unknown as { held: unknown[] }).held.length === 1, undefined, { timeout: 15_000 });
+        await axeClean(frame, `${width} px ${theme}, uploading`);
+        await tabInView(page, frame, 'button[aria-label="Cancel big.txt"]');
+        await page.keyboard.press("Enter");
+        // The pressed button keeps focus while the upload stops (aria-disabled, not disabled).
+        expect(await frame.evaluate(() => document.activeElement?.getAttribute("aria-disabled"))).toBe("true");
+        await page.evaluate(() => (window as unknown as { releaseChunks: () => void }).releaseChunks());
+        await frame.waitForFunction(() => document.querySelector(".file")?.getAttribute("data-state") === "cancelled", undefined, { timeout: 15_000 });
+        // The Cancel button is gone; focus went back to the file picker, not to the page.
+        expect(await frame.evaluate(() => document.activeElement?.id)).toBe("choose");
+        expect(await assets()).toEqual(before);
+        await axeClean(frame, `${width} px ${theme}, cancelled`);
+
+        // Focus is on the file button already: Space opens the chooser again.
+        await chooseWithKeyboard(page, frame, [
+          { name: `sign-${theme}-${width}.png`, mimeType: "image/png", buffer: Buffer.from(redPng) },
+          { name: "lies.png", mimeType: "image/png", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") },
+        ]);
+        await frame.waitForFunction(() => document.querySelectorAll(".file[data-state]").length === 3, undefined, { timeout: 20_000 });
+        await axeClean(frame, `${width} px ${theme}, uploaded and refused`);
+        // The person reads the rule and the file, not the agent's error code.
+        expect((await rowStates(frame)).find((row) => row[0] === "lies.png")?.[2]).toStartWith("Not uploaded: lies.png: ");
+        await page.screenshot({ path: `.tmp/files-view-${width}-${theme}.png`, fullPage: true });
+        await page.context().close();
+      }
+    }, 90_000);
+  }
 });

@@ -242,7 +242,8 @@ describe("bad input: a clear error naming the file and the rule, nothing written
 
   test("a macro-enabled document: a vbaProject part, or a macro content type", async () => {
     const withMacros = withParts(good, { "word/vbaProject.bin": new Uint8Array(64) });
-    await refused({ contentBase64: base64(withMacros) }, "invalid_arguments", "macros");
+    // Sent inline it has no name of its own, so the error names where it came from, and the rule.
+    await refused({ contentBase64: base64(withMacros) }, "invalid_arguments", "the file in contentBase64: ", "macros");
     const types = partText(good, "[Content_Types].xml").replace("wordprocessingml.document.main+xml", "ms-word.document.macroEnabled.main+xml");
     await refused({ contentBase64: base64(withParts(good, { "[Content_Types].xml": types })) }, "invalid_arguments", "macros");
   });
@@ -285,5 +286,104 @@ describe("bad input: a clear error naming the file and the rule, nothing written
     const error = await bob.fail("import_course", { assetId });
     expect(error.code).toBe("not_found");
     expect(error.message).toContain(assetId);
+  });
+});
+
+describe("hostile files through the files view: chunked upload, then import_course by assetId", () => {
+  let good: Uint8Array;
+
+  beforeAll(async () => {
+    good = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: "Policy", heading: HeadingLevel.HEADING_1 }), new Paragraph("Text.")] }] })));
+  });
+
+  async function begin(filename: string, bytes: Uint8Array): Promise<Json> {
+    return alice.call("begin_upload", { courseId: uploadsCourse, filename, byteSize: bytes.length });
+  }
+
+  /** Sends the file as the view does; returns the new asset's ID. */
+  async function sendThroughView(filename: string, bytes: Uint8Array): Promise<string> {
+    const begun = await begin(filename, bytes);
+    for (let index = 0; index * begun.chunkBytes < bytes.length; index++) {
+      await alice.call("upload_chunk", { uploadId: begun.uploadId, index, dataBase64: base64(bytes.subarray(index * begun.chunkBytes, (index + 1) * begun.chunkBytes)) });
+    }
+    return (await alice.call("finish_upload", { uploadId: begun.uploadId })).assetId as string;
+  }
+
+  async function state(): Promise<unknown> {
+    return [(await alice.call("list_courses", { limit: 100 })).courses, (await alice.call("list_assets", { courseId: uploadsCourse, limit: 100 })).assets];
+  }
+
+  /** The upload is refused when finished, naming the file and the rule; no asset, no course. */
+  async function refusedAtFinish(filename: string, bytes: Uint8Array, ...phrases: string[]): Promise<void> {
+    const before = await state();
+    const begun = await begin(filename, bytes);
+    for (let index = 0; index * begun.chunkBytes < bytes.length; index++) {
+      await alice.call("upload_chunk", { uploadId: begun.uploadId, index, dataBase64: base64(bytes.subarray(index * begun.chunkBytes, (index + 1) * begun.chunkBytes)) });
+    }
+    const error = await alice.fail("finish_upload", { uploadId: begun.uploadId });
+    expect(error.code).toBe("invalid_arguments");
+    for (const phrase of [filename, ...phrases]) expect(error.message).toContain(phrase);
+    expect(await state()).toEqual(before);
+  }
+
+  /** The upload becomes an asset; import_course refuses it naming the file and the rule, and creates no course. */
+  async function refusedAtImport(filename: string, bytes: Uint8Array, code: string, ...phrases: string[]): Promise<void> {
+    const assetId = await sendThroughView(filename, bytes);
+    const before = await state();
+    const error = await alice.fail("import_course", { assetId });
+    expect(error.code).toBe(code);
+    for (const phrase of [filename, ...phrases]) expect(error.message).toContain(phrase);
+    expect(error.message).toContain("nothing was imported");
+    expect(await state()).toEqual(before);
+  }
+
+  test("a macro-enabled document and a macro content type are refused when the upload finishes", async () => {
+    await refusedAtFinish("macros.docx", withParts(good, { "word/vbaProject.bin": new Uint8Array(64) }), "macros");
+    const types = partText(good, "[Content_Types].xml").replace("wordprocessingml.document.main+xml", "ms-word.document.macroEnabled.main+xml");
+    await refusedAtFinish("macro-type.docx", withParts(good, { "[Content_Types].xml": types }), "macros");
+  });
+
+  test("a type that lies: a deck named .docx, a picture named .docx", async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText("One", { x: 1, y: 1, w: 5, h: 1 });
+    const deck = (await pptx.write({ outputType: "uint8array" })) as Uint8Array;
+    await refusedAtFinish("deck.docx", deck, "presentation");
+    await refusedAtFinish("photo.docx", redPng, "image/png");
+  });
+
+  test("a zip bomb named .docx is refused by the import", async () => {
+    await refusedAtImport("bomb.docx", withParts(good, { "word/media/huge.bin": new Uint8Array(40 * 1024 * 1024) }), "limit_exceeded", "zip bomb");
+  });
+
+  test("an external relationship, and a DOCTYPE with entities, are refused by the import", async () => {
+    const external = partText(good, "word/_rels/document.xml.rels").replace(
+      "</Relationships>",
+      '<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="file:///etc/passwd" TargetMode="External"/></Relationships>',
+    );
+    await refusedAtImport("linked.docx", withParts(good, { "word/_rels/document.xml.rels": external }), "invalid_arguments", 'TargetMode="External"');
+    const body = partText(good, "word/document.xml").replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', "");
+    const entity = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x "xxxxxxxxxx">]>${body.replace("Text.", "&x;")}`;
+    await refusedAtImport("entities.docx", withParts(good, { "word/document.xml": entity }), "invalid_arguments", "word/document.xml", "DOCTYPE");
+  });
+
+  test("a deck of 2,000 slides is refused by the import", async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText("One", { x: 1, y: 1, w: 5, h: 1 });
+    const deck = (await pptx.write({ outputType: "uint8array" })) as Uint8Array;
+    const ids = Array.from({ length: 2000 }, (_, index) => `<p:sldId id="${256 + index}" r:id="rId999"/>`).join("");
+    const many = partText(deck, "ppt/presentation.xml").replace(/<p:sldIdLst>[\s\S]*<\/p:sldIdLst>/, `<p:sldIdLst>${ids}</p:sldIdLst>`);
+    await refusedAtImport("huge-deck.pptx", withParts(deck, { "ppt/presentation.xml": many }), "limit_exceeded", "2000 slides", "at most 1000");
+  });
+
+  test("a chunk of a document sent out of order, or by another person, is refused naming the file; nothing is kept", async () => {
+    const before = await state();
+    const begun = await begin("policy.docx", good);
+    const chunk = base64(good.subarray(0, begun.chunkBytes));
+    const outOfOrder = await alice.fail("upload_chunk", { uploadId: begun.uploadId, index: 1, dataBase64: chunk });
+    expect([outOfOrder.code, outOfOrder.message]).toEqual(["invalid_arguments", expect.stringContaining("chunk 1 of policy.docx is out of order")]);
+    const someoneElse = await bob.fail("upload_chunk", { uploadId: begun.uploadId, index: 0, dataBase64: chunk });
+    expect([someoneElse.code, someoneElse.message]).toEqual(["forbidden", expect.stringContaining("begun by another person")]);
+    await alice.call("finish_upload", { uploadId: begun.uploadId, cancel: true });
+    expect(await state()).toEqual(before);
   });
 });

@@ -59,6 +59,15 @@ function annotateParagraph(odf: string, paragraphText: string, name: string, aut
   return `${odf.slice(0, at + 1)}${annotation(name, author, text)}${paragraphText}<office:annotation-end office:name="${name}"/>${odf.slice(at + 1 + paragraphText.length)}`;
 }
 
+/** Comments on the rest of the first paragraph that follows `marker` (a label LibreOffice keeps in its own span, such as "✔ right: "). */
+function annotateAfter(odf: string, marker: string, name: string, author: string, text: string): string {
+  const at = odf.indexOf(marker);
+  if (at < 0) throw new Error(`no "${marker}" in the ODF`);
+  const start = at + marker.length;
+  const end = odf.indexOf("</text:p>", start);
+  return `${odf.slice(0, start)}${annotation(name, author, text)}${odf.slice(start, end)}<office:annotation-end office:name="${name}"/>${odf.slice(end)}`;
+}
+
 beforeAll(async () => {
   service = await startTestService();
   const agents = await Promise.all(["alice", "bob", "carol", "dave"].map(async (name) => connectAgent(service, await devAccessToken(service, name))));
@@ -111,6 +120,8 @@ describe("comments back", () => {
       let edited = annotateParagraph(odf, "What do you do first when you see a spill?", "c1", "Sam SME", "Should this be a multiple choice?");
       edited = annotateParagraph(edited, "Goggles are optional when pouring.", "c2", "Sam SME", "Reword: never optional.");
       edited = annotateParagraph(edited, "• Contain the spill.", "c3", "Pat Expert", "Add the kit's location.");
+      edited = annotateAfter(edited, "✔ right: </text:span>", "c5", "Lee Lab", "Right answer, but say why first.");
+      edited = annotateParagraph(edited, "• spill [“Wipe it with paper”] → burn → ending (failure)", "c4", "Lee Lab", "Paper is what people really grab; keep this path.");
       const changes =
         '<text:tracked-changes text:track-changes="true">' +
         '<text:changed-region xml:id="ct1" text:id="ct1"><text:insertion><office:change-info><dc:creator>Pat Expert</dc:creator><dc:date>2026-11-20T10:05:00</dc:date></office:change-info></text:insertion></text:changed-region>' +
@@ -135,7 +146,7 @@ describe("comments back", () => {
     const onChoice = (result.imported as Json[]).find((note) => note.targetId === choice.id) as Json;
     expect(onChoice).toMatchObject({ kind: "comment", author: "Sam SME", partState: "unchanged" });
     const comments = ((await alice.call("list_comments", { courseId, targetId: choice.id })).comments as Json[]).map((comment) => [comment.author.name, comment.body]);
-    expect(comments).toEqual([
+    expect(comments.filter(([author]) => author === "Sam SME")).toEqual([
       ["Sam SME", `From a Word review copy of version ${course.version}, by Sam SME, 2026-11-20:\n\nShould this be a multiple choice?\n\nOn the passage “What do you do first when you see a spill?”.`],
     ]);
   });
@@ -146,13 +157,29 @@ describe("comments back", () => {
     const removed = course.modules[1].lessons[0].blocks[0] as Json;
     const choice = quizBlocks.find((block) => block.type === "single_choice") as Json;
     const states = Object.fromEntries((result.imported as Json[]).filter((note) => note.kind === "comment").map((note) => [note.targetId, note.partState]));
-    expect(states).toEqual({ [choice.id]: "unchanged", [trueFalse.id]: "changed", [removed.id]: "deleted" });
+    const scenarioBlock = quizBlocks.find((block) => block.type === "scenario") as Json;
+    expect(states).toEqual({ [choice.id]: "unchanged", [trueFalse.id]: "changed", [removed.id]: "deleted", [scenarioBlock.id]: "unchanged" });
     const [changed] = (await alice.call("list_comments", { courseId, targetId: trueFalse.id })).comments as [Json];
     expect(changed.body).toContain(`This block has changed since version ${course.version}.`);
     const [deleted] = (await alice.call("list_comments", { courseId, targetId: removed.id })).comments as [Json];
     expect(deleted.targetRemoved).toBe(true);
     expect(deleted.body).toContain(`This block was deleted after version ${course.version}.`);
     expect(deleted.author.name).toBe("Pat Expert");
+  });
+
+  test("a comment on a scenario path lands on the scenario; three reviewers keep their own names", async () => {
+    const scenarioBlock = (course.modules[1].lessons[1].blocks as Json[]).find((block) => block.type === "scenario") as Json;
+    const [onPath] = (await alice.call("list_comments", { courseId, targetId: scenarioBlock.id })).comments as [Json];
+    expect(onPath.author.name).toBe("Lee Lab");
+    expect(onPath.body).toContain("Paper is what people really grab; keep this path.");
+    expect(onPath.body).toContain("spill [“Wipe it with paper”] → burn → ending (failure)");
+    // The SME sees the answers and comments on one: it lands on its question.
+    const choice = (course.modules[1].lessons[1].blocks as Json[]).find((block) => block.type === "single_choice") as Json;
+    const onAnswer = ((await alice.call("list_comments", { courseId, targetId: choice.id })).comments as Json[]).find((comment) => comment.author.name === "Lee Lab") as Json;
+    expect(onAnswer.body).toContain("Right answer, but say why first.");
+    expect(onAnswer.body).toContain("Stop and assess");
+    const authors = new Set((result.imported as Json[]).map((note) => note.author));
+    expect(authors).toEqual(new Set(["Sam SME", "Pat Expert", "Lee Lab"]));
   });
 
   test("tracked changes come back as comments quoting the suggested text", async () => {

@@ -120,6 +120,8 @@ describe("asset.broken_reference", () => {
     ]);
     expect(findings[0]!.message).toContain("not an asset of this course");
     expect(findings[1]!.message).toContain("text/vtt");
+    // The agent cannot make the person's file; the fix says where the person adds it.
+    expect(findings[0]!.fix).toContain("files view (list_assets opens it)");
   });
 
   test("uploaded assets of the right type are fine", async () => {

@@ -122,9 +122,63 @@ describe("media per language", () => {
     expect(listed.find((unit) => unit.unitId.endsWith("/captions/assetId"))?.reason).toContain("text/vtt");
     expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain("not an asset of the translation");
     expect(listed.find((unit) => unit.unitId === `${courseId}/theme/logo/assetId`)?.reason).toContain("not an asset of the translation");
+    // The person can add the translated picture themselves: the reason says where.
+    expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain("files view opened by list_assets");
     const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
     const attachment = translation.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "attachment") as Block;
     expect(attachment.assetId).not.toBe(own.pdf);
+  });
+
+  test("bad media targets in an XLIFF import (2.0 and 1.2) are refused together, naming each unit and why; nothing is written", async () => {
+    const before = (await alice.call("get_course", { courseId: translationId, includeBlocks: false })) as { version: number };
+    const bad: Record<string, string> = {
+      [`${blockOf("video").id}/captions/assetId`]: own.pdf!,
+      [`${blockOf("image").id}/assetId`]: own.sourceAsset!,
+      [`${courseId}/theme/logo/assetId`]: own.bobs!,
+    };
+    for (const format of ["xliff20", "xliff12"] as const) {
+      const exported = await alice.callRaw("export_translation", { courseId, language: "de", format });
+      const link = exported.content.find((item) => item.type === "resource_link") as { uri: string };
+      let xliff = new TextDecoder().decode((await readExport(alice, link.uri)).bytes);
+      // A good unit in the same file: refused with the rest, so it is not written either.
+      const good = { ...bad, [`${blockOf("attachment").id}/assetId`]: own.pdf! };
+      for (const [unitId, target] of Object.entries(good)) {
+        xliff =
+          format === "xliff20"
+            ? xliff.replace(new RegExp(`(name="${unitId}"[\\s\\S]*?</source>)`), `$1<target xml:space="preserve">${target}</target>`)
+            : xliff.replace(new RegExp(`(<trans-unit id="${unitId}"[^>]*><source>[\\s\\S]*?</source>)`), `$1<target>${target}</target>`);
+        expect(xliff, `${format}: ${unitId}`).toContain(`>${target}</target>`);
+      }
+      const error = await alice.fail("import_translation", { courseId, language: "de", xliff });
+      expect(error.code, format).toBe("invalid_arguments");
+      const listed = error.details.units as { unitId: string; reason: string }[];
+      expect(listed.map((unit) => unit.unitId).sort(), format).toEqual(Object.keys(bad).sort());
+      expect(listed.find((unit) => unit.unitId.endsWith("/captions/assetId"))?.reason).toContain("application/pdf; this field needs a WebVTT (text/vtt) captions file");
+      expect(listed.find((unit) => unit.unitId === `${blockOf("image").id}/assetId`)?.reason).toContain(`not an asset of the translation ${translationId}`);
+      expect(listed.find((unit) => unit.unitId === `${courseId}/theme/logo/assetId`)?.reason).toContain(`not an asset of the translation ${translationId}`);
+    }
+    const after = (await alice.call("get_course", { courseId: translationId })) as CourseRead & { version: number };
+    expect(after.version).toBe(before.version);
+    expect(after.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "attachment")?.assetId).not.toBe(own.pdf);
+    expect((await allUnits(alice, courseId, "de")).filter((unit) => unit.id.endsWith("/assetId") && unit.target !== null)).toEqual([]);
+  });
+
+  test("a caption track in a language the course does not declare is refused on every write that can give one, naming the field", async () => {
+    const lessonId = ((await alice.call("get_course", { courseId, includeBlocks: false })) as { modules: { lessons: { id: string }[] }[] }).modules[0]!.lessons[0]!.id;
+    const video = blockOf("video");
+    const spanish = await upload(alice, courseId, "captions-es.vtt", germanCaptions);
+    const withSpanish = { type: "video", url: "https://example.com/intro.mp4", title: "Intro", captions: { assetId: blocks.find((block) => block.id === video.id)!.captions!.assetId, language: "en" }, captionTracks: [{ assetId: spanish, language: "es" }] };
+    const before = (await alice.call("get_course", { courseId, includeBlocks: false })) as { version: number };
+    const updated = await alice.fail("update_block", { courseId, blockId: video.id, block: withSpanish });
+    expect(updated.code).toBe("invalid_arguments");
+    expect(updated.message).toContain('"es" is not a language of this course');
+    const added = await alice.fail("add_blocks", { courseId, lessonId, blocks: [withSpanish] });
+    expect(added.message).toContain("blocks[0].captionTracks[0].language");
+    // The translation itself takes no structural edit: its tracks come from the source and its own captions are in its language.
+    const translatedVideo = ((await alice.call("get_course", { courseId: translationId })) as CourseRead).modules[0]!.lessons[0]!.blocks.find((block) => block.type === "video") as Block;
+    const onTranslation = await alice.fail("update_block", { courseId: translationId, blockId: translatedVideo.id, block: withSpanish });
+    expect(onTranslation.message).toContain(`translation of course ${courseId}: edit the structure in ${courseId}`);
+    expect(((await alice.call("get_course", { courseId, includeBlocks: false })) as { version: number }).version).toBe(before.version);
   });
 
   test("own media through set_translation_units and XLIFF replace the source's; captions are labelled with their true language", async () => {
@@ -223,5 +277,34 @@ describe("media per language", () => {
     const source = (await alice.client.readResource({ uri: `course://${courseId}/preview` })).contents[0] as { text: string };
     const sourceTalk = source.text.slice(source.text.lastIndexOf("<video"), source.text.lastIndexOf("</video>"));
     expect(sourceTalk).toMatch(/<track kind="captions"[^>]*srclang="en"[^>]*default>/);
+  });
+
+  test("a source that swaps a picture for another of the same name outdates the translation's replacement, which is kept and warned of", async () => {
+    const image = blockOf("image");
+    // The same file name and type, other content: only the asset's content tells them apart.
+    const swapped = await upload(alice, courseId, "plan.png", Buffer.concat([Buffer.from(pngBase64, "base64"), Buffer.from("second drawing")]).toString("base64"));
+    expect(swapped).not.toBe(own.sourceAsset);
+    await alice.call("update_block", { courseId, blockId: image.id, block: { type: "image", assetId: swapped, alt: "Floor plan" } });
+
+    const outdated = (await alice.call("get_translation_units", { courseId, language: "de", onlyOutdated: true })) as { units: Unit[]; translation: { outdatedMedia: number } };
+    expect(outdated.units.map((unit) => [unit.id, unit.source, unit.target])).toEqual([[`${image.id}/assetId`, "plan.png (image/png)", own.image as string]]);
+    expect(outdated.translation.outdatedMedia).toBe(1);
+    // The theme's logo still shows the first drawing: its replacement stays translated.
+    expect((await allUnits(alice, courseId, "de")).find((unit) => unit.id === `${courseId}/theme/logo/assetId`)?.state).toBe("translated");
+
+    // Taking the source's changes keeps the translator's picture, and the export says it may be stale.
+    await alice.call("set_translation_units", { courseId, language: "de", units: [] });
+    const translation = (await alice.call("get_course", { courseId: translationId })) as CourseRead;
+    expect(translation.modules[0]!.lessons[0]!.blocks.find((block) => block.type === "image")?.assetId).toBe(own.image);
+    const exported = (await alice.call("export_course", { courseId: translationId, format: "html" })) as { notices: string[] };
+    expect(exported.notices.join(" ")).toContain("1 of the translation's own media replace a source asset the source has since swapped");
+    const validation = (await alice.call("validate_course", { courseId: translationId })) as { translationOf: { outdatedMedia: number } };
+    expect(validation.translationOf.outdatedMedia).toBe(1);
+
+    // Giving the picture again confirms it for the new source asset.
+    await alice.call("set_translation_units", { courseId, language: "de", units: [{ id: `${image.id}/assetId`, target: own.image }] });
+    expect(((await alice.call("get_translation_units", { courseId, language: "de", onlyOutdated: true })) as { units: Unit[] }).units).toEqual([]);
+    const again = (await alice.call("export_course", { courseId: translationId, format: "html" })) as { notices: string[] };
+    expect(again.notices.join(" ")).not.toContain("since swapped");
   });
 });

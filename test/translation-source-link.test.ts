@@ -13,6 +13,7 @@ import { createRichCourse, pngBase64 } from "./support/transfer.ts";
 
 type SourceChange = { kind: string; id: string; change: string; fields?: string[] };
 type TranslationOf = { courseId: string; language: string; sourceVersion: number; currentSourceVersion: number; upToDate: boolean; sourceChanges?: { changes: SourceChange[]; moreChanges: number } };
+type Finding = { ruleId: string; severity: string; message: string; fix: string };
 type Unit = { id: string; source: string; target: string | null; state: string };
 type Block = { id: string; type: string; markers?: { x: number; y: number; title: string }[]; image?: { assetId?: string } };
 type CourseRead = { id: string; numbering: string; modules: { id: string; lessons: { id: string; blocks: Block[] }[] }[]; translationOf?: TranslationOf };
@@ -104,8 +105,18 @@ describe("translationOf and the service's own words", () => {
         { kind: "asset", id: second.asset.id, change: "added" },
       ]),
     );
-    const validation = (await alice.callRaw("validate_course", { courseId: created.courseId })) as { structuredContent: { translationOf: TranslationOf }; content: { type: string; text?: string }[] };
+    const validation = (await alice.callRaw("validate_course", { courseId: created.courseId })) as {
+      structuredContent: { translationOf: TranslationOf; findings: Finding[]; counts: { warning: number } };
+      content: { type: string; text?: string }[];
+    };
     expect(validation.structuredContent.translationOf).toMatchObject({ upToDate: false, sourceVersion: link.sourceVersion });
+    // A finding of its own, with the version followed, the current one, what differs and the call that takes it.
+    const behindFinding = validation.structuredContent.findings.find((finding) => finding.ruleId === "translation.behind_source");
+    expect(behindFinding?.severity).toBe("warning");
+    expect(behindFinding?.message).toContain(`follows version ${link.sourceVersion} of source course ${courseId}, which is at version ${link.currentSourceVersion}`);
+    expect(behindFinding?.message).toContain(`block ${graphicId} changed (position, body.image, body.markers)`);
+    expect(behindFinding?.fix).toContain(`set_translation_units { courseId: "${courseId}", language: "fr", units: [] }`);
+    expect(validation.content[0]?.text).toContain("warning translation.behind_source");
     expect(validation.content[0]?.text).toContain(`It follows source version ${link.sourceVersion} of ${link.currentSourceVersion}`);
     const unitsBehind = (await alice.call("get_translation_units", { courseId, language: "fr" })) as { translation: { translationOf: TranslationOf }; units: Unit[] };
     expect(unitsBehind.translation.translationOf.sourceChanges?.changes.length).toBe(changes.length);
@@ -125,6 +136,8 @@ describe("translationOf and the service's own words", () => {
     expect(translation.title).toBe("Sécurité au labo");
     const freshExport = (await alice.call("export_course", { courseId: created.courseId, format: "html" })) as { notices: string[] };
     expect(freshExport.notices.join(" ")).not.toContain("behind its source");
+    const freshValidation = (await alice.call("validate_course", { courseId: created.courseId })) as { findings: Finding[] };
+    expect(freshValidation.findings.map((finding) => finding.ruleId)).not.toContain("translation.behind_source");
     const sourceBlocks = source.modules[0]!.lessons[0]!.blocks;
     const translatedBlocks = translation.modules[0]!.lessons[0]!.blocks;
     expect(translatedBlocks.map((block) => block.type)).toEqual(sourceBlocks.map((block) => block.type));

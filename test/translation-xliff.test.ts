@@ -182,8 +182,11 @@ describe(`on ${kind}`, () => {
       expect(outdated.map((unit) => unit.id).sort()).toEqual([`${heading.id}/text`, `${lesson.id}/title`].sort());
       const { translation } = (await alice.call("get_translation_units", { courseId, language: "fr" })) as { translation: Summary };
       expect(translation).toMatchObject({ outdated: 2, untranslated: 1 });
-      const validation = (await alice.call("validate_course", { courseId: translationId })) as { translationOf: Summary };
+      const validation = (await alice.call("validate_course", { courseId: translationId })) as { translationOf: Summary; findings: { ruleId: string; severity: string; message: string; fix: string }[] };
       expect(validation.translationOf).toMatchObject({ outdated: 2, untranslated: 1 });
+      const outdatedFinding = validation.findings.find((finding) => finding.ruleId === "translation.outdated_units");
+      expect(outdatedFinding).toMatchObject({ severity: "warning", message: expect.stringContaining("2 translated unit(s) are outdated") });
+      expect(outdatedFinding?.fix).toContain(`get_translation_units { courseId: "${courseId}", language: "fr", onlyOutdated: true }`);
       const onlyOutdated = await exportXliff(alice, courseId, { language: "fr", format: "xliff12", onlyOutdated: true });
       expect((onlyOutdated.match(/<trans-unit /g) ?? []).length).toBe(2);
       expect(validateXliff("xliff12", onlyOutdated).ok).toBe(true);

@@ -30,7 +30,7 @@ export async function resolveTheme(edit: CourseEdit, input: ThemeInput | null): 
     if (!image) continue;
     const asset = await edit.tx.findAsset(image.assetId);
     if (!asset || asset.courseId !== edit.course.id) {
-      throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is not an asset of this course; upload the image with upload_asset and use the ID it returns`);
+      throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is not an asset of this course; upload the image with upload_asset, or have the person add it in the files view (list_assets), and use the ID it returns`);
     }
     if (!asset.mediaType.startsWith("image/")) {
       throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is ${asset.mediaType}, not an image; use a PNG, JPEG, GIF, WebP or SVG asset`);

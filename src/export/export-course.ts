@@ -153,6 +153,9 @@ export async function exportCourse(
   if (untranslated && untranslated.outdated > 0) {
     notices.push({ level: "warning", text: `${untranslated.outdated} translated unit(s) are outdated: their source text changed since (get_translation_units { onlyOutdated: true }).` });
   }
+  if (untranslated && untranslated.outdatedMedia > 0) {
+    notices.push({ level: "warning", text: `${untranslated.outdatedMedia} of the translation's own media replace a source asset the source has since swapped; they are still used: check them (get_translation_units { onlyOutdated: true }) and give the asset again, or a new one.` });
+  }
   if (args.format !== "json" && !bank && args.format !== "docx_review" && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   } else if (args.format !== "json" && !bank) {

@@ -7,6 +7,7 @@
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "./archive.ts";
 import { fromBase64 } from "../bytes.ts";
+import { ownFileHint } from "../authoring/schemas/fields.ts";
 
 export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -40,6 +41,9 @@ export interface ImportDocument {
 }
 
 type Detected = ImportFormat | "binary";
+
+/** How errors name a file sent inline, which has no name of its own. */
+export const inlineFileName = "the file in contentBase64";
 
 function tooLarge(field: string, bytes: number): CourseAuthoringError {
   return new CourseAuthoringError(
@@ -99,7 +103,7 @@ function detectText(text: string): "json" | "markdown" {
 export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint8Array; field: "content" | "contentBase64" | "assetId" } {
   const given = [source.content, source.contentBase64, source.file].filter((value) => value !== undefined).length;
   if (given !== 1) {
-    throw new CourseAuthoringError("invalid_arguments", "content: give exactly one of content (text), contentBase64 (any file, required for zip) or assetId (an uploaded file).", {
+    throw new CourseAuthoringError("invalid_arguments", `content: give exactly one of content (text), contentBase64 (any file, required for zip) or assetId (an uploaded file; ${ownFileHint}).`, {
       field: "content",
     });
   }
@@ -126,7 +130,7 @@ export async function readImportSource(
     if (source.format !== undefined && source.format !== kind) throw notWhatItClaims(source.format, kind, field);
     return { kind, text, container: "none" };
   }
-  const fileName = source.file?.fileName ?? field;
+  const fileName = source.file?.fileName ?? inlineFileName;
   const officeKind = await officeKindOf({ fileName, bytes });
   if (officeKind !== null) {
     if (source.format !== undefined && source.format !== officeKind) throw notWhatItClaims(source.format, officeKind, field);

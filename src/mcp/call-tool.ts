@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { ProtocolError as SdkProtocolError, ProtocolErrorCode, type CallToolResult } from "@modelcontextprotocol/server";
 import { CourseAuthoringError, describeIssues } from "../course-authoring-error.ts";
 import { rememberedJson } from "../authoring/document-json.ts";
+import { ownFileHint } from "../authoring/schemas/fields.ts";
 import type { Logger } from "../log.ts";
 import type { CompiledTool, ToolContext } from "./registry.ts";
 import { closestName, describeUnknownArguments, findUnknownArguments } from "../unknown-arguments.ts";
@@ -80,7 +81,7 @@ export async function callTool<Services>(
   }
   const parsed = v.safeParse(tool.definition.input, args);
   if (!parsed.success) {
-    const { message, fields } = describeIssues(parsed.issues);
+    const { message, fields } = describeIssues(parsed.issues, (key) => (key === "assetId" ? ownFileHint : undefined));
     return toolErrorResult(new CourseAuthoringError("invalid_arguments", `invalid arguments for ${name}: ${message}`, { fields }));
   }
   try {

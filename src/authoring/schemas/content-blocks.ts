@@ -5,7 +5,7 @@
  * agent must fix.
  */
 import * as v from "valibot";
-import { httpUrlField, idField, languageTagPattern, limits, markdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
+import { exactlyOneSourceMessage, httpUrlField, idField, languageTagPattern, limits, markdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
 
 const assetIdField = v.pipe(idField("asset"), v.description("An asset ID returned by upload_asset for this course."));
 
@@ -19,7 +19,6 @@ function hasExactlyOneSource(source: { assetId?: string | undefined; url?: strin
   return (source.assetId === undefined) !== (source.url === undefined);
 }
 
-const exactlyOneSourceMessage = "give exactly one of assetId or url";
 
 export const textBlock = v.object({
   type: v.literal("text"),

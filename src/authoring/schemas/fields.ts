@@ -58,6 +58,12 @@ export function idField(kind: IdKind) {
   return v.pipe(v.string(), v.regex(idPattern(kind), `must be a ${kind} ID (${prefix}_…)`));
 }
 
+/** Where a file the agent does not have comes from: the person adds it in the files view. Said in errors and findings, not descriptions. */
+export const ownFileHint = "for the person's own file, open the files view (list_assets) and use the assetId it returns";
+
+/** A media source's rule, with where a file comes from. */
+export const exactlyOneSourceMessage = `give exactly one of assetId or url (${ownFileHint})`;
+
 export const httpUrlField = v.pipe(
   v.string(),
   v.maxLength(2048, "must be at most 2048 characters"),

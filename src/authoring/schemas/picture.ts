@@ -4,7 +4,7 @@
  * because the text beside it already says what it shows).
  */
 import * as v from "valibot";
-import { httpUrlField, idField, shortTextField } from "./fields.ts";
+import { exactlyOneSourceMessage, httpUrlField, idField, shortTextField } from "./fields.ts";
 
 const pictureFields = v.object({
   assetId: v.optional(v.pipe(idField("asset"), v.description("An image asset ID returned by upload_asset for this course."))),
@@ -15,7 +15,7 @@ type PictureFields = v.InferOutput<typeof pictureFields>;
 
 export const pictureSchema = v.pipe(
   pictureFields,
-  v.forward(v.check<PictureFields, string>((picture) => (picture.assetId === undefined) !== (picture.url === undefined), "give exactly one of assetId or url"), ["url"]),
+  v.forward(v.check<PictureFields, string>((picture) => (picture.assetId === undefined) !== (picture.url === undefined), exactlyOneSourceMessage), ["url"]),
 );
 
 export type Picture = v.InferOutput<typeof pictureSchema>;

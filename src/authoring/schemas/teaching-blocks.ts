@@ -4,7 +4,7 @@
  * continue (a gate hiding what follows). The graded ones, scenario and sorting, live beside the questions.
  */
 import * as v from "valibot";
-import { httpUrlField, idField, limits, markdownField, optionalMarkdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
+import { exactlyOneSourceMessage, httpUrlField, idField, limits, markdownField, optionalMarkdownField, requiredTextField, shortTextField, titleField } from "./fields.ts";
 import { pictureSchema } from "./picture.ts";
 
 const percentField = v.pipe(v.number("must be a number"), v.minValue(0, "must be between 0 and 100"), v.maxValue(100, "must be between 0 and 100"));
@@ -12,7 +12,7 @@ const percentField = v.pipe(v.number("must be a number"), v.minValue(0, "must be
 const graphicSource = v.pipe(
   v.object({ assetId: v.optional(v.pipe(idField("asset"), v.description("An image asset ID returned by upload_asset."))), url: v.optional(httpUrlField) }),
   v.forward(
-    v.check((source: { assetId?: string | undefined; url?: string | undefined }) => (source.assetId === undefined) !== (source.url === undefined), "give exactly one of assetId or url"),
+    v.check((source: { assetId?: string | undefined; url?: string | undefined }) => (source.assetId === undefined) !== (source.url === undefined), exactlyOneSourceMessage),
     ["url"],
   ),
 );

@@ -33,6 +33,8 @@ export interface TranslationCounts {
   translated: number;
   untranslated: number;
   outdated: number;
+  /** Media units whose replacement was made for a source asset the source has since swapped (listed with onlyOutdated). */
+  outdatedMedia: number;
 }
 
 /** The link from a translation to its source: the source's ID and language, and the source version the translation follows. */
@@ -67,12 +69,13 @@ export async function loadUnitTable(session: AuthoringSession, source: CourseRow
   const rows = await loadCourseRows(session.tx, source);
   const assets = await session.tx.listAllAssets(source.id);
   const units = sourceUnits(rows, new Map(assets.map((asset) => [asset.id, asset])));
-  const hashes = await Promise.all(units.map((unit) => sourceHash(unit.source)));
+  // A media unit's hash covers the asset's content too: a swapped source asset outdates the translation's replacement.
+  const hashes = await Promise.all(units.map((unit) => sourceHash(unit.identity === undefined ? unit.source : `${unit.source}\n${unit.identity}`)));
   const stored = translationId ? await session.tx.listTranslationUnits(translationId) : [];
   const notes = translationId ? await session.tx.listTranslationNotes(translationId) : [];
   return {
     source,
-    units: units.map((unit, index) => ({ ...unit, hash: hashes[index] as string })),
+    units: units.map(({ identity: _identity, ...unit }, index) => ({ ...unit, hash: hashes[index] as string })),
     stored: new Map(stored.map((row) => [row.unitId, row])),
     notes: new Map(notes.map((row) => [row.unitId, row.note])),
   };
@@ -92,9 +95,13 @@ export function unitViews(table: UnitTable): UnitView[] {
 }
 
 export function countUnits(table: UnitTable): TranslationCounts {
-  const counts: TranslationCounts = { units: table.units.length, translated: 0, untranslated: 0, outdated: 0 };
+  const counts: TranslationCounts = { units: table.units.length, translated: 0, untranslated: 0, outdated: 0, outdatedMedia: 0 };
   // Media units are not text to translate: without a target the translation keeps the source's asset.
-  for (const unit of table.units) if (!unit.asset) counts[unitState(unit, table.stored.get(unit.id))] += 1;
+  for (const unit of table.units) {
+    const state = unitState(unit, table.stored.get(unit.id));
+    if (!unit.asset) counts[state] += 1;
+    else if (state === "outdated") counts.outdatedMedia += 1;
+  }
   counts.units -= table.units.filter((unit) => unit.asset).length;
   return counts;
 }
@@ -290,7 +297,7 @@ async function checkAssetTargets(
     if (assetId === unit.source.trim()) continue;
     const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
     if (!asset || asset.courseId !== translationId) {
-      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation with upload_asset and give its ID` });
+      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation (upload_asset, or the person uses the files view opened by list_assets) and give its ID` });
     } else if (!fitsKind(asset.mediaType, unit.asset)) {
       problems.add({ unitId: id, field: problems.field, reason: `names asset ${asset.id}, which is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
     } else checked.set(id, asset.id);
@@ -331,7 +338,7 @@ export { missingTranslation };
 export async function untranslatedBlocks(
   session: AuthoringSession,
   course: CourseRow,
-): Promise<{ sourceLanguage: string; blockIds: Set<string>; translationOf: TranslationOf; outdated: number } | null> {
+): Promise<{ sourceLanguage: string; blockIds: Set<string>; translationOf: TranslationOf; outdated: number; outdatedMedia: number } | null> {
   const link = (await session.tx.listTranslationLinks(course.id)).find((candidate) => candidate.courseId === course.id);
   const source = link ? await session.tx.find("course", link.sourceCourseId) : undefined;
   if (!link || !source) return null;
@@ -346,10 +353,12 @@ export async function untranslatedBlocks(
   }
   const untouched = [...blocks].filter((id) => !translatedBlocks.has(id));
   const ids = await idMap(course.id, untouched);
+  const counts = countUnits(table);
   return {
     sourceLanguage: source.language,
     blockIds: new Set(untouched.map((id) => ids.get(id) as string)),
     translationOf: await sourceLink(session, link, table),
-    outdated: countUnits(table).outdated,
+    outdated: counts.outdated,
+    outdatedMedia: counts.outdatedMedia,
   };
 }

@@ -16,6 +16,12 @@ export interface SourceUnit {
   note: string;
   /** Set for a media unit (asset-units.ts): what kind of asset may replace the source's. */
   asset?: AssetKind;
+  /**
+   * A media unit's source asset by content (its SHA-256, or its ID when unknown): hashed with the source
+   * text, so a source that swaps its picture for another of the same name makes the translation's
+   * replacement outdated. Internal: loadUnitTable folds it into the hash and drops it.
+   */
+  identity?: string;
 }
 
 /** How a media unit is explained to a translator. */
@@ -39,13 +45,13 @@ export function lessonBannerAlt(lesson: Pick<LessonRow, "banner">): string {
 /** Every unit of a course, in reading order: course, its theme's alt texts and images, objectives, then each module's lessons (title, banner alt) and blocks (texts, then media). */
 export function sourceUnits(rows: CourseRows, assets: ReadonlyMap<string, AssetRow> = new Map()): SourceUnit[] {
   const units: SourceUnit[] = [];
-  const add = (entityId: string, field: string, text: string, where: string, asset?: AssetKind) => {
+  const add = (entityId: string, field: string, text: string, where: string, asset?: AssetKind, identity?: string) => {
     if (text.trim() === "") return;
-    units.push(asset ? { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}${assetNote}`, asset } : { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}` });
+    units.push(asset ? { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}${assetNote}`, asset, identity } : { id: `${entityId}/${field}`, source: text, note: `${where} › ${field}` });
   };
   const { course } = rows;
   const addAssets = (entityId: string, slots: ReturnType<typeof blockAssetSlots>, where: string) => {
-    for (const slot of slots) add(entityId, slot.path, assetUnitSource(assets.get(slot.assetId), slot.assetId), where, slot.expected);
+    for (const slot of slots) add(entityId, slot.path, assetUnitSource(assets.get(slot.assetId), slot.assetId), where, slot.expected, assets.get(slot.assetId)?.sha256 ?? slot.assetId);
   };
   add(course.id, "title", course.title, "Course");
   add(course.id, "description", course.description, "Course");

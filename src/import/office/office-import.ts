@@ -8,7 +8,7 @@ import type { AuthoringSession } from "../../authoring/context.ts";
 import { notFound } from "../../authoring/errors.ts";
 import { sniffMediaType } from "../../authoring/media-types.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
-import { maxImportBytes } from "../source.ts";
+import { inlineFileName, maxImportBytes } from "../source.ts";
 import { planFromDocx } from "./docx.ts";
 import type { OfficePlan } from "./office-content.ts";
 import { OfficePackage, officeError, type OfficeKind } from "./office-package.ts";
@@ -57,7 +57,7 @@ export async function officeKindOf(file: { fileName: string; bytes: Uint8Array }
 
 export async function planFromOffice(file: { fileName: string; bytes: Uint8Array }, kind: OfficeKind, title: string | undefined): Promise<OfficePlan> {
   const officePackage = await OfficePackage.open(file.bytes, file.fileName, kind);
-  const fallbackTitle = file.fileName.replace(/\.[^.]*$/, "").replace(/[_-]+/g, " ").trim() || "Imported course";
+  const fallbackTitle = file.fileName === inlineFileName ? "Imported course" : file.fileName.replace(/\.[^.]*$/, "").replace(/[_-]+/g, " ").trim() || "Imported course";
   try {
     return kind === "docx" ? await planFromDocx(officePackage, title, fallbackTitle) : await planFromPptx(officePackage, title, fallbackTitle);
   } catch (error) {

@@ -6,6 +6,7 @@
  * it is a hyperlink (hyperlinks stay links). Parts are inflated on demand, within one budget for the file.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { inlineFileName } from "../source.ts";
 import { archiveLimits, inflateEntry, readCentralDirectory } from "../archive.ts";
 import type { ZipEntry } from "../../parse/zip.ts";
 import { childElements, readOfficeXml, type XmlNode } from "./office-xml.ts";
@@ -30,7 +31,7 @@ export interface Relationship {
 }
 
 export function officeError(fileName: string, rule: string, code: "invalid_arguments" | "limit_exceeded" = "invalid_arguments", details: Record<string, unknown> = {}): CourseAuthoringError {
-  return new CourseAuthoringError(code, `${fileName}: ${rule}; nothing was imported.`, { field: "assetId", file: fileName, ...details });
+  return new CourseAuthoringError(code, `${fileName}: ${rule}; nothing was imported.`, { field: fileName === inlineFileName ? "contentBase64" : "assetId", file: fileName, ...details });
 }
 
 /** The archive reader's words ("content: …; nothing was imported.") as this file's. */

@@ -29,21 +29,25 @@ export const filesViewHtml = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Upload files</title>
 <style>
-  :root { color-scheme: light dark; }
-  body { margin: 0; padding: 1rem; font-family: var(--font-sans, system-ui, sans-serif); line-height: 1.5; color: var(--color-text-primary, CanvasText); background: var(--color-background-primary, Canvas); }
+  :root { color-scheme: light; --fallback-text: #1a1a1a; --fallback-background: #fff; --fallback-accent: #1d4ed8; --fallback-danger: #b3261e; --fallback-border: #767676; --fallback-line: #c4c4c4; --fallback-over: #e8f0fe; }
+  :root[data-theme="dark"] { color-scheme: dark; --fallback-text: #f2f2f2; --fallback-background: #1e1e1e; --fallback-accent: #8ab4f8; --fallback-danger: #ffb4ab; --fallback-border: #9a9a9a; --fallback-line: #5a5a5a; --fallback-over: #2a3550; }
+  body { margin: 0; padding: 1rem; font-family: var(--font-sans, system-ui, sans-serif); line-height: 1.5; color: var(--color-text-primary, var(--fallback-text)); background: var(--color-background-primary, var(--fallback-background)); }
   h1 { font-size: 1.25rem; margin: 0 0 0.75rem; }
-  #drop { display: block; border: 2px dashed var(--color-border-primary, #767676); border-radius: 0.5rem; padding: 1.5rem; text-align: center; cursor: pointer; }
-  #drop.over { border-style: solid; background: var(--color-background-secondary, #e8f0fe); }
-  #drop:focus-within { outline: 3px solid var(--color-ring-primary, #1d4ed8); outline-offset: 2px; }
-  #choose { display: block; margin: 0.5rem auto 0; max-width: 100%; }
+  #drop { display: block; border: 2px dashed var(--color-border-primary, var(--fallback-border)); border-radius: 0.5rem; padding: 1.5rem; text-align: center; cursor: pointer; }
+  #drop.over { border-style: solid; background: var(--color-background-secondary, var(--fallback-over)); }
+  #drop:focus-within { outline: 3px solid var(--color-ring-primary, var(--fallback-accent)); outline-offset: 2px; }
+  button:focus-visible { outline: 3px solid var(--color-ring-primary, var(--fallback-accent)); outline-offset: 2px; }
+  button[aria-disabled="true"] { cursor: progress; opacity: 0.8; }
+  #choose { display: block; margin: 0.5rem auto 0; max-width: 100%; font: inherit; }
+  #choose::file-selector-button { font: inherit; font-weight: 600; min-height: 2.75rem; padding: 0.25rem 1rem; margin-right: 0.75rem; cursor: pointer; }
   #files { list-style: none; padding: 0; margin: 1rem 0 0; }
-  .file { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.25rem 1rem; padding: 0.5rem 0; border-bottom: 1px solid var(--color-border-secondary, #c4c4c4); }
+  .file { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.25rem 1rem; padding: 0.5rem 0; border-bottom: 1px solid var(--color-border-secondary, var(--fallback-line)); }
   .name { font-weight: 600; overflow-wrap: anywhere; }
   progress { grid-column: 1 / -1; width: 100%; }
   .state { overflow-wrap: anywhere; }
-  .file[data-state="refused"] .state { color: var(--color-text-danger, #b3261e); font-weight: 600; }
+  .file[data-state="refused"] .state { color: var(--color-text-danger, var(--fallback-danger)); font-weight: 600; }
   button { font: inherit; min-height: 2.75rem; padding: 0.25rem 1rem; cursor: pointer; }
-  #problem { color: var(--color-text-danger, #b3261e); font-weight: 600; }
+  #problem { color: var(--color-text-danger, var(--fallback-danger)); font-weight: 600; }
 </style>
 </head>
 <body>

@@ -9,7 +9,7 @@ import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, va
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { confirmField } from "../confirmations.ts";
 import { getCourse } from "../../authoring/courses.ts";
-import { behindLine, translationStatus } from "../../authoring/translation/translations.ts";
+import { behindLine } from "../../authoring/translation/translations.ts";
 import { translationOfSchema } from "../../authoring/translation/arguments.ts";
 
 const findingsInSummary = 20;
@@ -30,8 +30,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await readAs(services, user, async (session) => {
-      const { validation, course } = await validateOpenedCourse(session, args);
-      const { translationOf } = await translationStatus(session, course);
+      const { validation, translationOf } = await validateOpenedCourse(session, args);
       return translationOf ? { ...validation, translationOf } : validation;
     });
     const translated =

@@ -84,7 +84,7 @@ const getTranslationUnitsTool = defineTool<AuthoringServices, typeof getTranslat
     const nextCursor = next === null ? null : encodeUnitCursor(next);
     return {
       structuredContent: { translation, units: page, nextCursor },
-      summary: `${translation.language} translation ${translation.courseId}: ${translation.translated} translated, ${translation.untranslated} untranslated, ${translation.outdated} outdated; units ${start + 1}-${start + page.length} of ${units.length}${nextCursor ? ", more with nextCursor" : ""}.${behindLine(translation.translationOf)}`,
+      summary: `${translation.language} translation ${translation.courseId}: ${translation.translated} translated, ${translation.untranslated} untranslated, ${translation.outdated} outdated${translation.outdatedMedia > 0 ? ` (and ${translation.outdatedMedia} media unit(s) whose source asset was swapped)` : ""}; units ${start + 1}-${start + page.length} of ${units.length}${nextCursor ? ", more with nextCursor" : ""}.${behindLine(translation.translationOf)}`,
     };
   },
 });

@@ -17,6 +17,11 @@ interface UploadFact {
   height?: number;
 }
 
+interface HostContext {
+  readonly theme?: unknown;
+  readonly styles?: { readonly variables?: unknown };
+}
+
 const thumbnailPixels = 160;
 
 export function startFilesView(config: FilesViewConfig): void {
@@ -46,7 +51,8 @@ export function startFilesView(config: FilesViewConfig): void {
       } catch {
         // Words, not JSON: they are the message.
       }
-      throw new Error(message || `${name} failed`);
+      // The person reads the rule, not the error code the agent gets ("invalid_arguments: ").
+      throw new Error((message || `${name} failed`).replace(/^[a-z_]+: (?=\S)/, ""));
     }
     return result.structuredContent ?? {};
   };
@@ -101,15 +107,20 @@ export function startFilesView(config: FilesViewConfig): void {
     $("files").append(row);
     let cancelled = false;
     let uploadId: unknown = null;
+    // aria-disabled, not disabled: a disabled button loses focus, and the keyboard user with it.
     cancel.addEventListener("click", () => {
+      if (cancelled) return;
       cancelled = true;
-      cancel.disabled = true;
+      cancel.setAttribute("aria-disabled", "true");
       state.textContent = "Cancelling…";
     });
     const done = (text: string, kind: string): void => {
       state.textContent = text;
       row.dataset.state = kind;
+      // Removing the focused Cancel would drop focus to the page; the file picker is where a keyboard user goes next.
+      const hadFocus = document.activeElement === cancel;
       cancel.remove();
+      if (hadFocus) $("choose").focus();
     };
     if (file.size > config.maxBytes) return done(`Not sent: ${humanSize(file.size)} is more than the ${humanSize(config.maxBytes)} a file may be.`, "refused");
     if (file.size === 0) return done("Not sent: the file is empty.", "refused");
@@ -188,6 +199,16 @@ export function startFilesView(config: FilesViewConfig): void {
     choose.disabled = false;
   };
 
+  const applyHostContext = (context: HostContext | undefined): void => {
+    if (!context) return;
+    const root = document.documentElement;
+    if (context.theme === "dark" || context.theme === "light") root.dataset.theme = context.theme;
+    const variables = context.styles?.variables;
+    if (variables && typeof variables === "object") {
+      for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+    }
+  };
+
   function onMessage(event: MessageEvent): void {
     const message: RpcMessage | null = fromHost(event);
     if (!message || settled(message)) return;
@@ -196,16 +217,18 @@ export function startFilesView(config: FilesViewConfig): void {
     } else if (message.method === "ui/notifications/tool-input") {
       const args = (message.params as { arguments?: { courseId?: unknown } } | undefined)?.arguments;
       if (!courseId) setCourse(args?.courseId);
-    } else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
+    } else if (message.method === "ui/notifications/host-context-changed") applyHostContext(message.params as HostContext | undefined);
+    else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
   }
 
   window.addEventListener("message", onMessage);
-  request("ui/initialize", {
+  request<{ hostContext?: HostContext } | undefined>("ui/initialize", {
     protocolVersion: config.protocolVersion,
     appInfo: { name: "course-files", version: "1.0.0" },
     appCapabilities: { availableDisplayModes: ["inline"] },
   }).then(
-    () => {
+    (answer) => {
+      applyHostContext(answer?.hostContext);
       notify("ui/notifications/initialized", {});
       if (typeof ResizeObserver === "function") new ResizeObserver(reportSize).observe(document.documentElement);
       reportSize();

@@ -68,7 +68,7 @@ function checkMediaAlternatives({ block, location }: WalkedBlock, findings: Find
     atField(location, block.type === "video" ? "captions" : "transcript"),
     `The ${block.type} has neither captions nor a transcript, so deaf and hard-of-hearing learners miss its content.`,
     block.type === "video"
-      ? "Upload a WebVTT file with upload_asset and call update_block with captions: { assetId }, or add a transcript (Markdown)."
+      ? "Upload a WebVTT file with upload_asset (or the person adds theirs in the files view, opened by list_assets) and call update_block with captions: { assetId }, or add a transcript (Markdown)."
       : "Call update_block with a transcript (Markdown) of what is said; or upload WebVTT captions and set captions: { assetId }.",
   );
 }
@@ -128,7 +128,7 @@ function checkAssetReferences(walked: WalkedBlock, course: WalkedCourse, finding
       asset
         ? `${use.field} points at asset ${use.assetId}, which is ${asset.mediaType}; this field needs ${use.needs}.`
         : `${use.field} points at asset ${use.assetId}, which is not an asset of this course.`,
-      `Upload the right file with upload_asset (or pick one from list_assets) and call update_block with ${use.field} set to its ID.`,
+      `Have the person add the right file in the files view (list_assets opens it), or upload_asset it, and call update_block with ${use.field} set to its ID.`,
     );
   }
 }

@@ -16,6 +16,8 @@ import { checkTitleNumbering } from "./numbering-checks.ts";
 import { checkCourseLength, checkLessonMinutes } from "./length-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
 import { checkTeachingBlock, checkTeachingLesson } from "./teaching-checks.ts";
+import { translationStatus, type TranslationOfStatus } from "../../authoring/translation/translations.ts";
+import { checkTranslation } from "./translation-checks.ts";
 import { atLeast, bySeverity, FindingList, findingSchema, severities, type Finding, type Severity } from "./rules.ts";
 
 export { ruleIds, validationRules, type Finding, type RuleId, type Severity } from "./rules.ts";
@@ -81,10 +83,16 @@ export async function validateCourse(session: AuthoringSession, args: v.InferOut
 export async function validateOpenedCourse(
   session: AuthoringSession,
   args: v.InferOutput<typeof validateCourseArguments>,
-): Promise<{ validation: ValidationResult; course: Awaited<ReturnType<typeof openCourse>>["course"] }> {
+): Promise<{ validation: ValidationResult; course: Awaited<ReturnType<typeof openCourse>>["course"]; translationOf?: TranslationOfStatus }> {
   const { course } = await openCourse(session, args.courseId, "read");
   const [rows, assets] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listAllAssets(course.id)]);
-  const all = validateCourseRows(rows, assets);
+  let all = validateCourseRows(rows, assets);
+  const { translationOf } = await translationStatus(session, course);
+  if (translationOf) {
+    const findings = new FindingList(course.id);
+    checkTranslation(translationOf, course.language, findings);
+    all = bySeverity([...all, ...findings.findings]);
+  }
   const counts = countBySeverity(all);
   const wanted = all.filter((finding) => atLeast(finding.severity, args.minSeverity));
   const validation = {
@@ -95,7 +103,7 @@ export async function validateOpenedCourse(
     findings: wanted.slice(0, args.limit),
     truncated: wanted.length > args.limit,
   };
-  return { validation, course };
+  return { validation, course, ...(translationOf ? { translationOf } : {}) };
 }
 
 /** One line per finding, for tool summaries and error messages. */

@@ -38,6 +38,8 @@ export const validationRules = {
   "scenario.unreachable_scene": { severity: "error", checks: "every scenario scene is reachable from the start and can reach an ending" },
   "labeled_graphic.marker_without_text": { severity: "warning", checks: "every marker of a labeled graphic has text" },
   "continue.last_block": { severity: "warning", checks: "a continue block is not a lesson's last block" },
+  "translation.behind_source": { severity: "warning", checks: "a translation has taken every change of its source" },
+  "translation.outdated_units": { severity: "warning", checks: "no translated unit's source changed since it was translated" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleId = keyof typeof validationRules;
