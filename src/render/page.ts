@@ -153,8 +153,9 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
   const placed = placeLessons(course, context);
-  // The head is written before any block is read; what only some blocks need (the teaching blocks'
-  // styles, the client code) is written after the lessons, once their blocks are known.
+  // The head is written before any block is read; what only some blocks need (the question and teaching
+  // blocks' styles, the client code) is written after the lessons, once their blocks are known. The
+  // question sheet repeats the theme's few rules after it, so a theme still wins over its defaults.
   const styles = builtStyles.course + themeStyles(themeOf(course)).trim() + builtStyles.print;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
@@ -188,6 +189,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 ${renderCompletion(links.at(-1))}</main>
 </div>
+${features.quizzes ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.quiz + themeStyles(themeOf(course)).trim())}</style>` : ""}
 ${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.interactions)}</style>` : ""}
 ${playerScripts(course.id, secrets, features, nonce, options)}
 </body>
