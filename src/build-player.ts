@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { interactionStyles } from "./render/interaction-styles.ts";
 import { printStyles } from "./render/print-styles.ts";
 import { quizStyles } from "./render/quiz-styles.ts";
+import { shortenStyleVariables } from "./render/style-variables.ts";
 import { courseStyles } from "./render/styles.ts";
 
 export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "scorm", "cmi5", "lesson-launch", "view-course-preview", "view-export", "view-files"] as const;
@@ -44,7 +45,7 @@ export async function buildPlayer(): Promise<void> {
       writeFileSync(source, css);
       const styles = await Bun.build({ entrypoints: [source], minify: true });
       if (!styles.success || !styles.outputs[0]) throw new AggregateError(styles.logs, `the ${name} styles did not build`);
-      writeOutput(`${name}.css.txt`, (await styles.outputs[0].text()).trim());
+      writeOutput(`${name}.css.txt`, shortenStyleVariables((await styles.outputs[0].text()).trim()));
     }
   } finally {
     rmSync(sources, { recursive: true, force: true });

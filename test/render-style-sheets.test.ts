@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { builtStyles } from "../src/render/player-bundles.ts";
+import { themeStyles } from "../src/render/theme.ts";
 
 const course = (blocks: unknown[], kind: "content" | "quiz" = "content", theme?: unknown): RenderableCourse =>
   ({ id: "crs_1", title: "C", language: "en", theme, objectives: [], modules: [{ id: "mod_1", title: "M", lessons: [{ id: "les_1", title: "L", kind, blocks }] }] }) as unknown as RenderableCourse;
@@ -38,5 +39,18 @@ describe("the question and quiz sheet", () => {
     expect(sheet).toBeGreaterThan(0);
     const after = page.slice(sheet + builtStyles.quiz.length, page.indexOf("</style>", sheet));
     expect(after).toContain(".quiz-panel");
+  });
+});
+
+describe("custom properties under short names", () => {
+  test("every property a shipped sheet or a theme uses is one the course sheet defines, and no long name is left", () => {
+    const theme = themeStyles({ backgroundColor: "#111827", textColor: "#f9fafb", primaryColor: "#60a5fa", accentColor: "#fbbf24", corners: "square" } as never);
+    const sheets = [builtStyles.course, builtStyles.quiz, builtStyles.interactions, builtStyles.print, theme].join("\n");
+    const defined = new Set([...builtStyles.course.matchAll(/(--[a-z0-9-]+):/g)].map((match) => match[1]));
+    const used = new Set([...sheets.matchAll(/var\((--[a-z0-9-]+)\)/g)].map((match) => match[1]));
+    expect(used.size).toBeGreaterThan(10);
+    for (const name of used) expect(defined.has(name)).toBe(true);
+    for (const name of [...new Set([...theme.matchAll(/(--[a-z0-9-]+):/g)].map((match) => match[1]))]) expect(defined.has(name)).toBe(true);
+    expect(sheets).not.toMatch(/--(?:accent|background|surface|hairline|incorrect|radius)\b/);
   });
 });
