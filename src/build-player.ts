@@ -10,12 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { interactionStyles } from "./render/interaction-styles.ts";
 import { printStyles } from "./render/print-styles.ts";
+import { quizStyles } from "./render/quiz-styles.ts";
+import { shortenStyleVariables } from "./render/style-variables.ts";
 import { courseStyles } from "./render/styles.ts";
 
 export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "scorm", "cmi5", "lesson-launch", "view-course-preview", "view-export", "view-files"] as const;
 
 /** The page's style sheets, minified by Bun's CSS minifier into `<name>.css.txt` (the theme's few rules are written per course). */
-export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles } as const;
+export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles, "styles-quiz": quizStyles } as const;
 
 const playerFolder = join(import.meta.dir, "player");
 export const playerOutputFolder = join(playerFolder, "dist");
@@ -43,7 +45,7 @@ export async function buildPlayer(): Promise<void> {
       writeFileSync(source, css);
       const styles = await Bun.build({ entrypoints: [source], minify: true });
       if (!styles.success || !styles.outputs[0]) throw new AggregateError(styles.logs, `the ${name} styles did not build`);
-      writeOutput(`${name}.css.txt`, (await styles.outputs[0].text()).trim());
+      writeOutput(`${name}.css.txt`, shortenStyleVariables((await styles.outputs[0].text()).trim()));
     }
   } finally {
     rmSync(sources, { recursive: true, force: true });

@@ -54,7 +54,8 @@ export async function duplicateCourse(session: AuthoringSession, args: v.InferOu
   }
   for (const lesson of rows.lessons) {
     const id = renew("lesson", lesson.id);
-    await edit.insert("lesson", { ...lesson, id, courseId: copy.id, moduleId: newIds.get(lesson.moduleId) ?? lesson.moduleId });
+    const banner = lesson.banner ? { banner: remapIds(lesson.banner as unknown as JsonValue, newIds) as unknown as typeof lesson.banner } : {};
+    await edit.insert("lesson", { ...lesson, id, courseId: copy.id, moduleId: newIds.get(lesson.moduleId) ?? lesson.moduleId, ...banner });
   }
   for (const block of rows.blocks) {
     await edit.insert("block", {

@@ -3,7 +3,7 @@
  * (objectives, modules, lessons, blocks in order). The same assembly serves the live course and a
  * course reconstructed as of an old revision.
  */
-import type { BlockRow, CollaboratorRow, CourseRow, JsonObject, LessonRow, ModuleRow, ObjectiveRow, StoreTransaction } from "../store/types.ts";
+import type { BlockRow, CollaboratorRow, CourseRow, JsonObject, LessonBannerRow, LessonRow, ModuleRow, ObjectiveRow, StoreTransaction } from "../store/types.ts";
 import type { CourseRole } from "./course-role.ts";
 import { estimateLessonMinutes } from "./estimate.ts";
 import { quizOptionsDocument, quizOptionsOf } from "./quiz-options.ts";
@@ -58,6 +58,7 @@ export function lessonDocument(lesson: LessonRow, blocks: readonly BlockRow[], i
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
     derivedMinutes,
     ...quizOptionsDocument(lesson),
+    ...bannerDocument(lesson),
     blockCount: blocks.length,
   };
   if (includeBlocks) document.blocks = blocks.map(blockDocument);
@@ -142,7 +143,13 @@ export function lessonFields(lesson: LessonRow, blocks: readonly BlockRow[]): Le
     estimatedMinutes: lesson.estimatedMinutes ?? estimateLessonMinutes(blocks, { kind: lesson.kind, drawCount: quizOptionsOf(lesson).drawCount }),
     estimatedMinutesIsSet: lesson.estimatedMinutes !== null,
     ...quizOptionsDocument(lesson),
+    ...bannerDocument(lesson),
   };
+}
+
+/** `{ banner }` when the lesson has one, else nothing (documents of lessons without one stay as they were). */
+function bannerDocument(lesson: Pick<LessonRow, "banner">): { banner?: LessonBannerRow } {
+  return lesson.banner ? { banner: lesson.banner } : {};
 }
 
 /** A course's length: its lessons' minutes, set or derived, summed. */

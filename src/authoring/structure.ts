@@ -3,7 +3,7 @@
  * position. Shared by `create_course` (a whole outline in one call) and the `add_*` tools, so a block
  * is checked and stored the same way whichever tool brings it.
  */
-import type { BlockRow, LessonRow, ModuleRow, QuizOptions } from "../store/types.ts";
+import type { BlockRow, LessonBannerRow, LessonRow, ModuleRow, QuizOptions } from "../store/types.ts";
 import type { CourseEdit } from "./course-edit.ts";
 import { invalidArgument } from "./errors.ts";
 import { allocatePositions } from "./ordering.ts";
@@ -11,6 +11,7 @@ import { blockBody } from "./read-model.ts";
 import { checkQuizOptions, countQuestions, resolveQuizOptions, type QuizOptionsInput } from "./quiz-options.ts";
 import { checkAssetReferences, resolveObjectiveRefs } from "./references.ts";
 import type { BlockContent } from "./schemas/blocks.ts";
+import type { LessonBanner } from "./schemas/content-blocks.ts";
 import type { LessonOutline, ModuleOutline } from "./schemas/course.ts";
 
 export const defaultPassingScore = 80;
@@ -56,10 +57,18 @@ export async function insertLesson(
     position,
     title: outline.title,
     ...settings,
+    banner: await checkedBanner(edit, outline.banner, `${field}.banner`) ?? null,
   });
   await checkQuizOptions(edit, lesson.id, settings.quizOptions, outline, countQuestions(outline.blocks), field);
   await insertBlocks(edit, lesson.id, outline.blocks, undefined, `${field}.blocks`, keys);
   return lesson;
+}
+
+/** The banner to store, its asset checked to be an image of this course; undefined stays undefined (unchanged). */
+export async function checkedBanner(edit: CourseEdit, banner: LessonBanner | null | undefined, field: string): Promise<LessonBannerRow | null | undefined> {
+  if (!banner) return banner;
+  await checkAssetReferences(edit, { type: "image", ...banner }, field);
+  return JSON.parse(JSON.stringify(banner)) as LessonBannerRow;
 }
 
 /** Inserts blocks in order at `index` (end when undefined); returns the stored rows. */

@@ -85,6 +85,7 @@ export function assetReferences(course: ExportCourse): AssetReference[] {
   for (const assetId of themeAssetIds(course.theme)) references.push({ assetId, blockId: "", blockType: "theme", lessonId: "", lessonTitle: "(course theme)", field: "theme" });
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
+      if (lesson.banner?.assetId) references.push({ assetId: lesson.banner.assetId, blockId: "", blockType: "lesson banner", lessonId: lesson.id, lessonTitle: lesson.title, field: "banner.assetId" });
       for (const block of lesson.blocks ?? ([] as readonly RenderableBlock[])) {
         referencesIn(block, "", (assetId, field) =>
           references.push({ assetId, blockId: block.id, blockType: block.type, lessonId: lesson.id, lessonTitle: lesson.title, field }),

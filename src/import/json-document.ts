@@ -32,6 +32,7 @@ const documentLesson = v.looseObject({
   finalAssessment: v.optional(v.boolean()),
   oneQuestionAtATime: v.optional(v.boolean()),
   attemptScoring: v.optional(v.string()),
+  banner: v.optional(v.unknown()),
   blocks: v.optional(v.array(documentBlock), []),
 });
 const documentModule = v.looseObject({
@@ -110,6 +111,13 @@ function checkAssetReferences(document: ExportDocument): void {
   });
   for (const module of document.course.modules) {
     for (const lesson of module.lessons) {
+      assetIdsIn(lesson.banner, "banner", (assetId, field) => {
+        if (carried.has(assetId)) return;
+        throw invalidDocument(
+          `lesson ${lesson.id ?? "(no id)"} "${String(lesson.title)}" ${field} references asset ${assetId}, which the file does not carry. Export the course again (exports embed every asset), or remove the banner`,
+          { lessonId: lesson.id, assetId },
+        );
+      });
       for (const block of lesson.blocks) {
         assetIdsIn(block, "", (assetId, field) => {
           if (carried.has(assetId)) return;
@@ -168,6 +176,7 @@ function lessonOutline(lesson: DocumentLesson): Record<string, unknown> {
         }
       : {}),
     ...(lesson.estimatedMinutesIsSet ? { estimatedMinutes: lesson.estimatedMinutes } : {}),
+    ...(lesson.banner === undefined || lesson.banner === null ? {} : { banner: lesson.banner }),
     blocks: lesson.blocks,
   };
 }

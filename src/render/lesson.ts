@@ -6,6 +6,7 @@
 import { renderBlock } from "./blocks.ts";
 import type { LessonContext, QuestionMode, RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { mediaSourceUrl } from "./media-blocks.ts";
 import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 
@@ -95,6 +96,21 @@ export function pager(title: string, previous: PageLink | undefined, next: PageL
  * (quiz panel, pager). A block is the largest unit rendered at once, so a caller that yields between
  * pieces never blocks for longer than one block's Markdown.
  */
+/**
+ * The lesson's banner: a full-width picture above the title, cropped to a band on wide screens and
+ * shown whole on narrow ones. Decorative banners get empty alt text; one whose source fails the URL
+ * policy is left out.
+ */
+function lessonBanner(lesson: RenderableLesson, context: RenderContext): SafeHtml | "" {
+  const banner = lesson.banner;
+  if (!banner) return "";
+  const src = mediaSourceUrl(banner, context);
+  if (src === null) return "";
+  const alt = banner.decorative ? "" : (banner.alt ?? "");
+  return html`<figure class="lesson-banner"><img src="${src}" alt="${alt}" decoding="async"></figure>
+`;
+}
+
 export function* renderLessonChunks(
   placed: PlacedLesson,
   context: RenderContext,
@@ -109,7 +125,7 @@ export function* renderLessonChunks(
   const meta = lessonMeta(lesson, context.options.mode);
   const quizSettings = quizAttributes(lesson);
   yield html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
-<p class="eyebrow">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
+${lessonBanner(lesson, context)}<p class="eyebrow">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
 <h1 id="${headingId}" tabindex="-1" data-page-heading>${lesson.title}</h1>
 ${meta ? html`<p class="lesson-meta">${meta}</p>` : ""}
 `.markup;

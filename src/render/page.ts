@@ -50,7 +50,7 @@ const maxImageOrigins = 50;
 
 /**
  * The http(s) origins the course declares for pictures: those of the URL fields of its blocks (an image,
- * a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
+ * a lesson banner, a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
  * Markdown picture in a text from any other host is not fetched, so an added tracking pixel stays inert.
  */
 export function declaredImageOrigins(course: RenderableCourse): string[] {
@@ -67,7 +67,7 @@ export function declaredImageOrigins(course: RenderableCourse): string[] {
       }
     }
   };
-  for (const module of course.modules) for (const lesson of module.lessons) visit(lesson.blocks ?? [], 0);
+  for (const module of course.modules) for (const lesson of module.lessons) visit([lesson.banner ?? null, lesson.blocks ?? []], 0);
   return [...origins];
 }
 
@@ -153,8 +153,9 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const nonce = newNonce();
   const baseHref = safeBaseHref(options.baseHref);
   const placed = placeLessons(course, context);
-  // The head is written before any block is read; what only some blocks need (the teaching blocks'
-  // styles, the client code) is written after the lessons, once their blocks are known.
+  // The head is written before any block is read; what only some blocks need (the question and teaching
+  // blocks' styles, the client code) is written after the lessons, once their blocks are known. The
+  // question sheet repeats the theme's few rules after it, so a theme still wins over its defaults.
   const styles = builtStyles.course + themeStyles(themeOf(course)).trim() + builtStyles.print;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
@@ -188,6 +189,7 @@ ${renderIntroduction(course, placed, context, links[0])}
   yield html`
 ${renderCompletion(links.at(-1))}</main>
 </div>
+${features.quizzes ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.quiz + themeStyles(themeOf(course)).trim())}</style>` : ""}
 ${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.interactions)}</style>` : ""}
 ${playerScripts(course.id, secrets, features, nonce, options)}
 </body>

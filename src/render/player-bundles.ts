@@ -16,6 +16,7 @@ import filesViewBundle from "../player/dist/view-files.js.txt" with { type: "tex
 import courseStyles from "../player/dist/styles-course.css.txt" with { type: "text" };
 import interactionStyles from "../player/dist/styles-interactions.css.txt" with { type: "text" };
 import printStyles from "../player/dist/styles-print.css.txt" with { type: "text" };
+import quizStyles from "../player/dist/styles-quiz.css.txt" with { type: "text" };
 
 /** Which optional parts of the player a page needs: its questions' grading and its teaching blocks' behaviour. */
 export interface ClientFeatures {
@@ -45,4 +46,4 @@ export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: 
 export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle } as const;
 
 /** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
-export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles } as const;
+export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles, quiz: quizStyles } as const;

@@ -23,6 +23,7 @@ export const printStyles = `
   [data-result] { border-color: #999999 !important; box-shadow: none !important; }
   [data-result] label::after, [data-result] .ordering-text::after { content: none !important; }
   .question, .callout, figure, pre { break-inside: avoid; }
+  .lesson-banner img { max-height: 6cm; }
   main a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.875em; word-break: break-all; }
   main a[href^="http"] .visually-hidden { display: none; }
 }

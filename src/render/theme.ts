@@ -9,6 +9,7 @@ import { textOn } from "./contrast.ts";
 import { atkinsonHyperlegibleFaces } from "./fonts.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
+import { shortenStyleVariables } from "./style-variables.ts";
 
 const fontStacks = {
   "system-sans": `system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif`,
@@ -65,7 +66,7 @@ export function themeStyles(theme: CourseTheme | null): string {
     rules.push(`body, .button, .tab, select, input.blank { font-family: ${fontStacks[theme.font]}; }`);
   }
   rules.push(".course-logo { display: block; max-height: 2.5rem; width: auto; }", ".cover-image { display: block; width: 100%; max-height: 22rem; object-fit: cover; border-radius: var(--radius); margin: 0 0 1.5rem; }");
-  return `\n${rules.join("\n")}\n`;
+  return shortenStyleVariables(`\n${rules.join("\n")}\n`);
 }
 
 export function themeLogo(theme: CourseTheme | null, options: RenderOptions): SafeHtml | "" {

@@ -38,6 +38,8 @@ export interface RenderableLesson {
   readonly oneQuestionAtATime?: boolean;
   /** Quiz lessons: the attempt that counts after a retake, `best` (default) or `last`. */
   readonly attemptScoring?: "best" | "last";
+  /** A picture across the top of the lesson page: an uploaded asset or an http(s) URL, alt text unless decorative. */
+  readonly banner?: { readonly assetId?: string; readonly url?: string; readonly alt?: string; readonly decorative?: boolean } | null;
   readonly blocks?: readonly RenderableBlock[];
 }
 

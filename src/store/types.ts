@@ -68,6 +68,15 @@ export interface LessonRow {
   estimatedMinutes: number | null;
   /** Pools, shuffling, feedback and final assessment of a quiz lesson; null (or absent in rows stored before them) means the defaults. */
   quizOptions?: QuizOptions | null;
+  /** The picture atop the lesson page (alt text unless decorative); null or absent: none. */
+  banner?: LessonBannerRow | null;
+}
+
+export interface LessonBannerRow {
+  assetId?: string;
+  url?: string;
+  alt?: string;
+  decorative: boolean;
 }
 
 export interface QuizOptions {

@@ -8,7 +8,7 @@ import { lessonDocument, lessonFields } from "../read-model.ts";
 import { lessonDocumentSchema, lessonFieldsSchema, lessonOutlineSchema, lessonUpdateEntries } from "../schemas/course.ts";
 import { idField, positionField } from "../schemas/fields.ts";
 import { checkQuizOptions, countQuestions } from "../quiz-options.ts";
-import { insertLesson, lessonSettings } from "../structure.ts";
+import { checkedBanner, insertLesson, lessonSettings } from "../structure.ts";
 import { removeLessonContent } from "./module-ops.ts";
 import { blockIdsOnly, defineOperation, findInCourse } from "./operation.ts";
 
@@ -34,7 +34,8 @@ export const updateLesson = defineOperation({
     const settings = lessonSettings(args, current, "lesson");
     const blocks = await edit.tx.listChildren("block", current.id);
     await checkQuizOptions(edit, current.id, settings.quizOptions, args, countQuestions(blocks), "lesson");
-    const lesson = await edit.update("lesson", current, { title: args.title, ...settings });
+    const banner = await checkedBanner(edit, args.banner, "lesson.banner");
+    const lesson = await edit.update("lesson", current, { title: args.title, ...settings, ...(banner === undefined ? {} : { banner }) });
     return { result: { lesson: lessonFields(lesson, await edit.tx.listChildren("block", lesson.id)) }, summary: `Updated lesson ${lesson.id} "${lesson.title}"` };
   },
 });

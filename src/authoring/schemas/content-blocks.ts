@@ -50,6 +50,23 @@ export const imageBlock = v.pipe(
   ),
 );
 
+/**
+ * A lesson's optional banner: a picture across the top of its page, from an uploaded image or a URL,
+ * with alt text unless decorative (the same rules as an image block, without a caption).
+ */
+const lessonBannerFields = v.object({
+  ...mediaSourceEntries,
+  alt: v.optional(v.pipe(shortTextField(1_000), v.description("Required unless decorative."))),
+  decorative: v.optional(v.boolean(), false),
+});
+export type LessonBanner = v.InferOutput<typeof lessonBannerFields>;
+
+export const lessonBannerSchema = v.pipe(
+  lessonBannerFields,
+  v.forward(v.check<LessonBanner, string>(hasExactlyOneSource, exactlyOneSourceMessage), ["url"]),
+  v.forward(v.check<LessonBanner, string>((image) => image.decorative || (image.alt ?? "").length > 0, "is required and must not be empty unless decorative is true"), ["alt"]),
+);
+
 const captionsFields = v.object({
   ...mediaSourceEntries,
   language: v.optional(v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag"))),

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { courseNumberings, courseStatuses, collaboratorRoles } from "../../store/types.ts";
 import { blockSchema, storedBlockSchema } from "./blocks.ts";
+import { lessonBannerSchema } from "./content-blocks.ts";
 import { themeInputSchema, themeSchema } from "./theme.ts";
 import {
   idField,
@@ -97,6 +98,7 @@ export const lessonUpdateEntries = {
   passingScore: v.optional(v.pipe(passingScoreField, v.description("Quiz: percentage needed to pass (0-100)."))),
   maxAttempts: v.optional(v.pipe(maxAttemptsField, v.description("Quiz: allowed attempts (null: unlimited)."))),
   estimatedMinutes: v.optional(v.pipe(estimatedMinutesField, v.description("Overrides the estimate from the content; null derives it."))),
+  banner: v.optional(v.pipe(v.nullable(lessonBannerSchema), v.description("Image atop the lesson; null removes."))),
   ...quizOptionEntries,
 };
 
@@ -147,6 +149,9 @@ export const quizOptionsDocumentEntries = {
   attemptScoring: v.optional(v.picklist(attemptScorings)),
 };
 
+/** A lesson's banner as returned: present when the lesson has one. */
+const lessonBannerDocumentSchema = v.object({ assetId: v.optional(v.string()), url: v.optional(v.string()), alt: v.optional(v.string()), decorative: v.boolean() });
+
 export const objectiveSchema = v.object({ id: idField("objective"), text: v.string() });
 
 export const collaboratorSchema = v.object({
@@ -183,6 +188,7 @@ export const lessonDocumentSchema = v.object({
   estimatedMinutesIsSet: v.pipe(v.boolean(), v.description("True when an author set the estimate; false when it is derived from the content.")),
   derivedMinutes: v.pipe(v.number(), v.description("The estimate derived from the content, shown beside any value set.")),
   ...quizOptionsDocumentEntries,
+  banner: v.optional(lessonBannerDocumentSchema),
   blockCount: v.number(),
   blocks: v.optional(v.array(storedBlockSchema)),
 });
@@ -245,6 +251,7 @@ export const lessonFieldsSchema = v.object({
   estimatedMinutes: v.number(),
   estimatedMinutesIsSet: v.boolean(),
   ...quizOptionsDocumentEntries,
+  banner: v.optional(lessonBannerDocumentSchema),
 });
 
 export type ModuleFields = v.InferOutput<typeof moduleFieldsSchema>;

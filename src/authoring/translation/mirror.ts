@@ -5,7 +5,7 @@
  * the translated text where a unit has one (the source text where none has). Rows the source no
  * longer has are removed. Everything goes through one `CourseEdit`, so a sync is one revision.
  */
-import type { AssetRow, BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, JsonValue, OrderedKind, StoreTransaction } from "../../store/types.ts";
+import type { AssetRow, BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, LessonBannerRow, LessonRow, JsonValue, OrderedKind, StoreTransaction } from "../../store/types.ts";
 import type { CourseEdit } from "../course-edit.ts";
 import { idPrefixes, type IdKind } from "../ids.ts";
 import { loadCourseRows, type CourseRows } from "../read-model.ts";
@@ -14,7 +14,7 @@ import { CourseAuthoringError } from "../errors.ts";
 import { blockSchema } from "../schemas/blocks.ts";
 import { limits } from "../schemas/fields.ts";
 import { blockTexts, setBlockText } from "../schemas/text-fields.ts";
-import { themeImageAlt, themeImageFields } from "./units.ts";
+import { lessonBannerAlt, themeImageAlt, themeImageFields } from "./units.ts";
 import type { UnitProblems } from "./unit-problems.ts";
 import { blockAssetSlots, themeAssetSlots } from "./asset-units.ts";
 
@@ -101,7 +101,14 @@ export async function planMirror(tx: StoreTransaction, translationId: string, so
       summary: textOf(`${row.id}/summary`, row.summary),
       objectiveIds: row.objectiveIds.map(mapped),
     })),
-    lesson: source.lessons.map((row) => ({ ...row, id: mapped(row.id), courseId: translationId, moduleId: mapped(row.moduleId), title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse) })),
+    lesson: source.lessons.map((row) => ({
+      ...row,
+      id: mapped(row.id),
+      courseId: translationId,
+      moduleId: mapped(row.moduleId),
+      title: checkedTitle(`${row.id}/title`, textOf(`${row.id}/title`, row.title), refuse),
+      ...(row.banner ? { banner: translatedBanner(row, ids, textOf, refuse) } : {}),
+    })),
     block: source.blocks.map((row) => translatedBlock(row, translationId, mapped, ids, textOf, refuse, languages)),
   };
   return { ids, assets, course: courseFields, wanted };
@@ -148,6 +155,18 @@ function translatedTheme(course: CourseRow, ids: ReadonlyMap<string, string>, te
     if (replacement !== "") setBlockText(theme, slot.path.slice("theme/".length), replacement);
   }
   return theme;
+}
+
+/** A lesson's banner in the translation: its asset the translation's copy, its alt text translated (unit `les_…/banner/alt`). */
+function translatedBanner(row: LessonRow, ids: ReadonlyMap<string, string>, textOf: TextLookup, refuse: Refuse): LessonBannerRow {
+  const banner = remapIds(row.banner as unknown as JsonObject, ids) as unknown as LessonBannerRow;
+  const alt = lessonBannerAlt(row);
+  if (alt.trim() === "") return banner;
+  const unitId = `${row.id}/banner/alt`;
+  const text = textOf(unitId, alt);
+  if (text.length > 1_000) refuse(unitId, `is too long: alt text has at most 1000 characters (it has ${text.length})`);
+  if (text.trim() === "") refuse(unitId, "must not be empty (alt text)");
+  return { ...banner, alt: text };
 }
 
 /** The translation's copy of a source block: IDs mapped, texts translated; exported for its tests. */

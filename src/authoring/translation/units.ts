@@ -37,7 +37,12 @@ export function themeImageAlt(theme: JsonObject | null, field: (typeof themeImag
   return typeof image.alt === "string" ? image.alt : "";
 }
 
-/** Every unit of a course, in reading order: course, its theme's alt texts and images, objectives, then each module's lessons and blocks (texts, then media). */
+/** The alt text of a lesson's banner (unit `les_…/banner/alt`), or "" when it has none or it is decorative. */
+export function lessonBannerAlt(lesson: Pick<LessonRow, "banner">): string {
+  return lesson.banner && !lesson.banner.decorative ? (lesson.banner.alt ?? "") : "";
+}
+
+/** Every unit of a course, in reading order: course, its theme's alt texts and images, objectives, then each module's lessons (title, banner alt) and blocks (texts, then media). */
 export function sourceUnits(rows: CourseRows, assets: ReadonlyMap<string, AssetRow> = new Map()): SourceUnit[] {
   const units: SourceUnit[] = [];
   const add = (entityId: string, field: string, text: string, where: string, asset?: AssetKind, identity?: string) => {
@@ -74,6 +79,7 @@ function lessonUnits(
 ): void {
   const where = `Lesson “${lesson.title}” (module “${module.title}”)`;
   add(lesson.id, "title", lesson.title, where);
+  add(lesson.id, "banner/alt", lessonBannerAlt(lesson), where);
   inOrder(blocks).forEach((block, index) => {
     for (const text of blockTexts(block.type, block.body)) add(block.id, text.path, text.text, `${where} › block ${index + 1} (${block.type})`);
     addAssets(block.id, blockAssetSlots(block.type, block.body), `${where} › block ${index + 1} (${block.type})`);

@@ -5,6 +5,7 @@
  */
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { atField, type WalkedBlock, type WalkedCourse } from "./course-walk.ts";
+import type { FindingLocation } from "./rules.ts";
 import { markdownFields, markdownImages } from "./markdown-text.ts";
 import type { FindingList } from "./rules.ts";
 
@@ -21,20 +22,26 @@ const placeholderAlt = /^(?:image|img|picture|pic|photo|graphic|figure|screensho
 
 function checkImageAlt({ block, location }: WalkedBlock, findings: FindingList): void {
   if (block.type !== "image" || block.decorative) return;
-  const alt = (block.alt ?? "").trim();
+  checkAltText(block.alt ?? "", location, "update_block", findings);
+}
+
+/** An image's alt text (an image block's, a lesson banner's): missing, or a file name or placeholder. */
+export function checkAltText(given: string, location: FindingLocation, tool: "update_block" | "update_lesson", findings: FindingList): void {
+  const alt = given.trim();
+  const target = tool === "update_lesson" ? "banner.alt" : "alt";
   if (alt === "") {
     findings.report(
       "image.missing_alt",
-      atField(location, "alt"),
+      atField(location, target),
       "The image has no alt text, so screen-reader users get nothing from it.",
-      "Call update_block with alt set to what the image shows or means in one sentence; or set decorative: true if it adds no information.",
+      `Call ${tool} with ${target} set to what the image shows or means in one sentence; or set decorative: true if it adds no information.`,
     );
   } else if (fileNameAlt.test(alt) || placeholderAlt.test(alt)) {
     findings.report(
       "image.unhelpful_alt",
-      atField(location, "alt"),
+      atField(location, target),
       `The alt text "${alt}" names the file or says "image" instead of describing it.`,
-      "Call update_block with alt describing what the image shows or why it is there (for example \"Bar chart: sales doubled in 2024\").",
+      `Call ${tool} with ${target} describing what the image shows or why it is there (for example "Bar chart: sales doubled in 2024").`,
     );
   }
 }

@@ -9,6 +9,7 @@ import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { atField, type WalkedCourse, type WalkedLesson, type WalkedModule } from "./course-walk.ts";
 import { markdownHeadingLevels, plainText, proseFields } from "./markdown-text.ts";
 import { addReadingStats, audienceGrade, emptyStats, fleschKincaidGrade, gradeTolerance, minimumWordsForGrade } from "./readability.ts";
+import { checkAltText } from "./block-checks.ts";
 import type { FindingList } from "./rules.ts";
 
 export function checkModule(module: WalkedModule, findings: FindingList): void {
@@ -50,6 +51,8 @@ export function coursePacing(course: WalkedCourse): Pacing {
 export const maximumLessonMinutes = 60;
 
 export function checkLesson(lesson: WalkedLesson, course: WalkedCourse, pacing: Pacing, findings: FindingList): void {
+  const banner = lesson.row.banner;
+  if (banner && !banner.decorative) checkAltText(banner.alt ?? "", lesson.location, "update_lesson", findings);
   if (lesson.blocks.length === 0) {
     findings.report(
       "structure.empty_lesson",

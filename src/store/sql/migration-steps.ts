@@ -91,3 +91,9 @@ export const uploadsStep: PortableMigrationStep = {
   name: "chunked upload sessions",
   sql: uploadTablesSql,
 };
+
+/** A lesson's optional banner image (JSON: assetId or url, alt, decorative); NULL for every existing lesson. */
+export const lessonBannerStep: PortableMigrationStep = {
+  name: "lesson banner image",
+  sql: "ALTER TABLE lessons ADD COLUMN banner TEXT;",
+};

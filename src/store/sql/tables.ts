@@ -67,8 +67,9 @@ export const tables: { [K in EntityKind]: TableSpec<EntityRows[K]> } = {
       maxAttempts: "max_attempts",
       estimatedMinutes: "estimated_minutes",
       quizOptions: "quiz_options",
+      banner: "banner",
     },
-    json: ["quizOptions"],
+    json: ["quizOptions", "banner"],
     parent: "moduleId",
   },
   block: {
