@@ -97,15 +97,18 @@ function readChunked(body: ReadableStream<Uint8Array>, policy: BodyPolicy): Prom
   });
 }
 
+const utf8 = new TextDecoder();
+
 export async function readJsonBody(request: Request, policy: BodyPolicy): Promise<BodyResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > policy.maxBytes) return tooLarge(policy.maxBytes);
   const unsupported = unsupportedContentType(request.headers.get("content-type") ?? "");
   if (unsupported !== undefined) return { ok: false, response: jsonRpcErrorResponse(415, -32600, unsupported) };
-  const bytes = request.body === null ? new Uint8Array(0) : request.headers.has("content-length") ? await readDeclared(request, policy) : await readChunked(request.body, policy);
+  // A declared length never touches `request.body`: asking for it makes the runtime build a stream the read then goes through.
+  const bytes = request.headers.has("content-length") ? await readDeclared(request, policy) : request.body === null ? new Uint8Array(0) : await readChunked(request.body, policy);
   if (!(bytes instanceof Uint8Array)) return bytes;
   try {
-    return { ok: true, body: JSON.parse(new TextDecoder().decode(bytes)) };
+    return { ok: true, body: JSON.parse(utf8.decode(bytes)) };
   } catch {
     return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body is not valid JSON") };
   }

@@ -254,7 +254,7 @@ export function createMcpSessions(options: SessionOptions) {
     async handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
       // The SDK's own classification: a request carrying the 2026-07-28 envelope (or claiming that
       // revision in its header) is modern, and the modern path answers its malformed variants itself.
-      if (options.modern && request.method === "POST" && !(await isLegacyRequest(request, parsedBody))) {
+      if (options.modern && request.method === "POST" && !plainLegacyRequest(request, parsedBody) && !(await isLegacyRequest(request, parsedBody))) {
         // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
         if (request.headers.has("mcp-session-id")) return mixedEras();
         const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
@@ -281,6 +281,32 @@ export function createMcpSessions(options: SessionOptions) {
 }
 
 export type McpSessions = ReturnType<typeof createMcpSessions>;
+
+const firstModernRevision = "2026-07-28";
+const requestKeys = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * A POST the SDK's `isLegacyRequest` would certainly call legacy, told without its schema checks: one
+ * well-formed JSON-RPC request (no other members; id a string or an integer; params absent or an
+ * object with no `_meta` at all, so no envelope claim), not `initialize`, and no header naming a
+ * 2026-07-28-or-later revision. Anything else, however ordinary, is left to the SDK's classification,
+ * which also owns every modern error answer. The SDK's check parsed each session request's body with
+ * four schemas before the transport parsed it again (bench/NOTES.md, "The session read on SDK v2").
+ */
+export function plainLegacyRequest(request: Request, parsedBody: unknown): boolean {
+  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return false;
+  const message = parsedBody as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0" || typeof message.method !== "string" || message.method === "initialize") return false;
+  const id = message.id;
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id))) return false;
+  for (const key in message) if (!requestKeys.has(key)) return false;
+  const params = message.params;
+  if (params !== undefined) {
+    if (typeof params !== "object" || params === null || Array.isArray(params) || Object.hasOwn(params, "_meta")) return false;
+  }
+  const version = request.headers.get("mcp-protocol-version");
+  return version === null || version.trim() < firstModernRevision;
+}
 
 function isInitializing(parsedBody: unknown): boolean {
   return Array.isArray(parsedBody) ? parsedBody.some(isInitializeRequest) : isInitializeRequest(parsedBody);

@@ -115,7 +115,8 @@ const getCourseTool = defineTool<AuthoringServices, typeof getCourseArguments>({
         ? ` Translations: ${languages}.`
         : "";
     return {
-      structuredContent: { ...(nextCursor ? { ...page, nextCursor } : page), ...translation },
+      // The whole document, alone, goes out as it is: its JSON text was made when it was measured (call-tool.ts).
+      structuredContent: nextCursor || translation.translationOf || translation.translations ? { ...(nextCursor ? { ...page, nextCursor } : page), ...translation } : page,
       summary: `${variant}Course ${course.id} "${course.title}" (version ${course.version}, ${course.status})${part}: ${outlineCounts(course)}.${more}${unpublished}${translated}`,
     };
   },
