@@ -4,6 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
+import { all, one } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -25,24 +26,24 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     element.focus();
   }
 
-  const isLocked = (block: HTMLElement): boolean => block.querySelector("fieldset")?.disabled === true;
+  const isLocked = (block: HTMLElement): boolean => one<HTMLFieldSetElement>(block, "fieldset")?.disabled === true;
 
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
     graphic.classList.add("is-enhanced");
-    for (const button of graphic.querySelectorAll<HTMLElement>("[data-marker]")) {
+    for (const button of all<HTMLElement>(graphic, "[data-marker]")) {
       button.style.left = `${Number(button.dataset.x ?? 0)}%`;
       button.style.top = `${Number(button.dataset.y ?? 0)}%`;
     }
-    for (const item of graphic.querySelectorAll<HTMLElement>("[data-marker-item]")) item.hidden = true;
+    for (const item of all<HTMLElement>(graphic, "[data-marker-item]")) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
     const graphic = button.closest<HTMLElement>("[data-labeled-graphic]");
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of graphic.querySelectorAll<HTMLElement>("[data-marker]")) {
+    for (const other of all<HTMLElement>(graphic, "[data-marker]")) {
       const open = other === button && opening;
       other.setAttribute("aria-expanded", String(open));
       const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
@@ -50,25 +51,25 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     }
     if (!button.classList.contains("is-visited")) {
       button.classList.add("is-visited");
-      const label = button.querySelector(".visually-hidden");
+      const label = one(button, ".visually-hidden");
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = graphic.querySelectorAll("[data-marker]");
-    if (graphic.querySelectorAll("[data-marker].is-visited").length === markers.length) graphic.dataset.complete = "true";
+    const markers = all(graphic, "[data-marker]");
+    if (all(graphic, "[data-marker].is-visited").length === markers.length) graphic.dataset.complete = "true";
   }
 
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = Array.from(process.querySelectorAll<HTMLElement>("[data-step]"));
+    const steps = Array.from(all<HTMLElement>(process, "[data-step]"));
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
     process.dataset.currentStep = String(current);
-    const previous = process.querySelector<HTMLButtonElement>("[data-step-previous]");
-    const next = process.querySelector<HTMLButtonElement>("[data-step-next]");
+    const previous = one<HTMLButtonElement>(process, "[data-step-previous]");
+    const next = one<HTMLButtonElement>(process, "[data-step-next]");
     if (previous) previous.disabled = current === 0;
     if (next) next.disabled = current === steps.length - 1;
-    const status = process.querySelector<HTMLElement>("[data-step-status]");
+    const status = one<HTMLElement>(process, "[data-step-status]");
     if (status) status.textContent = fill(text.stepStatus, { number: current + 1, count: steps.length });
     if (current === steps.length - 1) process.dataset.complete = "true";
     if (moveFocus) {
@@ -81,7 +82,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpProcess(process: HTMLElement): void {
     process.classList.add("is-enhanced");
-    const controls = process.querySelector<HTMLElement>("[data-process-controls]");
+    const controls = one<HTMLElement>(process, "[data-process-controls]");
     if (controls) controls.hidden = false;
     showStep(process, 0, false);
   }
@@ -91,14 +92,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return Array.from(scenario.querySelectorAll<HTMLElement>("[data-scene]")).find((scene) => scene.dataset.scene === id) ?? null;
+    return Array.from(all<HTMLElement>(scenario, "[data-scene]")).find((scene) => scene.dataset.scene === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of scenario.querySelectorAll<HTMLElement>("[data-scene]")) scene.hidden = scene.dataset.scene !== id;
+    for (const scene of all<HTMLElement>(scenario, "[data-scene]")) scene.hidden = scene.dataset.scene !== id;
     const scene = sceneOf(scenario, id);
     const ending = scene?.querySelector<HTMLElement>("[data-ending]");
-    const actions = scenario.querySelector<HTMLElement>("[data-scenario-actions]");
+    const actions = one<HTMLElement>(scenario, "[data-scenario-actions]");
     if (actions) actions.hidden = !ending || isLocked(scenario);
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
@@ -118,14 +119,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
     const start = scenario.dataset.start ?? "";
     paths.set(scenario, [start]);
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     if (status) status.textContent = "";
     showScene(scenario, start, moveFocus);
   }
 
   function setUpScenario(scenario: HTMLElement): void {
     scenario.classList.add("is-enhanced");
-    for (const link of scenario.querySelectorAll<HTMLAnchorElement>("a[data-next]")) {
+    for (const link of all<HTMLAnchorElement>(scenario, "a[data-next]")) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = link.className;
@@ -133,8 +134,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       button.textContent = link.textContent;
       link.replaceWith(button);
     }
-    for (const feedback of scenario.querySelectorAll<HTMLElement>("[data-choice-feedback]")) feedback.hidden = true;
-    const replay = scenario.querySelector<HTMLElement>("[data-scenario-replay]");
+    for (const feedback of all<HTMLElement>(scenario, "[data-choice-feedback]")) feedback.hidden = true;
+    const replay = one<HTMLElement>(scenario, "[data-scenario-replay]");
     if (replay) replay.textContent = text.playAgain;
     startScenario(scenario, false);
   }
@@ -144,7 +145,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!scenario || isLocked(scenario)) return;
     const next = button.dataset.next ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     if (status) {
       const said = document.createElement("p");
       said.className = "scenario-chosen";
@@ -159,7 +160,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const path = paths.get(scenario) ?? [];
     const correct = outcome === "success";
     Object.assign(scenario.dataset, { answered: "true", fraction: correct ? "1" : "0", response: path.join(" "), outcome, complete: "true" });
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     const ended = document.createElement("p");
     ended.className = "scenario-ended";
     ended.textContent = fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome });
@@ -187,24 +188,24 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- sorting ---------- */
 
   function placeItem(item: HTMLElement, moveFocus: boolean): void {
-    const select = item.querySelector<HTMLSelectElement>("select");
+    const select = one<HTMLSelectElement>(item, "select");
     const sorting = item.closest<HTMLElement>("[data-sorting]");
     if (!select || !sorting) return;
-    const zone = Array.from(sorting.querySelectorAll<HTMLElement>("[data-sort-category]")).find((candidate) => candidate.dataset.sortCategory === select.value);
+    const zone = Array.from(all<HTMLElement>(sorting, "[data-sort-category]")).find((candidate) => candidate.dataset.sortCategory === select.value);
     const bin = zone?.querySelector<HTMLElement>("[data-sort-bin]");
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
     if (moveFocus) select.focus();
     const status = sorting.parentElement?.querySelector<HTMLElement>("[data-sort-status]");
     const category = zone?.querySelector(".sorting-category-title")?.textContent ?? zone?.getAttribute("aria-label") ?? "";
-    if (status) status.textContent = fill(text.movedTo, { item: item.querySelector("label")?.textContent ?? "", category });
+    if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
   }
 
   function setUpSorting(sorting: HTMLElement): void {
     sorting.classList.add("is-enhanced");
-    const categories = sorting.querySelector<HTMLElement>("[data-sort-categories]");
+    const categories = one<HTMLElement>(sorting, "[data-sort-categories]");
     if (categories) categories.hidden = false;
-    for (const item of sorting.querySelectorAll<HTMLElement>("[data-sort-item]")) placeItem(item, false);
+    for (const item of all<HTMLElement>(sorting, "[data-sort-item]")) placeItem(item, false);
   }
 
   let dragged: HTMLElement | null = null;
@@ -214,7 +215,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!item || !item.closest(".is-enhanced") || isLocked(item.closest<HTMLElement>("[data-question]") ?? item)) return;
     dragged = item;
     item.classList.add("is-dragging");
-    event.dataTransfer?.setData("text/plain", item.querySelector("label")?.textContent ?? "");
+    event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
     if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
   });
   document.addEventListener("dragend", () => {
@@ -271,18 +272,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function updateGates(): void {
-    for (const gate of document.querySelectorAll<HTMLElement>("[data-continue]")) {
-      const button = gate.querySelector<HTMLElement>("[data-continue-button]");
+    for (const gate of all<HTMLElement>(document, "[data-continue]")) {
+      const button = one<HTMLElement>(gate, "[data-continue-button]");
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      const hint = gate.querySelector<HTMLElement>("[data-continue-hint]");
+      const hint = one<HTMLElement>(gate, "[data-continue-hint]");
       if (hint) hint.hidden = open;
     }
   }
 
   function pass(gate: HTMLElement): void {
     if (!gateOpen(gate)) {
-      gate.querySelector<HTMLElement>("[data-continue-hint]")?.setAttribute("role", "alert");
+      one<HTMLElement>(gate, "[data-continue-hint]")?.setAttribute("role", "alert");
       return;
     }
     const revealed = gatedAfter(gate);
@@ -297,11 +298,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of document.querySelectorAll<HTMLElement>("[data-labeled-graphic]")) setUpGraphic(graphic);
-  for (const process of document.querySelectorAll<HTMLElement>("[data-process]")) setUpProcess(process);
-  for (const scenario of document.querySelectorAll<HTMLElement>("[data-scenario]")) setUpScenario(scenario);
-  for (const sorting of document.querySelectorAll<HTMLElement>("[data-sorting]")) setUpSorting(sorting);
-  for (const gate of document.querySelectorAll<HTMLElement>("[data-continue]")) setUpGate(gate);
+  for (const graphic of all<HTMLElement>(document, "[data-labeled-graphic]")) setUpGraphic(graphic);
+  for (const process of all<HTMLElement>(document, "[data-process]")) setUpProcess(process);
+  for (const scenario of all<HTMLElement>(document, "[data-scenario]")) setUpScenario(scenario);
+  for (const sorting of all<HTMLElement>(document, "[data-sorting]")) setUpSorting(sorting);
+  for (const gate of all<HTMLElement>(document, "[data-continue]")) setUpGate(gate);
   updateGates();
 
   document.addEventListener("click", (event) => {

@@ -3,6 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
+import { all, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
@@ -13,7 +14,7 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
+  const pages = Array.from(all<HTMLElement>(document, "[data-page]"));
   const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
     id: page.dataset.lessonId ?? "",
@@ -53,12 +54,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   function showStateInContents(lessonId: string): void {
     const page = pageForLesson(lessonId);
-    const link = page ? document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`) : null;
+    const link = page ? one<HTMLElement>(document, `[data-contents-link="${page.id}"]`) : null;
     if (!link) return;
     const state = lessonState(lessonId);
     if (state) link.dataset.state = state;
     else delete link.dataset.state;
-    const note = link.querySelector<HTMLElement>("[data-state-note]");
+    const note = one<HTMLElement>(link, "[data-state-note]");
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
@@ -71,11 +72,11 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]");
+    const bar = one<HTMLProgressElement>(document, "[data-progress-bar]");
     if (bar) bar.value = done;
-    const label = document.querySelector<HTMLElement>("[data-progress-text]");
+    const label = one<HTMLElement>(document, "[data-progress-text]");
     if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
-    const start = document.querySelector<HTMLAnchorElement>("[data-start-course]");
+    const start = one<HTMLAnchorElement>(document, "[data-start-course]");
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
     if (!start || !resumeAt || !page) return;
@@ -86,13 +87,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function showPage(page: HTMLElement, moveFocus: boolean): void {
     for (const other of pages) other.hidden = other !== page;
     currentPage = page;
-    for (const link of document.querySelectorAll<HTMLElement>("[data-contents-link]")) {
+    for (const link of all<HTMLElement>(document, "[data-contents-link]")) {
       if (link.dataset.contentsLink === page.id) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }
-    if (moveFocus) page.querySelector<HTMLElement>("[data-page-heading]")?.focus();
+    if (moveFocus) one<HTMLElement>(page, "[data-page-heading]")?.focus();
     const lessonId = page.dataset.lessonId;
-    const progress = document.querySelector<HTMLElement>("[data-progress]");
+    const progress = one<HTMLElement>(document, "[data-progress]");
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
       if (page.hasAttribute("data-completion")) showCompletion(page);
@@ -109,7 +110,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
   function showCompletion(page: HTMLElement): void {
-    const status = page.querySelector<HTMLElement>("[data-completion-status]");
+    const status = one<HTMLElement>(page, "[data-completion-status]");
     if (!status) return;
     const state = progress();
     const remaining = lessons.length - state.visitedLessonIds.length;
@@ -181,7 +182,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     for (const page of lessonPages) {
       const lessonId = page.dataset.lessonId ?? "";
       const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
-      const label = page.querySelector<HTMLElement>("[data-pass-mark]");
+      const label = one<HTMLElement>(page, "[data-pass-mark]");
       if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
     }
   }

@@ -4,6 +4,7 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
+import { all, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
 export function installWidgets(text: RuntimeText): void {
@@ -15,7 +16,7 @@ export function installWidgets(text: RuntimeText): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
     const container = tab.closest<HTMLElement>("[data-tabs]");
     if (!list || !container) return;
-    for (const other of list.querySelectorAll<HTMLElement>("[role=tab]")) {
+    for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
       other.setAttribute("aria-selected", String(selected));
       other.tabIndex = selected ? 0 : -1;
@@ -58,26 +59,26 @@ export function installWidgets(text: RuntimeText): void {
     else list.insertBefore(sibling, item);
     updateOrderingButtons(list);
     // Moving a node drops its focus; give it back, to the other button when this one is now disabled.
-    const other = item.querySelector<HTMLButtonElement>(`[data-move=${direction === "up" ? "down" : "up"}]`);
+    const other = one<HTMLButtonElement>(item, `[data-move=${direction === "up" ? "down" : "up"}]`);
     const focusTarget = button instanceof HTMLButtonElement && button.disabled ? other : button;
     focusTarget?.focus();
     const items = Array.from(list.children);
     const status = list.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
-    const itemText = item.querySelector(".ordering-text")?.textContent ?? "";
+    const itemText = one(item, ".ordering-text")?.textContent ?? "";
     if (status) status.textContent = fill(text.moved, { item: itemText, position: items.indexOf(item) + 1, count: items.length });
   }
 
   function updateOrderingButtons(list: Element): void {
     const items = Array.from(list.children);
     items.forEach((item, index) => {
-      const up = item.querySelector<HTMLButtonElement>("[data-move=up]");
-      const down = item.querySelector<HTMLButtonElement>("[data-move=down]");
+      const up = one<HTMLButtonElement>(item, "[data-move=up]");
+      const down = one<HTMLButtonElement>(item, "[data-move=down]");
       if (up) up.disabled = index === 0;
       if (down) down.disabled = index === items.length - 1;
     });
   }
 
-  for (const list of document.querySelectorAll("[data-ordering-list]")) updateOrderingButtons(list);
+  for (const list of all(document, "[data-ordering-list]")) updateOrderingButtons(list);
 
   /* ---------- ordering by pick, choose, confirm ---------- */
 
@@ -88,7 +89,7 @@ export function installWidgets(text: RuntimeText): void {
     const list = item.parentElement;
     const status = item.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
     const items = Array.from(list?.children ?? []);
-    if (status) status.textContent = fill(template, { item: item.querySelector(".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
+    if (status) status.textContent = fill(template, { item: one(item, ".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
 
   /** Puts the item at `index` of its list; the item's button keeps the focus it had. */
@@ -98,7 +99,7 @@ export function installWidgets(text: RuntimeText): void {
     const others = Array.from(list.children).filter((child) => child !== item);
     moving = true;
     list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
-    item.querySelector<HTMLElement>("[data-pick]")?.focus();
+    one<HTMLElement>(item, "[data-pick]")?.focus();
     moving = false;
     updateOrderingButtons(list);
   }
@@ -107,7 +108,7 @@ export function installWidgets(text: RuntimeText): void {
     if (!picked) return;
     const { item, from } = picked;
     picked = null;
-    item.querySelector("[data-pick]")?.setAttribute("aria-pressed", "false");
+    one(item, "[data-pick]")?.setAttribute("aria-pressed", "false");
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
@@ -160,7 +161,7 @@ export function installWidgets(text: RuntimeText): void {
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
-  const contents = document.querySelector<HTMLDetailsElement>("[data-contents]");
+  const contents = one<HTMLDetailsElement>(document, "[data-contents]");
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {
