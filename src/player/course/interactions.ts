@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, one } from "./dom.ts";
+import { all, fill, has, listAll, on, one } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -16,13 +16,9 @@ export interface InteractionSeals {
 }
 
 export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText, seals: InteractionSeals | null): void {
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
-
   function focusInto(element: HTMLElement | null | undefined): void {
     if (!element) return;
-    if (!element.hasAttribute("tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
+    if (!has(element, "tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
     element.focus();
   }
 
@@ -61,7 +57,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = Array.from(all<HTMLElement>(process, "[data-step]"));
+    const steps = listAll<HTMLElement>(process, "[data-step]");
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
     process.dataset.currentStep = String(current);
@@ -92,7 +88,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return Array.from(all<HTMLElement>(scenario, "[data-scene]")).find((scene) => scene.dataset.scene === id) ?? null;
+    return listAll<HTMLElement>(scenario, "[data-scene]").find((scene) => scene.dataset.scene === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
@@ -191,7 +187,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const select = one<HTMLSelectElement>(item, "select");
     const sorting = item.closest<HTMLElement>("[data-sorting]");
     if (!select || !sorting) return;
-    const zone = Array.from(all<HTMLElement>(sorting, "[data-sort-category]")).find((candidate) => candidate.dataset.sortCategory === select.value);
+    const zone = listAll<HTMLElement>(sorting, "[data-sort-category]").find((candidate) => candidate.dataset.sortCategory === select.value);
     const bin = zone?.querySelector<HTMLElement>("[data-sort-bin]");
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
@@ -210,7 +206,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   let dragged: HTMLElement | null = null;
 
-  document.addEventListener("dragstart", (event) => {
+  on("dragstart", (event) => {
     const item = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-item]") : null;
     if (!item || !item.closest(".is-enhanced") || isLocked(item.closest<HTMLElement>("[data-question]") ?? item)) return;
     dragged = item;
@@ -218,15 +214,15 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
     if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
   });
-  document.addEventListener("dragend", () => {
+  on("dragend", () => {
     dragged?.classList.remove("is-dragging");
     dragged = null;
   });
-  document.addEventListener("dragover", (event) => {
+  on("dragover", (event) => {
     const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
     if (zone && dragged && zone.closest("[data-sorting]") === dragged.closest("[data-sorting]")) event.preventDefault();
   });
-  document.addEventListener("drop", (event) => {
+  on("drop", (event) => {
     const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
     const select = dragged?.querySelector<HTMLSelectElement>("select");
     if (!zone || !dragged || !select || zone.closest("[data-sorting]") !== dragged.closest("[data-sorting]")) return;
@@ -240,7 +236,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function isComplete(block: HTMLElement): boolean {
     if (block.dataset.complete === "true") return true;
-    if (block.hasAttribute("data-question")) return ["correct", "incorrect", "partial"].includes(block.dataset.state ?? "") || isLocked(block);
+    if (has(block, "data-question")) return ["correct", "incorrect", "partial"].includes(block.dataset.state ?? "") || isLocked(block);
     return false;
   }
 
@@ -250,7 +246,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains("pager")) break;
       found.push(next);
-      if (next.hasAttribute("data-continue")) break;
+      if (has(next, "data-continue")) break;
     }
     return found;
   }
@@ -268,7 +264,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (gate.dataset.requireCompletion !== "true") return true;
     const above: HTMLElement[] = [];
     for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
-    return above.filter((block) => block.hasAttribute("data-question") || block.hasAttribute("data-interactive")).every(isComplete);
+    return above.filter((block) => has(block, "data-question") || has(block, "data-interactive")).every(isComplete);
   }
 
   function updateGates(): void {
@@ -305,26 +301,26 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   for (const gate of all<HTMLElement>(document, "[data-continue]")) setUpGate(gate);
   updateGates();
 
-  document.addEventListener("click", (event) => {
+  on("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
     if (!button) return;
-    if (button.hasAttribute("data-marker")) openMarker(button);
-    else if (button.hasAttribute("data-step-previous") || button.hasAttribute("data-step-next")) {
+    if (has(button, "data-marker")) openMarker(button);
+    else if (has(button, "data-step-previous") || has(button, "data-step-next")) {
       const process = button.closest<HTMLElement>("[data-process]");
-      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (button.hasAttribute("data-step-next") ? 1 : -1), true);
+      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (has(button, "data-step-next") ? 1 : -1), true);
     } else if (button.dataset.next !== undefined && button.closest("[data-scenario]")) choose(button);
-    else if (button.hasAttribute("data-scenario-replay")) {
+    else if (has(button, "data-scenario-replay")) {
       const scenario = button.closest<HTMLElement>("[data-scenario]");
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);
-    } else if (button.hasAttribute("data-continue-button")) {
+    } else if (has(button, "data-continue-button")) {
       const gate = button.closest<HTMLElement>("[data-continue]");
       if (gate) pass(gate);
       return;
-    } else if (button.hasAttribute("data-retry-quiz")) {
+    } else if (has(button, "data-retry-quiz")) {
       const lesson = button.closest<HTMLElement>("[data-lesson-id]");
       for (const scenario of lesson?.querySelectorAll<HTMLElement>("[data-scenario]") ?? []) resetScenario(scenario);
       for (const item of lesson?.querySelectorAll<HTMLElement>("[data-sort-item]") ?? []) placeItem(item, false);
-    } else if (button.hasAttribute("data-submit-quiz")) {
+    } else if (has(button, "data-submit-quiz")) {
       for (const actions of button.closest("[data-lesson-id]")?.querySelectorAll<HTMLElement>("[data-scenario-actions]") ?? []) actions.hidden = true;
     }
     updateGates();
@@ -337,12 +333,12 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const item = select?.closest<HTMLElement>("[data-sort-item]") ?? null;
     return item && item.closest(".is-enhanced") ? item : null;
   };
-  document.addEventListener("change", (event) => {
+  on("change", (event) => {
     const item = sortItemOf(event.target);
     if (item && document.activeElement !== event.target) placeItem(item, false);
     updateGates();
   });
-  document.addEventListener("focusout", (event) => {
+  on("focusout", (event) => {
     const item = sortItemOf(event.target);
     if (item) placeItem(item, false);
   });

@@ -8,7 +8,7 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, one } from "./dom.ts";
+import { all, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
@@ -42,8 +42,6 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     readonly otherCorrectResponses: readonly (readonly string[])[];
   }
 
-  const fill = (template: string, values: Record<string, string | number>): string =>
-    template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
   const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -51,10 +49,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset.lessonKind === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
-    const parts = Array.from(all<HTMLElement>(question, "[data-part]"));
+    const parts = listAll<HTMLElement>(question, "[data-part]");
     return question.dataset.questionType === "sorting" ? parts.sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
   };
-  const poolOf = (lesson: HTMLElement): HTMLElement[] => Array.from(all<HTMLElement>(lesson, "[data-question]"));
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, "[data-question]");
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
   const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset.feedbackMode ?? "after_submit") : "immediate");
 
@@ -208,7 +206,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const submittedLessons = new Set<HTMLElement>();
 
   function choiceRows(question: HTMLElement): HTMLElement[] {
-    return Array.from(all<HTMLElement>(question, ".choice-list > .choice"));
+    return listAll<HTMLElement>(question, ".choice-list > .choice");
   }
 
   function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
@@ -353,7 +351,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pool.forEach((question, index) => {
       question.hidden = !drawn.has(index);
       resetQuestion(question);
-      const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+      const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
       arrangeChoices(question, shuffles(lesson, question) ? attemptTools.shuffle(fixed) : []);
     });
     submittedLessons.delete(lesson);
@@ -373,7 +371,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       arrangeChoices(question, []);
       if (!entry) continue;
       if (entry.order.length > 0) {
-        const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+        const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
         if (!shuffles(lesson, question) || entry.order.some((value, place) => (fixed[place] || fixed[value]) && value !== place)) return false;
         arrangeChoices(question, entry.order);
       }
@@ -404,7 +402,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pager.hidden = false;
     const count = one<HTMLElement>(pager, "[data-question-count]");
     if (count) count.textContent = fill(text.questionCount, { number: current + 1, count: drawn.length });
-    const [previous, next] = Array.from(all<HTMLButtonElement>(pager, "[data-question-step]"));
+    const [previous, next] = listAll<HTMLButtonElement>(pager, "[data-question-step]");
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
   }
@@ -419,7 +417,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
   function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
-    if (lesson.hasAttribute("data-one-at-a-time")) {
+    if (has(lesson, "data-one-at-a-time")) {
       if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
       else showAllQuestions(lesson);
     }
@@ -642,7 +640,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) startAttempt(lesson);
 
-  document.addEventListener(events.stateRestored, () => {
+  on(events.stateRestored, () => {
     for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) void restoreQuiz(lesson);
   });
 
@@ -657,22 +655,22 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   });
   // Saved on "change" (a pick, or leaving a blank), not per keystroke: each save may be an LMS commit.
   // Typing not yet committed is saved when the page goes, before the adapters finish the session.
-  document.addEventListener("change", (event) => saveFrom(event.target));
+  on("change", (event) => saveFrom(event.target));
   const saveOpenAttempts = (): void => {
     for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
   };
   window.addEventListener("beforeunload", saveOpenAttempts);
   window.addEventListener("pagehide", saveOpenAttempts);
 
-  document.addEventListener("click", (event) => {
+  on("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
     if (!button) return;
     const question = button.closest<HTMLElement>("[data-question]");
     const lesson = lessonOf(button);
     const dialog = button.closest<HTMLDialogElement>("[data-submit-dialog]");
-    if (button.hasAttribute("data-check-answer") && question) void checkQuestion(question);
-    else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson);
-    else if (button.hasAttribute("data-retry-quiz") && lesson) retryQuiz(lesson);
+    if (has(button, "data-check-answer") && question) void checkQuestion(question);
+    else if (has(button, "data-submit-quiz") && lesson) requestSubmit(lesson);
+    else if (has(button, "data-retry-quiz") && lesson) retryQuiz(lesson);
     else if (button.dataset.questionStep && lesson) {
       // The next question's first control takes focus, so its legend ("Question 3 (1 point)") is read.
       const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset.questionStep)];
@@ -683,8 +681,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       saveFrom(question);
     } else if (dialog && lesson) {
       closeDialog(dialog);
-      if (button.hasAttribute("data-dialog-submit")) void submitQuiz(lesson);
-      else if (button.hasAttribute("data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
+      if (has(button, "data-dialog-submit")) void submitQuiz(lesson);
+      else if (has(button, "data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
       else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => candidate.dataset.questionId === button.dataset.goToQuestion));
     }
   });

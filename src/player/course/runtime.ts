@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, one } from "./dom.ts";
+import { all, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
@@ -14,13 +14,13 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = Array.from(all<HTMLElement>(document, "[data-page]"));
+  const pages = listAll<HTMLElement>(document, "[data-page]");
   const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
     id: page.dataset.lessonId ?? "",
     title: page.dataset.lessonTitle ?? "",
     kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
-    finalAssessment: page.dataset.lessonKind === "quiz" && page.hasAttribute("data-final-assessment"),
+    finalAssessment: page.dataset.lessonKind === "quiz" && has(page, "data-final-assessment"),
   }));
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
@@ -28,10 +28,6 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   let currentPage: HTMLElement | null = null;
   let platformPassMark: number | null = null;
   let currentLessonId: string | null = null;
-
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
 
   function pageForLesson(lessonId: string): HTMLElement | undefined {
     return lessonPages.find((page) => page.dataset.lessonId === lessonId);
@@ -96,7 +92,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const progress = one<HTMLElement>(document, "[data-progress]");
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
-      if (page.hasAttribute("data-completion")) showCompletion(page);
+      if (has(page, "data-completion")) showCompletion(page);
       return;
     }
     const position = lessonPages.indexOf(page) + 1;
@@ -147,7 +143,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   function listen<Detail>(eventName: string, listener: (detail: Detail) => void): () => void {
     const handler = (event: Event): void => listener((event as CustomEvent<Detail>).detail);
-    document.addEventListener(eventName, handler);
+    on(eventName, handler);
     return () => document.removeEventListener(eventName, handler);
   }
 
@@ -218,7 +214,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     document.documentElement.classList.add("course-ready");
     document.dispatchEvent(new CustomEvent(events.ready, { detail: progress() }));
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  if (document.readyState === "loading") on("DOMContentLoaded", start);
   else setTimeout(start, 0);
 
   return {

@@ -4,14 +4,10 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, one } from "./dom.ts";
+import { all, fill, has, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
 export function installWidgets(text: RuntimeText): void {
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
-
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
     const container = tab.closest<HTMLElement>("[data-tabs]");
@@ -127,7 +123,7 @@ export function installWidgets(text: RuntimeText): void {
     announce(item, text.picked);
   }
 
-  document.addEventListener("keydown", (event) => {
+  on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
     const item = target?.hasAttribute("data-pick") ? target.closest<HTMLElement>("li") : null;
     if (!item || picked?.item !== item) return;
@@ -143,20 +139,20 @@ export function installWidgets(text: RuntimeText): void {
     }
   });
   // Moving on (Tab, a click elsewhere) confirms the place chosen.
-  document.addEventListener("focusout", (event) => {
+  on("focusout", (event) => {
     if (!moving && picked && event.target instanceof Element && picked.item.contains(event.target)) drop(true);
   });
 
-  document.addEventListener("click", (event) => {
+  on("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
     if (!button) return;
     if (button.getAttribute("role") === "tab") selectTab(button, false);
-    else if (button.hasAttribute("data-flip")) flip(button);
+    else if (has(button, "data-flip")) flip(button);
     else if (button.dataset.move === "up" || button.dataset.move === "down") move(button, button.dataset.move);
-    else if (button.hasAttribute("data-pick")) togglePick(button);
+    else if (has(button, "data-pick")) togglePick(button);
   });
 
-  document.addEventListener("keydown", (event) => {
+  on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
