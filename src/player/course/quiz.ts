@@ -42,6 +42,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     readonly otherCorrectResponses: readonly (readonly string[])[];
   }
 
+  const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
   const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -167,7 +168,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (partResult === undefined || !details) delete row.dataset.result;
       else row.dataset.result = partResult ? "correct" : "incorrect";
     }
-    question.dataset.state = result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial";
+    question.dataset.state = stateOf(result.fraction);
     const verdict = one<HTMLElement>(question, "[data-verdict]");
     if (verdict) verdict.textContent = verdictText(result, points);
   }
@@ -516,8 +517,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const points = Number(question.dataset.points ?? "0");
       possiblePoints += points;
       earnedPoints += points * result.fraction;
-      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+      lines.push(resultLine(index, result.fraction));
     }
     const lessonId = lesson.dataset.lessonId ?? "";
     const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
@@ -534,6 +534,13 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
     showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
+  }
+
+  /** A question's line in the results' review: "Question 2: correct", and its mark. */
+  function resultLine(index: number, fraction: number): ResultLine {
+    const state = stateOf(fraction);
+    const template = state === "correct" ? text.correctQuestion : state === "incorrect" ? text.incorrectQuestion : text.partlyCorrectQuestion;
+    return { text: fill(template, { number: index + 1 }), state };
   }
 
   function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
@@ -620,8 +627,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
-      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+      lines.push(resultLine(index, result.fraction));
     }
     if (submitted && record) showRestoredResult(lesson, record, lines);
     else setPanel(lesson, "open");
