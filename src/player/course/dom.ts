@@ -31,3 +31,8 @@ export function on(type: string, listener: (event: Event) => void): void {
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
+
+/** The element around an event's target that matches `selector`, if the target is an element. */
+export function around<E extends Element = HTMLElement>(target: EventTarget | null, selector: string): E | null {
+  return target instanceof Element ? target.closest<E>(selector) : null;
+}

@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, fill, has, listAll, on, one } from "./dom.ts";
+import { all, around, fill, has, listAll, on, one } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -207,7 +207,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   let dragged: HTMLElement | null = null;
 
   on("dragstart", (event) => {
-    const item = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-item]") : null;
+    const item = around<HTMLElement>(event.target, "[data-sort-item]");
     if (!item || !item.closest(".is-enhanced") || isLocked(item.closest<HTMLElement>("[data-question]") ?? item)) return;
     dragged = item;
     item.classList.add("is-dragging");
@@ -219,11 +219,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     dragged = null;
   });
   on("dragover", (event) => {
-    const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
+    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
     if (zone && dragged && zone.closest("[data-sorting]") === dragged.closest("[data-sorting]")) event.preventDefault();
   });
   on("drop", (event) => {
-    const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
+    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
     const select = dragged?.querySelector<HTMLSelectElement>("select");
     if (!zone || !dragged || !select || zone.closest("[data-sorting]") !== dragged.closest("[data-sorting]")) return;
     event.preventDefault();
@@ -302,7 +302,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   updateGates();
 
   on("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     if (has(button, "data-marker")) openMarker(button);
     else if (has(button, "data-step-previous") || has(button, "data-step-next")) {

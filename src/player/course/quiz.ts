@@ -8,7 +8,7 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, fill, has, listAll, on, one } from "./dom.ts";
+import { all, around, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
@@ -651,7 +651,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   });
 
   const saveFrom = (target: EventTarget | null): void => {
-    const question = target instanceof Element ? target.closest<HTMLElement>("[data-question]") : null;
+    const question = around<HTMLElement>(target, "[data-question]");
     const lesson = question ? lessonOf(question) : null;
     if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
   };
@@ -669,7 +669,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   window.addEventListener("pagehide", saveOpenAttempts);
 
   on("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     const question = button.closest<HTMLElement>("[data-question]");
     const lesson = lessonOf(button);

@@ -4,7 +4,7 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, fill, has, on, one } from "./dom.ts";
+import { all, around, fill, has, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
 export function installWidgets(text: RuntimeText): void {
@@ -144,7 +144,7 @@ export function installWidgets(text: RuntimeText): void {
   });
 
   on("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     if (button.getAttribute("role") === "tab") selectTab(button, false);
     else if (has(button, "data-flip")) flip(button);
@@ -161,7 +161,7 @@ export function installWidgets(text: RuntimeText): void {
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {
-    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    const link = around(event.target, "a");
     if (link && narrow.matches) contents.open = false;
   });
 }
