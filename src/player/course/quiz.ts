@@ -10,6 +10,7 @@
  */
 import { all, around, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
+import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
@@ -303,16 +304,6 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (legend) legend.textContent = fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points });
     });
     for (const list of all(lesson, "[data-ordering-list]")) updateOrderingButtons(list);
-  }
-
-  function updateOrderingButtons(list: Element): void {
-    const items = Array.from(list.children);
-    items.forEach((item, index) => {
-      const up = one<HTMLButtonElement>(item, "[data-move=up]");
-      const down = one<HTMLButtonElement>(item, "[data-move=down]");
-      if (up) up.disabled = index === 0;
-      if (down) down.disabled = index === items.length - 1;
-    });
   }
 
   function currentAttempt(lesson: HTMLElement): Attempt {

@@ -7,6 +7,17 @@
 import { all, around, fill, has, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
+/** An ordering list's move buttons: no "up" on the first item, no "down" on the last (the quiz renumbers too). */
+export function updateOrderingButtons(list: Element): void {
+  const items = Array.from(list.children);
+  items.forEach((item, index) => {
+    const up = one<HTMLButtonElement>(item, "[data-move=up]");
+    const down = one<HTMLButtonElement>(item, "[data-move=down]");
+    if (up) up.disabled = index === 0;
+    if (down) down.disabled = index === items.length - 1;
+  });
+}
+
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
@@ -62,16 +73,6 @@ export function installWidgets(text: RuntimeText): void {
     const status = list.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
     const itemText = one(item, ".ordering-text")?.textContent ?? "";
     if (status) status.textContent = fill(text.moved, { item: itemText, position: items.indexOf(item) + 1, count: items.length });
-  }
-
-  function updateOrderingButtons(list: Element): void {
-    const items = Array.from(list.children);
-    items.forEach((item, index) => {
-      const up = one<HTMLButtonElement>(item, "[data-move=up]");
-      const down = one<HTMLButtonElement>(item, "[data-move=down]");
-      if (up) up.disabled = index === 0;
-      if (down) down.disabled = index === items.length - 1;
-    });
   }
 
   for (const list of all(document, "[data-ordering-list]")) updateOrderingButtons(list);
