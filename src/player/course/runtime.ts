@@ -101,7 +101,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     visited.add(lessonId);
     showStateInContents(lessonId);
     const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
-    document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+    emit(events.lessonVisited, visit);
   }
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
@@ -125,10 +125,14 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     return (countsLast(lessonId) ? record?.lastScorePercent : record?.bestScorePercent) ?? 0;
   }
 
-  function progress(): CourseProgress {
-    // A final assessment alone decides success and score; without one, every quiz lesson counts.
+  /** The quiz lessons whose result decides the course: a final assessment alone, else every quiz lesson. */
+  function decidingLessons(): LessonSummary[] {
     const final = lessons.filter((lesson) => lesson.finalAssessment);
-    const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
+    return final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
+  }
+
+  function progress(): CourseProgress {
+    const quizLessons = decidingLessons();
     const bestScores = quizLessons.map((lesson) => countedScore(lesson.id, quizzes.get(lesson.id)));
     return {
       currentLessonId,
@@ -139,6 +143,10 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       passed: quizLessons.length === 0 ? null : quizLessons.every((lesson) => quizzes.get(lesson.id)?.passed === true),
       scorePercent: quizLessons.length === 0 ? null : Math.round(bestScores.reduce((sum, score) => sum + score, 0) / quizLessons.length),
     };
+  }
+
+  function emit(eventName: string, detail: unknown): void {
+    document.dispatchEvent(new CustomEvent(eventName, { detail }));
   }
 
   function listen<Detail>(eventName: string, listener: (detail: Detail) => void): () => void {
@@ -158,15 +166,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       showStateInContents(lessonId);
     }
     for (const [lessonId, attempt] of Object.entries(state.attempts ?? {})) if (pageForLesson(lessonId)) attempts.set(lessonId, attempt);
-    document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
+    emit(events.stateRestored, progress());
     const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
     if (page && page !== currentPage) showPage(page, false);
   }
 
-  /** The quiz lessons whose result decides the course: the final assessment, else every quiz lesson. */
   function decides(lessonId: string): boolean {
-    const final = lessons.filter((lesson) => lesson.finalAssessment);
-    return (final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz")).some((lesson) => lesson.id === lessonId);
+    return decidingLessons().some((lesson) => lesson.id === lessonId);
   }
 
   function passMarkOf(lessonId: string, own: number | null): number | null {
@@ -212,7 +218,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const first = pageFromFragment() ?? resumed ?? pages[0];
     if (first && first !== currentPage) showPage(first, false);
     document.documentElement.classList.add("course-ready");
-    document.dispatchEvent(new CustomEvent(events.ready, { detail: progress() }));
+    emit(events.ready, progress());
   }
   if (document.readyState === "loading") on("DOMContentLoaded", start);
   else setTimeout(start, 0);
@@ -230,17 +236,17 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       });
       showStateInContents(result.lessonId);
       const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };
-      document.dispatchEvent(new CustomEvent(events.quizScored, { detail: score }));
+      emit(events.quizScored, score);
       return score;
     },
     quizRecord: (lessonId) => quizzes.get(lessonId),
     announceQuestionAnswer(answer) {
-      document.dispatchEvent(new CustomEvent(events.questionAnswered, { detail: answer }));
+      emit(events.questionAnswered, answer);
     },
     saveAttempt(lessonId, attempt) {
       if (attempt === null) attempts.delete(lessonId);
       else attempts.set(lessonId, attempt);
-      document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
+      emit(events.attemptSaved, lessonId);
     },
     attemptOf: (lessonId) => attempts.get(lessonId),
     passMarkOf,
