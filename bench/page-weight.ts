@@ -5,7 +5,6 @@
  * full page ≤ 60% of it); then the largest single-lesson preview answer of a 10-lesson course with
  * every block type, against the default result cap.
  */
-import { buildPlayer } from "../src/build-player.ts";
 import { defaultMcpResultMaxBytes } from "../src/config.ts";
 import type { CourseDocument } from "../src/authoring/schemas/course.ts";
 import { renderCourseHtml, type RenderableCourse, type RenderableLesson } from "../src/render/index.ts";
@@ -64,7 +63,8 @@ function scriptAndStyles(page: string): number {
 }
 
 export async function runPageWeightBench(): Promise<Row[]> {
-  await buildPlayer();
+  // The render embeds the built bundles when it is imported, before this runs, so `bun run bench`
+  // builds the player first (package.json); building here would measure the previous build.
   const rows: Row[] = [];
   const all = everyBlock("x");
   const sets: [string, Block[]][] = [

@@ -4,6 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
+import { all, around, fill, has, listAll, on, one } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -15,34 +16,30 @@ export interface InteractionSeals {
 }
 
 export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText, seals: InteractionSeals | null): void {
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
-
   function focusInto(element: HTMLElement | null | undefined): void {
     if (!element) return;
-    if (!element.hasAttribute("tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
+    if (!has(element, "tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
     element.focus();
   }
 
-  const isLocked = (block: HTMLElement): boolean => block.querySelector("fieldset")?.disabled === true;
+  const isLocked = (block: HTMLElement): boolean => one<HTMLFieldSetElement>(block, "fieldset")?.disabled === true;
 
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
     graphic.classList.add("is-enhanced");
-    for (const button of graphic.querySelectorAll<HTMLElement>("[data-marker]")) {
+    for (const button of all<HTMLElement>(graphic, "[data-marker]")) {
       button.style.left = `${Number(button.dataset.x ?? 0)}%`;
       button.style.top = `${Number(button.dataset.y ?? 0)}%`;
     }
-    for (const item of graphic.querySelectorAll<HTMLElement>("[data-marker-item]")) item.hidden = true;
+    for (const item of all<HTMLElement>(graphic, "[data-marker-item]")) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
     const graphic = button.closest<HTMLElement>("[data-labeled-graphic]");
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of graphic.querySelectorAll<HTMLElement>("[data-marker]")) {
+    for (const other of all<HTMLElement>(graphic, "[data-marker]")) {
       const open = other === button && opening;
       other.setAttribute("aria-expanded", String(open));
       const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
@@ -50,25 +47,25 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     }
     if (!button.classList.contains("is-visited")) {
       button.classList.add("is-visited");
-      const label = button.querySelector(".visually-hidden");
+      const label = one(button, ".visually-hidden");
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = graphic.querySelectorAll("[data-marker]");
-    if (graphic.querySelectorAll("[data-marker].is-visited").length === markers.length) graphic.dataset.complete = "true";
+    const markers = all(graphic, "[data-marker]");
+    if (all(graphic, "[data-marker].is-visited").length === markers.length) graphic.dataset.complete = "true";
   }
 
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = Array.from(process.querySelectorAll<HTMLElement>("[data-step]"));
+    const steps = listAll<HTMLElement>(process, "[data-step]");
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
     process.dataset.currentStep = String(current);
-    const previous = process.querySelector<HTMLButtonElement>("[data-step-previous]");
-    const next = process.querySelector<HTMLButtonElement>("[data-step-next]");
+    const previous = one<HTMLButtonElement>(process, "[data-step-previous]");
+    const next = one<HTMLButtonElement>(process, "[data-step-next]");
     if (previous) previous.disabled = current === 0;
     if (next) next.disabled = current === steps.length - 1;
-    const status = process.querySelector<HTMLElement>("[data-step-status]");
+    const status = one<HTMLElement>(process, "[data-step-status]");
     if (status) status.textContent = fill(text.stepStatus, { number: current + 1, count: steps.length });
     if (current === steps.length - 1) process.dataset.complete = "true";
     if (moveFocus) {
@@ -81,7 +78,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpProcess(process: HTMLElement): void {
     process.classList.add("is-enhanced");
-    const controls = process.querySelector<HTMLElement>("[data-process-controls]");
+    const controls = one<HTMLElement>(process, "[data-process-controls]");
     if (controls) controls.hidden = false;
     showStep(process, 0, false);
   }
@@ -91,14 +88,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return Array.from(scenario.querySelectorAll<HTMLElement>("[data-scene]")).find((scene) => scene.dataset.scene === id) ?? null;
+    return listAll<HTMLElement>(scenario, "[data-scene]").find((scene) => scene.dataset.scene === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of scenario.querySelectorAll<HTMLElement>("[data-scene]")) scene.hidden = scene.dataset.scene !== id;
+    for (const scene of all<HTMLElement>(scenario, "[data-scene]")) scene.hidden = scene.dataset.scene !== id;
     const scene = sceneOf(scenario, id);
     const ending = scene?.querySelector<HTMLElement>("[data-ending]");
-    const actions = scenario.querySelector<HTMLElement>("[data-scenario-actions]");
+    const actions = one<HTMLElement>(scenario, "[data-scenario-actions]");
     if (actions) actions.hidden = !ending || isLocked(scenario);
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
@@ -118,14 +115,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
     const start = scenario.dataset.start ?? "";
     paths.set(scenario, [start]);
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     if (status) status.textContent = "";
     showScene(scenario, start, moveFocus);
   }
 
   function setUpScenario(scenario: HTMLElement): void {
     scenario.classList.add("is-enhanced");
-    for (const link of scenario.querySelectorAll<HTMLAnchorElement>("a[data-next]")) {
+    for (const link of all<HTMLAnchorElement>(scenario, "a[data-next]")) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = link.className;
@@ -133,8 +130,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       button.textContent = link.textContent;
       link.replaceWith(button);
     }
-    for (const feedback of scenario.querySelectorAll<HTMLElement>("[data-choice-feedback]")) feedback.hidden = true;
-    const replay = scenario.querySelector<HTMLElement>("[data-scenario-replay]");
+    for (const feedback of all<HTMLElement>(scenario, "[data-choice-feedback]")) feedback.hidden = true;
+    const replay = one<HTMLElement>(scenario, "[data-scenario-replay]");
     if (replay) replay.textContent = text.playAgain;
     startScenario(scenario, false);
   }
@@ -144,7 +141,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!scenario || isLocked(scenario)) return;
     const next = button.dataset.next ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     if (status) {
       const said = document.createElement("p");
       said.className = "scenario-chosen";
@@ -159,7 +156,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const path = paths.get(scenario) ?? [];
     const correct = outcome === "success";
     Object.assign(scenario.dataset, { answered: "true", fraction: correct ? "1" : "0", response: path.join(" "), outcome, complete: "true" });
-    const status = scenario.querySelector<HTMLElement>("[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     const ended = document.createElement("p");
     ended.className = "scenario-ended";
     ended.textContent = fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome });
@@ -187,46 +184,46 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- sorting ---------- */
 
   function placeItem(item: HTMLElement, moveFocus: boolean): void {
-    const select = item.querySelector<HTMLSelectElement>("select");
+    const select = one<HTMLSelectElement>(item, "select");
     const sorting = item.closest<HTMLElement>("[data-sorting]");
     if (!select || !sorting) return;
-    const zone = Array.from(sorting.querySelectorAll<HTMLElement>("[data-sort-category]")).find((candidate) => candidate.dataset.sortCategory === select.value);
+    const zone = listAll<HTMLElement>(sorting, "[data-sort-category]").find((candidate) => candidate.dataset.sortCategory === select.value);
     const bin = zone?.querySelector<HTMLElement>("[data-sort-bin]");
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
     if (moveFocus) select.focus();
     const status = sorting.parentElement?.querySelector<HTMLElement>("[data-sort-status]");
     const category = zone?.querySelector(".sorting-category-title")?.textContent ?? zone?.getAttribute("aria-label") ?? "";
-    if (status) status.textContent = fill(text.movedTo, { item: item.querySelector("label")?.textContent ?? "", category });
+    if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
   }
 
   function setUpSorting(sorting: HTMLElement): void {
     sorting.classList.add("is-enhanced");
-    const categories = sorting.querySelector<HTMLElement>("[data-sort-categories]");
+    const categories = one<HTMLElement>(sorting, "[data-sort-categories]");
     if (categories) categories.hidden = false;
-    for (const item of sorting.querySelectorAll<HTMLElement>("[data-sort-item]")) placeItem(item, false);
+    for (const item of all<HTMLElement>(sorting, "[data-sort-item]")) placeItem(item, false);
   }
 
   let dragged: HTMLElement | null = null;
 
-  document.addEventListener("dragstart", (event) => {
-    const item = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-item]") : null;
+  on("dragstart", (event) => {
+    const item = around<HTMLElement>(event.target, "[data-sort-item]");
     if (!item || !item.closest(".is-enhanced") || isLocked(item.closest<HTMLElement>("[data-question]") ?? item)) return;
     dragged = item;
     item.classList.add("is-dragging");
-    event.dataTransfer?.setData("text/plain", item.querySelector("label")?.textContent ?? "");
+    event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
     if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
   });
-  document.addEventListener("dragend", () => {
+  on("dragend", () => {
     dragged?.classList.remove("is-dragging");
     dragged = null;
   });
-  document.addEventListener("dragover", (event) => {
-    const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
+  on("dragover", (event) => {
+    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
     if (zone && dragged && zone.closest("[data-sorting]") === dragged.closest("[data-sorting]")) event.preventDefault();
   });
-  document.addEventListener("drop", (event) => {
-    const zone = event.target instanceof Element ? event.target.closest<HTMLElement>("[data-sort-category]") : null;
+  on("drop", (event) => {
+    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
     const select = dragged?.querySelector<HTMLSelectElement>("select");
     if (!zone || !dragged || !select || zone.closest("[data-sorting]") !== dragged.closest("[data-sorting]")) return;
     event.preventDefault();
@@ -239,7 +236,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function isComplete(block: HTMLElement): boolean {
     if (block.dataset.complete === "true") return true;
-    if (block.hasAttribute("data-question")) return ["correct", "incorrect", "partial"].includes(block.dataset.state ?? "") || isLocked(block);
+    if (has(block, "data-question")) return ["correct", "incorrect", "partial"].includes(block.dataset.state ?? "") || isLocked(block);
     return false;
   }
 
@@ -249,7 +246,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains("pager")) break;
       found.push(next);
-      if (next.hasAttribute("data-continue")) break;
+      if (has(next, "data-continue")) break;
     }
     return found;
   }
@@ -267,22 +264,22 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (gate.dataset.requireCompletion !== "true") return true;
     const above: HTMLElement[] = [];
     for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
-    return above.filter((block) => block.hasAttribute("data-question") || block.hasAttribute("data-interactive")).every(isComplete);
+    return above.filter((block) => has(block, "data-question") || has(block, "data-interactive")).every(isComplete);
   }
 
   function updateGates(): void {
-    for (const gate of document.querySelectorAll<HTMLElement>("[data-continue]")) {
-      const button = gate.querySelector<HTMLElement>("[data-continue-button]");
+    for (const gate of all<HTMLElement>(document, "[data-continue]")) {
+      const button = one<HTMLElement>(gate, "[data-continue-button]");
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      const hint = gate.querySelector<HTMLElement>("[data-continue-hint]");
+      const hint = one<HTMLElement>(gate, "[data-continue-hint]");
       if (hint) hint.hidden = open;
     }
   }
 
   function pass(gate: HTMLElement): void {
     if (!gateOpen(gate)) {
-      gate.querySelector<HTMLElement>("[data-continue-hint]")?.setAttribute("role", "alert");
+      one<HTMLElement>(gate, "[data-continue-hint]")?.setAttribute("role", "alert");
       return;
     }
     const revealed = gatedAfter(gate);
@@ -297,33 +294,33 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of document.querySelectorAll<HTMLElement>("[data-labeled-graphic]")) setUpGraphic(graphic);
-  for (const process of document.querySelectorAll<HTMLElement>("[data-process]")) setUpProcess(process);
-  for (const scenario of document.querySelectorAll<HTMLElement>("[data-scenario]")) setUpScenario(scenario);
-  for (const sorting of document.querySelectorAll<HTMLElement>("[data-sorting]")) setUpSorting(sorting);
-  for (const gate of document.querySelectorAll<HTMLElement>("[data-continue]")) setUpGate(gate);
+  for (const graphic of all<HTMLElement>(document, "[data-labeled-graphic]")) setUpGraphic(graphic);
+  for (const process of all<HTMLElement>(document, "[data-process]")) setUpProcess(process);
+  for (const scenario of all<HTMLElement>(document, "[data-scenario]")) setUpScenario(scenario);
+  for (const sorting of all<HTMLElement>(document, "[data-sorting]")) setUpSorting(sorting);
+  for (const gate of all<HTMLElement>(document, "[data-continue]")) setUpGate(gate);
   updateGates();
 
-  document.addEventListener("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+  on("click", (event) => {
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    if (button.hasAttribute("data-marker")) openMarker(button);
-    else if (button.hasAttribute("data-step-previous") || button.hasAttribute("data-step-next")) {
+    if (has(button, "data-marker")) openMarker(button);
+    else if (has(button, "data-step-previous") || has(button, "data-step-next")) {
       const process = button.closest<HTMLElement>("[data-process]");
-      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (button.hasAttribute("data-step-next") ? 1 : -1), true);
+      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (has(button, "data-step-next") ? 1 : -1), true);
     } else if (button.dataset.next !== undefined && button.closest("[data-scenario]")) choose(button);
-    else if (button.hasAttribute("data-scenario-replay")) {
+    else if (has(button, "data-scenario-replay")) {
       const scenario = button.closest<HTMLElement>("[data-scenario]");
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);
-    } else if (button.hasAttribute("data-continue-button")) {
+    } else if (has(button, "data-continue-button")) {
       const gate = button.closest<HTMLElement>("[data-continue]");
       if (gate) pass(gate);
       return;
-    } else if (button.hasAttribute("data-retry-quiz")) {
+    } else if (has(button, "data-retry-quiz")) {
       const lesson = button.closest<HTMLElement>("[data-lesson-id]");
       for (const scenario of lesson?.querySelectorAll<HTMLElement>("[data-scenario]") ?? []) resetScenario(scenario);
       for (const item of lesson?.querySelectorAll<HTMLElement>("[data-sort-item]") ?? []) placeItem(item, false);
-    } else if (button.hasAttribute("data-submit-quiz")) {
+    } else if (has(button, "data-submit-quiz")) {
       for (const actions of button.closest("[data-lesson-id]")?.querySelectorAll<HTMLElement>("[data-scenario-actions]") ?? []) actions.hidden = true;
     }
     updateGates();
@@ -336,12 +333,12 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const item = select?.closest<HTMLElement>("[data-sort-item]") ?? null;
     return item && item.closest(".is-enhanced") ? item : null;
   };
-  document.addEventListener("change", (event) => {
+  on("change", (event) => {
     const item = sortItemOf(event.target);
     if (item && document.activeElement !== event.target) placeItem(item, false);
     updateGates();
   });
-  document.addEventListener("focusout", (event) => {
+  on("focusout", (event) => {
     const item = sortItemOf(event.target);
     if (item) placeItem(item, false);
   });

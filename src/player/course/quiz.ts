@@ -8,7 +8,9 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
+import { all, around, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
+import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
@@ -41,8 +43,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     readonly otherCorrectResponses: readonly (readonly string[])[];
   }
 
-  const fill = (template: string, values: Record<string, string | number>): string =>
-    template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
   const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -50,10 +51,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset.lessonKind === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
-    const parts = Array.from(question.querySelectorAll<HTMLElement>("[data-part]"));
+    const parts = listAll<HTMLElement>(question, "[data-part]");
     return question.dataset.questionType === "sorting" ? parts.sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
   };
-  const poolOf = (lesson: HTMLElement): HTMLElement[] => Array.from(lesson.querySelectorAll<HTMLElement>("[data-question]"));
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, "[data-question]");
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
   const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset.feedbackMode ?? "after_submit") : "immediate");
 
@@ -159,8 +160,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
     const points = Number(question.dataset.points ?? "0");
     const shown = new Set(result.feedbackParts.map((part) => part.dataset.feedbackId));
-    for (const piece of question.querySelectorAll<HTMLElement>("[data-answer-feedback]")) piece.hidden = !details || !shown.has(piece.id);
-    const explanation = question.querySelector<HTMLElement>("[data-explanation]");
+    for (const piece of all<HTMLElement>(question, "[data-answer-feedback]")) piece.hidden = !details || !shown.has(piece.id);
+    const explanation = one<HTMLElement>(question, "[data-explanation]");
     if (explanation) explanation.hidden = !details;
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
@@ -168,23 +169,23 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (partResult === undefined || !details) delete row.dataset.result;
       else row.dataset.result = partResult ? "correct" : "incorrect";
     }
-    question.dataset.state = result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial";
-    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    question.dataset.state = stateOf(result.fraction);
+    const verdict = one<HTMLElement>(question, "[data-verdict]");
     if (verdict) verdict.textContent = verdictText(result, points);
   }
 
   function clearGrade(question: HTMLElement): void {
-    for (const piece of question.querySelectorAll<HTMLElement>("[data-answer-feedback], [data-explanation]")) piece.hidden = true;
-    for (const row of question.querySelectorAll<HTMLElement>("[data-result]")) delete row.dataset.result;
-    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    for (const piece of all<HTMLElement>(question, "[data-answer-feedback], [data-explanation]")) piece.hidden = true;
+    for (const row of all<HTMLElement>(question, "[data-result]")) delete row.dataset.result;
+    const verdict = one<HTMLElement>(question, "[data-verdict]");
     if (verdict) verdict.textContent = "";
     delete question.dataset.state;
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
-    const fieldset = question.querySelector("fieldset");
+    const fieldset = one<HTMLFieldSetElement>(question, "fieldset");
     if (fieldset) fieldset.disabled = locked;
-    const check = question.querySelector<HTMLButtonElement>("[data-check-answer]");
+    const check = one<HTMLButtonElement>(question, "[data-check-answer]");
     if (check) check.disabled = locked;
   }
 
@@ -207,7 +208,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const submittedLessons = new Set<HTMLElement>();
 
   function choiceRows(question: HTMLElement): HTMLElement[] {
-    return Array.from(question.querySelectorAll<HTMLElement>(".choice-list > .choice"));
+    return listAll<HTMLElement>(question, ".choice-list > .choice");
   }
 
   function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
@@ -219,7 +220,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const rows = choiceRows(question);
     const list = rows[0]?.parentElement;
     if (!list) return;
-    const byIndex = new Map(rows.map((row) => [Number(row.querySelector("input")?.value ?? "-1"), row]));
+    const byIndex = new Map(rows.map((row) => [Number(one<HTMLInputElement>(row, "input")?.value ?? "-1"), row]));
     const wanted = order.length === rows.length ? order : rows.map((_, index) => index);
     for (const index of wanted) {
       const row = byIndex.get(index);
@@ -228,18 +229,18 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function choiceOrder(question: HTMLElement): number[] {
-    return choiceRows(question).map((row) => Number(row.querySelector("input")?.value ?? "0"));
+    return choiceRows(question).map((row) => Number(one<HTMLInputElement>(row, "input")?.value ?? "0"));
   }
 
   const initialOrders = new Map<Element, Element[]>();
-  for (const list of document.querySelectorAll("[data-ordering-list]")) initialOrders.set(list, Array.from(list.children));
+  for (const list of all(document, "[data-ordering-list]")) initialOrders.set(list, Array.from(list.children));
 
   function clearAnswer(question: HTMLElement): void {
     for (const part of partsOf(question)) {
       if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
       else if (part instanceof HTMLInputElement || part instanceof HTMLSelectElement) part.value = "";
     }
-    const list = question.querySelector("[data-ordering-list]");
+    const list = one(question, "[data-ordering-list]");
     if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
     delete question.dataset.touched;
   }
@@ -285,7 +286,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (grading === "ordering") {
       if (answer === "") return true;
-      const list = question.querySelector("[data-ordering-list]");
+      const list = one(question, "[data-ordering-list]");
       const byItem = new Map(parts.map((part) => [part.dataset.item, part]));
       const wanted = Array.from(answer, (digit) => byItem.get(String(digits.indexOf(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
@@ -298,21 +299,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
-      const legend = question.querySelector<HTMLElement>("[data-question-legend]");
+      const legend = one<HTMLElement>(question, "[data-question-legend]");
       const points = Number(question.dataset.points ?? "0");
       if (legend) legend.textContent = fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points });
     });
-    for (const list of lesson.querySelectorAll("[data-ordering-list]")) updateOrderingButtons(list);
-  }
-
-  function updateOrderingButtons(list: Element): void {
-    const items = Array.from(list.children);
-    items.forEach((item, index) => {
-      const up = item.querySelector<HTMLButtonElement>("[data-move=up]");
-      const down = item.querySelector<HTMLButtonElement>("[data-move=down]");
-      if (up) up.disabled = index === 0;
-      if (down) down.disabled = index === items.length - 1;
-    });
+    for (const list of all(lesson, "[data-ordering-list]")) updateOrderingButtons(list);
   }
 
   function currentAttempt(lesson: HTMLElement): Attempt {
@@ -352,7 +343,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pool.forEach((question, index) => {
       question.hidden = !drawn.has(index);
       resetQuestion(question);
-      const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+      const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
       arrangeChoices(question, shuffles(lesson, question) ? attemptTools.shuffle(fixed) : []);
     });
     submittedLessons.delete(lesson);
@@ -372,7 +363,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       arrangeChoices(question, []);
       if (!entry) continue;
       if (entry.order.length > 0) {
-        const fixed = choiceRows(question).map((row) => row.hasAttribute("data-fixed"));
+        const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
         if (!shuffles(lesson, question) || entry.order.some((value, place) => (fixed[place] || fixed[value]) && value !== place)) return false;
         arrangeChoices(question, entry.order);
       }
@@ -394,16 +385,16 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
   function showQuestionPage(lesson: HTMLElement, index: number): void {
-    const pager = lesson.querySelector<HTMLElement>("[data-question-pager]");
+    const pager = one<HTMLElement>(lesson, "[data-question-pager]");
     const drawn = drawnOf(lesson);
     if (!pager || drawn.length === 0) return;
     const current = Math.min(Math.max(index, 0), drawn.length - 1);
     pagedLessons.set(lesson, current);
     drawn.forEach((question, place) => question.toggleAttribute("data-paged-out", place !== current));
     pager.hidden = false;
-    const count = pager.querySelector<HTMLElement>("[data-question-count]");
+    const count = one<HTMLElement>(pager, "[data-question-count]");
     if (count) count.textContent = fill(text.questionCount, { number: current + 1, count: drawn.length });
-    const [previous, next] = Array.from(pager.querySelectorAll<HTMLButtonElement>("[data-question-step]"));
+    const [previous, next] = listAll<HTMLButtonElement>(pager, "[data-question-step]");
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
   }
@@ -411,25 +402,25 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
     for (const question of poolOf(lesson)) question.removeAttribute("data-paged-out");
-    const pager = lesson.querySelector<HTMLElement>("[data-question-pager]");
+    const pager = one<HTMLElement>(lesson, "[data-question-pager]");
     if (pager) pager.hidden = true;
     pagedLessons.delete(lesson);
   }
 
   /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
   function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
-    if (lesson.hasAttribute("data-one-at-a-time")) {
+    if (has(lesson, "data-one-at-a-time")) {
       if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
       else showAllQuestions(lesson);
     }
-    const submit = lesson.querySelector<HTMLElement>("[data-submit-quiz]");
-    const retry = lesson.querySelector<HTMLElement>("[data-retry-quiz]");
+    const submit = one<HTMLElement>(lesson, "[data-submit-quiz]");
+    const retry = one<HTMLElement>(lesson, "[data-retry-quiz]");
     const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
     const left = attemptsLeft(lesson, record?.attempts ?? 0);
     if (submit) submit.hidden = state === "done";
     if (retry) retry.hidden = state === "open" || left === 0;
     if (state === "open") {
-      const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
+      const result = one<HTMLElement>(lesson, "[data-quiz-result]");
       if (result) result.replaceChildren();
     }
   }
@@ -438,7 +429,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   async function checkQuestion(question: HTMLElement): Promise<void> {
     const lesson = lessonOf(question);
-    const verdict = question.querySelector<HTMLElement>("[data-verdict]");
+    const verdict = one<HTMLElement>(question, "[data-verdict]");
     if (!isAnswered(question)) {
       clearGrade(question);
       if (verdict) verdict.textContent = text.unanswered;
@@ -452,7 +443,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       question.dataset.checked = "true";
       setLocked(question, true);
       save(lesson);
-      question.querySelector<HTMLElement>("[data-feedback-region]")?.focus();
+      one<HTMLElement>(question, "[data-feedback-region]")?.focus();
     }
   }
 
@@ -463,15 +454,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
   function requestSubmit(lesson: HTMLElement): void {
     const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
-    const dialog = lesson.querySelector<HTMLDialogElement>("[data-submit-dialog]");
+    const dialog = one<HTMLDialogElement>(lesson, "[data-submit-dialog]");
     if (unanswered.length === 0 || !dialog) {
       void submitQuiz(lesson);
       return;
     }
     const count = drawnOf(lesson).length;
-    const title = dialog.querySelector<HTMLElement>("[data-dialog-title]");
+    const title = one<HTMLElement>(dialog, "[data-dialog-title]");
     if (title) title.textContent = fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count });
-    const list = dialog.querySelector<HTMLElement>("[data-unanswered-list]");
+    const list = one<HTMLElement>(dialog, "[data-unanswered-list]");
     list?.replaceChildren(
       ...unanswered.map((question) => {
         const item = document.createElement("li");
@@ -486,7 +477,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     );
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
-    dialog.querySelector<HTMLElement>("[data-dialog-back]")?.focus();
+    one<HTMLElement>(dialog, "[data-dialog-back]")?.focus();
   }
 
   function closeDialog(dialog: HTMLDialogElement): void {
@@ -517,8 +508,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const points = Number(question.dataset.points ?? "0");
       possiblePoints += points;
       earnedPoints += points * result.fraction;
-      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+      lines.push(resultLine(index, result.fraction));
     }
     const lessonId = lesson.dataset.lessonId ?? "";
     const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
@@ -535,6 +525,13 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     summary.push(verdictSentence(passingScore, passed, record));
     summary.push(attemptsSentence(score.attemptsLeft));
     showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
+  }
+
+  /** A question's line in the results' review: "Question 2: correct", and its mark. */
+  function resultLine(index: number, fraction: number): ResultLine {
+    const state = stateOf(fraction);
+    const template = state === "correct" ? text.correctQuestion : state === "incorrect" ? text.incorrectQuestion : text.partlyCorrectQuestion;
+    return { text: fill(template, { number: index + 1 }), state };
   }
 
   function verdictSentence(passMark: number | null, passedNow: boolean, record: { bestScorePercent: number; passed: boolean } | undefined): string {
@@ -554,7 +551,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    */
   function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
-    const result = lesson.querySelector<HTMLElement>("[data-quiz-result]");
+    const result = one<HTMLElement>(lesson, "[data-quiz-result]");
     if (!result) return;
     const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => {
       const created = document.createElement(tag);
@@ -621,8 +618,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
-      const template = result.fraction === 1 ? text.correctQuestion : result.fraction === 0 ? text.incorrectQuestion : text.partlyCorrectQuestion;
-      lines.push({ text: fill(template, { number: index + 1 }), state: result.fraction === 1 ? "correct" : result.fraction === 0 ? "incorrect" : "partial" });
+      lines.push(resultLine(index, result.fraction));
     }
     if (submitted && record) showRestoredResult(lesson, record, lines);
     else setPanel(lesson, "open");
@@ -639,39 +635,39 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /* ---------- Wiring ---------- */
 
-  for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) startAttempt(lesson);
+  for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) startAttempt(lesson);
 
-  document.addEventListener(events.stateRestored, () => {
-    for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) void restoreQuiz(lesson);
+  on(events.stateRestored, () => {
+    for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) void restoreQuiz(lesson);
   });
 
   const saveFrom = (target: EventTarget | null): void => {
-    const question = target instanceof Element ? target.closest<HTMLElement>("[data-question]") : null;
+    const question = around<HTMLElement>(target, "[data-question]");
     const lesson = question ? lessonOf(question) : null;
     if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
   };
   // Leaving the page (another lesson, the browser's Back) closes a submit dialog left open.
   window.addEventListener("hashchange", () => {
-    for (const dialog of document.querySelectorAll<HTMLDialogElement>("[data-submit-dialog][open]")) closeDialog(dialog);
+    for (const dialog of all<HTMLDialogElement>(document, "[data-submit-dialog][open]")) closeDialog(dialog);
   });
   // Saved on "change" (a pick, or leaving a blank), not per keystroke: each save may be an LMS commit.
   // Typing not yet committed is saved when the page goes, before the adapters finish the session.
-  document.addEventListener("change", (event) => saveFrom(event.target));
+  on("change", (event) => saveFrom(event.target));
   const saveOpenAttempts = (): void => {
-    for (const lesson of document.querySelectorAll<HTMLElement>("[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
+    for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
   };
   window.addEventListener("beforeunload", saveOpenAttempts);
   window.addEventListener("pagehide", saveOpenAttempts);
 
-  document.addEventListener("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+  on("click", (event) => {
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     const question = button.closest<HTMLElement>("[data-question]");
     const lesson = lessonOf(button);
     const dialog = button.closest<HTMLDialogElement>("[data-submit-dialog]");
-    if (button.hasAttribute("data-check-answer") && question) void checkQuestion(question);
-    else if (button.hasAttribute("data-submit-quiz") && lesson) requestSubmit(lesson);
-    else if (button.hasAttribute("data-retry-quiz") && lesson) retryQuiz(lesson);
+    if (has(button, "data-check-answer") && question) void checkQuestion(question);
+    else if (has(button, "data-submit-quiz") && lesson) requestSubmit(lesson);
+    else if (has(button, "data-retry-quiz") && lesson) retryQuiz(lesson);
     else if (button.dataset.questionStep && lesson) {
       // The next question's first control takes focus, so its legend ("Question 3 (1 point)") is read.
       const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset.questionStep)];
@@ -682,8 +678,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       saveFrom(question);
     } else if (dialog && lesson) {
       closeDialog(dialog);
-      if (button.hasAttribute("data-dialog-submit")) void submitQuiz(lesson);
-      else if (button.hasAttribute("data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
+      if (has(button, "data-dialog-submit")) void submitQuiz(lesson);
+      else if (has(button, "data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
       else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => candidate.dataset.questionId === button.dataset.goToQuestion));
     }
   });

@@ -3,6 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
+import { all, fill, has, listAll, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
@@ -13,13 +14,13 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = Array.from(document.querySelectorAll<HTMLElement>("[data-page]"));
+  const pages = listAll<HTMLElement>(document, "[data-page]");
   const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
     id: page.dataset.lessonId ?? "",
     title: page.dataset.lessonTitle ?? "",
     kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
-    finalAssessment: page.dataset.lessonKind === "quiz" && page.hasAttribute("data-final-assessment"),
+    finalAssessment: page.dataset.lessonKind === "quiz" && has(page, "data-final-assessment"),
   }));
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
@@ -27,10 +28,6 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   let currentPage: HTMLElement | null = null;
   let platformPassMark: number | null = null;
   let currentLessonId: string | null = null;
-
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
 
   function pageForLesson(lessonId: string): HTMLElement | undefined {
     return lessonPages.find((page) => page.dataset.lessonId === lessonId);
@@ -53,12 +50,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   function showStateInContents(lessonId: string): void {
     const page = pageForLesson(lessonId);
-    const link = page ? document.querySelector<HTMLElement>(`[data-contents-link="${page.id}"]`) : null;
+    const link = page ? one<HTMLElement>(document, `[data-contents-link="${page.id}"]`) : null;
     if (!link) return;
     const state = lessonState(lessonId);
     if (state) link.dataset.state = state;
     else delete link.dataset.state;
-    const note = link.querySelector<HTMLElement>("[data-state-note]");
+    const note = one<HTMLElement>(link, "[data-state-note]");
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
@@ -71,11 +68,11 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]");
+    const bar = one<HTMLProgressElement>(document, "[data-progress-bar]");
     if (bar) bar.value = done;
-    const label = document.querySelector<HTMLElement>("[data-progress-text]");
+    const label = one<HTMLElement>(document, "[data-progress-text]");
     if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
-    const start = document.querySelector<HTMLAnchorElement>("[data-start-course]");
+    const start = one<HTMLAnchorElement>(document, "[data-start-course]");
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
     if (!start || !resumeAt || !page) return;
@@ -86,16 +83,16 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function showPage(page: HTMLElement, moveFocus: boolean): void {
     for (const other of pages) other.hidden = other !== page;
     currentPage = page;
-    for (const link of document.querySelectorAll<HTMLElement>("[data-contents-link]")) {
+    for (const link of all<HTMLElement>(document, "[data-contents-link]")) {
       if (link.dataset.contentsLink === page.id) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }
-    if (moveFocus) page.querySelector<HTMLElement>("[data-page-heading]")?.focus();
+    if (moveFocus) one<HTMLElement>(page, "[data-page-heading]")?.focus();
     const lessonId = page.dataset.lessonId;
-    const progress = document.querySelector<HTMLElement>("[data-progress]");
+    const progress = one<HTMLElement>(document, "[data-progress]");
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
-      if (page.hasAttribute("data-completion")) showCompletion(page);
+      if (has(page, "data-completion")) showCompletion(page);
       return;
     }
     const position = lessonPages.indexOf(page) + 1;
@@ -104,12 +101,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     visited.add(lessonId);
     showStateInContents(lessonId);
     const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
-    document.dispatchEvent(new CustomEvent(events.lessonVisited, { detail: visit }));
+    emit(events.lessonVisited, visit);
   }
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
   function showCompletion(page: HTMLElement): void {
-    const status = page.querySelector<HTMLElement>("[data-completion-status]");
+    const status = one<HTMLElement>(page, "[data-completion-status]");
     if (!status) return;
     const state = progress();
     const remaining = lessons.length - state.visitedLessonIds.length;
@@ -128,10 +125,14 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     return (countsLast(lessonId) ? record?.lastScorePercent : record?.bestScorePercent) ?? 0;
   }
 
-  function progress(): CourseProgress {
-    // A final assessment alone decides success and score; without one, every quiz lesson counts.
+  /** The quiz lessons whose result decides the course: a final assessment alone, else every quiz lesson. */
+  function decidingLessons(): LessonSummary[] {
     const final = lessons.filter((lesson) => lesson.finalAssessment);
-    const quizLessons = final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
+    return final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz");
+  }
+
+  function progress(): CourseProgress {
+    const quizLessons = decidingLessons();
     const bestScores = quizLessons.map((lesson) => countedScore(lesson.id, quizzes.get(lesson.id)));
     return {
       currentLessonId,
@@ -144,9 +145,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     };
   }
 
+  function emit(eventName: string, detail: unknown): void {
+    document.dispatchEvent(new CustomEvent(eventName, { detail }));
+  }
+
   function listen<Detail>(eventName: string, listener: (detail: Detail) => void): () => void {
     const handler = (event: Event): void => listener((event as CustomEvent<Detail>).detail);
-    document.addEventListener(eventName, handler);
+    on(eventName, handler);
     return () => document.removeEventListener(eventName, handler);
   }
 
@@ -161,15 +166,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       showStateInContents(lessonId);
     }
     for (const [lessonId, attempt] of Object.entries(state.attempts ?? {})) if (pageForLesson(lessonId)) attempts.set(lessonId, attempt);
-    document.dispatchEvent(new CustomEvent(events.stateRestored, { detail: progress() }));
+    emit(events.stateRestored, progress());
     const page = state.currentLessonId ? pageForLesson(state.currentLessonId) : undefined;
     if (page && page !== currentPage) showPage(page, false);
   }
 
-  /** The quiz lessons whose result decides the course: the final assessment, else every quiz lesson. */
   function decides(lessonId: string): boolean {
-    const final = lessons.filter((lesson) => lesson.finalAssessment);
-    return (final.length > 0 ? final : lessons.filter((lesson) => lesson.kind === "quiz")).some((lesson) => lesson.id === lessonId);
+    return decidingLessons().some((lesson) => lesson.id === lessonId);
   }
 
   function passMarkOf(lessonId: string, own: number | null): number | null {
@@ -181,7 +184,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     for (const page of lessonPages) {
       const lessonId = page.dataset.lessonId ?? "";
       const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
-      const label = page.querySelector<HTMLElement>("[data-pass-mark]");
+      const label = one<HTMLElement>(page, "[data-pass-mark]");
       if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
     }
   }
@@ -215,9 +218,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const first = pageFromFragment() ?? resumed ?? pages[0];
     if (first && first !== currentPage) showPage(first, false);
     document.documentElement.classList.add("course-ready");
-    document.dispatchEvent(new CustomEvent(events.ready, { detail: progress() }));
+    emit(events.ready, progress());
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  if (document.readyState === "loading") on("DOMContentLoaded", start);
   else setTimeout(start, 0);
 
   return {
@@ -233,17 +236,17 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       });
       showStateInContents(result.lessonId);
       const score = { ...result, attempt, attemptsLeft: maxAttempts === null ? null : Math.max(0, maxAttempts - attempt) };
-      document.dispatchEvent(new CustomEvent(events.quizScored, { detail: score }));
+      emit(events.quizScored, score);
       return score;
     },
     quizRecord: (lessonId) => quizzes.get(lessonId),
     announceQuestionAnswer(answer) {
-      document.dispatchEvent(new CustomEvent(events.questionAnswered, { detail: answer }));
+      emit(events.questionAnswered, answer);
     },
     saveAttempt(lessonId, attempt) {
       if (attempt === null) attempts.delete(lessonId);
       else attempts.set(lessonId, attempt);
-      document.dispatchEvent(new CustomEvent(events.attemptSaved, { detail: lessonId }));
+      emit(events.attemptSaved, lessonId);
     },
     attemptOf: (lessonId) => attempts.get(lessonId),
     passMarkOf,

@@ -4,18 +4,26 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
+import { all, around, fill, has, on, one } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
-export function installWidgets(text: RuntimeText): void {
-  function fill(template: string, values: Record<string, string | number>): string {
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-  }
+/** An ordering list's move buttons: no "up" on the first item, no "down" on the last (the quiz renumbers too). */
+export function updateOrderingButtons(list: Element): void {
+  const items = Array.from(list.children);
+  items.forEach((item, index) => {
+    const up = one<HTMLButtonElement>(item, "[data-move=up]");
+    const down = one<HTMLButtonElement>(item, "[data-move=down]");
+    if (up) up.disabled = index === 0;
+    if (down) down.disabled = index === items.length - 1;
+  });
+}
 
+export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
     const container = tab.closest<HTMLElement>("[data-tabs]");
     if (!list || !container) return;
-    for (const other of list.querySelectorAll<HTMLElement>("[role=tab]")) {
+    for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
       other.setAttribute("aria-selected", String(selected));
       other.tabIndex = selected ? 0 : -1;
@@ -58,26 +66,16 @@ export function installWidgets(text: RuntimeText): void {
     else list.insertBefore(sibling, item);
     updateOrderingButtons(list);
     // Moving a node drops its focus; give it back, to the other button when this one is now disabled.
-    const other = item.querySelector<HTMLButtonElement>(`[data-move=${direction === "up" ? "down" : "up"}]`);
+    const other = one<HTMLButtonElement>(item, `[data-move=${direction === "up" ? "down" : "up"}]`);
     const focusTarget = button instanceof HTMLButtonElement && button.disabled ? other : button;
     focusTarget?.focus();
     const items = Array.from(list.children);
     const status = list.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
-    const itemText = item.querySelector(".ordering-text")?.textContent ?? "";
+    const itemText = one(item, ".ordering-text")?.textContent ?? "";
     if (status) status.textContent = fill(text.moved, { item: itemText, position: items.indexOf(item) + 1, count: items.length });
   }
 
-  function updateOrderingButtons(list: Element): void {
-    const items = Array.from(list.children);
-    items.forEach((item, index) => {
-      const up = item.querySelector<HTMLButtonElement>("[data-move=up]");
-      const down = item.querySelector<HTMLButtonElement>("[data-move=down]");
-      if (up) up.disabled = index === 0;
-      if (down) down.disabled = index === items.length - 1;
-    });
-  }
-
-  for (const list of document.querySelectorAll("[data-ordering-list]")) updateOrderingButtons(list);
+  for (const list of all(document, "[data-ordering-list]")) updateOrderingButtons(list);
 
   /* ---------- ordering by pick, choose, confirm ---------- */
 
@@ -88,7 +86,7 @@ export function installWidgets(text: RuntimeText): void {
     const list = item.parentElement;
     const status = item.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
     const items = Array.from(list?.children ?? []);
-    if (status) status.textContent = fill(template, { item: item.querySelector(".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
+    if (status) status.textContent = fill(template, { item: one(item, ".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
 
   /** Puts the item at `index` of its list; the item's button keeps the focus it had. */
@@ -98,7 +96,7 @@ export function installWidgets(text: RuntimeText): void {
     const others = Array.from(list.children).filter((child) => child !== item);
     moving = true;
     list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
-    item.querySelector<HTMLElement>("[data-pick]")?.focus();
+    one<HTMLElement>(item, "[data-pick]")?.focus();
     moving = false;
     updateOrderingButtons(list);
   }
@@ -107,7 +105,7 @@ export function installWidgets(text: RuntimeText): void {
     if (!picked) return;
     const { item, from } = picked;
     picked = null;
-    item.querySelector("[data-pick]")?.setAttribute("aria-pressed", "false");
+    one(item, "[data-pick]")?.setAttribute("aria-pressed", "false");
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
@@ -126,7 +124,7 @@ export function installWidgets(text: RuntimeText): void {
     announce(item, text.picked);
   }
 
-  document.addEventListener("keydown", (event) => {
+  on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
     const item = target?.hasAttribute("data-pick") ? target.closest<HTMLElement>("li") : null;
     if (!item || picked?.item !== item) return;
@@ -142,29 +140,29 @@ export function installWidgets(text: RuntimeText): void {
     }
   });
   // Moving on (Tab, a click elsewhere) confirms the place chosen.
-  document.addEventListener("focusout", (event) => {
+  on("focusout", (event) => {
     if (!moving && picked && event.target instanceof Element && picked.item.contains(event.target)) drop(true);
   });
 
-  document.addEventListener("click", (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("button") : null;
+  on("click", (event) => {
+    const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     if (button.getAttribute("role") === "tab") selectTab(button, false);
-    else if (button.hasAttribute("data-flip")) flip(button);
+    else if (has(button, "data-flip")) flip(button);
     else if (button.dataset.move === "up" || button.dataset.move === "down") move(button, button.dataset.move);
-    else if (button.hasAttribute("data-pick")) togglePick(button);
+    else if (has(button, "data-pick")) togglePick(button);
   });
 
-  document.addEventListener("keydown", (event) => {
+  on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
-  const contents = document.querySelector<HTMLDetailsElement>("[data-contents]");
+  const contents = one<HTMLDetailsElement>(document, "[data-contents]");
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {
-    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    const link = around(event.target, "a");
     if (link && narrow.matches) contents.open = false;
   });
 }
