@@ -85,3 +85,20 @@ export interface ToolResult {
 export interface ReadResult {
   readonly contents?: readonly { readonly text?: string; readonly blob?: string }[];
 }
+
+/** What a host says of its look: its theme and the CSS variables the view takes on. */
+export interface HostContext {
+  readonly theme?: unknown;
+  readonly styles?: { readonly variables?: unknown };
+}
+
+/** Takes on the host's theme and its CSS variables (only custom properties, only strings). */
+export function applyHostContext(context: HostContext | undefined): void {
+  if (!context) return;
+  const root = document.documentElement;
+  if (context.theme === "dark" || context.theme === "light") root.dataset.theme = context.theme;
+  const variables = context.styles?.variables;
+  if (variables && typeof variables === "object") {
+    for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+  }
+}

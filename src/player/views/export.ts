@@ -5,7 +5,7 @@
  * supplies export_course's result after the `ui/initialize` handshake.
  */
 import type { ExportViewConfig } from "../config.ts";
-import { createViewBridge, type ContentItem, type HostError, type ReadResult, type RpcMessage, type ToolResult } from "./bridge.ts";
+import { createViewBridge, type ContentItem, type HostError, type ReadResult, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
 
 interface PackageFacts {
   readonly uri: string;
@@ -22,11 +22,6 @@ interface PackageFacts {
 
 interface HostCapabilities {
   readonly downloadFile?: unknown;
-}
-
-interface HostContext {
-  readonly theme?: unknown;
-  readonly styles?: { readonly variables?: unknown };
 }
 
 export function startExportView(config: ExportViewConfig): void {
@@ -252,16 +247,6 @@ export function startExportView(config: ExportViewConfig): void {
     } finally {
       busy = false;
       button.removeAttribute("aria-disabled");
-    }
-  };
-
-  const applyHostContext = (context: HostContext | undefined): void => {
-    if (!context) return;
-    const root = document.documentElement;
-    if (context.theme === "dark" || context.theme === "light") root.dataset.theme = context.theme;
-    const variables = context.styles?.variables;
-    if (variables && typeof variables === "object") {
-      for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
     }
   };
 

@@ -6,7 +6,7 @@
  * thumbnail drawn on a canvas, so the agent can place the asset and write its alt text.
  */
 import type { FilesViewConfig } from "../config.ts";
-import { createViewBridge, type RpcMessage, type ToolResult } from "./bridge.ts";
+import { createViewBridge, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
 
 interface UploadFact {
   assetId: string;
@@ -15,11 +15,6 @@ interface UploadFact {
   byteSize: number;
   width?: number;
   height?: number;
-}
-
-interface HostContext {
-  readonly theme?: unknown;
-  readonly styles?: { readonly variables?: unknown };
 }
 
 const thumbnailPixels = 160;
@@ -197,16 +192,6 @@ export function startFilesView(config: FilesViewConfig): void {
     courseId = id;
     $("course").textContent = title ? `Files for “${String(title)}”` : `Files for course ${id}`;
     choose.disabled = false;
-  };
-
-  const applyHostContext = (context: HostContext | undefined): void => {
-    if (!context) return;
-    const root = document.documentElement;
-    if (context.theme === "dark" || context.theme === "light") root.dataset.theme = context.theme;
-    const variables = context.styles?.variables;
-    if (variables && typeof variables === "object") {
-      for (const [name, value] of Object.entries(variables)) if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
-    }
   };
 
   function onMessage(event: MessageEvent): void {
