@@ -11,11 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { allUnits, type TranslationUnit } from "./support/translation-units.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { createRichCourse, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
 
-type Unit = { id: string; source: string; target: string | null; state: string; translatorNote?: string };
+type Unit = TranslationUnit;
 type Counts = { units: number; translated: number; untranslated: number; outdated: number };
 
 async function exportXliff(agent: Agent, courseId: string, language: string, format: "xliff20" | "xliff12"): Promise<string> {
@@ -23,17 +24,6 @@ async function exportXliff(agent: Agent, courseId: string, language: string, for
   expect(result.isError).toBeFalsy();
   const link = result.content.find((item) => item.type === "resource_link") as { uri: string };
   return new TextDecoder().decode((await readExport(agent, link.uri)).bytes);
-}
-
-async function allUnits(agent: Agent, courseId: string, language: string): Promise<Unit[]> {
-  const units: Unit[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await agent.call("get_translation_units", { courseId, language, ...(cursor ? { cursor } : {}) })) as { units: Unit[]; nextCursor: string | null };
-    units.push(...page.units);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return units;
 }
 
 function run(command: string[], cwd: string): void {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { allUnits, uploadAsset as upload, type TranslationUnit } from "./support/translation-units.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ import { unzipSync } from "fflate";
 import { waitForCourse } from "./support/export-player.ts";
 import { launchChromium } from "./support/lms-harness.ts";
 
-type Unit = { id: string; source: string; target: string | null; state: string };
+type Unit = TranslationUnit;
 type Block = { id: string; type: string; assetId?: string; captions?: { assetId?: string; language?: string }; captionTracks?: { assetId?: string; language: string }[] };
 type CourseRead = { id: string; theme: { logo?: { assetId: string } } | null; modules: { lessons: { blocks: Block[] }[] }[] };
 
@@ -25,21 +26,6 @@ const base64 = (text: string) => Buffer.from(text).toString("base64");
 const englishCaptions = base64("WEBVTT\n\n00:00.000 --> 00:05.000\nPut your goggles on first.\n");
 const germanCaptions = base64("WEBVTT\n\n00:00.000 --> 00:05.000\nSetzen Sie zuerst die Schutzbrille auf.\n");
 const pdf = base64("%PDF-1.4\n%%EOF\n");
-
-async function upload(agent: Agent, courseId: string, filename: string, dataBase64: string): Promise<string> {
-  return ((await agent.call("upload_asset", { courseId, filename, dataBase64 })) as { asset: { id: string } }).asset.id;
-}
-
-async function allUnits(agent: Agent, courseId: string, language: string): Promise<Unit[]> {
-  const units: Unit[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await agent.call("get_translation_units", { courseId, language, ...(cursor ? { cursor } : {}) })) as { units: Unit[]; nextCursor: string | null };
-    units.push(...page.units);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return units;
-}
 
 describe("media per language", () => {
   let service: TestService;

@@ -12,13 +12,14 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { allUnits, uploadAsset as upload, type TranslationUnit } from "./support/translation-units.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { pngBase64, readExport } from "./support/transfer.ts";
 import { unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer } from "./support/lms-harness.ts";
 
-type Unit = { id: string; source: string; target: string | null; state: string };
+type Unit = TranslationUnit;
 type Block = { id: string; type: string; markers?: { x: number; y: number }[] };
 type CourseRead = { id: string; modules: { lessons: { id: string; blocks: Block[] }[] }[] };
 
@@ -29,21 +30,6 @@ const pdf = (mark: string) => text(`%PDF-1.4\n% ${mark}\n%%EOF\n`);
 /** Each language's own file, told apart by the mark at its end. */
 const marks = { enPlan: "en-plan", enPlan2: "en-plan-2", enGraphic2: "en-graphic-2", dePlan: "de-plan", deGraphic: "de-graphic", deChoice: "de-choice", dePdf: "de-pdf", frPlan: "fr-plan", frPdf: "fr-pdf" };
 const cues = { en: "Put your goggles on first.", de: "Setzen Sie zuerst die Schutzbrille auf.", fr: "Mettez d'abord vos lunettes." };
-
-async function upload(agent: Agent, courseId: string, filename: string, dataBase64: string): Promise<string> {
-  return ((await agent.call("upload_asset", { courseId, filename, dataBase64 })) as { asset: { id: string } }).asset.id;
-}
-
-async function allUnits(agent: Agent, courseId: string, language: string): Promise<Unit[]> {
-  const units: Unit[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = (await agent.call("get_translation_units", { courseId, language, ...(cursor ? { cursor } : {}) })) as { units: Unit[]; nextCursor: string | null };
-    units.push(...page.units);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return units;
-}
 
 /** A translator's text: the source's words with the language tag after them (Markdown and inline codes kept). */
 const translated = (source: string, language: string) => `${source} (${language})`;
