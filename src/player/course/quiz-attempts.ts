@@ -36,6 +36,9 @@ export interface AttemptTools {
   decode(value: unknown, shape: PoolShape): Attempt | null;
 }
 
+/** One character per index (0-35) in a saved attempt's orders and answers; the quiz writes answers with it too. */
+export const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+
 export function createAttemptTools(): AttemptTools {
   const randomBelow = (limit: number): number => {
     const values = new Uint32Array(1);
@@ -89,8 +92,6 @@ export function createAttemptTools(): AttemptTools {
     const movable = shuffled(fixed.flatMap((isFixed, index) => (isFixed ? [] : [index])));
     return fixed.map((isFixed, index) => (isFixed ? index : (movable.shift() as number)));
   }
-
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
 
   function encode(attempt: Attempt): unknown {
     const entries = attempt.entries.map((entry) => {
