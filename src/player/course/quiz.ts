@@ -12,7 +12,7 @@ import { all, around, fieldOf, fill, has, listAll, make, on, one, setIn } from "
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import { digits, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
+import { digitOf, indexOfDigit, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
 
 /** One question's line in the results' review. */
@@ -59,7 +59,6 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const lessonIdOf = (lesson: HTMLElement | null | undefined): string => lesson?.dataset.lessonId ?? "";
   const questionIdOf = (question: HTMLElement): string => question.dataset.questionId ?? "";
   const pointsOf = (question: HTMLElement): number => Number(question.dataset.points ?? "0");
-  const digitOf = (value: string | undefined): string => digits.charAt(Number(value));
   /** The values of a question's form controls, "" for a part that is not one (an ordering item). */
   const fieldValues = (question: HTMLElement): string[] => partsOf(question).map((part) => fieldOf(part)?.value ?? "");
 
@@ -247,9 +246,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function answerOf(question: HTMLElement): string | string[] {
     const grading = question.dataset.grading;
-    if (grading === "choice") return checkedValues(question).map(digitOf).join("");
-    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digitOf(part.dataset.item)).join("") : "";
-    if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(part.value) : "-")).join("");
+    if (grading === "choice") return checkedValues(question).map((value) => digitOf(Number(value))).join("");
+    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digitOf(Number(part.dataset.item))).join("") : "";
+    if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(Number(part.value)) : "-")).join("");
     return partsOf(question).map((part) => (part instanceof HTMLInputElement ? part.value : ""));
   }
 
@@ -266,7 +265,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (typeof answer !== "string") return false;
     if (grading === "choice") {
-      const chosen = Array.from(answer, (digit) => digits.indexOf(digit));
+      const chosen = Array.from(answer, indexOfDigit);
       const inputs = parts.filter((part): part is HTMLInputElement => part instanceof HTMLInputElement);
       if (chosen.some((index) => index < 0 || index >= inputs.length) || (inputs[0]?.type === "radio" && chosen.length > 1)) return false;
       for (const input of inputs) input.checked = chosen.includes(Number(input.value));
@@ -278,7 +277,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       return parts.every((part, index) => {
         const digit = answer.charAt(index);
         if (!(part instanceof HTMLSelectElement)) return false;
-        const value = digit === "-" ? "" : String(digits.indexOf(digit));
+        const value = digit === "-" ? "" : String(indexOfDigit(digit));
         if (!Array.from(part.options).some((option) => option.value === value)) return false;
         part.value = value;
         return true;
@@ -288,7 +287,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (answer === "") return true;
       const list = one(question, "[data-ordering-list]");
       const byItem = new Map(parts.map((part) => [part.dataset.item, part]));
-      const wanted = Array.from(answer, (digit) => byItem.get(String(digits.indexOf(digit))));
+      const wanted = Array.from(answer, (digit) => byItem.get(String(indexOfDigit(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
       for (const item of wanted) if (item) list.appendChild(item);
       question.dataset.touched = "true";
