@@ -63,10 +63,11 @@ input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.
 .result-mark { color: var(--muted); font-weight: 600; }
 .result-summary { font-weight: 600; font-size: 1.0625rem; }
 .question-results { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
-.question-results li::before { display: inline-block; width: 1.75rem; font-weight: 700; }
-.question-results li[data-review="correct"]::before { content: "\\2713" / ""; color: var(--correct); }
-.question-results li[data-review="incorrect"]::before { content: "\\2717" / ""; color: var(--incorrect); }
-.question-results li[data-review="partial"]::before { content: "\\25D0" / ""; color: var(--muted); }
+/* A review line's mark and colour, as a graded part's (course sheet), partly right in between. */
+[data-review="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
+[data-review="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
+[data-review="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
+.question-results li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
 .submit-dialog { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
 .submit-dialog::backdrop { background: rgb(15 23 42 / 0.6); }
 .submit-dialog h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
