@@ -17,6 +17,7 @@ import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import type { EventStreams } from "./event-streams.ts";
+import { SessionTransport } from "./session-transport.ts";
 
 
 export interface SessionOptions {
@@ -167,11 +168,14 @@ export function createMcpSessions(options: SessionOptions) {
     try {
       const server = options.createServer();
       const streams = options.streams?.transportOptions(record.id, caller.user.sub);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => record.id,
-        onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
-        ...streams,
-      });
+      const transport = new SessionTransport(
+        new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => record.id,
+          onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
+          ...streams,
+        }),
+        streams ?? {},
+      );
       await server.connect(transport);
       // The replayed handshake's answer goes nowhere: nothing of it is stored.
       if (streams) streams.eventStore.muted = true;
@@ -199,7 +203,7 @@ export function createMcpSessions(options: SessionOptions) {
     });
   }
 
-  async function handleInSession(request: Request, id: string, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+  async function handleInSession(request: Request, id: string, caller: McpCaller, parsedBody: unknown, plain: boolean): Promise<Response> {
     const session = await sessionFor(id, caller, request.url);
     if (session instanceof Response) return session;
     if (!session) return sessionNotFound();
@@ -208,7 +212,7 @@ export function createMcpSessions(options: SessionOptions) {
     if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
     const response = await table.during(id, async () => {
       if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
-      const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
+      const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) }, plain);
       // The standalone GET stream keeps the session in use until it ends.
       return request.method === "GET" ? openedStream(answer, table.lease(id)) : answer;
     });
@@ -227,9 +231,10 @@ export function createMcpSessions(options: SessionOptions) {
       const server = options.createServer();
       // Chosen here, as the transport would, so the session's event store knows it from the start.
       const sessionId = crypto.randomUUID();
-      const transport = new WebStandardStreamableHTTPServerTransport({
+      const streams = options.streams?.transportOptions(sessionId, caller.user.sub);
+      const sdkTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
-        ...options.streams?.transportOptions(sessionId, caller.user.sub),
+        ...streams,
         onsessioninitialized: async (id) => {
           table.register(id, { transport, server, sub: caller.user.sub });
           options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });
@@ -238,6 +243,7 @@ export function createMcpSessions(options: SessionOptions) {
         },
         onsessionclosed: (id) => void closeSession(id, "closed"),
       });
+      const transport = new SessionTransport(sdkTransport, streams ?? {});
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
     } finally {
@@ -254,7 +260,8 @@ export function createMcpSessions(options: SessionOptions) {
     async handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
       // The SDK's own classification: a request carrying the 2026-07-28 envelope (or claiming that
       // revision in its header) is modern, and the modern path answers its malformed variants itself.
-      if (options.modern && request.method === "POST" && !plainLegacyRequest(request, parsedBody) && !(await isLegacyRequest(request, parsedBody))) {
+      const plain = request.method === "POST" && plainLegacyRequest(request, parsedBody);
+      if (options.modern && request.method === "POST" && !plain && !(await isLegacyRequest(request, parsedBody))) {
         // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
         if (request.headers.has("mcp-session-id")) return mixedEras();
         const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
@@ -265,7 +272,7 @@ export function createMcpSessions(options: SessionOptions) {
         return handleStateless(request, caller, parsedBody);
       }
       const sessionId = request.headers.get("mcp-session-id");
-      if (sessionId) return handleInSession(request, sessionId, caller, parsedBody);
+      if (sessionId) return handleInSession(request, sessionId, caller, parsedBody, plain);
       if (request.method !== "POST" || !isInitializing(parsedBody)) {
         return Promise.resolve(jsonRpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)"));
       }
