@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rawSession, sseEvents, startDeployment, type DeploymentKind, type McpDeployment, type RawSession, type SseEvent } from "./support/mcp-deployments.ts";
 import { waitFor } from "./support/wait.ts";
-import { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { Server, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { SessionTransport } from "../src/mcp/session-transport.ts";
 
 type Message = { id?: unknown; method?: string; params?: { level?: string; logger?: string }; result?: { structuredContent?: Record<string, unknown>; isError?: boolean } };
@@ -136,4 +136,50 @@ describe("the session transport on its own", () => {
     expect(through).toEqual(["initialize", "ping", "ping"]);
     await transport.close();
   });
+});
+
+describe("a plain request whose answer takes long", () => {
+  test("gets its stream opened (priming event, keep-alive) before the answer, which then arrives on it", async () => {
+    const store = new Map<string, JSONRPCMessage>();
+    const eventStore = {
+      async storeEvent(streamId: string, message: JSONRPCMessage) {
+        const id = String(store.size + 1);
+        store.set(id, message);
+        return `${id}`;
+      },
+      async replayEventsAfter() {
+        return "";
+      },
+    };
+    const sdk = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => "session-2", eventStore, retryInterval: 1000 });
+    const transport = new SessionTransport(sdk, { eventStore, retryInterval: 1000 });
+    const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.setRequestHandler("tools/call", async () => {
+      await released;
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    await server.connect(transport);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const post = (body: Record<string, unknown>, extra: Record<string, string> = {}) => new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    await (await transport.handleRequest(post(initialize), { parsedBody: initialize })).text();
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: {} } };
+    const answer = await waitFor(
+      transport.handleRequest(post(call, { "mcp-session-id": "session-2", "mcp-protocol-version": "2025-11-25" }), { parsedBody: call }, true),
+      60_000,
+      "the slow call's stream to open before its answer",
+    );
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    const events = sseEvents(answer);
+    const priming = await waitFor(events.next(), 30_000, "the priming event");
+    expect(priming).toMatchObject({ retry: 1000, data: "" });
+    expect(priming?.id).toMatch(/^[0-9]+$/);
+    release();
+    const result = await waitFor(events.next(), 30_000, "the answer on the opened stream");
+    expect(JSON.parse(result!.data)).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "done" }] } });
+    expect(await waitFor(events.next(), 30_000, "the stream's end")).toBeUndefined();
+    await transport.close();
+  }, 90_000);
 });

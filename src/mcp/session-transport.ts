@@ -17,9 +17,40 @@ import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isJsonContentType, SUPPORTED_PROTO
 
 type RequestId = JSONRPCRequest["id"];
 
-/** Seconds between SSE comments on a plain request's stream that stays open (the SDK transport's habit). */
+/** Milliseconds between SSE comments on a plain request's stream that stays open (the SDK transport's habit). */
 const keepAliveMs = 15_000;
+/**
+ * A plain request still without any message after this long gets its stream opened (priming event,
+ * then keep-alive comments), as the SDK transport opens one at once: a long silent tool call must not
+ * leave the connection idle until the server's deadline cuts it.
+ */
+const openAfterMs = 5_000;
 const encoder = new TextEncoder();
+
+/** Plain requests waiting for their first message, checked by one timer for all sessions while any wait. */
+const waiting = new Map<InFlight, { since: number; open: () => void }>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+
+function awaitFirstMessage(flight: InFlight, open: () => void): void {
+  waiting.set(flight, { since: Date.now(), open });
+  if (sweeper === undefined) {
+    sweeper = setInterval(openLongWaits, openAfterMs);
+    sweeper.unref?.();
+  }
+}
+
+function openLongWaits(): void {
+  const now = Date.now();
+  for (const [flight, { since, open }] of waiting) {
+    if (now - since < openAfterMs) continue;
+    waiting.delete(flight);
+    if (!flight.answered) open();
+  }
+  if (waiting.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
 
 const sseHeaders = (sessionId: string): Record<string, string> => ({
   "Content-Type": "text/event-stream",
@@ -136,6 +167,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     return new Promise<Response>((answer) => {
       const flight: InFlight = { streamId, head, answer, answered: false, detached: false };
       this.inFlight.set(message.id, flight);
+      awaitFirstMessage(flight, () => this.stream(flight));
       const closeStreams = primes
         ? { closeSSEStream: () => this.detach(flight), closeStandaloneSSEStream: () => this.sdk.closeStandaloneSSEStream() }
         : {};
@@ -155,6 +187,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     if (!flight.answered && final) {
       // The usual case: the response is the request's one message.
       flight.answered = true;
+      waiting.delete(flight);
       flight.answer(new Response(flight.head + event, { status: 200, headers: sseHeaders(this.sdk.sessionId ?? "") }));
       return;
     }
@@ -170,6 +203,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
   /** The request's messages from now on go out as an SSE stream, opened with what was held back. */
   private stream(flight: InFlight): void {
     flight.answered = true;
+    waiting.delete(flight);
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         flight.controller = controller;
@@ -195,6 +229,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     if (flight.detached) return;
     if (!flight.answered) {
       flight.answered = true;
+      waiting.delete(flight);
       flight.answer(new Response(flight.head, { status: 200, headers: sseHeaders(this.sdk.sessionId ?? "") }));
     }
     flight.detached = true;
@@ -213,6 +248,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     if (!flight.answered) {
       // The session closed before the request had an answer: the SDK transport ends its streams the same way.
       flight.answered = true;
+      waiting.delete(flight);
       flight.answer(new Response(flight.head, { status: 200, headers: sseHeaders(this.sdk.sessionId ?? "") }));
     }
   }
