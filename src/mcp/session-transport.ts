@@ -77,8 +77,8 @@ interface InFlight {
 }
 
 export interface SessionTransportOptions {
-  /** The session's event store (event-streams.ts), when streams are resumable. */
-  eventStore?: EventStore | undefined;
+  /** The session's event store (event-streams.ts), when streams are resumable; given the JSON it writes, if it takes it. */
+  eventStore?: (EventStore & { storeSerialized?(streamId: string, message: JSONRPCMessage, serialized: string): Promise<string> }) | undefined;
   /** The SSE `retry` field of priming events, as given to the SDK transport. */
   retryInterval?: number | undefined;
 }
@@ -181,8 +181,10 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     const flight = requestId === undefined ? undefined : this.inFlight.get(requestId);
     if (!flight) return this.sdk.send(message, options);
     if (final) this.inFlight.delete(requestId!);
-    const eventId = this.options.eventStore ? await this.options.eventStore.storeEvent(flight.streamId, message) : undefined;
-    const event = `event: message\n${eventId === undefined ? "" : `id: ${eventId}\n`}data: ${JSON.stringify(message)}\n\n`;
+    const json = JSON.stringify(message);
+    const store = this.options.eventStore;
+    const eventId = store === undefined ? undefined : store.storeSerialized ? await store.storeSerialized(flight.streamId, message, json) : await store.storeEvent(flight.streamId, message);
+    const event = `event: message\n${eventId === undefined ? "" : `id: ${eventId}\n`}data: ${json}\n\n`;
     if (flight.detached) return;
     if (!flight.answered && final) {
       // The usual case: the response is the request's one message.
