@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { plainLegacyRequest } from "../src/mcp/sessions.ts";
+import { claimsModernRevision, plainLegacyRequest } from "../src/mcp/sessions.ts";
 
 const envelope = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -59,5 +59,29 @@ describe("the session path's era check", () => {
 
   test("modern, malformed and unusual requests are left to the SDK", () => {
     for (const [name, body, headers] of cases.slice(4)) expect({ name, fast: plainLegacyRequest(post(body, headers), body) }).toEqual({ name, fast: false });
+  });
+});
+
+const modernCases: Case[] = [
+  ["a notification with the envelope", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: envelope } }, { "mcp-protocol-version": "2026-07-28" }],
+  ["an envelope naming a revision not served", { ...call, params: { ...call.params, _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2031-01-01" } } }, { "mcp-protocol-version": "2031-01-01" }],
+  ["an envelope with a 2025 header", { ...call, params: { ...call.params, _meta: envelope } }, { "mcp-protocol-version": "2025-06-18" }],
+  ["an envelope and no header", { ...call, params: { ...call.params, _meta: envelope } }],
+  ["an envelope and a malformed id", { ...call, id: null, params: { ...call.params, _meta: envelope } }],
+  ["an envelope in an array _meta", { ...call, params: { ...call.params, _meta: [envelope] } }],
+  ["an envelope at the top", { ...call, _meta: envelope }],
+  ["an envelope in a batch", [{ ...call, params: { ...call.params, _meta: envelope } }]],
+];
+
+describe("the modern path's claim check", () => {
+  test.each([...cases, ...modernCases])("%s: modern here only where the SDK says modern", async (_name, body, headers) => {
+    const fast = claimsModernRevision(body);
+    const sdk = await isLegacyRequest(post(body, headers), body);
+    if (fast) expect(sdk).toBe(false);
+  });
+
+  test("requests that carry the envelope take the short path; the rest are left to the SDK", () => {
+    for (const [name, body] of [...cases.slice(4, 7), ...modernCases.slice(0, 5)]) expect({ name, fast: claimsModernRevision(body) }).toEqual({ name, fast: true });
+    for (const [name, body] of [...cases.slice(0, 4), ...cases.slice(7), ...modernCases.slice(5)]) expect({ name, fast: claimsModernRevision(body) }).toEqual({ name, fast: false });
   });
 });

@@ -43,6 +43,8 @@ export interface EventStreamOptions {
 /** The SDK's EventStore for one session, plus a switch to keep a replayed handshake out of the store. */
 interface SessionEventStore extends EventStore {
   muted: boolean;
+  /** `storeEvent` for a message whose JSON the caller has made already (session-transport.ts). */
+  storeSerialized(streamId: string, message: JSONRPCMessage, serialized: string): Promise<string>;
 }
 
 const isResponse = (message: JsonObject): boolean => "id" in message && ("result" in message || "error" in message) && !("method" in message);
@@ -71,26 +73,29 @@ export function createEventStreams(options: EventStreamOptions) {
     const byOwner: AppendOptions = { ...(owner !== undefined && { owner }), onOversize };
     const standaloneAppend: AppendOptions = { ...byOwner, concurrentWriters: true };
     const requestAppend: AppendOptions = { ...byOwner, concurrentWriters: false };
+    const append = (streamId: string, message: JSONRPCMessage, serialized?: string): Promise<string> => {
+      if (store.muted) return Promise.resolve("0");
+      const stored = message as unknown as JsonObject;
+      // The SDK primes a stream by storing an empty message: that is a marker.
+      const kept = "jsonrpc" in stored ? stored : null;
+      const options = streamId === standaloneStreamId ? standaloneAppend : serialized === undefined ? requestAppend : { ...requestAppend, serialized };
+      const write = () =>
+        events.append(sessionId, streamId, kept, options).catch((error: unknown) => {
+          // Delivered live all the same; only a resume after it will miss it (and the outage answers 503 meanwhile).
+          logger.warn("storing an MCP stream event failed", { error: error instanceof Error ? error.message : String(error) });
+          return "0";
+        });
+      const next = (tails.get(streamId) ?? Promise.resolve("")).then(write);
+      tails.set(streamId, next);
+      void next.then(() => {
+        if (tails.get(streamId) === next) tails.delete(streamId);
+      });
+      return next;
+    };
     const store: SessionEventStore = {
       muted: false,
-      storeEvent(streamId, message) {
-        if (store.muted) return Promise.resolve("0");
-        const stored = message as unknown as JsonObject;
-        // The SDK primes a stream by storing an empty message: that is a marker.
-        const kept = "jsonrpc" in stored ? stored : null;
-        const append = () =>
-          events.append(sessionId, streamId, kept, streamId === standaloneStreamId ? standaloneAppend : requestAppend).catch((error: unknown) => {
-            // Delivered live all the same; only a resume after it will miss it (and the outage answers 503 meanwhile).
-            logger.warn("storing an MCP stream event failed", { error: error instanceof Error ? error.message : String(error) });
-            return "0";
-          });
-        const next = (tails.get(streamId) ?? Promise.resolve("")).then(append);
-        tails.set(streamId, next);
-        void next.then(() => {
-          if (tails.get(streamId) === next) tails.delete(streamId);
-        });
-        return next;
-      },
+      storeEvent: (streamId, message) => append(streamId, message),
+      storeSerialized: append,
       async getStreamIdForEventId(eventId) {
         return events.streamOf(sessionId, eventId);
       },

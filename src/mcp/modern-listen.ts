@@ -154,7 +154,7 @@ export function createModernListen(deps: ModernListenDeps) {
   }
 
   return {
-    methods: new Set(["subscriptions/listen"]),
+    claims: (body: { method: string }) => body.method === "subscriptions/listen",
 
     /** The answer to a 2026-07-28 `subscriptions/listen`; undefined for any other request. */
     async answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined> {

@@ -81,7 +81,9 @@ export function createModernTasks(deps: ModernTasksDeps) {
   }
 
   return {
-    methods: new Set([...taskMethods, "tools/call"]),
+    /** Its own methods, and a `tools/call` of a task tool from a client that declares the extension. */
+    claims: (body: { method: string; params?: unknown }) =>
+      taskMethods.has(body.method) || (body.method === "tools/call" && declaresTasks(body as JSONRPCRequest) && deps.runsAsTask(String((body.params as { name?: unknown } | undefined)?.name))),
 
     /**
      * The answer to a 2026-07-28 request the extension owns (a task-run `tools/call`, `tasks/get`,

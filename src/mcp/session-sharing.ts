@@ -75,7 +75,7 @@ export function createSessionSharing(options: SessionSharingOptions) {
     },
 
     /** Replays the recorded `initialize` and `notifications/initialized` into a fresh transport. */
-    async replayHandshake(transport: WebStandardStreamableHTTPServerTransport, record: McpSessionRecord, url: string, authInfo: AuthInfo): Promise<void> {
+    async replayHandshake(transport: Pick<WebStandardStreamableHTTPServerTransport, "handleRequest">, record: McpSessionRecord, url: string, authInfo: AuthInfo): Promise<void> {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
       const initialize = {
         jsonrpc: "2.0" as const,

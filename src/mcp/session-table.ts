@@ -5,13 +5,13 @@
  * request being handled, an event stream open) is never evicted: use is taken as a lease, released
  * exactly once, and `during` holds one for the length of a piece of work whatever way it ends.
  */
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
+import type { SessionHttpTransport } from "./session-transport.ts";
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 
 export interface OpenSession {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: SessionHttpTransport;
   server: Server;
   sub: string;
 }

@@ -7,7 +7,7 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { classifyInboundRequest, isInitializeRequest, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isInitializeRequest, PROTOCOL_VERSION_META_KEY, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
@@ -17,6 +17,7 @@ import { openedStream } from "./event-stream.ts";
 import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import type { EventStreams } from "./event-streams.ts";
+import { SessionTransport } from "./session-transport.ts";
 
 
 export interface SessionOptions {
@@ -95,15 +96,18 @@ async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls
 
 /** Answers a 2026-07-28 request it owns; undefined passes the request on. */
 export interface BesideTheSdk {
-  /** The methods it may answer: any other request goes straight to the SDK. */
-  methods: ReadonlySet<string>;
+  /**
+   * Whether it may answer this body (a quick look at the raw message, before the SDK classifies it);
+   * false sends the request straight to the SDK, with no second classification.
+   */
+  claims(body: { method: string; params?: unknown }): boolean;
   answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined>;
 }
 
 /** A request the SDK's inbound ladder passes as modern, answered beside the SDK if it is one of those. */
 async function answeredBesideTheSdk(answerers: BesideTheSdk[], request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
-  const method = (parsedBody as { method?: unknown } | null)?.method;
-  if (typeof method !== "string" || !answerers.some((answerer) => answerer.methods.has(method))) return undefined;
+  const body = parsedBody as { method?: unknown; params?: unknown } | null;
+  if (typeof body?.method !== "string" || !answerers.some((answerer) => answerer.claims(body as { method: string; params?: unknown }))) return undefined;
   const route = classifyInboundRequest({
     httpMethod: request.method,
     protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
@@ -167,11 +171,14 @@ export function createMcpSessions(options: SessionOptions) {
     try {
       const server = options.createServer();
       const streams = options.streams?.transportOptions(record.id, caller.user.sub);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => record.id,
-        onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
-        ...streams,
-      });
+      const transport = new SessionTransport(
+        new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => record.id,
+          onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
+          ...streams,
+        }),
+        streams ?? {},
+      );
       await server.connect(transport);
       // The replayed handshake's answer goes nowhere: nothing of it is stored.
       if (streams) streams.eventStore.muted = true;
@@ -199,7 +206,7 @@ export function createMcpSessions(options: SessionOptions) {
     });
   }
 
-  async function handleInSession(request: Request, id: string, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+  async function handleInSession(request: Request, id: string, caller: McpCaller, parsedBody: unknown, plain: boolean): Promise<Response> {
     const session = await sessionFor(id, caller, request.url);
     if (session instanceof Response) return session;
     if (!session) return sessionNotFound();
@@ -208,7 +215,7 @@ export function createMcpSessions(options: SessionOptions) {
     if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
     const response = await table.during(id, async () => {
       if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
-      const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
+      const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) }, plain);
       // The standalone GET stream keeps the session in use until it ends.
       return request.method === "GET" ? openedStream(answer, table.lease(id)) : answer;
     });
@@ -227,9 +234,10 @@ export function createMcpSessions(options: SessionOptions) {
       const server = options.createServer();
       // Chosen here, as the transport would, so the session's event store knows it from the start.
       const sessionId = crypto.randomUUID();
-      const transport = new WebStandardStreamableHTTPServerTransport({
+      const streams = options.streams?.transportOptions(sessionId, caller.user.sub);
+      const sdkTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
-        ...options.streams?.transportOptions(sessionId, caller.user.sub),
+        ...streams,
         onsessioninitialized: async (id) => {
           table.register(id, { transport, server, sub: caller.user.sub });
           options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });
@@ -238,6 +246,7 @@ export function createMcpSessions(options: SessionOptions) {
         },
         onsessionclosed: (id) => void closeSession(id, "closed"),
       });
+      const transport = new SessionTransport(sdkTransport, streams ?? {});
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
     } finally {
@@ -254,7 +263,8 @@ export function createMcpSessions(options: SessionOptions) {
     async handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
       // The SDK's own classification: a request carrying the 2026-07-28 envelope (or claiming that
       // revision in its header) is modern, and the modern path answers its malformed variants itself.
-      if (options.modern && request.method === "POST" && !plainLegacyRequest(request, parsedBody) && !(await isLegacyRequest(request, parsedBody))) {
+      const plain = request.method === "POST" && plainLegacyRequest(request, parsedBody);
+      if (options.modern && request.method === "POST" && !plain && (claimsModernRevision(parsedBody) || !(await isLegacyRequest(request, parsedBody)))) {
         // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
         if (request.headers.has("mcp-session-id")) return mixedEras();
         const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
@@ -265,7 +275,7 @@ export function createMcpSessions(options: SessionOptions) {
         return handleStateless(request, caller, parsedBody);
       }
       const sessionId = request.headers.get("mcp-session-id");
-      if (sessionId) return handleInSession(request, sessionId, caller, parsedBody);
+      if (sessionId) return handleInSession(request, sessionId, caller, parsedBody, plain);
       if (request.method !== "POST" || !isInitializing(parsedBody)) {
         return Promise.resolve(jsonRpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)"));
       }
@@ -306,6 +316,21 @@ export function plainLegacyRequest(request: Request, parsedBody: unknown): boole
   }
   const version = request.headers.get("mcp-protocol-version");
   return version === null || version.trim() < firstModernRevision;
+}
+
+/**
+ * A POST the SDK's `isLegacyRequest` certainly calls modern, told without its schema checks: one JSON-RPC
+ * message (not a batch) with a method whose `params._meta` carries the per-request envelope's
+ * protocol-version claim, whatever its value ("a request carrying the envelope claim, even one naming a
+ * revision the endpoint does not serve", in the SDK's words: the modern path answers it, errors
+ * included). Anything else is left to `isLegacyRequest`. The check was a tenth of a modern request's CPU.
+ */
+export function claimsModernRevision(parsedBody: unknown): boolean {
+  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return false;
+  const message = parsedBody as { method?: unknown; params?: unknown };
+  if (typeof message.method !== "string" || typeof message.params !== "object" || message.params === null) return false;
+  const meta = (message.params as { _meta?: unknown })._meta;
+  return typeof meta === "object" && meta !== null && !Array.isArray(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY);
 }
 
 function isInitializing(parsedBody: unknown): boolean {

@@ -97,12 +97,14 @@ export interface AppendOptions {
   owner?: string;
   /** Told when the event is over `maxEventBytes` and a stand-in is stored instead (for a log line). */
   onOversize?: (bytes: number, limit: number) => void;
+  /** `JSON.stringify(message)`, when the caller has already made it (to write the event): not made again. */
+  serialized?: string;
 }
 
 /** The JSON stored for `message` (null for a marker), within `maxEventBytes`. */
 export function storedText(message: JsonObject | null, limits: Pick<StreamEventLimits, "maxEventBytes">, options: AppendOptions = {}): string | null {
   if (message === null) return null;
-  const text = JSON.stringify(message);
+  const text = options.serialized ?? JSON.stringify(message);
   if (text.length <= limits.maxEventBytes) return text;
   options.onOversize?.(text.length, limits.maxEventBytes);
   const standIn = keptForResumption(message, text.length, limits);
@@ -191,7 +193,7 @@ export class InProcessStreamEvents implements StreamEventStore {
       to.sessions.add(session);
       to.bytes += session.bytes;
     }
-    const size = message === null ? 0 : JSON.stringify(message).length;
+    const size = message === null ? 0 : (options.serialized ?? JSON.stringify(message)).length;
     let kept = message;
     let bytes = size;
     if (message !== null && size > this.limits.maxEventBytes) {
