@@ -18,14 +18,14 @@ export const quizStyles = `
 .choice input[type="checkbox"]:checked::after { content: ""; position: absolute; left: 0.375rem; top: 0.125rem; width: 0.35rem; height: 0.7rem; border: solid var(--on-accent); border-width: 0 0.17rem 0.17rem 0; transform: rotate(45deg); }
 .choice:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 7%, var(--background)); }
 .choice:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
-.choice[data-result="correct"], .choice[data-result="correct"]:has(input:checked) { border-color: var(--correct); }
-.choice[data-result="incorrect"], .choice[data-result="incorrect"]:has(input:checked) { border-color: var(--incorrect); }
+/* As specific as .choice:has(input:checked), and later: a graded choice keeps its result's border. */
+.choice[data-result]:has(input) { border-color: var(--result-colour); }
 .choice input:focus-visible { outline: none; }
 .choice:has(input:disabled) label, .choice input:disabled { cursor: default; }
 @media (forced-colors: active) { .choice input { appearance: auto; } .choice input[type="checkbox"]:checked::after { content: none; } }
 @media (prefers-reduced-motion: reduce) { .choice { transition: none; } }
-.choice[data-result="correct"] label::after, .matching-row[data-result="correct"] label::after, .ordering-item[data-result="correct"] .ordering-text::after { content: " \\2713" / ""; color: var(--correct); font-weight: 700; }
-.choice[data-result="incorrect"] label::after, .matching-row[data-result="incorrect"] label::after, .ordering-item[data-result="incorrect"] .ordering-text::after { content: " \\2717" / ""; color: var(--incorrect); font-weight: 700; }
+/* The graded row's mark (a choice, a matching or sorting row, an ordering item). */
+[data-result] label::after, [data-result] .ordering-text::after { content: " " var(--result-mark) / ""; color: var(--result-colour); font-weight: 700; }
 input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
 .matching-list, .ordering-list { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
 .matching-row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
@@ -50,25 +50,24 @@ input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.
 .question-pager { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
 .question-count { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
-.quiz-result { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--border); border-radius: var(--radius); background: var(--background); color: var(--text); }
+.quiz-result { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); border-radius: var(--radius); background: var(--background); color: var(--text); }
 .quiz-result:empty { display: none; }
 .quiz-result:focus { outline: none; }
 .quiz-result:focus-visible { outline: 3px solid var(--focus); }
-.quiz-result[data-outcome="passed"] { border-top-color: var(--correct); }
-.quiz-result[data-outcome="failed"] { border-top-color: var(--incorrect); }
+.quiz-result[data-outcome="passed"] { --outcome-colour: var(--correct); }
+.quiz-result[data-outcome="failed"] { --outcome-colour: var(--incorrect); }
 .quiz-result h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .quiz-result p { margin: 0 0 0.75rem; }
 .result-score { display: flex; margin: 0 0 0.75rem; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1rem; }
-.result-percent { font-size: 3rem; font-weight: 800; line-height: 1; }
-.quiz-result[data-outcome="passed"] .result-percent { color: var(--correct); }
-.quiz-result[data-outcome="failed"] .result-percent { color: var(--incorrect); }
+.result-percent { font-size: 3rem; font-weight: 800; line-height: 1; color: var(--outcome-colour); }
 .result-mark { color: var(--muted); font-weight: 600; }
 .result-summary { font-weight: 600; font-size: 1.0625rem; }
 .question-results { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
-.question-results li::before { display: inline-block; width: 1.75rem; font-weight: 700; }
-.question-results li[data-review="correct"]::before { content: "\\2713" / ""; color: var(--correct); }
-.question-results li[data-review="incorrect"]::before { content: "\\2717" / ""; color: var(--incorrect); }
-.question-results li[data-review="partial"]::before { content: "\\25D0" / ""; color: var(--muted); }
+/* A review line's mark and colour, as a graded part's (course sheet), partly right in between. */
+[data-review="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
+[data-review="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
+[data-review="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
+.question-results li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
 .submit-dialog { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
 .submit-dialog::backdrop { background: rgb(15 23 42 / 0.6); }
 .submit-dialog h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }

@@ -18,6 +18,14 @@ const shortNames: Readonly<Record<string, string>> = {
   "--incorrect": "--i",
   "--focus": "--f",
   "--radius": "--rd",
+  "--state-icon": "--si",
+  "--state-colour": "--sc",
+  "--callout-tint": "--ct",
+  "--callout-border": "--cb",
+  "--callout-title": "--cl",
+  "--result-colour": "--rc",
+  "--result-mark": "--rm",
+  "--outcome-colour": "--oc",
 };
 
 /** The CSS with every page custom property (whole names only) under its short name. */

@@ -39,13 +39,14 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .contents a { display: block; padding: 0.375rem 0.625rem; border-radius: 0.375rem; text-decoration: none; color: var(--text); border-left: 3px solid transparent; }
 .contents a:hover { background: var(--surface); text-decoration: underline; }
 .contents a[aria-current="page"] { background: #e0e7ff; border-left-color: var(--accent); font-weight: 600; color: var(--accent-strong); }
-.contents a[data-state]::after, .contents-key [data-state]::before { font-weight: 700; }
+/* A lesson's state in the contents and in their key: its icon and colour, set once per state. */
+[data-state="visited"] { --state-icon: "\\25D1"; --state-colour: var(--muted); }
+[data-state="completed"] { --state-icon: "\\2713"; --state-colour: var(--correct); }
+[data-state="passed"] { --state-icon: "\\2605"; --state-colour: var(--correct); }
+[data-state="failed"] { --state-icon: "\\2717"; --state-colour: var(--incorrect); }
+.contents a[data-state]::after, .contents-key [data-state]::before { content: var(--state-icon) / ""; color: var(--state-colour); font-weight: 700; }
 .contents a[data-state]::after { margin-left: 0.375rem; }
 .contents-key [data-state]::before { margin-right: 0.25rem; }
-.contents a[data-state="visited"]::after, .contents-key [data-state="visited"]::before { content: "\\25D1" / ""; color: var(--muted); }
-.contents a[data-state="completed"]::after, .contents-key [data-state="completed"]::before { content: "\\2713" / ""; color: var(--correct); }
-.contents a[data-state="passed"]::after, .contents-key [data-state="passed"]::before { content: "\\2605" / ""; color: var(--correct); }
-.contents a[data-state="failed"]::after, .contents-key [data-state="failed"]::before { content: "\\2717" / ""; color: var(--incorrect); }
 .contents-key { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 0.875rem; margin: 0.75rem 0 0; padding: 0.5rem 0 0; border-top: 1px solid var(--hairline); font-size: 0.875rem; color: var(--muted); }
 .kind-badge { display: inline-block; margin-left: 0.375rem; padding: 0 0.375rem; font-size: 0.8125rem; border: 1px solid var(--border); border-radius: 0.25rem; color: var(--muted); }
 main { min-width: 0; max-width: 48rem; }
@@ -78,14 +79,15 @@ table { border-collapse: collapse; max-width: 100%; }
 th, td { border: 1px solid var(--hairline); padding: 0.375rem 0.625rem; text-align: left; }
 hr.divider { border: 0; border-top: 2px solid var(--hairline); margin: 2.5rem 0; }
 .quote blockquote { margin: 0; padding: 0.25rem 1.25rem; border-left: 4px solid var(--accent); font-size: 1.125rem; font-style: italic; }
-.callout { border: 1px solid var(--border); border-left-width: 6px; border-radius: var(--radius); padding: 0.875rem 1.125rem; background: var(--surface); }
-.callout-title { margin: 0 0 0.25rem; font-weight: 700; }
+/* A callout variant sets its tint, border and title colours; the theme's rules may override the tint. */
+.callout { border: 1px solid var(--callout-border, var(--border)); border-left-width: 6px; border-radius: var(--radius); padding: 0.875rem 1.125rem; background: var(--callout-tint, var(--surface)); }
+.callout-title { margin: 0 0 0.25rem; font-weight: 700; color: var(--callout-title); }
 .callout-body > :last-child { margin-bottom: 0; }
-.callout-info { background: #eff6ff; border-color: #1d4ed8; } .callout-info .callout-title { color: #1e3a8a; }
-.callout-tip, .callout-success { background: #ecfdf5; border-color: #047857; } .callout-tip .callout-title, .callout-success .callout-title { color: #065f46; }
-.callout-note { background: #f5f3ff; border-color: #6d28d9; } .callout-note .callout-title { color: #5b21b6; }
-.callout-warning { background: #fffbeb; border-color: #b45309; } .callout-warning .callout-title { color: #92400e; }
-.callout-danger { background: #fef2f2; border-color: #b91c1c; } .callout-danger .callout-title { color: #991b1b; }
+.callout-info { --callout-tint: #eff6ff; --callout-border: #1d4ed8; --callout-title: #1e3a8a; }
+.callout-tip, .callout-success { --callout-tint: #ecfdf5; --callout-border: #047857; --callout-title: #065f46; }
+.callout-note { --callout-tint: #f5f3ff; --callout-border: #6d28d9; --callout-title: #5b21b6; }
+.callout-warning { --callout-tint: #fffbeb; --callout-border: #b45309; --callout-title: #92400e; }
+.callout-danger { --callout-tint: #fef2f2; --callout-border: #b91c1c; --callout-title: #991b1b; }
 details > summary { cursor: pointer; }
 .accordion-item { border: 1px solid var(--border); border-radius: var(--radius); margin-bottom: 0.5rem; }
 .accordion-item > summary { padding: 0.75rem 1rem; font-weight: 600; }
@@ -115,8 +117,10 @@ details > summary { cursor: pointer; }
 .question-prompt > p:first-child { margin-top: 0.25rem; }
 .question-hint { color: var(--muted); font-size: 0.9375rem; }
 @media (max-width: 30rem) { .question { padding: 1rem; } .choice label { padding-left: 3rem; } .choice input { left: 0.875rem; } }
-[data-result="correct"] { border-color: var(--correct); box-shadow: inset 4px 0 0 var(--correct); }
-[data-result="incorrect"] { border-color: var(--incorrect); box-shadow: inset 4px 0 0 var(--incorrect); }
+/* A graded part: its colour and mark, set once per result (the quiz sheet draws the mark). */
+[data-result="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
+[data-result="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
+[data-result] { border-color: var(--result-colour); box-shadow: inset 4px 0 0 var(--result-colour); }
 select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2px solid var(--border); border-radius: 0.375rem; background: var(--background); color: var(--text); max-width: 100%; }
 .verdict { font-weight: 700; margin: 0.75rem 0 0; }
 .verdict:empty { display: none; }

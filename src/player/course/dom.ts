@@ -36,3 +36,23 @@ export function fill(template: string, values: Record<string, string | number>):
 export function around<E extends Element = HTMLElement>(target: EventTarget | null, selector: string): E | null {
   return target instanceof Element ? target.closest<E>(selector) : null;
 }
+
+/**
+ * Sets one property of the element `selector` finds under `root`, when there is one (the player does
+ * this for a verdict's text, a pager's `hidden`, a button's `disabled` some fifty times); returns it.
+ */
+export function setIn<E extends Element = HTMLElement, K extends keyof E = keyof E>(root: ParentNode, selector: string, property: K, value: E[K]): E | null {
+  const found = root.querySelector<E>(selector);
+  if (found) found[property] = value;
+  return found;
+}
+
+/** A form control (text input, radio, checkbox or select), or null for any other element. */
+export function fieldOf(element: Element): HTMLInputElement | HTMLSelectElement | null {
+  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement ? element : null;
+}
+
+/** A new element with its class and text. */
+export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] {
+  return Object.assign(document.createElement(tag), { className, textContent });
+}

@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, around, fill, has, listAll, on, one } from "./dom.ts";
+import { all, around, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -61,12 +61,9 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
     process.dataset.currentStep = String(current);
-    const previous = one<HTMLButtonElement>(process, "[data-step-previous]");
-    const next = one<HTMLButtonElement>(process, "[data-step-next]");
-    if (previous) previous.disabled = current === 0;
-    if (next) next.disabled = current === steps.length - 1;
-    const status = one<HTMLElement>(process, "[data-step-status]");
-    if (status) status.textContent = fill(text.stepStatus, { number: current + 1, count: steps.length });
+    const previous = setIn<HTMLButtonElement, "disabled">(process, "[data-step-previous]", "disabled", current === 0);
+    const next = setIn<HTMLButtonElement, "disabled">(process, "[data-step-next]", "disabled", current === steps.length - 1);
+    setIn(process, "[data-step-status]", "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
     if (current === steps.length - 1) process.dataset.complete = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
@@ -78,8 +75,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpProcess(process: HTMLElement): void {
     process.classList.add("is-enhanced");
-    const controls = one<HTMLElement>(process, "[data-process-controls]");
-    if (controls) controls.hidden = false;
+    setIn(process, "[data-process-controls]", "hidden", false);
     showStep(process, 0, false);
   }
 
@@ -95,8 +91,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (const scene of all<HTMLElement>(scenario, "[data-scene]")) scene.hidden = scene.dataset.scene !== id;
     const scene = sceneOf(scenario, id);
     const ending = scene?.querySelector<HTMLElement>("[data-ending]");
-    const actions = one<HTMLElement>(scenario, "[data-scenario-actions]");
-    if (actions) actions.hidden = !ending || isLocked(scenario);
+    setIn(scenario, "[data-scenario-actions]", "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
   }
@@ -115,24 +110,20 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
     const start = scenario.dataset.start ?? "";
     paths.set(scenario, [start]);
-    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
-    if (status) status.textContent = "";
+    setIn(scenario, "[data-scenario-status]", "textContent", "");
     showScene(scenario, start, moveFocus);
   }
 
   function setUpScenario(scenario: HTMLElement): void {
     scenario.classList.add("is-enhanced");
     for (const link of all<HTMLAnchorElement>(scenario, "a[data-next]")) {
-      const button = document.createElement("button");
+      const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
-      button.className = link.className;
       button.dataset.next = link.dataset.next ?? "";
-      button.textContent = link.textContent;
       link.replaceWith(button);
     }
     for (const feedback of all<HTMLElement>(scenario, "[data-choice-feedback]")) feedback.hidden = true;
-    const replay = one<HTMLElement>(scenario, "[data-scenario-replay]");
-    if (replay) replay.textContent = text.playAgain;
+    setIn(scenario, "[data-scenario-replay]", "textContent", text.playAgain);
     startScenario(scenario, false);
   }
 
@@ -143,9 +134,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
     const status = one<HTMLElement>(scenario, "[data-scenario-status]");
     if (status) {
-      const said = document.createElement("p");
-      said.className = "scenario-chosen";
-      said.textContent = fill(text.youChose, { choice: button.textContent ?? "" });
+      const said = make("p", "scenario-chosen", fill(text.youChose, { choice: button.textContent ?? "" }));
       const feedback = button.parentElement?.querySelector<HTMLElement>("[data-choice-feedback]");
       status.replaceChildren(said, ...(feedback ? [Object.assign(feedback.cloneNode(true) as HTMLElement, { hidden: false })] : []));
     }
@@ -157,13 +146,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const correct = outcome === "success";
     Object.assign(scenario.dataset, { answered: "true", fraction: correct ? "1" : "0", response: path.join(" "), outcome, complete: "true" });
     const status = one<HTMLElement>(scenario, "[data-scenario-status]");
-    const ended = document.createElement("p");
-    ended.className = "scenario-ended";
-    ended.textContent = fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome });
-    status?.append(ended);
-    if (scenario.closest<HTMLElement>("[data-lesson-id]")?.dataset.lessonKind === "quiz") return;
+    status?.append(make("p", "scenario-ended", fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
+    const lesson = scenario.closest<HTMLElement>("[data-lesson-id]");
+    if (lesson?.dataset.lessonKind === "quiz") return;
     recorder.announceQuestionAnswer({
-      lessonId: scenario.closest<HTMLElement>("[data-lesson-id]")?.dataset.lessonId ?? "",
+      lessonId: lesson?.dataset.lessonId ?? "",
       questionId: scenario.dataset.questionId ?? "",
       questionType: "scenario",
       scoreFraction: correct ? 1 : 0,
@@ -199,8 +186,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpSorting(sorting: HTMLElement): void {
     sorting.classList.add("is-enhanced");
-    const categories = one<HTMLElement>(sorting, "[data-sort-categories]");
-    if (categories) categories.hidden = false;
+    setIn(sorting, "[data-sort-categories]", "hidden", false);
     for (const item of all<HTMLElement>(sorting, "[data-sort-item]")) placeItem(item, false);
   }
 
@@ -272,8 +258,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       const button = one<HTMLElement>(gate, "[data-continue-button]");
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      const hint = one<HTMLElement>(gate, "[data-continue-hint]");
-      if (hint) hint.hidden = open;
+      setIn(gate, "[data-continue-hint]", "hidden", open);
     }
   }
 

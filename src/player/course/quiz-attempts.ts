@@ -36,6 +36,12 @@ export interface AttemptTools {
   decode(value: unknown, shape: PoolShape): Attempt | null;
 }
 
+/** One character per index (0-35) in a saved attempt's orders and answers; the quiz writes answers with them too. */
+const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+export const digitOf = (index: number): string => digits.charAt(index);
+/** The index a digit stands for; -1 for any other character. */
+export const indexOfDigit = (digit: string): number => digits.indexOf(digit);
+
 export function createAttemptTools(): AttemptTools {
   const randomBelow = (limit: number): number => {
     const values = new Uint32Array(1);
@@ -90,11 +96,9 @@ export function createAttemptTools(): AttemptTools {
     return fixed.map((isFixed, index) => (isFixed ? index : (movable.shift() as number)));
   }
 
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
-
   function encode(attempt: Attempt): unknown {
     const entries = attempt.entries.map((entry) => {
-      const row: unknown[] = [entry.question, entry.order.map((index) => digits.charAt(index)).join(""), entry.answer];
+      const row: unknown[] = [entry.question, entry.order.map(digitOf).join(""), entry.answer];
       if (entry.checked) row.push(1);
       return row;
     });
@@ -115,7 +119,7 @@ export function createAttemptTools(): AttemptTools {
       const [question, orderText, answer, checked] = row as unknown[];
       if (typeof question !== "number" || !Number.isInteger(question) || question < 0 || question >= shape.choiceCounts.length) return null;
       if (typeof orderText !== "string" || (checked !== undefined && checked !== 1)) return null;
-      const order = Array.from(orderText, (digit) => digits.indexOf(digit));
+      const order = Array.from(orderText, indexOfDigit);
       if (order.length > 0 && !isPermutation(order, shape.choiceCounts[question] ?? 0)) return null;
       const answerOk = typeof answer === "string" ? answer.length <= 200 : Array.isArray(answer) && answer.length <= 20 && answer.every((part) => typeof part === "string" && part.length <= 500);
       if (!answerOk) return null;

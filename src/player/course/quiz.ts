@@ -8,11 +8,11 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, around, fill, has, listAll, on, one } from "./dom.ts";
+import { all, around, fieldOf, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import type { Attempt, AttemptEntry, AttemptTools } from "./quiz-attempts.ts";
+import { digitOf, indexOfDigit, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
 
 /** One question's line in the results' review. */
@@ -46,7 +46,6 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
   const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>("[data-lesson-id]");
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset.lessonKind === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
@@ -57,6 +56,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, "[data-question]");
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
   const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset.feedbackMode ?? "after_submit") : "immediate");
+  const lessonIdOf = (lesson: HTMLElement | null | undefined): string => lesson?.dataset.lessonId ?? "";
+  const questionIdOf = (question: HTMLElement): string => question.dataset.questionId ?? "";
+  const pointsOf = (question: HTMLElement): number => Number(question.dataset.points ?? "0");
+  /** The values of a question's form controls, "" for a part that is not one (an ordering item). */
+  const fieldValues = (question: HTMLElement): string[] => partsOf(question).map((part) => fieldOf(part)?.value ?? "");
 
   /* ---------- Responses ---------- */
 
@@ -65,19 +69,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     return caseSensitive ? collapsed : collapsed.toLocaleLowerCase();
   }
 
-  /** The response to each hashed part, in the form `answer-key.ts` hashed the accepted ones. */
+  /**
+   * The response to each hashed part, in the form `answer-key.ts` hashed the accepted ones: the neutral
+   * response, as one part for choices and orderings, normalised for blanks.
+   */
   function responseParts(question: HTMLElement): string[] {
-    const parts = partsOf(question);
-    switch (question.dataset.grading) {
-      case "choice":
-        return [checkedValues(question).join(",")];
-      case "blanks":
-        return parts.map((part) => (part instanceof HTMLInputElement ? normalise(part.value, part.dataset.caseSensitive === "true") : ""));
-      case "ordering":
-        return [parts.map((part) => part.dataset.item ?? "").join(",")];
-      default:
-        return parts.map((part) => (part instanceof HTMLSelectElement || part instanceof HTMLInputElement ? part.value : ""));
-    }
+    const grading = question.dataset.grading;
+    const response = neutralResponse(question);
+    if (grading === "choice" || grading === "ordering") return [response.join(",")];
+    return grading === "blanks" ? partsOf(question).map((part, index) => normalise(response[index] ?? "", part.dataset.caseSensitive === "true")) : response;
   }
 
   function checkedValues(question: HTMLElement): string[] {
@@ -92,7 +92,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (grading === "self") return question.dataset.answered === "true";
     if (grading === "choice") return checkedValues(question).length > 0;
     if (grading === "ordering") return question.dataset.touched === "true" || lessonOf(question)?.dataset.lessonKind !== "quiz";
-    return partsOf(question).some((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value.trim() !== "" : false));
+    return fieldValues(question).some((value) => value.trim() !== "");
   }
 
   /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
@@ -102,7 +102,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return checkedValues(question);
     if (grading === "ordering") return partsOf(question).map((part) => part.dataset.item ?? "");
-    return partsOf(question).map((part) => (part instanceof HTMLInputElement || part instanceof HTMLSelectElement ? part.value : ""));
+    return fieldValues(question);
   }
 
   /* ---------- Grading ---------- */
@@ -117,52 +117,49 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function revealed(question: HTMLElement): { correctResponse: string[]; otherCorrectResponses: string[][] } {
-    const opened = checker.open(tools.sealKey, question.dataset.questionId ?? "", question.dataset.sealed ?? "") as { c?: unknown; o?: unknown } | null;
+    const opened = checker.open(tools.sealKey, questionIdOf(question), question.dataset.sealed ?? "") as { c?: unknown; o?: unknown } | null;
     const others = Array.isArray(opened?.o) ? opened.o.filter(Array.isArray) : [];
     return { correctResponse: Array.isArray(opened?.c) ? opened.c.map(String) : [], otherCorrectResponses: others.map((response: unknown[]) => response.map(String)) };
   }
 
   async function grade(question: HTMLElement): Promise<Grade> {
-    const questionId = question.dataset.questionId ?? "";
-    const key = keyOf(question);
-    const responses = responseParts(question);
-    const matches = await Promise.all(key.map(async (accepted, part) => accepted.includes(await checker.hash(tools.salt, questionId, part, responses[part] ?? ""))));
-    const correctParts = matches.filter(Boolean).length;
-    const fraction = key.length === 0 ? 0 : correctParts / key.length;
     const { correctResponse, otherCorrectResponses } = revealed(question);
-    const parts = partsOf(question);
-    const results = new Map<HTMLElement, boolean>();
+    const partResults = new Map<HTMLElement, boolean>();
+    const opened = { partResults, correctResponse, otherCorrectResponses };
     const grading = question.dataset.grading;
     // A block that grades itself (the scenario) writes its last finished answer on its own element.
     if (grading === "self") {
       const answered = question.dataset.answered === "true";
-      return { answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [], partResults: results, correctResponse, otherCorrectResponses };
+      return { ...opened, answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [] };
     }
-    if (grading === "choice") {
-      for (const part of parts) if (part instanceof HTMLInputElement && part.checked) results.set(part, correctResponse.includes(part.value));
-    } else if (parts.length === key.length) {
-      parts.forEach((part, index) => results.set(part, matches[index] === true));
-    } else {
-      parts.forEach((part, index) => results.set(part, correctResponse[index] === part.dataset.item));
-    }
-    const feedbackParts = grading === "choice" ? parts.filter((part) => results.has(part)) : parts.filter((part) => results.get(part) === false);
-    return { answered: isAnswered(question), fraction, feedbackParts, partResults: results, correctResponse, otherCorrectResponses };
+    const key = keyOf(question);
+    const responses = responseParts(question);
+    const matches = await Promise.all(key.map(async (accepted, part) => accepted.includes(await checker.hash(tools.salt, questionIdOf(question), part, responses[part] ?? ""))));
+    const parts = partsOf(question);
+    const choice = grading === "choice";
+    parts.forEach((part, index) => {
+      if (!choice) partResults.set(part, parts.length === key.length ? matches[index] === true : correctResponse[index] === part.dataset.item);
+      else if (part instanceof HTMLInputElement && part.checked) partResults.set(part, correctResponse.includes(part.value));
+    });
+    return {
+      ...opened,
+      answered: isAnswered(question),
+      fraction: key.length === 0 ? 0 : matches.filter(Boolean).length / key.length,
+      // Feedback for the choices picked, or for the parts answered wrongly.
+      feedbackParts: parts.filter((part) => (choice ? partResults.has(part) : partResults.get(part) === false)),
+    };
   }
 
-  function verdictText(result: Grade, points: number): string {
-    const earned = roundPoints(points * result.fraction);
-    if (result.fraction === 1) return `${text.correct} ${fill(text.pointsEarned, { earned, possible: points })}`;
-    if (result.fraction === 0) return `${text.incorrect} ${fill(text.pointsEarned, { earned, possible: points })}`;
-    return fill(text.partlyCorrect, { earned, possible: points });
+  function verdictText(fraction: number, points: number): string {
+    const values = { earned: roundPoints(points * fraction), possible: points };
+    return fraction === 1 || fraction === 0 ? `${fraction ? text.correct : text.incorrect} ${fill(text.pointsEarned, values)}` : fill(text.partlyCorrect, values);
   }
 
   /** Shows a graded question: its verdict always; marks, feedback and explanation unless the mode is `none`. */
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
-    const points = Number(question.dataset.points ?? "0");
     const shown = new Set(result.feedbackParts.map((part) => part.dataset.feedbackId));
     for (const piece of all<HTMLElement>(question, "[data-answer-feedback]")) piece.hidden = !details || !shown.has(piece.id);
-    const explanation = one<HTMLElement>(question, "[data-explanation]");
-    if (explanation) explanation.hidden = !details;
+    setIn(question, "[data-explanation]", "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
       const row = part.closest<HTMLElement>(".choice, .matching-row, .ordering-item") ?? part;
@@ -170,33 +167,30 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else row.dataset.result = partResult ? "correct" : "incorrect";
     }
     question.dataset.state = stateOf(result.fraction);
-    const verdict = one<HTMLElement>(question, "[data-verdict]");
-    if (verdict) verdict.textContent = verdictText(result, points);
+    setIn(question, "[data-verdict]", "textContent", verdictText(result.fraction, pointsOf(question)));
   }
 
   function clearGrade(question: HTMLElement): void {
     for (const piece of all<HTMLElement>(question, "[data-answer-feedback], [data-explanation]")) piece.hidden = true;
     for (const row of all<HTMLElement>(question, "[data-result]")) delete row.dataset.result;
-    const verdict = one<HTMLElement>(question, "[data-verdict]");
-    if (verdict) verdict.textContent = "";
+    setIn(question, "[data-verdict]", "textContent", "");
     delete question.dataset.state;
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
-    const fieldset = one<HTMLFieldSetElement>(question, "fieldset");
-    if (fieldset) fieldset.disabled = locked;
-    const check = one<HTMLButtonElement>(question, "[data-check-answer]");
-    if (check) check.disabled = locked;
+    setIn<HTMLFieldSetElement, "disabled">(question, "fieldset", "disabled", locked);
+    setIn<HTMLButtonElement, "disabled">(question, "[data-check-answer]", "disabled", locked);
   }
 
   function report(question: HTMLElement, result: Grade): void {
+    const lesson = lessonOf(question);
     recorder.announceQuestionAnswer({
       response: neutralResponse(question),
       correctResponse: result.correctResponse,
       otherCorrectResponses: result.otherCorrectResponses,
-      graded: isQuiz(lessonOf(question)),
-      lessonId: lessonOf(question)?.dataset.lessonId ?? "",
-      questionId: question.dataset.questionId ?? "",
+      graded: isQuiz(lesson),
+      lessonId: lessonIdOf(lesson),
+      questionId: questionIdOf(question),
       questionType: question.dataset.questionType ?? "",
       scoreFraction: result.fraction,
       correct: result.fraction === 1,
@@ -228,6 +222,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
   }
 
+  /** Per place, whether the choice there keeps its place when shuffled. */
+  function fixedOf(question: HTMLElement): boolean[] {
+    return choiceRows(question).map((row) => has(row, "data-fixed"));
+  }
+
   function choiceOrder(question: HTMLElement): number[] {
     return choiceRows(question).map((row) => Number(one<HTMLInputElement>(row, "input")?.value ?? "0"));
   }
@@ -238,7 +237,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function clearAnswer(question: HTMLElement): void {
     for (const part of partsOf(question)) {
       if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
-      else if (part instanceof HTMLInputElement || part instanceof HTMLSelectElement) part.value = "";
+      else if (fieldOf(part)) (part as HTMLInputElement).value = "";
     }
     const list = one(question, "[data-ordering-list]");
     if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
@@ -247,9 +246,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function answerOf(question: HTMLElement): string | string[] {
     const grading = question.dataset.grading;
-    if (grading === "choice") return checkedValues(question).map((value) => digits.charAt(Number(value))).join("");
-    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digits.charAt(Number(part.dataset.item))).join("") : "";
-    if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digits.charAt(Number(part.value)) : "-")).join("");
+    if (grading === "choice") return checkedValues(question).map((value) => digitOf(Number(value))).join("");
+    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digitOf(Number(part.dataset.item))).join("") : "";
+    if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(Number(part.value)) : "-")).join("");
     return partsOf(question).map((part) => (part instanceof HTMLInputElement ? part.value : ""));
   }
 
@@ -266,7 +265,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (typeof answer !== "string") return false;
     if (grading === "choice") {
-      const chosen = Array.from(answer, (digit) => digits.indexOf(digit));
+      const chosen = Array.from(answer, indexOfDigit);
       const inputs = parts.filter((part): part is HTMLInputElement => part instanceof HTMLInputElement);
       if (chosen.some((index) => index < 0 || index >= inputs.length) || (inputs[0]?.type === "radio" && chosen.length > 1)) return false;
       for (const input of inputs) input.checked = chosen.includes(Number(input.value));
@@ -278,7 +277,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       return parts.every((part, index) => {
         const digit = answer.charAt(index);
         if (!(part instanceof HTMLSelectElement)) return false;
-        const value = digit === "-" ? "" : String(digits.indexOf(digit));
+        const value = digit === "-" ? "" : String(indexOfDigit(digit));
         if (!Array.from(part.options).some((option) => option.value === value)) return false;
         part.value = value;
         return true;
@@ -288,7 +287,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (answer === "") return true;
       const list = one(question, "[data-ordering-list]");
       const byItem = new Map(parts.map((part) => [part.dataset.item, part]));
-      const wanted = Array.from(answer, (digit) => byItem.get(String(digits.indexOf(digit))));
+      const wanted = Array.from(answer, (digit) => byItem.get(String(indexOfDigit(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
       for (const item of wanted) if (item) list.appendChild(item);
       question.dataset.touched = "true";
@@ -299,9 +298,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
-      const legend = one<HTMLElement>(question, "[data-question-legend]");
-      const points = Number(question.dataset.points ?? "0");
-      if (legend) legend.textContent = fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points });
+      const points = pointsOf(question);
+      setIn(question, "[data-question-legend]", "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
     });
     for (const list of all(lesson, "[data-ordering-list]")) updateOrderingButtons(list);
   }
@@ -318,7 +316,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function save(lesson: HTMLElement): void {
-    recorder.saveAttempt(lesson.dataset.lessonId ?? "", attemptTools.encode(currentAttempt(lesson)));
+    recorder.saveAttempt(lessonIdOf(lesson), attemptTools.encode(currentAttempt(lesson)));
   }
 
   function drawSize(lesson: HTMLElement): number {
@@ -343,8 +341,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pool.forEach((question, index) => {
       question.hidden = !drawn.has(index);
       resetQuestion(question);
-      const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
-      arrangeChoices(question, shuffles(lesson, question) ? attemptTools.shuffle(fixed) : []);
+      arrangeChoices(question, shuffles(lesson, question) ? attemptTools.shuffle(fixedOf(question)) : []);
     });
     submittedLessons.delete(lesson);
     renumber(lesson);
@@ -363,7 +360,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       arrangeChoices(question, []);
       if (!entry) continue;
       if (entry.order.length > 0) {
-        const fixed = choiceRows(question).map((row) => has(row, "data-fixed"));
+        const fixed = fixedOf(question);
         if (!shuffles(lesson, question) || entry.order.some((value, place) => (fixed[place] || fixed[value]) && value !== place)) return false;
         arrangeChoices(question, entry.order);
       }
@@ -392,8 +389,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pagedLessons.set(lesson, current);
     drawn.forEach((question, place) => question.toggleAttribute("data-paged-out", place !== current));
     pager.hidden = false;
-    const count = one<HTMLElement>(pager, "[data-question-count]");
-    if (count) count.textContent = fill(text.questionCount, { number: current + 1, count: drawn.length });
+    setIn(pager, "[data-question-count]", "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
     const [previous, next] = listAll<HTMLButtonElement>(pager, "[data-question-step]");
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
@@ -402,8 +398,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
     for (const question of poolOf(lesson)) question.removeAttribute("data-paged-out");
-    const pager = one<HTMLElement>(lesson, "[data-question-pager]");
-    if (pager) pager.hidden = true;
+    setIn(lesson, "[data-question-pager]", "hidden", true);
     pagedLessons.delete(lesson);
   }
 
@@ -413,26 +408,19 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
       else showAllQuestions(lesson);
     }
-    const submit = one<HTMLElement>(lesson, "[data-submit-quiz]");
-    const retry = one<HTMLElement>(lesson, "[data-retry-quiz]");
-    const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
-    const left = attemptsLeft(lesson, record?.attempts ?? 0);
-    if (submit) submit.hidden = state === "done";
-    if (retry) retry.hidden = state === "open" || left === 0;
-    if (state === "open") {
-      const result = one<HTMLElement>(lesson, "[data-quiz-result]");
-      if (result) result.replaceChildren();
-    }
+    const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
+    setIn(lesson, "[data-submit-quiz]", "hidden", state === "done");
+    setIn(lesson, "[data-retry-quiz]", "hidden", state === "open" || left === 0);
+    if (state === "open") one(lesson, "[data-quiz-result]")?.replaceChildren();
   }
 
   /* ---------- Checking, submitting, the result ---------- */
 
   async function checkQuestion(question: HTMLElement): Promise<void> {
     const lesson = lessonOf(question);
-    const verdict = one<HTMLElement>(question, "[data-verdict]");
     if (!isAnswered(question)) {
       clearGrade(question);
-      if (verdict) verdict.textContent = text.unanswered;
+      setIn(question, "[data-verdict]", "textContent", text.unanswered);
       question.dataset.state = "unanswered";
       return;
     }
@@ -460,18 +448,13 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       return;
     }
     const count = drawnOf(lesson).length;
-    const title = one<HTMLElement>(dialog, "[data-dialog-title]");
-    if (title) title.textContent = fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count });
-    const list = one<HTMLElement>(dialog, "[data-unanswered-list]");
-    list?.replaceChildren(
+    setIn(dialog, "[data-dialog-title]", "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    one(dialog, "[data-unanswered-list]")?.replaceChildren(
       ...unanswered.map((question) => {
-        const item = document.createElement("li");
-        const button = document.createElement("button");
+        const item = make("li", "");
+        const button = item.appendChild(make("button", "link-button", fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
         button.type = "button";
-        button.className = "link-button";
-        button.dataset.goToQuestion = question.dataset.questionId ?? "";
-        button.textContent = fill(text.unansweredItem, { number: questionNumber(lesson, question) });
-        item.appendChild(button);
+        button.dataset.goToQuestion = questionIdOf(question);
         return item;
       }),
     );
@@ -505,12 +488,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       // A question checked on its own (immediate mode) was reported then, and is locked since.
       if (question.dataset.checked !== "true") report(question, result);
       setLocked(question, true);
-      const points = Number(question.dataset.points ?? "0");
+      const points = pointsOf(question);
       possiblePoints += points;
       earnedPoints += points * result.fraction;
       lines.push(resultLine(index, result.fraction));
     }
-    const lessonId = lesson.dataset.lessonId ?? "";
+    const lessonId = lessonIdOf(lesson);
     const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
     const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
     const passed = passingScore === null || scorePercent >= passingScore;
@@ -553,23 +536,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     setPanel(lesson, "done");
     const result = one<HTMLElement>(lesson, "[data-quiz-result]");
     if (!result) return;
-    const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => {
-      const created = document.createElement(tag);
-      created.className = className;
-      created.textContent = textContent;
-      return created;
-    };
-    const heading = element("h2", "result-heading", text.resultsHeading);
-    const score = element("div", "result-score");
+    const score = make("div", "result-score");
     score.setAttribute("aria-hidden", "true");
-    score.append(element("span", "result-percent", `${figures.percent}%`));
-    if (figures.passMark !== null) score.append(element("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
-    const paragraph = element("p", "result-summary", summary.join(" "));
-    const children: HTMLElement[] = [heading, score, paragraph];
+    score.append(make("span", "result-percent", `${figures.percent}%`));
+    if (figures.passMark !== null) score.append(make("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
+    const children: HTMLElement[] = [make("h2", "result-heading", text.resultsHeading), score, make("p", "result-summary", summary.join(" "))];
     if (lines.length > 0) {
-      const list = element("ul", "question-results");
+      const list = make("ul", "question-results");
       for (const line of lines) {
-        const item = element("li", "", line.text);
+        const item = make("li", "", line.text);
         item.dataset.review = line.state;
         list.appendChild(item);
       }
@@ -591,10 +566,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    * whose attempts are used up shows its last result.
    */
   async function restoreQuiz(lesson: HTMLElement): Promise<void> {
-    const record = recorder.quizRecord(lesson.dataset.lessonId ?? "");
+    const lessonId = lessonIdOf(lesson);
+    const record = recorder.quizRecord(lessonId);
     const pool = poolOf(lesson);
     const shape = { drawSize: drawSize(lesson), choiceCounts: pool.map((question) => choiceRows(question).length) };
-    const attempt = attemptTools.decode(recorder.attemptOf(lesson.dataset.lessonId ?? ""), shape);
+    const attempt = attemptTools.decode(recorder.attemptOf(lessonId), shape);
     const fits = attempt !== null && applyAttempt(lesson, attempt);
     if (!fits || !attempt) {
       startAttempt(lesson);
@@ -626,7 +602,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
-    const passingScore = recorder.passMarkOf(lesson.dataset.lessonId ?? "", numberOrNull(lesson.dataset.passingScore));
+    const passingScore = recorder.passMarkOf(lessonIdOf(lesson), numberOrNull(lesson.dataset.passingScore));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
     if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
@@ -680,7 +656,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       closeDialog(dialog);
       if (has(button, "data-dialog-submit")) void submitQuiz(lesson);
       else if (has(button, "data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
-      else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => candidate.dataset.questionId === button.dataset.goToQuestion));
+      else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => questionIdOf(candidate) === button.dataset.goToQuestion));
     }
   });
 }

@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, fill, has, listAll, on, one } from "./dom.ts";
+import { all, fill, has, listAll, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 
@@ -68,10 +68,8 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    const bar = one<HTMLProgressElement>(document, "[data-progress-bar]");
-    if (bar) bar.value = done;
-    const label = one<HTMLElement>(document, "[data-progress-text]");
-    if (label) label.textContent = fill(text.lessonsCompleted, { done, count: lessons.length });
+    setIn<HTMLProgressElement, "value">(document, "[data-progress-bar]", "value", done);
+    setIn(document, "[data-progress-text]", "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
     const start = one<HTMLAnchorElement>(document, "[data-start-course]");
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;

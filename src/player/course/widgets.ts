@@ -4,17 +4,15 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, around, fill, has, on, one } from "./dom.ts";
+import { all, around, fill, has, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 
 /** An ordering list's move buttons: no "up" on the first item, no "down" on the last (the quiz renumbers too). */
 export function updateOrderingButtons(list: Element): void {
   const items = Array.from(list.children);
   items.forEach((item, index) => {
-    const up = one<HTMLButtonElement>(item, "[data-move=up]");
-    const down = one<HTMLButtonElement>(item, "[data-move=down]");
-    if (up) up.disabled = index === 0;
-    if (down) down.disabled = index === items.length - 1;
+    setIn<HTMLButtonElement, "disabled">(item, "[data-move=up]", "disabled", index === 0);
+    setIn<HTMLButtonElement, "disabled">(item, "[data-move=down]", "disabled", index === items.length - 1);
   });
 }
 
@@ -69,10 +67,7 @@ export function installWidgets(text: RuntimeText): void {
     const other = one<HTMLButtonElement>(item, `[data-move=${direction === "up" ? "down" : "up"}]`);
     const focusTarget = button instanceof HTMLButtonElement && button.disabled ? other : button;
     focusTarget?.focus();
-    const items = Array.from(list.children);
-    const status = list.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
-    const itemText = one(item, ".ordering-text")?.textContent ?? "";
-    if (status) status.textContent = fill(text.moved, { item: itemText, position: items.indexOf(item) + 1, count: items.length });
+    announce(item, text.moved);
   }
 
   for (const list of all(document, "[data-ordering-list]")) updateOrderingButtons(list);
