@@ -239,7 +239,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     logger,
     sharing,
     createServer: () => createMcpServer(serverDeps),
-    modern: createMcpHandler(() => createMcpServer(serverDeps, "modern"), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
+    modern: createMcpHandler((request) => createMcpServer(serverDeps, "modern", request.requestInfo?.headers.get("mcp-method") ?? undefined), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
     taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
     besideTheSdk: [
       createModernTasks({

@@ -173,8 +173,14 @@ const viewCacheFields = { ttlMs: 60 * 60_000, cacheScope: "public" } as const;
 /** Which protocol era the server answers: a 2025 session (or stateless request), or one 2026-07-28 request. */
 export type McpEra = "legacy" | "modern";
 
-export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: McpEra = "legacy"): Server {
+/**
+ * The server of a 2025 session or a stateless request, or of one 2026-07-28 request. `only`: the one
+ * method that request calls (its `Mcp-Method` header, which the SDK checks against the body before any
+ * handler runs); a per-request server then registers that method's handler alone, not all ten.
+ */
+export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: McpEra = "legacy", only?: string): Server {
   const modern = era === "modern";
+  const handles = (method: string) => only === undefined || only === method;
   const server = new Server(
     { ...deps.identity, name: deps.name, version: deps.version },
     {
@@ -199,7 +205,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   // here; with shared sessions it is also recorded, and read back when a message is about to go out, since
   // the next request of the session may reach another replica.
   let logLevel: LoggingLevel | undefined;
-  server.setRequestHandler("logging/setLevel", async (request, extra) => {
+  if (handles("logging/setLevel")) server.setRequestHandler("logging/setLevel", async (request, extra) => {
     logLevel = request.params.level;
     if (deps.logLevels && extra.sessionId) await deps.logLevels.set(extra.sessionId, logLevel);
     return {};
@@ -220,7 +226,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   };
 
   // The listing depends only on the chosen toolsets; the request names them (URL or header).
-  server.setRequestHandler("tools/list", (_request, extra) => {
+  if (handles("tools/list")) server.setRequestHandler("tools/list", (_request, extra) => {
     try {
       const chosen = requestedToolsets(extra.http?.req);
       return { tools: listingsOf(allTools.filter((tool) => chosen.has(tool.definition.toolset as never))) };
@@ -233,7 +239,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   // A task-augmented call never reaches this server (the SDK checks every tools/call result against
   // CallToolResult): sessions.ts answers it with `answerTaskCall` below.
   // A tool that destroys asks first (confirmations.ts); the same handler serves both eras.
-  server.setRequestHandler("tools/call", async (request, extra) => {
+  if (handles("tools/call")) server.setRequestHandler("tools/call", async (request, extra) => {
     const context = contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra));
     const args = request.params.arguments ?? {};
     const sessionCapabilities = modern ? undefined : (server.getClientCapabilities() as Record<string, unknown> | undefined);
@@ -244,11 +250,11 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   if (!modern) deps.tasks?.register(server, callerOf);
 
   const resources = deps.resources;
-  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: resources?.templates ?? [] }));
-  server.setRequestHandler("resources/list", async (request, extra) =>
+  if (handles("resources/templates/list")) server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: resources?.templates ?? [] }));
+  if (handles("resources/list")) server.setRequestHandler("resources/list", async (request, extra) =>
     resources ? resources.list(deps.services, callerOf(extra), request.params?.cursor) : { resources: [] },
   );
-  server.setRequestHandler("resources/read", async (request, extra): Promise<ReadResourceResult> => {
+  if (handles("resources/read")) server.setRequestHandler("resources/read", async (request, extra): Promise<ReadResourceResult> => {
     if (!resources) throw new ProtocolError(resourceNotFound, `Resource ${request.params.uri} was not found`, { uri: request.params.uri });
     try {
       const result = await resources.read(deps.services, callerOf(extra), request.params.uri, contextFor(deps.services, extra, deps.resultMaxBytes));
@@ -269,7 +275,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       if (!extra.sessionId) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "subscriptions need a session (Mcp-Session-Id)");
       return extra.sessionId;
     };
-    server.setRequestHandler("resources/subscribe", async (request, extra) => {
+    if (handles("resources/subscribe")) server.setRequestHandler("resources/subscribe", async (request, extra) => {
       try {
         await subscriptions.subscribe(sessionOf(extra), callerOf(extra), request.params.uri);
         return {};
@@ -277,7 +283,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
         throw asProtocolError(error, deps.logger, resourceNotFound);
       }
     });
-    server.setRequestHandler("resources/unsubscribe", async (request, extra) => {
+    if (handles("resources/unsubscribe")) server.setRequestHandler("resources/unsubscribe", async (request, extra) => {
       try {
         await subscriptions.unsubscribe(sessionOf(extra), request.params.uri);
         return {};
@@ -288,8 +294,8 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   }
 
   const prompts = deps.prompts;
-  server.setRequestHandler("prompts/list", () => ({ prompts: prompts?.prompts ?? [] }));
-  server.setRequestHandler("prompts/get", async (request, extra) => {
+  if (handles("prompts/list")) server.setRequestHandler("prompts/list", () => ({ prompts: prompts?.prompts ?? [] }));
+  if (handles("prompts/get")) server.setRequestHandler("prompts/get", async (request, extra) => {
     const known = prompts?.prompts.map((prompt) => prompt.name) ?? [];
     if (!prompts || !known.includes(request.params.name)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts: ${known.join(", ") || "none"}`);
@@ -301,7 +307,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
     }
   });
 
-  server.setRequestHandler("completion/complete", async (request, extra): Promise<CompleteResult> => {
+  if (handles("completion/complete")) server.setRequestHandler("completion/complete", async (request, extra): Promise<CompleteResult> => {
     const { ref, argument, context } = request.params;
     const user = callerOf(extra);
     let values: string[] = [];
