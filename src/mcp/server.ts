@@ -199,7 +199,6 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
       ...(deps.confirmations ? { requestState: { verify: deps.confirmations.verify } } : {}),
     },
   );
-  const allTools = [...deps.tools.values()];
 
   // One server serves one session (or one stateless request), so the level logging/setLevel chose lives
   // here; with shared sessions it is also recorded, and read back when a message is about to go out, since
@@ -229,7 +228,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   if (handles("tools/list")) server.setRequestHandler("tools/list", (_request, extra) => {
     try {
       const chosen = requestedToolsets(extra.http?.req);
-      return { tools: listingsOf(allTools.filter((tool) => chosen.has(tool.definition.toolset as never))) };
+      return { tools: listingsOf([...deps.tools.values()].filter((tool) => chosen.has(tool.definition.toolset as never))) };
     } catch (error) {
       if (error instanceof UnknownToolsetError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { toolsets: error.names });
       throw error;
