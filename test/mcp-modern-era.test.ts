@@ -254,6 +254,22 @@ describe("results of the modern era", () => {
     }
   });
 
+  test("each result names the server by name and version; its title, description and icon come with server/discover alone", async () => {
+    const course = await alice.call("create_course", { title: "Identity per result" });
+    const discovered = (await answer("server/discover")).result._meta["io.modelcontextprotocol/serverInfo"];
+    expect(discovered).toMatchObject({ name: "course-authoring-service", title: "Course Authoring Service" });
+    expect(discovered.description).toBeString();
+    expect(discovered.icons).toHaveLength(1);
+    for (const [method, params] of [
+      ["tools/call", { name: "get_course", arguments: { courseId: course.id } }],
+      ["tools/list", {}],
+      ["resources/read", { uri: `course://${course.id}` }],
+    ] as const) {
+      const serverInfo = (await answer(method, params)).result._meta["io.modelcontextprotocol/serverInfo"];
+      expect(serverInfo).toEqual({ name: "course-authoring-service", version: discovered.version });
+    }
+  });
+
   test("cache fields say what is true: the caller's lists are private, what all share is public", async () => {
     const course = await alice.call("create_course", { title: "Cached" });
     const tools = (await answer("tools/list")).result;

@@ -181,8 +181,12 @@ export type McpEra = "legacy" | "modern";
 export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: McpEra = "legacy", only?: string): Server {
   const modern = era === "modern";
   const handles = (method: string) => only === undefined || only === method;
+  // Every 2026-07-28 result names its server in `_meta` ("server name and version", basic/index.mdx);
+  // the rest of the identity (title, description, website, icon: ~450 bytes) belongs to
+  // server/discover, as to a 2025 initialize, not to every tool result an agent pays for.
+  const identity = modern && only !== undefined && only !== "server/discover" ? {} : deps.identity;
   const server = new Server(
-    { ...deps.identity, name: deps.name, version: deps.version },
+    { ...identity, name: deps.name, version: deps.version },
     {
       capabilities: {
         tools: { listChanged: false },
