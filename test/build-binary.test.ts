@@ -29,6 +29,7 @@ import { freePort } from "./support/service.ts";
 import { teachingContentBlocks, teachingQuizBlocks } from "./support/teaching-blocks.ts";
 import { comparable, exportPackage, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: { id: string; lessons: { id: string; kind: string; blocks: (Json & { id: string })[] }[] }[] };
@@ -300,7 +301,7 @@ describe("through MCP, the binary does the whole job", () => {
       const names = Object.keys(files);
       expect(names.some((name) => name.endsWith("job-aid.pdf"))).toBe(true);
       const pages = names.filter((name) => name.endsWith(".html")).map((name) => strFromU8(files[name]!)).join("\n");
-      for (const marker of ["data-scenario", "data-labeled-graphic", "data-process", "timeline-events", "data-sorting", "data-continue", "attachment-link", "choice-image"]) {
+      for (const marker of [`data-${DataName.scenario}`, `data-${DataName.labeledGraphic}`, `data-${DataName.process}`, `class="${ClassName.timelineEvents}"`, `data-${DataName.sorting}`, `data-${DataName.continue}`, `class="${ClassName.attachmentLink}"`, `class="${ClassName.choiceImage}"`]) {
         expect({ key, marker, found: pages.includes(marker) }).toEqual({ key, marker, found: true });
       }
       const faces = [...pages.matchAll(/font-weight: ?400;[^}]*url\(data:font\/woff2;base64,([A-Za-z0-9+/=]+)\)/g)].map((match) => match[1]);
@@ -340,8 +341,8 @@ describe("through MCP, the binary does the whole job", () => {
   test("the preview, the outline and the MCP Apps views read from the binary", async () => {
     const preview = (await alice.call("preview_course", { courseId })) as { previewUri: string };
     const page = (await alice.client.readResource({ uri: preview.previewUri })).contents[0] as { text: string };
-    expect(page.text).toContain("data-scenario");
-    expect(page.text).toMatch(/<a class="attachment-link" href="data:application\/pdf;base64,[A-Za-z0-9+/=]+" download>/);
+    expect(page.text).toContain(`data-${DataName.scenario}`);
+    expect(page.text).toMatch(new RegExp(`<a class="${ClassName.attachmentLink}" href="data:application/pdf;base64,[A-Za-z0-9+/=]+" download>`));
     expect(page.text).toContain("font/woff2;base64,");
     const outline = (await alice.client.readResource({ uri: `course://${courseId}/outline` })).contents[0] as { text: string };
     expect(outline.text).toContain("Lab safety");

@@ -15,6 +15,7 @@ import { AgentToolError, connectAgent, type Agent } from "./support/mcp-client.t
 import { startTestService, type TestService } from "./support/service.ts";
 import { createRichCourse, exportPackage, pngBase64, readExport } from "./support/transfer.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 let service: TestService;
 let alice: Agent;
@@ -134,14 +135,14 @@ describe("the theme in every package", () => {
 
   test.each(formats)("%s carries the colours, the embedded font, the logo file, the progress bar and the cover's Start button", (format) => {
     const files = pages[format]!;
-    const htmlName = Object.keys(files).find((name) => name.endsWith("index.html") || (format === "imscc" && name.endsWith(".html") && new TextDecoder().decode(files[name]).includes("site-header")));
+    const htmlName = Object.keys(files).find((name) => name.endsWith("index.html") || (format === "imscc" && name.endsWith(".html") && new TextDecoder().decode(files[name]).includes(`class="${ClassName.siteHeader}"`)));
     const page = new TextDecoder().decode(files[htmlName!]);
     // The page's styles are compacted, so compare without white space.
-    expect(page.replace(/\s+/g, "")).toContain(".site-header{background:#7c2d12;");
+    expect(page.replace(/\s+/g, "")).toContain(`.${ClassName.siteHeader}{background:#7c2d12;`);
     expect(page).toContain("data:font/woff2;base64,");
     // Every player opens with the cover's Start button and shows the progress bar.
-    expect(page).toContain("data-progress-bar");
-    if (format !== "imscc") expect(page).toContain("data-start-course");
+    expect(page).toContain(`data-${DataName.progressBar}`);
+    if (format !== "imscc") expect(page).toContain(`data-${DataName.startCourse}`);
     const logo = /<img class="course-logo" src="([^"]+)" alt="Acme Safety">/.exec(page)?.[1] ?? "";
     const logoPath = decodeURIComponent(new URL(logo, `http://package/${htmlName}`).pathname.slice(1));
     expect(Object.keys(files)).toContain(logoPath);
@@ -159,19 +160,19 @@ describe("the theme in every package", () => {
       await page.goto(`${site.origin}/index.html`);
       await page.locator("html.course-ready").waitFor({ state: "attached" });
       await page.evaluate(() => document.fonts.ready);
-      const measured = await page.evaluate(() => {
+      const measured = await page.evaluate(({ ClassName }) => {
         const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
         const logo = document.querySelector<HTMLImageElement>(".course-logo")!;
         return {
-          header: style(".site-header").backgroundColor,
+          header: style(`.${ClassName.siteHeader}`).backgroundColor,
           body: style("body").backgroundColor,
           text: style("body").color,
           font: style("body").fontFamily,
           fontLoaded: document.fonts.check('16px "Atkinson Hyperlegible"'),
           logoLoaded: logo.complete && logo.naturalWidth > 0,
-          radius: style(".button").borderTopLeftRadius,
+          radius: style(`.${ClassName.button}`).borderTopLeftRadius,
         };
-      });
+      }, { ClassName });
       expect(measured).toMatchObject({ header: "rgb(124, 45, 18)", body: "rgb(255, 251, 245)", text: "rgb(28, 25, 23)", fontLoaded: true, logoLoaded: true, radius: "0px" });
       expect(measured.font).toStartWith('"Atkinson Hyperlegible"');
       expect(contrastRatio("#1c1917", "#fffbf5")).toBeGreaterThanOrEqual(4.5);
@@ -179,7 +180,7 @@ describe("the theme in every package", () => {
       expect(seriousOrCritical(await runAxe(page))).toEqual([]);
       await tabTo(page, "#course-introduction a[rel=next]");
       await page.keyboard.press("Enter");
-      await page.locator("[data-page][data-lesson-id]:not([hidden])").waitFor();
+      await page.locator(`[data-${DataName.page}][data-${DataName.lessonId}]:not([hidden])`).waitFor();
       expect(seriousOrCritical(await runAxe(page))).toEqual([]);
       await context.close();
     } finally {

@@ -11,6 +11,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { currentLessonId, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(30_000);
 
@@ -55,10 +56,10 @@ describe("IMS Common Cartridge lessons in the browser", () => {
     for (const item of items) {
       await page.goto(`${server.origin}/pkg/${item.href}`);
       await waitForCourse(page);
-      const shown = page.locator("[data-page]:not([hidden])");
-      expect(await shown.getAttribute("data-lesson-title")).toBe(item.title);
+      const shown = page.locator(`[data-${DataName.page}]:not([hidden])`);
+      expect(await shown.getAttribute(`data-${DataName.lessonTitle}`)).toBe(item.title);
       expect(await currentLessonId(page)).not.toBeNull();
-      expect(await page.locator("[data-page]:not([hidden]) [data-page-heading]").textContent()).toContain(item.title);
+      expect(await page.locator(`[data-${DataName.page}]:not([hidden]) [data-${DataName.pageHeading}]`).textContent()).toContain(item.title);
     }
     await page.close();
   });

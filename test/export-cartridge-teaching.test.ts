@@ -12,6 +12,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
 import { imsccManifestImports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";
 import { courseWithTeachingQuiz, teachingQuizLessonId } from "./support/teaching-blocks.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 const qtiProfileSchema = "ccv1p1_qtiasiv1p2p1_v1p0.xsd";
 const manifestSchemaFiles = ["ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd", "ccv1p3_lomresource_v1p0.xsd", "ccv1p3_imsccauth_v1p3.xsd", "ccv1p3_imscsmd_v1p0.xsd"];
@@ -28,7 +29,7 @@ test("a quiz lesson with a scenario and a sorting keeps its QTI and is also web 
   expect(qti).toContain("Which of these is the Report button?");
   expect(qti).not.toContain("An urgent email from the CEO");
   const page = await Bun.file(join(directory, `lessons/${teachingQuizLessonId}.html`)).text();
-  for (const marker of ["data-scenario", "data-sorting"]) expect(page).toContain(marker);
+  for (const marker of [`data-${DataName.scenario}`, `data-${DataName.sorting}`]) expect(page).toContain(marker);
   expect(notices.filter((notice) => !notice.includes("pass mark"))).toEqual([expect.stringContaining(`Quiz lesson ${teachingQuizLessonId}: blocks blk_t1, blk_t0`)]);
   expect(notices).toContain(`Quiz lesson ${teachingQuizLessonId}: the pass mark of 50% is not carried (the cartridge's QTI 1.2 profile has none); set it in the LMS.`);
   expect(notices.find((notice) => notice.includes("blk_t1"))).toContain("also included as web content");

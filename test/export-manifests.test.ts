@@ -12,6 +12,7 @@ import { CourseAuthoringError } from "../src/course-authoring-error.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, pixelPng, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";
 import { scorm12Imports, scorm2004Imports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 async function unpacked(format: ExportFormat, scoMode: ScoMode): Promise<string> {
   const built = await buildPackage(sampleCourse(), { format, scoMode, assets: memoryAssets(), renderer: renderCourseHtml });
@@ -123,7 +124,7 @@ describe("package contents", () => {
     const files = await unzipPackage(built.stream);
     expect(Object.keys(files).sort()).toEqual(["assets/ast_goggles-goggles.png", "index.html"]);
     const page = new TextDecoder().decode(files["index.html"]);
-    expect(page).toContain('data-lesson-id="les_quiz"');
+    expect(page).toContain(`data-${DataName.lessonId}="les_quiz"`);
     expect(page).not.toContain("API_1484_11");
   });
 

@@ -16,6 +16,7 @@ import { memoryAssets, sampleCourse, unpackToDirectory, unzipPackage } from "./s
 import { answerKeyOf, closeSco, nextUntil, scoFrame, submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { startCmi5Player } from "./support/cmi5-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -96,11 +97,11 @@ const lms = (page: Page): Promise<{ status: string; raw: string; suspendData: st
     return { status: api.cmi.core.lesson_status, raw: api.cmi.core.score.raw, suspendData: api.cmi.suspend_data, location: api.cmi.core.lesson_location };
   });
 
-const finalLesson = "[data-lesson-id=les_final]";
+const finalLesson = `[data-${DataName.lessonId}=les_final]`;
 const drawnIds = (page: Page): Promise<string[]> =>
-  scoFrame(page).locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+  scoFrame(page).locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).evaluateAll((questions, { DataName }) => questions.map((question) => (question as HTMLElement).dataset[DataName.questionId] ?? ""), { DataName });
 const choiceOrders = (page: Page): Promise<string[]> =>
-  scoFrame(page).locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => Array.from(question.querySelectorAll("input")).map((input) => input.value).join("")));
+  scoFrame(page).locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).evaluateAll((questions) => questions.map((question) => Array.from(question.querySelectorAll("input")).map((input) => input.value).join("")));
 
 describe("no answer key in the page", () => {
   test("the package page carries no data-correct, accepted answers, right order or right answers in readable form", () => {
@@ -117,7 +118,7 @@ describe("no answer key in the page", () => {
     const dom = await sco.locator("html").evaluate((root) => root.outerHTML);
     expect(dom).not.toContain("data-correct");
     expect(dom.toLowerCase()).not.toContain("quetzalcoatl");
-    expect(await sco.locator("html").getAttribute("data-answer-check")).toBe("webcrypto");
+    expect(await sco.locator("html").getAttribute(`data-${DataName.answerCheck}`)).toBe("webcrypto");
     await page.close();
   });
 });
@@ -133,11 +134,11 @@ describe("a final assessment drawn from a pool", () => {
     const byObjective = first.map((id) => objectives[Number(id.replace("blk_final", "")) % 4]);
     for (const objective of objectives) expect(byObjective.filter((found) => found === objective)).toHaveLength(2);
     for (const order of await choiceOrders(page)) expect(order.endsWith("3")).toBe(true);
-    expect(await sco.locator(`${finalLesson} [data-check-answer]`).count()).toBe(0);
-    expect(await sco.locator(`${finalLesson} [data-question]:not([hidden]) legend`).first().textContent()).toBe("Question 1 (1 point)");
+    expect(await sco.locator(`${finalLesson} [data-${DataName.checkAnswer}]`).count()).toBe(0);
+    expect(await sco.locator(`${finalLesson} [data-${DataName.question}]:not([hidden]) legend`).first().textContent()).toBe("Question 1 (1 point)");
 
-    await sco.locator(`${finalLesson} [data-question]:not([hidden]) input`).first().check();
-    await sco.locator(`${finalLesson} [data-submit-quiz]`).click();
+    await sco.locator(`${finalLesson} [data-${DataName.question}]:not([hidden]) input`).first().check();
+    await sco.locator(`${finalLesson} [data-${DataName.submitQuiz}]`).click();
     const dialog = sco.locator(`${finalLesson} dialog[open]`);
     await dialog.waitFor();
     expect(await dialog.locator("h2").textContent()).toBe("7 of 8 questions are not answered");
@@ -145,18 +146,18 @@ describe("a final assessment drawn from a pool", () => {
     expect(await dialog.getAttribute("aria-labelledby")).toBeTruthy();
     expect(seriousOrCritical(await runAxe(await frameOf(page)))).toEqual([]);
     await page.screenshot({ path: ".tmp/assessment-submit-dialog-390.png" });
-    await dialog.locator("[data-dialog-back]").click();
+    await dialog.locator(`[data-${DataName.dialogBack}]`).click();
     await dialog.waitFor({ state: "hidden" });
-    expect(await sco.locator(`${finalLesson} [data-question]:not([hidden]) input:checked`).count()).toBe(1);
-    expect(await sco.locator(`${finalLesson} [data-verdict]`).allTextContents()).toEqual(Array(100).fill(""));
+    expect(await sco.locator(`${finalLesson} [data-${DataName.question}]:not([hidden]) input:checked`).count()).toBe(1);
+    expect(await sco.locator(`${finalLesson} [data-${DataName.verdict}]`).allTextContents()).toEqual(Array(100).fill(""));
 
     await submitQuiz(sco);
-    const summary = await sco.locator(`${finalLesson} [data-quiz-result] p`).textContent();
+    const summary = await sco.locator(`${finalLesson} [data-${DataName.quizResult}] p`).textContent();
     expect(summary).toMatch(/^Your score: \d+% \(\d of 8 points\)\. You did not pass yet\. The pass mark is 80%\. Attempts left: 2\.$/);
-    expect(await sco.locator(`${finalLesson} [data-quiz-result] li`).count()).toBe(8);
+    expect(await sco.locator(`${finalLesson} [data-${DataName.quizResult}] li`).count()).toBe(8);
     expect(seriousOrCritical(await runAxe(await frameOf(page)))).toEqual([]);
-    await sco.locator(`${finalLesson} .quiz-panel`).screenshot({ path: ".tmp/assessment-results-390.png" });
-    await sco.locator(`${finalLesson} [data-retry-quiz]`).click();
+    await sco.locator(`${finalLesson} .${ClassName.quizPanel}`).screenshot({ path: ".tmp/assessment-results-390.png" });
+    await sco.locator(`${finalLesson} [data-${DataName.retryQuiz}]`).click();
     const second = await drawnIds(page);
     expect(second).toHaveLength(8);
     expect(second).not.toEqual(first);
@@ -169,15 +170,15 @@ describe("a final assessment drawn from a pool", () => {
     const sco = scoFrame(page);
     await nextUntil(sco, "les_big");
     // Every question of the 100-question pool answered: the largest attempt this course can save.
-    await sco.locator("[data-lesson-id=les_big] [data-question]").evaluateAll((questions) => {
+    await sco.locator(`[data-${DataName.lessonId}=les_big] [data-${DataName.question}]`).evaluateAll((questions) => {
       for (const question of questions) question.querySelector<HTMLInputElement>("input")?.click();
     });
     await nextUntil(sco, "les_final");
     const drawn = await drawnIds(page);
     const orders = await choiceOrders(page);
-    await sco.locator(`${finalLesson} [data-question]:not([hidden]) input`).nth(1).check();
-    await sco.locator(`${finalLesson} [data-question]:not([hidden])`).nth(3).locator("input").nth(2).check();
-    const answered = await sco.locator(`${finalLesson} input:checked`).evaluateAll((inputs) => inputs.map((input) => `${input.closest("[data-question]")?.getAttribute("data-question-id")}:${(input as HTMLInputElement).value}`));
+    await sco.locator(`${finalLesson} [data-${DataName.question}]:not([hidden]) input`).nth(1).check();
+    await sco.locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).nth(3).locator("input").nth(2).check();
+    const answered = await sco.locator(`${finalLesson} input:checked`).evaluateAll((inputs, { DataName }) => inputs.map((input) => `${input.closest(`[data-${DataName.question}]`)?.getAttribute(`data-${DataName.questionId}`)}:${(input as HTMLInputElement).value}`), { DataName });
     await closeSco(page, () => (window as unknown as { API: { isTerminated(): boolean } }).API.isTerminated());
     const saved = await lms(page);
     console.log(`suspend_data with a fully answered 100-question attempt and an 8-question draw: ${saved.suspendData.length} characters`);
@@ -188,14 +189,14 @@ describe("a final assessment drawn from a pool", () => {
     await sco.locator(`${finalLesson}:not([hidden])`).waitFor();
     // The LMS restores the attempt once the adapter has read suspend_data: wait for that draw to show.
     await (await frameOf(page)).waitForFunction(
-      (ids) => Array.from(document.querySelectorAll<HTMLElement>("[data-lesson-id=les_final] [data-question]:not([hidden])"), (question) => question.dataset.questionId).join() === ids.join(),
-      drawn,
+      ([ids, { DataName }]) => Array.from(document.querySelectorAll<HTMLElement>(`[data-${DataName.lessonId}=les_final] [data-${DataName.question}]:not([hidden])`), (question) => question.dataset[DataName.questionId]).join() === ids.join(),
+      [drawn, { DataName }] as const,
       { timeout: 10_000 },
     );
     expect(await choiceOrders(page)).toEqual(orders);
-    const restored = await sco.locator(`${finalLesson} input:checked`).evaluateAll((inputs) => inputs.map((input) => `${input.closest("[data-question]")?.getAttribute("data-question-id")}:${(input as HTMLInputElement).value}`));
+    const restored = await sco.locator(`${finalLesson} input:checked`).evaluateAll((inputs, { DataName }) => inputs.map((input) => `${input.closest(`[data-${DataName.question}]`)?.getAttribute(`data-${DataName.questionId}`)}:${(input as HTMLInputElement).value}`), { DataName });
     expect(restored).toEqual(answered);
-    expect(await sco.locator("[data-lesson-id=les_big] input:checked").count()).toBe(100);
+    expect(await sco.locator(`[data-${DataName.lessonId}=les_big] input:checked`).count()).toBe(100);
     await page.close();
   });
 
@@ -204,11 +205,11 @@ describe("a final assessment drawn from a pool", () => {
     await launch(page, null);
     const sco = scoFrame(page);
     await nextUntil(sco, "les_check");
-    await sco.locator("[data-lesson-id=les_check] input.blank").fill("Quetz");
+    await sco.locator(`[data-${DataName.lessonId}=les_check] input.${ClassName.blank}`).fill("Quetz");
     await closeSco(page, () => (window as unknown as { API: { isTerminated(): boolean } }).API.isTerminated());
     const saved = await lms(page);
     await launch(page, { core: { lesson_location: saved.location, lesson_status: saved.status, entry: "resume" }, suspend_data: saved.suspendData });
-    await (await frameOf(page)).waitForFunction(() => document.querySelector<HTMLInputElement>("[data-lesson-id=les_check] input.blank")?.value === "Quetz", undefined, { timeout: 10_000 });
+    await (await frameOf(page)).waitForFunction(({ ClassName, DataName }) => document.querySelector<HTMLInputElement>(`[data-${DataName.lessonId}=les_check] input.${ClassName.blank}`)?.value === "Quetz", { ClassName, DataName }, { timeout: 10_000 });
     await page.close();
   });
 
@@ -224,9 +225,9 @@ describe("a final assessment drawn from a pool", () => {
     page.on("pageerror", (error) => errors.push(error.message));
     await launch(page, { core: { lesson_location: saved.location, lesson_status: saved.status, entry: "resume" }, suspend_data: JSON.stringify(data) });
     const sco = scoFrame(page);
-    await (await frameOf(page)).waitForFunction(() => document.querySelectorAll("[data-lesson-id=les_final] [data-question]:not([hidden])").length === 8, undefined, { timeout: 10_000 });
-    expect(await sco.locator(`${finalLesson} [data-submit-quiz]`).isVisible()).toBe(true);
-    expect(await sco.locator(`${finalLesson} [data-result], ${finalLesson} [data-explanation]:not([hidden])`).count()).toBe(0);
+    await (await frameOf(page)).waitForFunction(({ DataName }) => document.querySelectorAll(`[data-${DataName.lessonId}=les_final] [data-${DataName.question}]:not([hidden])`).length === 8, { DataName }, { timeout: 10_000 });
+    expect(await sco.locator(`${finalLesson} [data-${DataName.submitQuiz}]`).isVisible()).toBe(true);
+    expect(await sco.locator(`${finalLesson} [data-${DataName.result}], ${finalLesson} [data-${DataName.explanation}]:not([hidden])`).count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -236,16 +237,16 @@ describe("a final assessment drawn from a pool", () => {
     await launch(page, null);
     const sco = scoFrame(page);
     await nextUntil(sco, "les_check");
-    await sco.locator("[data-lesson-id=les_check] input.blank").fill("wrong");
+    await sco.locator(`[data-${DataName.lessonId}=les_check] input.${ClassName.blank}`).fill("wrong");
     await submitQuiz(sco);
     await nextUntil(sco, "les_final");
     const key = answerKeyOf(assessmentCourse());
     for (const id of await drawnIds(page)) {
       const right = key.choices.get(id)?.[0] ?? "";
-      await sco.locator(`${finalLesson} [data-question-id=${id}] input[value="${right}"]`).check();
+      await sco.locator(`${finalLesson} [data-${DataName.questionId}=${id}] input[value="${right}"]`).check();
     }
     await submitQuiz(sco);
-    expect(await sco.locator(`${finalLesson} [data-quiz-result] p`).textContent()).toStartWith("Your score: 100% (8 of 8 points). You passed.");
+    expect(await sco.locator(`${finalLesson} [data-${DataName.quizResult}] p`).textContent()).toStartWith("Your score: 100% (8 of 8 points). You passed.");
     const state = await lms(page);
     expect(state.status).toBe("passed");
     expect(state.raw).toBe("100");
@@ -268,7 +269,7 @@ describe("SCORM 2004", () => {
         return { success: cmi.success_status, scaled: cmi.score.scaled };
       });
     await nextUntil(sco, "les_check");
-    await sco.locator("[data-lesson-id=les_check] input.blank").fill("Quetzalcoatl");
+    await sco.locator(`[data-${DataName.lessonId}=les_check] input.${ClassName.blank}`).fill("Quetzalcoatl");
     await submitQuiz(sco);
     // The module check passed, but only the final assessment decides: success stays unknown.
     expect((await read()).success).toBe("unknown");
@@ -286,7 +287,7 @@ describe("SCORM 2004", () => {
     const items = [...manifest.matchAll(/<item identifier="([^"]+)"[\s\S]*?<\/item>/g)].map((match) => ({ id: match[1], satisfied: /rollupObjectiveSatisfied="true"/.test(match[0]) }));
     expect(items.filter((item) => item.satisfied).map((item) => item.id)).toEqual(["ITEM_SCO_les_final"]);
     const finalPage = new TextDecoder().decode(files["final-assessment.html"]);
-    expect(finalPage).toContain('<p class="eyebrow">Final assessment</p>');
+    expect(finalPage).toContain(`<p class="${ClassName.eyebrow}">Final assessment</p>`);
   });
 });
 
@@ -301,12 +302,12 @@ describe("cmi5", () => {
       await page.goto(url);
       await waitForCourse(page);
       await nextUntil(page, "les_check");
-      await page.locator("[data-lesson-id=les_check] input.blank").fill("wrong");
+      await page.locator(`[data-${DataName.lessonId}=les_check] input.${ClassName.blank}`).fill("wrong");
       await submitQuiz(page);
       await nextUntil(page, "les_final");
       const key = answerKeyOf(assessmentCourse());
-      const drawn = await page.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
-      for (const id of drawn) await page.locator(`${finalLesson} [data-question-id=${id}] input[value="${key.choices.get(id)?.[0] ?? ""}"]`).check();
+      const drawn = await page.locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).evaluateAll((questions, { DataName }) => questions.map((question) => (question as HTMLElement).dataset[DataName.questionId] ?? ""), { DataName });
+      for (const id of drawn) await page.locator(`${finalLesson} [data-${DataName.questionId}=${id}] input[value="${key.choices.get(id)?.[0] ?? ""}"]`).check();
       await submitQuiz(page);
       await page.goto("about:blank");
       const verbs = await waitFor(() => player.lms.sessionStatements(sessionId).map((statement) => statement.verb.id), (ids) => ids.some((id) => id.endsWith("/terminated")));
@@ -331,17 +332,17 @@ describe("one verdict", () => {
       await waitForCourse(page);
       await nextUntil(page, "les_final");
       // The page states the LMS's mark, not the course's 80%, once the launch data is read.
-      await page.locator(`${finalLesson} [data-pass-mark]`).filter({ hasText: "90%" }).waitFor();
+      await page.locator(`${finalLesson} [data-${DataName.passMark}]`).filter({ hasText: "90%" }).waitFor();
       const key = answerKeyOf(assessmentCourse());
-      const drawn = await page.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+      const drawn = await page.locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).evaluateAll((questions, { DataName }) => questions.map((question) => (question as HTMLElement).dataset[DataName.questionId] ?? ""), { DataName });
       expect(drawn).toHaveLength(8);
       // Seven of eight right: 88%, over the course's 80% and under the LMS's 90%.
-      for (const [index, id] of drawn.entries()) await page.locator(`${finalLesson} [data-question-id=${id}] input[value="${index === 0 ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
+      for (const [index, id] of drawn.entries()) await page.locator(`${finalLesson} [data-${DataName.questionId}=${id}] input[value="${index === 0 ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
       await submitQuiz(page);
-      const result = page.locator(`${finalLesson} [data-quiz-result]`);
+      const result = page.locator(`${finalLesson} [data-${DataName.quizResult}]`);
       await result.filter({ hasText: "88%" }).waitFor();
       expect(await result.innerText()).toContain("You did not pass yet. The pass mark is 90%.");
-      expect(await result.getAttribute("data-outcome")).toBe("failed");
+      expect(await result.getAttribute(`data-${DataName.outcome}`)).toBe("failed");
       await page.goto("about:blank");
       const statements = await waitFor(() => player.lms.sessionStatements(sessionId), (all) => all.some((statement) => statement.verb.id.endsWith("/terminated")));
       expect(statements.some((statement) => statement.verb.id.endsWith("/passed"))).toBe(false);
@@ -358,25 +359,25 @@ describe("one verdict", () => {
     await launch(page, null);
     const frame = scoFrame(page);
     await nextUntil(frame, "les_final");
-    expect(await frame.locator(`${finalLesson} .lesson-meta`).innerText()).toContain("Your best attempt counts");
+    expect(await frame.locator(`${finalLesson} .${ClassName.lessonMeta}`).innerText()).toContain("Your best attempt counts");
     const key = answerKeyOf(assessmentCourse());
     const answer = async (wrong: number) => {
-      const drawn = await frame.locator(`${finalLesson} [data-question]:not([hidden])`).evaluateAll((questions) => questions.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
-      for (const [index, id] of drawn.entries()) await frame.locator(`${finalLesson} [data-question-id=${id}] input[value="${index < wrong ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
+      const drawn = await frame.locator(`${finalLesson} [data-${DataName.question}]:not([hidden])`).evaluateAll((questions, { DataName }) => questions.map((question) => (question as HTMLElement).dataset[DataName.questionId] ?? ""), { DataName });
+      for (const [index, id] of drawn.entries()) await frame.locator(`${finalLesson} [data-${DataName.questionId}=${id}] input[value="${index < wrong ? "3" : (key.choices.get(id)?.[0] ?? "")}"]`).check();
       await submitQuiz(frame);
     };
     await answer(0);
-    const result = frame.locator(`${finalLesson} [data-quiz-result]`);
+    const result = frame.locator(`${finalLesson} [data-${DataName.quizResult}]`);
     await result.filter({ hasText: "100%" }).waitFor();
-    await frame.locator(`${finalLesson} [data-retry-quiz]`).click();
+    await frame.locator(`${finalLesson} [data-${DataName.retryQuiz}]`).click();
     await answer(4);
     await result.filter({ hasText: "50%" }).waitFor();
     expect(await result.innerText()).toContain("Your best score, 100%, counts: you passed. The pass mark is 80%.");
-    expect(await result.getAttribute("data-outcome")).toBe("passed");
+    expect(await result.getAttribute(`data-${DataName.outcome}`)).toBe("passed");
     expect((await lms(page)).status).toBe("passed");
     // The completion screen after the last lesson words the same verdict, with the score that counts.
     await frame.locator(`${finalLesson} a[rel=next]`).click();
-    const completion = frame.locator("#course-complete:not([hidden]) [data-completion-status]");
+    const completion = frame.locator(`#course-complete:not([hidden]) [data-${DataName.completionStatus}]`);
     await completion.filter({ hasText: /\S/ }).waitFor();
     expect(await completion.innerText()).toBe("You have completed the course and passed, with a score of 100%.");
     await page.close();

@@ -13,6 +13,7 @@ import { answerQuiz, currentLessonId, nextUntil, retryQuiz, waitForCourse } from
 import { sessionIdExtension, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { startCmi5Player, type Cmi5Au, type Cmi5Player } from "./support/cmi5-player.ts";
 import { startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 const verbs = {
   initialized: "http://adlnet.gov/expapi/verbs/initialized",
@@ -147,11 +148,11 @@ describe("cmi5 AU launched by an LMS", () => {
     expect(await page.evaluate((lessonId) => window.CourseRuntime?.getState().quizzes[lessonId]?.attempts, quizLessonId)).toBe(1);
     // The resumed quiz looks as the learner left it: the same questions graded, the last result, attempts left, and Try again.
     const quiz = page.locator(`#lesson-${quizLessonId}`);
-    const summary = quiz.locator("[data-quiz-result] p");
+    const summary = quiz.locator(`[data-${DataName.quizResult}] p`);
     await summary.filter({ hasText: "Your last score" }).waitFor();
     expect(await summary.textContent()).toBe("Your last score: 0% after 1 attempt(s). You did not pass yet. The pass mark is 70%. Attempts left: 2.");
-    expect(await quiz.locator("[data-quiz-result] li").first().textContent()).toBe("Question 1: not correct.");
-    expect(await quiz.locator("[data-submit-quiz]").isHidden()).toBe(true);
+    expect(await quiz.locator(`[data-${DataName.quizResult}] li`).first().textContent()).toBe("Question 1: not correct.");
+    expect(await quiz.locator(`[data-${DataName.submitQuiz}]`).isHidden()).toBe(true);
     await retryQuiz(page);
     await answerQuiz(page, true);
     const secondSent = defined(await leaveAu(page, second));

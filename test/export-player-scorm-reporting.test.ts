@@ -13,6 +13,7 @@ import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./s
 import { shuffledIndices } from "../src/render/shuffle.ts";
 import { answerKeyOf, answerQuiz, submitQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(30_000);
 
@@ -113,11 +114,11 @@ describe("question-level reporting in scorm-again", () => {
     await launch(page, server, "scorm2004");
     const sco = scoFrame(page);
     await nextUntil(sco, "les_more");
-    const lesson = sco.locator("[data-page]:not([hidden])");
-    const selects = lesson.locator("select[data-part]");
+    const lesson = sco.locator(`[data-${DataName.page}]:not([hidden])`);
+    const selects = lesson.locator(`select[data-${DataName.part}]`);
     const rights = answerKeyOf(withMore).matches.get("blk_match") ?? [];
     for (let index = 0; index < 2; index++) await selects.nth(index).selectOption(rights[index] ?? "");
-    const order = await lesson.locator("[data-ordering-list] [data-part]").evaluateAll((items) => items.map((item) => `item_${Number((item as HTMLElement).dataset.item) + 1}`));
+    const order = await lesson.locator(`[data-${DataName.orderingList}] [data-${DataName.part}]`).evaluateAll((items, { DataName }) => items.map((item) => `item_${Number((item as HTMLElement).dataset[DataName.item]) + 1}`), { DataName });
     await submitQuiz(sco);
     const [match, sequence] = await interactions(page, "scorm2004");
     expect(match).toMatchObject({ id: "blk_match", type: "matching", result: "correct", weighting: "2", learner_response: "item_1[.]target_1[,]item_2[.]target_2" });

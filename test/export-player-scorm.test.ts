@@ -11,6 +11,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse, watchForeignRequests } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 // A browser session plays a whole course; give it more than the default five seconds.
 setDefaultTimeout(30_000);
@@ -138,9 +139,9 @@ describe("SCORM 2004 4th Edition player with scorm-again as the LMS", () => {
     const sco = scoFrame(page);
     await nextUntil(sco, quizLessonId);
     await answerQuiz(sco, false);
-    await sco.locator("a[data-contents-link]").nth(2).click();
+    await sco.locator(`a[data-${DataName.contentsLink}]`).nth(2).click();
     // The lesson is shown (and reported) on hashchange, which follows the click; wait for it before leaving.
-    await sco.locator('[data-page][data-lesson-id="les_ppe"]:not([hidden])').waitFor();
+    await sco.locator(`[data-${DataName.page}][data-${DataName.lessonId}="les_ppe"]:not([hidden])`).waitFor();
     await closeSco(page, () => (window as unknown as { API_1484_11: { isTerminated(): boolean } }).API_1484_11.isTerminated());
     const saved = await read(page);
     expect(saved.location).toBe("les_ppe");

@@ -17,6 +17,7 @@ import { answerKeyOf, answerQuiz, nextUntil, scoFrame, waitForCourse, type Cours
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
 import { courseWithTeachingQuiz, phishingScenario, sortingCategoryOf, teachingQuizLessonId } from "./support/teaching-blocks.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -38,22 +39,22 @@ async function press(page: Page, scope: CourseScope, selector: string, key: stri
 
 /** Plays the scenario to the failure ending, sorts every item rightly with its picker, and submits. */
 async function playLesson(page: Page, scope: CourseScope): Promise<void> {
-  const lesson = `[data-lesson-id="${lessonId}"]`;
-  await press(page, scope, `${lesson} [data-scenario] button[data-next="checked"]`, "Enter");
-  await press(page, scope, `${lesson} [data-scenario] button[data-next="reported"]`, "Enter");
-  await scope.locator(`${lesson} [data-scenario-status]`).filter({ hasText: "Scenario ended" }).waitFor();
-  const pickers = await scope.locator(`${lesson} [data-sort-item]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.id ?? "", item.querySelector("label")?.textContent ?? ""]));
+  const lesson = `[data-${DataName.lessonId}="${lessonId}"]`;
+  await press(page, scope, `${lesson} [data-${DataName.scenario}] button[data-${DataName.next}="checked"]`, "Enter");
+  await press(page, scope, `${lesson} [data-${DataName.scenario}] button[data-${DataName.next}="reported"]`, "Enter");
+  await scope.locator(`${lesson} [data-${DataName.scenarioStatus}]`).filter({ hasText: "Scenario ended" }).waitFor();
+  const pickers = await scope.locator(`${lesson} [data-${DataName.sortItem}]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.id ?? "", item.querySelector("label")?.textContent ?? ""]));
   for (const [id, answer] of pickers.map(([id, text]) => [id, sortingCategoryOf(text ?? "")])) {
     await scope.locator(`select[id="${id}"]`).focus();
     await page.keyboard.type(answer === "0" ? "Phish" : "Not");
   }
-  await press(page, scope, `${lesson} .choice input[value="1"]`, "Space");
-  await press(page, scope, `${lesson} [data-submit-quiz]`, "Enter");
-  await scope.locator(`${lesson} [data-quiz-result]`).filter({ hasText: /\S/ }).waitFor();
+  await press(page, scope, `${lesson} .${ClassName.choice} input[value="1"]`, "Space");
+  await press(page, scope, `${lesson} [data-${DataName.submitQuiz}]`, "Enter");
+  await scope.locator(`${lesson} [data-${DataName.quizResult}]`).filter({ hasText: /\S/ }).waitFor();
 }
 
 async function itemOrder(scope: CourseScope): Promise<string[]> {
-  return scope.locator(`[data-lesson-id="${lessonId}"] [data-sort-item] label`).allInnerTexts();
+  return scope.locator(`[data-${DataName.lessonId}="${lessonId}"] [data-${DataName.sortItem}] label`).allInnerTexts();
 }
 
 type Interaction = Record<string, unknown> & { correct_responses: Record<string, { pattern: string }> };
@@ -148,10 +149,10 @@ async function answerAndPractise(page: Page, scope: CourseScope, course: ExportC
   await nextUntil(scope, quizLessonId);
   await answerQuiz(scope, true, answerKeyOf(course));
   await nextUntil(scope, practiceLessonId);
-  const lesson = `[data-lesson-id="${practiceLessonId}"]`;
-  await press(page, scope, `${lesson} [data-scenario] button[data-next="checked"]`, "Enter");
-  await press(page, scope, `${lesson} [data-scenario] button[data-next="reported"]`, "Enter");
-  await scope.locator(`${lesson} [data-scenario-status]`).filter({ hasText: "Scenario ended" }).waitFor();
+  const lesson = `[data-${DataName.lessonId}="${practiceLessonId}"]`;
+  await press(page, scope, `${lesson} [data-${DataName.scenario}] button[data-${DataName.next}="checked"]`, "Enter");
+  await press(page, scope, `${lesson} [data-${DataName.scenario}] button[data-${DataName.next}="reported"]`, "Enter");
+  await scope.locator(`${lesson} [data-${DataName.scenarioStatus}]`).filter({ hasText: "Scenario ended" }).waitFor();
 }
 
 describe("every accepted answer, and practice reported as ungraded", () => {

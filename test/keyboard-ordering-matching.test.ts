@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Browser, Page } from "playwright-core";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, serveStatic, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -51,10 +52,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const list = "[data-question-id=blk_order] ol";
-const order = (page: Page): Promise<string[]> => page.locator(`${list} .ordering-text`).allTextContents();
-const focusedItem = (page: Page): Promise<string> => page.evaluate(() => (document.activeElement?.closest(".ordering-item")?.querySelector(".ordering-text")?.textContent ?? ""));
-const status = (page: Page): Promise<string> => page.locator("[data-question-id=blk_order] [data-ordering-status]").innerText();
+const list = `[data-${DataName.questionId}=blk_order] ol`;
+const order = (page: Page): Promise<string[]> => page.locator(`${list} .${ClassName.orderingText}`).allTextContents();
+const focusedItem = (page: Page): Promise<string> => page.evaluate(({ ClassName }) => (document.activeElement?.closest(`.${ClassName.orderingItem}`)?.querySelector(`.${ClassName.orderingText}`)?.textContent ?? ""), { ClassName });
+const status = (page: Page): Promise<string> => page.locator(`[data-${DataName.questionId}=blk_order] [data-${DataName.orderingStatus}]`).innerText();
 
 describe("ordering: pick, choose the place, confirm", () => {
   test("the focus stays on the picked item while arrows move it; Enter drops it, Escape puts it back; each item costs a Tab, the pick, its distance and the drop", async () => {
@@ -70,10 +71,10 @@ describe("ordering: pick, choose the place, confirm", () => {
       await page.keyboard.press(key);
     };
     // Escape first: picked, moved, then put back where it was.
-    await page.locator(`${list} li:last-child [data-pick]`).focus();
+    await page.locator(`${list} li:last-child [data-${DataName.pick}]`).focus();
     const last = shown.at(-1) ?? "";
     await page.keyboard.press("Enter");
-    expect(await page.locator(`${list} li:last-child [data-pick]`).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator(`${list} li:last-child [data-${DataName.pick}]`).getAttribute("aria-pressed")).toBe("true");
     expect(await status(page)).toBe(`Picked “${last}”, position 5 of 5. Arrow keys choose its place, Enter drops it, Escape puts it back.`);
     await page.keyboard.press("ArrowUp");
     expect((await order(page)).indexOf(last)).toBe(3);
@@ -88,7 +89,7 @@ describe("ordering: pick, choose the place, confirm", () => {
       const from = (await order(page)).indexOf(wanted);
       if (from === position) continue;
       budget += 2 + (from - position);
-      await page.locator(`${list} li:nth-child(${from + 1}) [data-pick]`).focus();
+      await page.locator(`${list} li:nth-child(${from + 1}) [data-${DataName.pick}]`).focus();
       keystrokes++;
       budget++;
       await press("Enter");
@@ -102,7 +103,7 @@ describe("ordering: pick, choose the place, confirm", () => {
     }
     expect(await order(page)).toEqual(steps);
     expect(keystrokes).toBe(budget);
-    expect(await page.locator("[data-question-id=blk_order]").getAttribute("data-touched")).toBe("true");
+    expect(await page.locator(`[data-${DataName.questionId}=blk_order]`).getAttribute(`data-${DataName.touched}`)).toBe("true");
     await page.close();
   });
 });
@@ -112,12 +113,12 @@ describe("matching: the picker is the item", () => {
     const page = await browser.newPage();
     await page.goto(`${site.origin}/#lesson-les_q`);
     await page.locator("html.course-ready").waitFor({ state: "attached" });
-    const rows = page.locator("[data-question-id=blk_match] .matching-row");
+    const rows = page.locator(`[data-${DataName.questionId}=blk_match] .${ClassName.matchingRow}`);
     const options = await rows.first().locator("option").allTextContents();
     let keystrokes = 1;
     await rows.first().locator("select").focus();
     for (const [index, pair] of pairs.entries()) {
-      const focusedRow = () => page.evaluate(() => document.activeElement?.closest(".matching-row")?.querySelector("label")?.textContent ?? "");
+      const focusedRow = () => page.evaluate(({ ClassName }) => document.activeElement?.closest(`.${ClassName.matchingRow}`)?.querySelector("label")?.textContent ?? "", { ClassName });
       expect(await focusedRow()).toBe(pair.left);
       // The options list the answers in a fixed order after the prompt option; arrows walk it.
       const target = options.indexOf(pair.right);

@@ -19,6 +19,7 @@ import { startTestService, type TestService } from "./support/service.ts";
 import { openHarness } from "./authoring-harness.ts";
 import { storeKinds } from "./support/postgres.ts";
 import { comparable, embeddedBytes, exportPackage, pngBase64 } from "./support/transfer.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 interface LessonRead {
   id: string;
@@ -120,8 +121,8 @@ async function moduleId(): Promise<string> {
 describe("the banner on the page", () => {
   test("the preview shows it above the lesson title with its alt text, and the page allows its URL's host", async () => {
     const html = await preview(courseId);
-    const article = html.slice(html.indexOf(`data-lesson-id="${lessons[0]!.id}"`));
-    expect(article).toMatch(/^[^>]*>\s*<figure class="lesson-banner"><img src="https:\/\/images\.example\.org\/quay\.jpg" alt="Ropes coiled on a quay at dawn"[^>]*><\/figure>\s*<p class="eyebrow">/);
+    const article = html.slice(html.indexOf(`data-${DataName.lessonId}="${lessons[0]!.id}"`));
+    expect(article).toMatch(new RegExp(`^[^>]*>\\s*<figure class="${ClassName.lessonBanner}"><img src="https://images\\.example\\.org/quay\\.jpg" alt="Ropes coiled on a quay at dawn"[^>]*></figure>\\s*<p class="${ClassName.eyebrow}">`));
     expect(/img-src ([^;"]*)/.exec(html.replaceAll("&#39;", "'"))?.[1]).toContain("https://images.example.org");
   });
 
@@ -131,7 +132,7 @@ describe("the banner on the page", () => {
     const packaged = Object.keys(entries).find((name) => name.startsWith("assets/") && name.includes(assetId));
     expect(packaged).toBeDefined();
     const pages = Object.entries(entries).filter(([name]) => name.endsWith(".html")).map(([, bytes]) => strFromU8(bytes)).join("\n");
-    expect(pages).toContain(`<figure class="lesson-banner"><img src="${packaged}" alt="A crane at the container terminal"`);
+    expect(pages).toContain(`<figure class="${ClassName.lessonBanner}"><img src="${packaged}" alt="A crane at the container terminal"`);
   });
 
   test("the SCORM 1.2 package carries the asset and lists it in the manifest", async () => {

@@ -12,6 +12,7 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng } from "./support/export-course.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 const cap = 65_536;
 let service: TestService;
@@ -172,7 +173,7 @@ describe("a course too large to read whole", () => {
       expect(page.text).toEndWith("</html>\n");
     }
     for (const item of allLessons().filter((entry) => entry.id !== hugeLessonId)) {
-      expect({ lesson: item.title, shown: pages.some((page) => page.text.includes(`data-lesson-id="${item.id}"`)) }).toEqual({ lesson: item.title, shown: true });
+      expect({ lesson: item.title, shown: pages.some((page) => page.text.includes(`data-${DataName.lessonId}="${item.id}"`)) }).toEqual({ lesson: item.title, shown: true });
     }
     for (let index = 0; index < 16; index++) {
       expect({ block: index + 1, shown: pages.some((page) => page.text.includes(`Long ${index}: Safety first`)) }).toEqual({ block: index + 1, shown: true });

@@ -14,6 +14,7 @@ import { runAxe, type AxeViolation } from "./support/browser.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerKeyOf, nextUntil, scoFrame, submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(90_000);
 
@@ -97,23 +98,23 @@ describe("the finish passes axe at 390 px", () => {
       const sco = scoFrame(page);
       await waitForCourse(sco);
       await nextUntil(sco, "les_quiz");
-      const quiz = sco.locator("[data-lesson-id=les_quiz]");
-      await quiz.locator("[data-question-count]").filter({ hasText: "Question 1 of 4" }).waitFor({ timeout: 10_000 });
+      const quiz = sco.locator(`[data-${DataName.lessonId}=les_quiz]`);
+      await quiz.locator(`[data-${DataName.questionCount}]`).filter({ hasText: "Question 1 of 4" }).waitFor({ timeout: 10_000 });
       expect(await checkAndShoot(page, `${themeName}-question`)).toEqual([]);
 
       // Three of four right (75 %): passed, and the review lists each question.
       const key = answerKeyOf(course);
       for (const [index, question] of questions.entries()) {
         const right = key.choices.get(question.id)?.[0] ?? "0";
-        await quiz.locator(`[data-question-id=${question.id}] input[value="${index === 3 ? String(1 - Number(right)) : right}"]`).check();
-        if (index < questions.length - 1) await quiz.locator('[data-question-step="1"]').click();
+        await quiz.locator(`[data-${DataName.questionId}=${question.id}] input[value="${index === 3 ? String(1 - Number(right)) : right}"]`).check();
+        if (index < questions.length - 1) await quiz.locator(`[data-${DataName.questionStep}="1"]`).click();
       }
       await submitQuiz(sco);
-      expect(await quiz.locator("[data-quiz-result] li").count()).toBe(4);
+      expect(await quiz.locator(`[data-${DataName.quizResult}] li`).count()).toBe(4);
       expect(await checkAndShoot(page, `${themeName}-results`)).toEqual([]);
 
       await nextUntil(sco, "the end");
-      const completion = sco.locator("[data-completion-status]");
+      const completion = sco.locator(`[data-${DataName.completionStatus}]`);
       await completion.filter({ hasText: /\S/ }).waitFor({ timeout: 10_000 });
       expect(await completion.textContent()).toContain("passed");
       expect(await checkAndShoot(page, `${themeName}-completion`)).toEqual([]);

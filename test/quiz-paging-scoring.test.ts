@@ -12,6 +12,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerKeyOf, answerQuiz, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -77,10 +78,10 @@ async function frameOf(page: Page): Promise<Frame> {
 
 /** What has focus in the course: the question it is in and the pager button it is, if any. */
 const focused = (frame: Frame): Promise<{ question: string | null; step: string | null; submit: boolean }> =>
-  frame.evaluate(() => {
+  frame.evaluate(({ DataName }) => {
     const active = document.activeElement as HTMLElement | null;
-    return { question: active?.closest<HTMLElement>("[data-question]")?.dataset.questionId ?? null, step: active?.dataset.questionStep ?? null, submit: active?.hasAttribute("data-submit-quiz") ?? false };
-  });
+    return { question: active?.closest<HTMLElement>(`[data-${DataName.question}]`)?.dataset[DataName.questionId] ?? null, step: active?.dataset[DataName.questionStep] ?? null, submit: active?.hasAttribute(`data-${DataName.submitQuiz}`) ?? false };
+  }, { DataName });
 
 /** Presses Tab until `reached` holds, at most `limit` times; returns the presses. */
 async function tabUntil(page: Page, frame: Frame, reached: (state: Awaited<ReturnType<typeof focused>>) => boolean, limit = 8): Promise<number> {
@@ -91,9 +92,9 @@ async function tabUntil(page: Page, frame: Frame, reached: (state: Awaited<Retur
   throw new Error(`focus did not reach the wanted control within ${limit} Tab presses (at ${JSON.stringify(await focused(frame))})`);
 }
 
-const quiz = "[data-lesson-id=les_quiz]";
+const quiz = `[data-${DataName.lessonId}=les_quiz]`;
 const shownQuestions = (frame: Frame): Promise<string[]> =>
-  frame.locator(`${quiz} [data-question]:visible`).evaluateAll((found) => found.map((question) => (question as HTMLElement).dataset.questionId ?? ""));
+  frame.locator(`${quiz} [data-${DataName.question}]:visible`).evaluateAll((found, { DataName }) => found.map((question) => (question as HTMLElement).dataset[DataName.questionId] ?? ""), { DataName });
 
 describe("one question at a time", () => {
   test("shows one question with its count, moves by keyboard with focus on the new question, keeps answers, and submits", async () => {
@@ -103,18 +104,18 @@ describe("one question at a time", () => {
     const sco = scoFrame(page);
     await nextUntil(sco, "les_quiz");
     const frame = await frameOf(page);
-    const count = frame.locator(`${quiz} [data-question-count]`);
+    const count = frame.locator(`${quiz} [data-${DataName.questionCount}]`);
     expect(await shownQuestions(frame)).toEqual(["blk_q0"]);
     expect(await count.textContent()).toBe("Question 1 of 3");
     expect(await count.getAttribute("aria-live")).toBe("polite");
-    expect(await frame.locator(`${quiz} [data-question-step="-1"]`).isVisible()).toBe(false);
+    expect(await frame.locator(`${quiz} [data-${DataName.questionStep}="-1"]`).isVisible()).toBe(false);
 
     // Question 1: into its choices, Space picks the first (right) one, then on to Next.
     await tabUntil(page, frame, (state) => state.question === "blk_q0");
     await page.keyboard.press("Space");
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
-    await frame.locator(`${quiz} [data-question-id=blk_q1]:visible`).waitFor({ timeout: 10_000 });
+    await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1]:visible`).waitFor({ timeout: 10_000 });
     expect(await count.textContent()).toBe("Question 2 of 3");
     expect(await shownQuestions(frame)).toEqual(["blk_q1"]);
     expect((await focused(frame)).question).toBe("blk_q1");
@@ -123,29 +124,29 @@ describe("one question at a time", () => {
     await page.keyboard.press("ArrowDown");
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
-    await frame.locator(`${quiz} [data-question-id=blk_q2]:visible`).waitFor({ timeout: 10_000 });
+    await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q2]:visible`).waitFor({ timeout: 10_000 });
     expect(await count.textContent()).toBe("Question 3 of 3");
-    expect(await frame.locator(`${quiz} [data-question-step="1"]`).isVisible()).toBe(false);
+    expect(await frame.locator(`${quiz} [data-${DataName.questionStep}="1"]`).isVisible()).toBe(false);
     await tabUntil(page, frame, (state) => state.step === "-1");
     await page.keyboard.press("Enter");
-    await frame.locator(`${quiz} [data-question-id=blk_q1]:visible`).waitFor({ timeout: 10_000 });
+    await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1]:visible`).waitFor({ timeout: 10_000 });
     expect(await count.textContent()).toBe("Question 2 of 3");
-    expect(await frame.locator(`${quiz} [data-question-id=blk_q1] input:checked`).getAttribute("value")).toBe("1");
+    expect(await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1] input:checked`).getAttribute("value")).toBe("1");
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
-    await frame.locator(`${quiz} [data-question-id=blk_q2]:visible`).waitFor({ timeout: 10_000 });
+    await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q2]:visible`).waitFor({ timeout: 10_000 });
 
     // Question 3: the third choice, then Submit.
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("ArrowDown");
     await tabUntil(page, frame, (state) => state.submit);
     await page.keyboard.press("Enter");
-    const result = frame.locator(`${quiz} [data-quiz-result] p`).first();
+    const result = frame.locator(`${quiz} [data-${DataName.quizResult}] p`).first();
     await result.waitFor({ timeout: 10_000 });
     expect(await result.textContent()).toContain("Your score: 100%");
     // The review shows every question again; the pager goes.
     expect(await shownQuestions(frame)).toEqual(["blk_q0", "blk_q1", "blk_q2"]);
-    expect(await frame.locator(`${quiz} [data-question-pager]`).isVisible()).toBe(false);
+    expect(await frame.locator(`${quiz} [data-${DataName.questionPager}]`).isVisible()).toBe(false);
     await page.close();
   });
 });
@@ -171,8 +172,8 @@ describe("which attempt counts after a retake", () => {
     await retryQuiz(sco);
     await answerQuiz(sco, false, key);
     const second = await lms(page);
-    const summary = (await sco.locator(`${quiz} [data-quiz-result] p`).first().textContent()) ?? "";
-    const meta = (await sco.locator(`${quiz} .lesson-meta`).textContent()) ?? "";
+    const summary = (await sco.locator(`${quiz} [data-${DataName.quizResult}] p`).first().textContent()) ?? "";
+    const meta = (await sco.locator(`${quiz} .${ClassName.lessonMeta}`).textContent()) ?? "";
     await page.close();
     return { summary, meta, first, second };
   }

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml, renderCourseHtmlChunks, type RenderableCourse, type RenderOptions } from "../src/render/index.ts";
 import { generatedCourse, memoryAssets, sampleCourse, unzipPackage } from "./support/export-course.ts";
+import { ClassName } from "../src/player/markup-names.ts";
 
 /** Each render has its own CSP nonce; everything else must match byte for byte. */
 const withoutNonce = (markup: string): string =>
@@ -27,7 +28,7 @@ describe("streamed course page", () => {
       expect(pieces).toHaveLength(2 + lessons.length * 2 + blockCount);
       expect(lessons.length).toBeGreaterThan(0);
       expect(pieces[0]).toStartWith("<!doctype html>");
-      expect(pieces.filter((piece) => piece.startsWith('<article class="page lesson"'))).toHaveLength(lessons.length);
+      expect(pieces.filter((piece) => piece.startsWith(`<article class="${ClassName.page} ${ClassName.lesson}"`))).toHaveLength(lessons.length);
       expect(pieces.filter((piece) => piece.endsWith("</article>"))).toHaveLength(lessons.length);
       expect(pieces.at(-1)).toEndWith("</html>\n");
       expect(withoutNonce(pieces.join(""))).toBe(withoutNonce(renderCourseHtml(course, options)));

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const question = { id: "blk_q", type: "single_choice", prompt: "Which status code means **Not Found**?", points: 1, objectiveIds: [], choices: [{ text: "200 OK", correct: false }, { text: "404 Not Found", correct: true }] } as Block;
 const course: RenderableCourse = {
@@ -40,13 +41,13 @@ afterAll(async () => {
   await site?.stop();
 });
 
-const link = (lessonId: string): string => `a[data-contents-link="lesson-${lessonId}"]`;
+const link = (lessonId: string): string => `a[data-${DataName.contentsLink}="lesson-${lessonId}"]`;
 
 async function stateOf(page: Page, lessonId: string): Promise<{ state: string | null; spoken: string }> {
   const anchor = page.locator(link(lessonId));
   // The link's text is its accessible name: the title, the quiz badge and the state note (visually hidden).
   const spoken = (await anchor.textContent()) ?? "";
-  return { state: await anchor.getAttribute("data-state"), spoken: spoken.replace(/\s+/g, " ").trim() };
+  return { state: await anchor.getAttribute(`data-${DataName.state}`), spoken: spoken.replace(/\s+/g, " ").trim() };
 }
 
 /** Answers the quiz with the keyboard: the right or the wrong choice, then Submit. */
@@ -54,9 +55,9 @@ async function submitQuiz(page: Page, correctly: boolean): Promise<void> {
   await tabTo(page, '#lesson-les_quiz input[value="0"]');
   if (correctly) await page.keyboard.press("ArrowDown");
   else await page.keyboard.press("Space");
-  await tabTo(page, "#lesson-les_quiz [data-submit-quiz]");
+  await tabTo(page, `#lesson-les_quiz [data-${DataName.submitQuiz}]`);
   await page.keyboard.press("Enter");
-  await page.locator("#lesson-les_quiz [data-quiz-result]").filter({ hasText: /\S/ }).waitFor();
+  await page.locator(`#lesson-les_quiz [data-${DataName.quizResult}]`).filter({ hasText: /\S/ }).waitFor();
 }
 
 describe("contents states", () => {
@@ -79,20 +80,20 @@ describe("contents states", () => {
 
     await submitQuiz(page, false);
     expect(await stateOf(page, "les_quiz")).toEqual({ state: "failed", spoken: "Check Quiz (failed)" });
-    await tabTo(page, "#lesson-les_quiz [data-retry-quiz]");
+    await tabTo(page, `#lesson-les_quiz [data-${DataName.retryQuiz}]`);
     await page.keyboard.press("Enter");
     await submitQuiz(page, true);
     expect(await stateOf(page, "les_quiz")).toEqual({ state: "passed", spoken: "Check Quiz (passed)" });
 
     // Four different icons, drawn by CSS with an empty alternative, so the words above are all a screen reader hears.
-    const icons = await page.evaluate(() =>
-      Array.from(document.querySelectorAll(".contents-key [data-state]")).map((item) => [item.getAttribute("data-state"), getComputedStyle(item, "::before").content]),
+    const icons = await page.evaluate(({ ClassName, DataName }) =>
+      Array.from(document.querySelectorAll(`.${ClassName.contentsKey} [data-${DataName.state}]`)).map((item) => [item.getAttribute(`data-${DataName.state}`), getComputedStyle(item, "::before").content]), { ClassName, DataName },
     );
     expect(new Set(icons.map(([, content]) => content)).size).toBe(4);
     expect(icons.every(([, content]) => content !== "none" && (content ?? "").endsWith('/ ""'))).toBe(true);
-    expect(await page.locator(".contents-key").getAttribute("aria-hidden")).toBe("true");
+    expect(await page.locator(`.${ClassName.contentsKey}`).getAttribute("aria-hidden")).toBe("true");
 
-    await page.locator("[data-contents] > summary").press("Enter");
+    await page.locator(`[data-${DataName.contents}] > summary`).press("Enter");
     const name = await page.getByRole("link", { name: /^Check/ }).evaluate((element) => element.textContent?.replace(/\s+/g, " ").trim());
     expect(name).toBe("Check Quiz (passed)");
     await page.screenshot({ path: ".tmp/contents-states-390.png", fullPage: true });

@@ -13,6 +13,7 @@ import { validatedBlock } from "../src/render/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { teachingContentBlocks } from "./support/teaching-blocks.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type AxeViolation, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const diagramSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="200" viewBox="0 0 640 200"><rect width="640" height="200" fill="#f1f5f9"/><rect x="30" y="60" width="170" height="80" rx="10" fill="#1d4ed8"/><text x="115" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Browser</text><rect x="440" y="60" width="170" height="80" rx="10" fill="#047857"/><text x="525" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Server</text><path d="M210 85 H420" stroke="#0f172a" stroke-width="4"/><path d="M420 85 l-14 -8 v16z" fill="#0f172a"/><path d="M430 120 H220" stroke="#0f172a" stroke-width="4"/><path d="M220 120 l14 -8 v16z" fill="#0f172a"/><text x="320" y="75" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">GET /courses</text><text x="320" y="145" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">200 OK</text></svg>`;
 const posterSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#0f172a"/><text x="320" y="190" fill="#f8fafc" font-family="sans-serif" font-size="30" text-anchor="middle">HTTP in 90 seconds</text></svg>`;
@@ -134,7 +135,7 @@ async function text(page: Page, selector: string): Promise<string> {
 }
 
 const quiz = "#lesson-les_quiz";
-const question = (id: string) => `${quiz} [data-question-id="${id}"]`;
+const question = (id: string) => `${quiz} [data-${DataName.questionId}="${id}"]`;
 
 describe("rendered course", () => {
   test("every block type renders from a realistic two-module course", () => {
@@ -158,18 +159,18 @@ describe("rendered course", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, requests } = await openCourse(context);
 
-    await tabTo(page, 'a[data-contents-link="lesson-les_quiz"]');
+    await tabTo(page, `a[data-${DataName.contentsLink}="lesson-les_quiz"]`);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.activeElement?.id === "lesson-title-les_quiz");
     expect(await page.locator("#lesson-les_anatomy").isHidden()).toBe(true);
 
     await tabTo(page, `${question("blk_q1")} input[value="0"]`);
     await page.keyboard.press("ArrowDown");
-    await tabTo(page, `${question("blk_q1")} [data-check-answer]`);
+    await tabTo(page, `${question("blk_q1")} [data-${DataName.checkAnswer}]`);
     await page.keyboard.press("Enter");
-    expect(await text(page, `${question("blk_q1")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
-    expect(await text(page, `${question("blk_q1")} [data-answer-feedback]:not([hidden])`)).toBe("You chose “404 Not Found”: Yes, 404 is Not Found.");
-    expect(await text(page, `${question("blk_q1")} [data-explanation]`)).toContain("404 says the resource does not exist");
+    expect(await text(page, `${question("blk_q1")} [data-${DataName.verdict}]`)).toBe("Correct. Points: 2 of 2.");
+    expect(await text(page, `${question("blk_q1")} [data-${DataName.answerFeedback}]:not([hidden])`)).toBe("You chose “404 Not Found”: Yes, 404 is Not Found.");
+    expect(await text(page, `${question("blk_q1")} [data-${DataName.explanation}]`)).toContain("404 says the resource does not exist");
     expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(true);
 
     await tabTo(page, `${question("blk_q2")} input[value="0"]`);
@@ -179,38 +180,38 @@ describe("rendered course", () => {
     await tabTo(page, `${question("blk_q3")} input[value="0"]`);
     await page.keyboard.press("ArrowDown"); // Picks "False" (right)...
     await page.keyboard.press("ArrowUp"); // ...then back to "True": a deliberate mistake.
-    await tabTo(page, `${question("blk_q4")} input.blank`);
+    await tabTo(page, `${question("blk_q4")} input.${ClassName.blank}`);
     await page.keyboard.type("443");
     await page.keyboard.press("Tab");
     await page.keyboard.type(" 80 ");
     for (const [row, answer] of [["0", "OK"], ["1", "Not"], ["2", "Int"]] as const) {
-      await tabTo(page, `${question("blk_q5")} .matching-row:nth-child(${Number(row) + 1}) select`);
+      await tabTo(page, `${question("blk_q5")} .${ClassName.matchingRow}:nth-child(${Number(row) + 1}) select`);
       await page.keyboard.type(answer);
     }
     // Items are named by where they were first shown, so the test finds each by its text.
     const steps = ["SYN", "SYN-ACK", "ACK"];
     for (let position = 0; position < 3; position++) {
       const index = await page.evaluate(
-        ([list, wanted]) => Array.from(document.querySelector(list)?.children ?? []).findIndex((item) => item.querySelector(".ordering-text")?.textContent === wanted),
-        [`${question("blk_q6")} ol`, steps[position]!] as const,
+        ([list, wanted, text]) => Array.from(document.querySelector(list)?.children ?? []).findIndex((item) => item.querySelector(text)?.textContent === wanted),
+        [`${question("blk_q6")} ol`, steps[position]!, `.${ClassName.orderingText}`] as const,
       );
       if (index === position) continue;
-      const item = await page.evaluate(([list, at]) => document.querySelector(list)?.children[at]?.getAttribute("data-item"), [`${question("blk_q6")} ol`, index] as const);
-      await tabTo(page, `${question("blk_q6")} li[data-item="${item}"] [data-move="up"]`);
+      const item = await page.evaluate(([list, at, attribute]) => document.querySelector(list)?.children[at]?.getAttribute(attribute), [`${question("blk_q6")} ol`, index, `data-${DataName.item}`] as const);
+      await tabTo(page, `${question("blk_q6")} li[data-${DataName.item}="${item}"] [data-${DataName.move}="up"]`);
       for (let press = index; press > position; press--) await page.keyboard.press("Enter");
     }
-    expect(await text(page, `${question("blk_q6")} [data-ordering-status]`)).toMatch(/^Moved “.+” to position \d of 3\.$/);
+    expect(await text(page, `${question("blk_q6")} [data-${DataName.orderingStatus}]`)).toMatch(/^Moved “.+” to position \d of 3\.$/);
 
-    await tabTo(page, `${quiz} [data-submit-quiz]`);
+    await tabTo(page, `${quiz} [data-${DataName.submitQuiz}]`);
     await page.keyboard.press("Enter");
-    const result = await text(page, `${quiz} [data-quiz-result] p`);
+    const result = await text(page, `${quiz} [data-${DataName.quizResult}] p`);
     expect(result).toBe("Your score: 92% (11 of 12 points). You passed. The pass mark is 70%. Attempts left: 1.");
-    expect(await text(page, `${quiz} [data-quiz-result] li:nth-child(3)`)).toBe("Question 3: not correct.");
-    expect(await page.evaluate(() => document.activeElement?.hasAttribute("data-quiz-result"))).toBe(true);
-    expect(await text(page, `${question("blk_q3")} [data-verdict]`)).toBe("Not quite. Points: 0 of 1.");
-    expect(await text(page, `${question("blk_q3")} [data-answer-feedback]:not([hidden])`)).toContain("HTTP is stateless");
-    expect(await text(page, `${question("blk_q4")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
-    expect(await text(page, `${question("blk_q6")} [data-verdict]`)).toBe("Correct. Points: 2 of 2.");
+    expect(await text(page, `${quiz} [data-${DataName.quizResult}] li:nth-child(3)`)).toBe("Question 3: not correct.");
+    expect(await page.evaluate(({ DataName }) => document.activeElement?.hasAttribute(`data-${DataName.quizResult}`), { DataName })).toBe(true);
+    expect(await text(page, `${question("blk_q3")} [data-${DataName.verdict}]`)).toBe("Not quite. Points: 0 of 1.");
+    expect(await text(page, `${question("blk_q3")} [data-${DataName.answerFeedback}]:not([hidden])`)).toContain("HTTP is stateless");
+    expect(await text(page, `${question("blk_q4")} [data-${DataName.verdict}]`)).toBe("Correct. Points: 2 of 2.");
+    expect(await text(page, `${question("blk_q6")} [data-${DataName.verdict}]`)).toBe("Correct. Points: 2 of 2.");
 
     const scored = await page.evaluate(() => (window as unknown as { __courseEvents: Array<{ type: string; detail: unknown }> }).__courseEvents.filter((event) => event.type === "course:quiz-scored"));
     expect(scored.map((event) => event.detail)).toEqual([
@@ -229,21 +230,21 @@ describe("rendered course", () => {
     const { page } = await openCourse(context, "#lesson-les_quiz");
     expect(await page.locator(quiz).isVisible()).toBe(true);
     const submitAnyway = async () => {
-      await tabTo(page, `${quiz} [data-submit-quiz]`);
+      await tabTo(page, `${quiz} [data-${DataName.submitQuiz}]`);
       await page.keyboard.press("Enter");
-      await page.waitForFunction((dialog) => document.querySelector<HTMLDialogElement>(dialog)?.open === true, `${quiz} [data-submit-dialog]`);
-      expect(await text(page, `${quiz} [data-dialog-title]`)).toBe("6 of 6 questions are not answered");
-      await page.locator(`${quiz} [data-dialog-submit]`).click();
+      await page.waitForFunction((dialog) => document.querySelector<HTMLDialogElement>(dialog)?.open === true, `${quiz} [data-${DataName.submitDialog}]`);
+      expect(await text(page, `${quiz} [data-${DataName.dialogTitle}]`)).toBe("6 of 6 questions are not answered");
+      await page.locator(`${quiz} [data-${DataName.dialogSubmit}]`).click();
     };
     await submitAnyway();
-    expect(await text(page, `${quiz} [data-quiz-result] p`)).toBe("Your score: 0% (0 of 12 points). You did not pass yet. The pass mark is 70%. Attempts left: 1.");
-    await tabTo(page, `${quiz} [data-retry-quiz]`);
+    expect(await text(page, `${quiz} [data-${DataName.quizResult}] p`)).toBe("Your score: 0% (0 of 12 points). You did not pass yet. The pass mark is 70%. Attempts left: 1.");
+    await tabTo(page, `${quiz} [data-${DataName.retryQuiz}]`);
     await page.keyboard.press("Enter");
-    expect(await page.evaluate(() => document.activeElement?.matches('[data-question-id="blk_q1"] input'))).toBe(true);
+    expect(await page.evaluate(({ DataName }) => document.activeElement?.matches(`[data-${DataName.questionId}="blk_q1"] input`), { DataName })).toBe(true);
     expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(false);
     await submitAnyway();
-    expect(await text(page, `${quiz} [data-quiz-result] p`)).toEndWith("No attempts left.");
-    expect(await page.locator(`${quiz} [data-retry-quiz]`).isHidden()).toBe(true);
+    expect(await text(page, `${quiz} [data-${DataName.quizResult}] p`)).toEndWith("No attempts left.");
+    expect(await page.locator(`${quiz} [data-${DataName.retryQuiz}]`).isHidden()).toBe(true);
     expect(await page.evaluate(() => window.CourseRuntime?.getState().quizzes)).toEqual({ les_quiz: { attempts: 2, lastScorePercent: 0, bestScorePercent: 0, passed: false } });
     await context.close();
   }, 60_000);
@@ -254,16 +255,16 @@ describe("rendered course", () => {
     const restore = (attempts: number) =>
       page.evaluate((used) => window.CourseRuntime?.setState({ quizzes: { les_quiz: { attempts: used, lastScorePercent: 25, bestScorePercent: 25, passed: false } } }), attempts);
     await restore(1);
-    expect(await page.locator(`${quiz} [data-submit-quiz]`).isVisible()).toBe(true);
+    expect(await page.locator(`${quiz} [data-${DataName.submitQuiz}]`).isVisible()).toBe(true);
     expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(false);
 
     await page.reload();
     await page.waitForFunction(() => document.documentElement.classList.contains("course-ready"));
     await restore(2);
-    await page.waitForFunction((result) => (document.querySelector(result)?.textContent ?? "").includes("No attempts left."), `${quiz} [data-quiz-result] p`);
-    expect(await text(page, `${quiz} [data-quiz-result] p`)).toBe("Your last score: 25% after 2 attempt(s). You did not pass yet. The pass mark is 70%. No attempts left.");
-    expect(await page.locator(`${quiz} [data-retry-quiz]`).isHidden()).toBe(true);
-    expect(await page.locator(`${quiz} [data-submit-quiz]`).isHidden()).toBe(true);
+    await page.waitForFunction((result) => (document.querySelector(result)?.textContent ?? "").includes("No attempts left."), `${quiz} [data-${DataName.quizResult}] p`);
+    expect(await text(page, `${quiz} [data-${DataName.quizResult}] p`)).toBe("Your last score: 25% after 2 attempt(s). You did not pass yet. The pass mark is 70%. No attempts left.");
+    expect(await page.locator(`${quiz} [data-${DataName.retryQuiz}]`).isHidden()).toBe(true);
+    expect(await page.locator(`${quiz} [data-${DataName.submitQuiz}]`).isHidden()).toBe(true);
     expect(await page.locator(`${question("blk_q1")} input`).first().isDisabled()).toBe(true);
     await context.close();
   }, 60_000);
@@ -277,14 +278,14 @@ describe("rendered course", () => {
     expect(await text(page, '[role="tabpanel"]:not([hidden])')).toBe("404 Not Found, 403 Forbidden.");
     await page.keyboard.press("End");
     expect(await text(page, '[role="tab"]:focus')).toBe("5xx Server error");
-    await tabTo(page, "[data-flip]");
+    await tabTo(page, `[data-${DataName.flip}]`);
     await page.keyboard.press("Enter");
-    expect(await text(page, "[data-flashcard]:first-child [data-face]:not([hidden])")).toBe("Reads a resource without changing it.");
-    expect(await text(page, "[data-flashcard]:first-child [data-flip]")).toBe("Show question");
+    expect(await text(page, `[data-${DataName.flashcard}]:first-child [data-${DataName.face}]:not([hidden])`)).toBe("Reads a resource without changing it.");
+    expect(await text(page, `[data-${DataName.flashcard}]:first-child [data-${DataName.flip}]`)).toBe("Show question");
     await page.goto(`${pageUrl()}#lesson-les_anatomy`);
-    await tabTo(page, ".accordion-item summary");
+    await tabTo(page, `.${ClassName.accordionItem} summary`);
     await page.keyboard.press("Enter");
-    expect(await page.locator(".accordion-item").first().getAttribute("open")).toBe("");
+    expect(await page.locator(`.${ClassName.accordionItem}`).first().getAttribute("open")).toBe("");
     await context.close();
   }, 60_000);
 
@@ -296,8 +297,8 @@ describe("rendered course", () => {
       for (const pageId of ["course-introduction", "lesson-les_anatomy", "lesson-les_codes", "lesson-les_quiz"]) {
         await page.evaluate((id) => { window.location.hash = id; }, pageId);
         await page.waitForFunction((id) => !document.getElementById(id)?.hidden, pageId);
-        if (pageId === "lesson-les_quiz") await page.locator(`${quiz} [data-submit-quiz]`).press("Enter");
-        if (pageId === "lesson-les_codes") await page.locator("[data-flip]").first().press("Enter");
+        if (pageId === "lesson-les_quiz") await page.locator(`${quiz} [data-${DataName.submitQuiz}]`).press("Enter");
+        if (pageId === "lesson-les_codes") await page.locator(`[data-${DataName.flip}]`).first().press("Enter");
         all.push(...(await runAxe(page)).map((violation) => ({ ...violation, page: pageId, width })));
         if (width === 390 && pageId === "lesson-les_anatomy") await page.screenshot({ path: ".tmp/render-narrow.png", fullPage: true });
         if (width === 1280 && pageId === "course-introduction") await page.screenshot({ path: ".tmp/render-intro.png" });

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const question = { id: "blk_q", type: "true_false", prompt: "HTTP is stateless.", points: 1, objectiveIds: [], answer: true } as Block;
 const course: RenderableCourse = {
@@ -43,10 +44,10 @@ afterAll(async () => {
 });
 
 async function progress(page: Page): Promise<{ value: number; max: number; text: string }> {
-  return page.evaluate(() => {
-    const bar = document.querySelector<HTMLProgressElement>("[data-progress-bar]")!;
-    return { value: bar.value, max: bar.max, text: document.querySelector("[data-progress-text]")?.textContent ?? "" };
-  });
+  return page.evaluate(({ DataName }) => {
+    const bar = document.querySelector<HTMLProgressElement>(`[data-${DataName.progressBar}]`)!;
+    return { value: bar.value, max: bar.max, text: document.querySelector(`[data-${DataName.progressText}]`)?.textContent ?? "" };
+  }, { DataName });
 }
 
 describe("cover page and progress bar", () => {
@@ -57,14 +58,14 @@ describe("cover page and progress bar", () => {
     await page.locator("html.course-ready").waitFor({ state: "attached" });
     const cover = page.locator("#course-introduction");
     expect(await cover.locator("[data-course-length] dd").textContent()).toBe("About 12 min");
-    expect(await cover.locator(".objectives li").allTextContents()).toEqual(["Recognise a spoofed sender"]);
+    expect(await cover.locator(`.${ClassName.objectives} li`).allTextContents()).toEqual(["Recognise a spoofed sender"]);
     expect(await progress(page)).toEqual({ value: 0, max: 3, text: "0 of 3 lessons completed" });
     expect(await page.getByRole("progressbar", { name: "Course progress" }).count()).toBe(1);
     await page.screenshot({ path: ".tmp/cover-390.png", fullPage: true });
     expect(seriousOrCritical(await runAxe(page))).toEqual([]);
 
-    await tabTo(page, "[data-start-course]");
-    expect(await page.locator("[data-start-course]").textContent()).toBe("Start the course");
+    await tabTo(page, `[data-${DataName.startCourse}]`);
+    expect(await page.locator(`[data-${DataName.startCourse}]`).textContent()).toBe("Start the course");
     await page.keyboard.press("Enter");
     await page.locator("#lesson-les_read:not([hidden])").waitFor();
     expect(await progress(page)).toMatchObject({ value: 1, text: "1 of 3 lessons completed" });
@@ -72,9 +73,9 @@ describe("cover page and progress bar", () => {
     await tabTo(page, "#lesson-les_read a[rel=prev]");
     await page.keyboard.press("Enter");
     await cover.and(page.locator(":not([hidden])")).waitFor();
-    const start = page.locator("[data-start-course]");
+    const start = page.locator(`[data-${DataName.startCourse}]`);
     expect(await start.textContent()).toBe("Resume: Reading the sender");
-    await tabTo(page, "[data-start-course]");
+    await tabTo(page, `[data-${DataName.startCourse}]`);
     await page.keyboard.press("Enter");
     await page.locator("#lesson-les_read:not([hidden])").waitFor();
     await context.close();
@@ -88,7 +89,7 @@ describe("cover page and progress bar", () => {
       window.CourseRuntime?.setState({ visitedLessonIds: ["les_read", "les_more", "les_quiz"], quizzes: { les_quiz: { attempts: 1, lastScorePercent: 0, bestScorePercent: 0, passed: false } } }),
     );
     expect(await progress(page)).toMatchObject({ value: 2, text: "2 of 3 lessons completed" });
-    expect(await page.locator("[data-start-course]").textContent()).toBe("Resume: Reading the sender");
+    expect(await page.locator(`[data-${DataName.startCourse}]`).textContent()).toBe("Resume: Reading the sender");
     await page.close();
   });
 });

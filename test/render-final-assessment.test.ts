@@ -4,6 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const course = {
   id: "crs_final",
@@ -18,11 +19,11 @@ const course = {
 
 test("a final assessment alone in its module is listed once in the contents and once in the cover's outline", () => {
   const page = renderCourseHtml(course, { mode: "package", assetUrl: (id) => id });
-  const contents = /<nav class="contents"[\s\S]*?<\/nav>/.exec(page)?.[0] ?? "";
+  const contents = new RegExp(`<nav class="${ClassName.contents}"[\\s\\S]*?</nav>`).exec(page)?.[0] ?? "";
   expect(contents.match(/Final assessment/g)).toHaveLength(1);
   expect(contents).not.toContain("Wrap-up");
   expect(contents).toContain("When the alarm sounds");
-  const cover = /<article class="page[^"]*"[^>]*id="course-introduction"[\s\S]*?<\/article>/.exec(page)?.[0] ?? page.slice(page.indexOf("</nav>"), page.indexOf('data-lesson-id="les_1"'));
+  const cover = /<article class="page[^"]*"[^>]*id="course-introduction"[\s\S]*?<\/article>/.exec(page)?.[0] ?? page.slice(page.indexOf("</nav>"), page.indexOf(`data-${DataName.lessonId}="les_1"`));
   expect(cover).not.toContain("Wrap-up");
   expect(cover.match(/href="#lesson-les_final"/g)).toHaveLength(1);
 });

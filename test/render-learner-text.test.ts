@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
+import { ClassName } from "../src/player/markup-names.ts";
 
 function courseWithQuestion(prompt: string): RenderableCourse {
   const question = { id: "blk_q", type: "multiple_choice", prompt, points: 1, objectiveIds: [], choices: [{ text: "GET", correct: true }, { text: "HEAD", correct: true }, { text: "POST", correct: false }] } as Block;
@@ -27,7 +28,7 @@ describe("the multiple-choice hint", () => {
     "Which methods are safe? There is more than one answer.",
   ])("is left out when the prompt already says it: %p", (prompt) => {
     const markup = renderCourseHtml(courseWithQuestion(prompt), { mode: "package", assetUrl: () => "" });
-    expect(markup).not.toContain('class="question-hint"');
+    expect(markup).not.toContain(`class="${ClassName.questionHint}"`);
   });
 
   test("is shown once when the prompt does not say it", () => {
@@ -47,6 +48,6 @@ describe("the preview badge", () => {
   });
 
   test("packages carry no preview badge", () => {
-    expect(renderCourseHtml(course, { mode: "package", assetUrl: () => "" })).not.toContain(`class="preview-badge"`);
+    expect(renderCourseHtml(course, { mode: "package", assetUrl: () => "" })).not.toContain(`class="${ClassName.previewBadge}"`);
   });
 });

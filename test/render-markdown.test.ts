@@ -12,6 +12,7 @@ import { html } from "../src/render/html.ts";
 import { renderAudioBlock, renderImageBlock, renderVideoBlock } from "../src/render/media-blocks.ts";
 import { ElementIds, type RenderContext } from "../src/render/context.ts";
 import { isSafeAssetUrl, isSafeImageUrl, isSafeLinkUrl, urlScheme } from "../src/render/urls.ts";
+import { ClassName } from "../src/player/markup-names.ts";
 
 /** Every `href` and `src` value in the markup. */
 function urlsIn(markup: string): string[] {
@@ -106,7 +107,7 @@ describe("renderMarkdown: link URLs", () => {
 
   test('external links open in a new tab with rel="noopener noreferrer" and say so to screen readers', () => {
     expect(renderMarkdown("[Spec](https://www.rfc-editor.org/rfc/rfc9110)")).toBe(
-      '<p><a href="https://www.rfc-editor.org/rfc/rfc9110" target="_blank" rel="noopener noreferrer">Spec<span class="visually-hidden"> (opens in a new tab)</span></a></p>\n',
+      `<p><a href="https://www.rfc-editor.org/rfc/rfc9110" target="_blank" rel="noopener noreferrer">Spec<span class="${ClassName.visuallyHidden}"> (opens in a new tab)</span></a></p>\n`,
     );
     expect(renderMarkdown("[x](//cdn.example.com/x)")).toContain('rel="noopener noreferrer"');
   });

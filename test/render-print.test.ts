@@ -9,6 +9,7 @@ import type { Browser } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, serveStatic, type StaticSite } from "./support/browser.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const blocks = [
   { id: "blk_tabs", type: "tabs", tabs: [{ title: "Sender", markdown: "Check the domain." }, { title: "Links", markdown: "Hover before clicking." }] },
@@ -43,19 +44,19 @@ describe("print stylesheet", () => {
     await page.locator("html.course-ready").waitFor({ state: "attached" });
     // The learner answers wrongly on screen; the printout must still not show feedback or marks.
     await page.locator('#lesson-les_a input[value="0"]').check();
-    await page.locator("#lesson-les_a [data-check-answer]").click();
-    await page.locator("#lesson-les_a [data-verdict]").filter({ hasText: /\S/ }).waitFor();
+    await page.locator(`#lesson-les_a [data-${DataName.checkAnswer}]`).click();
+    await page.locator(`#lesson-les_a [data-${DataName.verdict}]`).filter({ hasText: /\S/ }).waitFor();
     await page.emulateMedia({ media: "print" });
     const visible = async (selector: string) => page.locator(selector).first().isVisible();
-    for (const shown of ["#course-introduction", "#lesson-les_a", "#lesson-les_b", ".tab-panel[hidden]", ".accordion-body", ".flashcard-back", "text=Hover before clicking.", "text=Faking the sender address.", "text=Says which servers may send for a domain."]) {
+    for (const shown of ["#course-introduction", "#lesson-les_a", "#lesson-les_b", `.${ClassName.tabPanel}[hidden]`, `.${ClassName.accordionBody}`, `.${ClassName.flashcardBack}`, "text=Hover before clicking.", "text=Faking the sender address.", "text=Says which servers may send for a domain."]) {
       expect({ shown, visible: await visible(shown) }).toEqual({ shown, visible: true });
     }
-    for (const hidden of [".site-header", ".pager", ".tab-list", ".flashcard button", "[data-check-answer]", "[data-verdict]", "[data-answer-feedback]", "[data-explanation]", ".contents-disclosure"]) {
+    for (const hidden of [`.${ClassName.siteHeader}`, `.${ClassName.pager}`, `.${ClassName.tabList}`, `.${ClassName.flashcard} button`, `[data-${DataName.checkAnswer}]`, `[data-${DataName.verdict}]`, `[data-${DataName.answerFeedback}]`, `[data-${DataName.explanation}]`, `.${ClassName.contentsDisclosure}`]) {
       expect({ hidden, visible: await visible(hidden) }).toEqual({ hidden, visible: false });
     }
-    const titles = await page.evaluate(() => Array.from(document.querySelectorAll(".tab-panel")).map((panel) => getComputedStyle(panel, "::before").content));
+    const titles = await page.evaluate(({ ClassName }) => Array.from(document.querySelectorAll(`.${ClassName.tabPanel}`)).map((panel) => getComputedStyle(panel, "::before").content), { ClassName });
     expect(titles).toEqual(['"Sender"', '"Links"']);
-    const mark = await page.evaluate(() => getComputedStyle(document.querySelector("[data-result] label")!, "::after").content);
+    const mark = await page.evaluate(({ DataName }) => getComputedStyle(document.querySelector(`[data-${DataName.result}] label`)!, "::after").content, { DataName });
     expect(mark).toBe("none");
     const link = await page.evaluate(() => getComputedStyle(document.querySelector('main a[href^="https"]')!, "::after").content);
     expect(link).toContain("https://example.com/guide");

@@ -13,6 +13,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { launchChromium } from "./support/lms-harness.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -36,22 +37,22 @@ function courseWithModes(): ExportCourse {
 
 const html = renderCourseHtml(courseWithModes(), { mode: "package", assetUrl: (id) => id });
 const lessonMarkup = (id: string): string => {
-  const start = html.indexOf(`data-lesson-id="${id}"`);
+  const start = html.indexOf(`data-${DataName.lessonId}="${id}"`);
   return html.slice(start, html.indexOf("</article>", start));
 };
 
 describe("feedback modes in the markup", () => {
   test("Check answer appears in content lessons and immediate quizzes only", () => {
-    expect(lessonMarkup("les_content")).toContain("data-check-answer");
-    expect(lessonMarkup("les_now")).toContain("data-check-answer");
-    expect(lessonMarkup("les_after")).not.toContain("data-check-answer");
-    expect(lessonMarkup("les_none")).not.toContain("data-check-answer");
+    expect(lessonMarkup("les_content")).toContain(`data-${DataName.checkAnswer}`);
+    expect(lessonMarkup("les_now")).toContain(`data-${DataName.checkAnswer}`);
+    expect(lessonMarkup("les_after")).not.toContain(`data-${DataName.checkAnswer}`);
+    expect(lessonMarkup("les_none")).not.toContain(`data-${DataName.checkAnswer}`);
   });
 
   test("none leaves explanations and answer feedback out of the page; after_submit keeps them hidden until submitting", () => {
     expect(lessonMarkup("les_none")).not.toContain("A is the first letter.");
     expect(lessonMarkup("les_none")).not.toContain("Well picked.");
-    expect(lessonMarkup("les_after")).toContain('data-explanation hidden');
+    expect(lessonMarkup("les_after")).toContain(`data-${DataName.explanation} hidden`);
   });
 });
 
@@ -71,14 +72,14 @@ describe("the HTML export from file://", () => {
     const page = await browser.newPage();
     await page.goto(`file://${join(directory, "index.html")}#lesson-les_after`);
     await waitForCourse(page);
-    expect(await page.locator("html").getAttribute("data-answer-check")).toBe("webcrypto");
-    await page.locator('[data-lesson-id=les_after] input[value="0"]').check();
-    expect(await page.locator("[data-lesson-id=les_after] [data-verdict]").textContent()).toBe("");
-    expect(await page.locator("[data-lesson-id=les_after] [data-explanation]").isHidden()).toBe(true);
+    expect(await page.locator("html").getAttribute(`data-${DataName.answerCheck}`)).toBe("webcrypto");
+    await page.locator(`[data-${DataName.lessonId}=les_after] input[value="0"]`).check();
+    expect(await page.locator(`[data-${DataName.lessonId}=les_after] [data-${DataName.verdict}]`).textContent()).toBe("");
+    expect(await page.locator(`[data-${DataName.lessonId}=les_after] [data-${DataName.explanation}]`).isHidden()).toBe(true);
     await submitQuiz(page);
-    expect(await page.locator("[data-lesson-id=les_after] [data-verdict]").textContent()).toBe("Correct. Points: 1 of 1.");
-    expect(await page.locator("[data-lesson-id=les_after] [data-explanation]").isVisible()).toBe(true);
-    expect(await page.locator("[data-lesson-id=les_after] .choice[data-result=correct]").count()).toBe(1);
+    expect(await page.locator(`[data-${DataName.lessonId}=les_after] [data-${DataName.verdict}]`).textContent()).toBe("Correct. Points: 1 of 1.");
+    expect(await page.locator(`[data-${DataName.lessonId}=les_after] [data-${DataName.explanation}]`).isVisible()).toBe(true);
+    expect(await page.locator(`[data-${DataName.lessonId}=les_after] .${ClassName.choice}[data-${DataName.result}=correct]`).count()).toBe(1);
     await page.close();
   });
 
@@ -86,10 +87,10 @@ describe("the HTML export from file://", () => {
     const page = await browser.newPage();
     await page.goto(`file://${join(directory, "index.html")}#lesson-les_none`);
     await waitForCourse(page);
-    await page.locator('[data-lesson-id=les_none] input[value="1"]').check();
+    await page.locator(`[data-${DataName.lessonId}=les_none] input[value="1"]`).check();
     await submitQuiz(page);
-    expect(await page.locator("[data-lesson-id=les_none] [data-verdict]").textContent()).toBe("Not quite. Points: 0 of 1.");
-    expect(await page.locator("[data-lesson-id=les_none] [data-result]").count()).toBe(0);
+    expect(await page.locator(`[data-${DataName.lessonId}=les_none] [data-${DataName.verdict}]`).textContent()).toBe("Not quite. Points: 0 of 1.");
+    expect(await page.locator(`[data-${DataName.lessonId}=les_none] [data-${DataName.result}]`).count()).toBe(0);
     await page.close();
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { builtStyles } from "../src/render/player-bundles.ts";
 import { themeStyles } from "../src/render/theme.ts";
+import { ClassName } from "../src/player/markup-names.ts";
 
 const course = (blocks: unknown[], kind: "content" | "quiz" = "content", theme?: unknown): RenderableCourse =>
   ({ id: "crs_1", title: "C", language: "en", theme, objectives: [], modules: [{ id: "mod_1", title: "M", lessons: [{ id: "les_1", title: "L", kind, blocks }] }] }) as unknown as RenderableCourse;
@@ -16,8 +17,8 @@ const question = { id: "blk_q", type: "true_false", prompt: "Exits stay clear.",
 
 describe("the question and quiz sheet", () => {
   test("is left out of a page without questions, and is in a page with one or with a quiz lesson", () => {
-    expect(builtStyles.quiz).toContain(".choice-list");
-    expect(builtStyles.course).not.toContain(".choice-list");
+    expect(builtStyles.quiz).toContain(`.${ClassName.choiceList}`);
+    expect(builtStyles.course).not.toContain(`.${ClassName.choiceList}`);
     expect(render(course([{ id: "blk_t", type: "text", markdown: "Hello" }]))).not.toContain(builtStyles.quiz);
     expect(render(course([question]))).toContain(builtStyles.quiz);
     expect(render(course([question], "quiz"))).toContain(builtStyles.quiz);
@@ -30,7 +31,7 @@ describe("the question and quiz sheet", () => {
     };
     const page = render(course([scenario]));
     expect(page).not.toContain(builtStyles.quiz);
-    for (const rule of [".question{", ".question-fieldset{", ".verdict{"]) expect(builtStyles.course).toContain(rule);
+    for (const rule of [`.${ClassName.question}{`, `.${ClassName.questionFieldset}{`, `.${ClassName.verdict}{`]) expect(builtStyles.course).toContain(rule);
   });
 
   test("a theme's rules follow the sheet, so they win over its defaults", () => {
@@ -38,7 +39,7 @@ describe("the question and quiz sheet", () => {
     const sheet = page.indexOf(builtStyles.quiz);
     expect(sheet).toBeGreaterThan(0);
     const after = page.slice(sheet + builtStyles.quiz.length, page.indexOf("</style>", sheet));
-    expect(after).toContain(".quiz-panel");
+    expect(after).toContain(`.${ClassName.quizPanel}`);
   });
 });
 

@@ -12,6 +12,7 @@ import { renderCourseHtml, type CourseState, type RenderOptions } from "../src/r
 import { launchBrowser, serveStatic, type StaticSite } from "./support/browser.ts";
 import { hostileAssetUrls, xssCourse, xssPayloads, type XssCourse } from "./support/xss-corpus.ts";
 import { exercisePages, scanForInjectedMarkup } from "./support/xss-probes.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 const pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 const previewAssets: Record<string, string> = { ast_image: pixel, ast_video: "data:video/webm;base64,", ast_audio: "data:audio/wav;base64,", ast_captions: "data:text/vtt,WEBVTT" };
@@ -79,11 +80,11 @@ describe("renderer XSS corpus", () => {
     test(`${mode} page${bypassCSP ? " with its CSP bypassed" : " under its CSP"}: no payload runs while a learner uses every control`, async () => {
       const { context, page, fired, dialogs, foreignRequests } = await openTrapped(mode, bypassCSP);
       if (realInput) await useControlsForReal(page);
-      const hostileLessonPage = await page.locator('[data-lesson-title="Hostile asset URLs and IDs"]').getAttribute("id");
+      const hostileLessonPage = await page.locator(`[data-${DataName.lessonTitle}="Hostile asset URLs and IDs"]`).getAttribute("id");
       const pageIds = ["course-introduction", ...corpus.lessonIds.map((lessonId) => `lesson-${lessonId}`), hostileLessonPage ?? ""];
       await showPage(page, "course-introduction");
       const leavingLinks = new Map<string, string>();
-      for (const { pageId, hrefs } of await page.evaluate(exercisePages, pageIds)) for (const href of hrefs) leavingLinks.set(href, pageId);
+      for (const { pageId, hrefs } of await page.evaluate(exercisePages, { pageIds, names: DataName })) for (const href of hrefs) leavingLinks.set(href, pageId);
       await restoreHostileState(page);
 
       expect(await page.evaluate(scanForInjectedMarkup)).toEqual([]);
@@ -153,7 +154,7 @@ async function useControlsForReal(page: Page): Promise<void> {
   for (const payload of aimed) {
     const pageId = `lesson-${corpus.lessonIds[xssPayloads.indexOf(payload)]}`;
     await showPage(page, pageId);
-    for (const selector of ["h1", ".image img", ".choice label", ".accordion-item summary", "[role=tab]:not([aria-selected=true])", ":is([data-check-answer], [data-submit-quiz])"]) {
+    for (const selector of ["h1", ".image img", `.${ClassName.choice} label`, `.${ClassName.accordionItem} summary`, "[role=tab]:not([aria-selected=true])", `:is([data-${DataName.checkAnswer}], [data-${DataName.submitQuiz}])`]) {
       const control = page.locator(`#${pageId} ${selector}`).first();
       await control.hover({ timeout: 2_000 });
       await control.click({ timeout: 2_000 });
@@ -174,25 +175,25 @@ async function restoreHostileState(page: Page): Promise<void> {
     [payload, corpus.lessonIds[1] ?? ""] as const,
   );
   // A record whose numbers are markup is not a record the quiz shows; nothing of it becomes an element.
-  await page.waitForFunction(() => document.querySelectorAll("[data-lesson-kind=quiz] [data-question]:not([hidden])").length > 0);
-  expect(await page.locator(`#lesson-${corpus.lessonIds[1]} [data-quiz-result] img`).count()).toBe(0);
+  await page.waitForFunction((selector) => document.querySelectorAll(selector).length > 0, `[data-${DataName.lessonKind}=quiz] [data-${DataName.question}]:not([hidden])`);
+  expect(await page.locator(`#lesson-${corpus.lessonIds[1]} [data-${DataName.quizResult}] img`).count()).toBe(0);
   expect(await page.locator(`#lesson-${corpus.lessonIds[1]}`).innerHTML()).not.toContain(payload);
 }
 
 /** Each payload reaches the page as the text the author typed, in titles and in block fields alike. */
 async function expectPayloadsShownAsText(page: Page, blocksPerLesson: number): Promise<void> {
-  const shown = await page.evaluate((lessonIds) => {
+  const shown = await page.evaluate(([lessonIds, { ClassName, DataName }]) => {
     const text = (root: ParentNode, selector: string): string | null => root.querySelector(selector)?.textContent ?? null;
     return {
       title: document.querySelector("title")?.textContent ?? "",
       lessons: lessonIds.map((lessonId) => {
-        const lesson = document.querySelector(`[data-lesson-id="${lessonId}"]`) ?? document;
-        const fields = ["h1", ".block-heading", ".image figcaption", ".code-block code", ".choice:has(input[value=\"0\"]) label", ".matching-row label", ".flashcard-front p", ".accordion-item summary", ".tab"];
+        const lesson = document.querySelector(`[data-${DataName.lessonId}="${lessonId}"]`) ?? document;
+        const fields = ["h1", ".block-heading", ".image figcaption", `.${ClassName.codeBlock} code`, `.${ClassName.choice}:has(input[value="0"]) label`, `.${ClassName.matchingRow} label`, `.${ClassName.flashcardFront} p`, `.${ClassName.accordionItem} summary`, `.${ClassName.tab}`];
         const alt = lesson.querySelector(".image img")?.getAttribute("alt") ?? null;
-        return { fields: [...fields.map((selector) => text(lesson, selector)), alt], blocks: lesson.querySelectorAll(".block").length };
+        return { fields: [...fields.map((selector) => text(lesson, selector)), alt], blocks: lesson.querySelectorAll(`.${ClassName.block}`).length };
       }),
     };
-  }, corpus.lessonIds);
+  }, [corpus.lessonIds, { ClassName, DataName }] as const);
   expect(asParsed(shown.title)).toBe(asParsed(corpus.course.title));
   shown.lessons.forEach((lesson, index) => {
     const payload = asParsed(xssPayloads[index] ?? "");

@@ -19,6 +19,7 @@ import { waitFor } from "./support/wait.ts";
 import { connectModernAgent } from "./support/modern-client.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 /** What SEP-1865 says a host must apply when the view declares no CSP domains. */
 const hostDefaultCsp =
@@ -133,7 +134,7 @@ test("in an MCP Apps host the view shows the rendered course, running its runtim
   const page = await openHost((uri) => agent.client.readResource({ uri }));
   const frame = viewFrame(page);
   await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
-  expect(await frame.locator(".course-name").first().innerText()).toBe("Fire safety basics");
+  expect(await frame.locator(`.${ClassName.courseName}`).first().innerText()).toBe("Fire safety basics");
   expect(await frame.locator('img[alt="Exit sign over the stair door"]').getAttribute("src")).toStartWith("data:image/png;base64,");
   await page.waitForFunction(() =>
     (window as unknown as { hostLog: { method: string; params: { height?: number } }[] }).hostLog.some(
@@ -149,10 +150,10 @@ test("in an MCP Apps host the view shows the rendered course, running its runtim
   await frame.evaluate((id) => {
     window.location.hash = `lesson-${id}`;
   }, lessonId);
-  const check = frame.locator(`[data-lesson-id="${lessonId}"] [data-question]`).first();
+  const check = frame.locator(`[data-${DataName.lessonId}="${lessonId}"] [data-${DataName.question}]`).first();
   await check.locator('input[value="0"]').check();
-  await check.locator("[data-check-answer]").click();
-  await check.locator("[data-verdict]").filter({ hasText: "Correct." }).waitFor();
+  await check.locator(`[data-${DataName.checkAnswer}]`).click();
+  await check.locator(`[data-${DataName.verdict}]`).filter({ hasText: "Correct." }).waitFor();
   await page.context().close();
 }, 30_000);
 
@@ -202,7 +203,7 @@ test("a host that relays subscriptions sees the open preview render the course a
   await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
   await waitFor(subscribedNow, 15_000, "the view's resources/subscribe through the host");
   await agent.call("update_course", { courseId: course.id, title: "Fire safety, revised" });
-  await frame.waitForFunction(() => document.querySelector(".course-name")?.textContent?.trim() === "Fire safety, revised", undefined, { timeout: 20_000 });
+  await frame.waitForFunction(({ ClassName }) => document.querySelector(`.${ClassName.courseName}`)?.textContent?.trim() === "Fire safety, revised", { ClassName }, { timeout: 20_000 });
   await agent.client.unsubscribeResource({ uri: `course://${course.id}/preview` });
   await page.context().close();
 }, 40_000);
@@ -232,17 +233,17 @@ test("a course too large to preview at once shows its first module, saying how t
   await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
   expect(await frame.locator("[role=note]").innerText()).toContain("module 1 of 2, Building A");
   expect(await frame.locator("[role=note]").innerText()).toContain("preview_course with its moduleId");
-  expect(await frame.locator("[data-lesson-title]").count()).toBe(1);
+  expect(await frame.locator(`[data-${DataName.lessonTitle}]`).count()).toBe(1);
   expect(reads).toEqual([`course://${large.id}/preview`, `course://${large.id}/modules/${large.modules[0]!.id}/preview`, "ui://course-authoring/player/course-full.js"]);
   // The player came from the bundle resource and runs: the true/false check grades.
   const lessonId = large.modules[0]!.lessons[0]!.id;
   await frame.evaluate((id) => {
     window.location.hash = `lesson-${id}`;
   }, lessonId);
-  const check = frame.locator(`[data-lesson-id="${lessonId}"] [data-question]`).first();
+  const check = frame.locator(`[data-${DataName.lessonId}="${lessonId}"] [data-${DataName.question}]`).first();
   await check.locator('input[value="0"]').check();
-  await check.locator("[data-check-answer]").click();
-  await check.locator("[data-verdict]").filter({ hasText: "Correct." }).waitFor();
+  await check.locator(`[data-${DataName.checkAnswer}]`).click();
+  await check.locator(`[data-${DataName.verdict}]`).filter({ hasText: "Correct." }).waitFor();
   await page.context().close();
 }, 30_000);
 
@@ -257,7 +258,7 @@ test("in the 2026-07-28 era the same view renders the course from the pinned v2 
     await frame.waitForFunction(() => document.documentElement.classList.contains("course-ready"), undefined, { timeout: 15_000 });
     // The title as it is now (an earlier test edits it).
     const { title } = await modern.call("get_course", { courseId: course.id, includeBlocks: false });
-    expect(await frame.locator(".course-name").first().innerText()).toBe(title as string);
+    expect(await frame.locator(`.${ClassName.courseName}`).first().innerText()).toBe(title as string);
     expect(await frame.locator('img[alt="Exit sign over the stair door"]').getAttribute("src")).toStartWith("data:image/png;base64,");
     await page.screenshot({ path: join(tmpdir(), "preview-view-modern.png") });
     await page.context().close();

@@ -13,6 +13,7 @@ import { readCourseResource } from "../src/mcp/tools/resources.ts";
 import { defaultMcpResultMaxBytes } from "../src/config.ts";
 import { identity, openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { blockOfType, createCourse, type Course } from "./support/review-courses.ts";
+import { ClassName } from "../src/player/markup-names.ts";
 
 let harness: Harness;
 beforeAll(async () => {
@@ -84,7 +85,7 @@ describe("course://{courseId}/preview", () => {
     await harness.call("alice", "update_block", { courseId: course.id, blockId: text.id, block: { type: "text", markdown: "Edited after publishing." } });
     const draftDocument = (await harness.call("alice", "get_course", { courseId: course.id })) as Course & { version: number; status: string };
     expect(draftDocument.status).toBe("published");
-    const badge = (page: string): string => /<p class="preview-badge"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? "";
+    const badge = (page: string): string => new RegExp(`<p class="${ClassName.previewBadge}"[^>]*>([^<]*)</p>`).exec(page)?.[1] ?? "";
     expect(badge((await htmlOf(`course://${course.id}/preview`)).text)).toBe(`Preview: draft, version ${draftDocument.version}`);
     const publishedVersion = (published.publication as Json | undefined)?.version ?? published.version;
     expect(badge((await htmlOf(`course://${course.id}/preview/published`)).text)).toBe(`Preview: published, version ${publishedVersion}`);

@@ -13,6 +13,7 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { phishingScenario, phishingSorting, teachingContentBlocks, teachingQuizBlocks } from "./support/teaching-blocks.ts";
 import { comparable, exportPackage, readExport } from "./support/transfer.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: { id: string; lessons: { id: string; blocks: (Json & { id: string })[] }[] }[] };
@@ -144,10 +145,10 @@ describe("a course with every teaching block", () => {
         expect(names.some((name) => name.endsWith("job-aid.pdf"))).toBe(true);
         const pages = names.filter((name) => name.endsWith(".html")).map((name) => new TextDecoder().decode(files[name]));
         const all = pages.join("\n");
-        for (const marker of ["data-scenario", "data-labeled-graphic", "data-process", "timeline-events", "data-sorting", "data-continue", "attachment-link", "choice-image"]) {
+        for (const marker of [`data-${DataName.scenario}`, `data-${DataName.labeledGraphic}`, `data-${DataName.process}`, `class="${ClassName.timelineEvents}"`, `data-${DataName.sorting}`, `data-${DataName.continue}`, `class="${ClassName.attachmentLink}"`, `class="${ClassName.choiceImage}"`]) {
           expect({ format, scoMode, marker, found: all.includes(marker) }).toEqual({ format, scoMode, marker, found: true });
         }
-        expect(all).toMatch(/<a class="attachment-link" href="[^"]*job-aid\.pdf" download>/);
+        expect(all).toMatch(new RegExp(`<a class="${ClassName.attachmentLink}" href="[^"]*job-aid\\.pdf" download>`));
       }
     }
     expect(notices.join(" ")).toContain("also included as web content");
@@ -161,9 +162,9 @@ describe("a course with every teaching block", () => {
   test("preview_course renders every teaching block, the handout as a data: download", async () => {
     const preview = (await alice.call("preview_course", { courseId: built.id })) as { previewUri: string };
     const page = (await alice.client.readResource({ uri: preview.previewUri })).contents[0] as { text: string };
-    for (const marker of ["data-scenario", "data-labeled-graphic", "data-process", "timeline-events", "data-sorting", "data-continue", "choice-image"]) expect(page.text).toContain(marker);
-    expect(page.text).toMatch(/<a class="attachment-link" href="data:application\/pdf;base64,[A-Za-z0-9+/=]+" download>/);
-    expect(page.text.includes(`class="block block-unavailable"`)).toBe(false);
+    for (const marker of [`data-${DataName.scenario}`, `data-${DataName.labeledGraphic}`, `data-${DataName.process}`, `class="${ClassName.timelineEvents}"`, `data-${DataName.sorting}`, `data-${DataName.continue}`, `class="${ClassName.choiceImage}"`]) expect(page.text).toContain(marker);
+    expect(page.text).toMatch(new RegExp(`<a class="${ClassName.attachmentLink}" href="data:application/pdf;base64,[A-Za-z0-9+/=]+" download>`));
+    expect(page.text.includes(`class="${ClassName.block} ${ClassName.blockUnavailable}"`)).toBe(false);
   });
 
   test("duplicate_course carries every teaching block", async () => {
@@ -182,7 +183,7 @@ describe("bad input names the path and writes nothing", () => {
     const scenario = phishingScenario() as Json & { scenes: Json[] };
     const scenes = scenario.scenes;
     const cases: [Json, string][] = [
-      [{ ...scenario, scenes: [scenes[0], scenes[1], scenes[2], { ...scenes[3], ending: undefined, choices: [{ text: "Escalate", next: "esc" }] }] }, 'blocks[2].scenes[3].choices[0].next: no scene "esc"'],
+      [{ ...scenario, scenes: [scenes[0], scenes[1], scenes[2], { ...scenes[3], ending: undefined, choices: [{ text: "Escalate", next: "esc" }] }] }, `blocks[2].scenes[3].choices[0].next: no scene "esc"`],
       [{ ...scenario, scenes: [...scenes, { id: "orphan", markdown: "Never shown.", ending: { outcome: "neutral" } }] }, 'blocks[2].scenes[4]: scene "orphan" cannot be reached'],
       [{ ...scenario, scenes: [{ ...scenes[0], choices: [{ text: "Loop", next: "loop" }, { text: "End", next: "bought" }] }, { id: "loop", markdown: "Round again.", choices: [{ text: "Again", next: "loop" }] }, scenes[3]] }, 'blocks[2].scenes[1]: from scene "loop" no ending can be reached'],
       [{ ...scenario, scenes: scenes.map((scene) => (scene.ending ? { ...scene, ending: undefined, choices: [{ text: "Restart", next: "inbox" }] } : scene)) }, "blocks[2].scenes: no scene has an ending"],

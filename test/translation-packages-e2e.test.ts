@@ -18,6 +18,7 @@ import { pngBase64, readExport } from "./support/transfer.ts";
 import { unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer } from "./support/lms-harness.ts";
+import { ClassName, DataName } from "../src/player/markup-names.ts";
 
 type Unit = TranslationUnit;
 type Block = { id: string; type: string; markers?: { x: number; y: number }[] };
@@ -165,7 +166,7 @@ describe("translated packages in Chromium", () => {
       const frame = page.frames().find((candidate) => candidate.url().includes("/pkg/"));
       if (!frame) throw new Error("the SCO frame did not load /pkg/index.html");
       const view = await frame.evaluate(
-        () =>
+        ({ ClassName, DataName }) =>
           new Promise<LearnerView>((resolve, reject) => {
             const video = document.querySelector("video");
             const tracks = Array.from(video?.querySelectorAll("track") ?? []);
@@ -173,9 +174,9 @@ describe("translated packages in Chromium", () => {
               resolve({
                 lang: document.documentElement.lang,
                 images: Array.from(document.querySelectorAll("img")).map((image) => ({ alt: image.alt, src: image.getAttribute("src") ?? "", className: image.className })),
-                attachment: document.querySelector("a.attachment-link")?.getAttribute("href") ?? null,
+                attachment: document.querySelector(`a.${ClassName.attachmentLink}`)?.getAttribute("href") ?? null,
                 tracks: tracks.map((track) => ({ language: track.srclang, isDefault: track.default, label: track.label, cues: Array.from(track.track.cues ?? []).map((cue) => (cue as VTTCue).text) })),
-                markers: Array.from(document.querySelectorAll("[data-marker]")).map((marker) => ({ x: marker.getAttribute("data-x"), y: marker.getAttribute("data-y") })),
+                markers: Array.from(document.querySelectorAll(`[data-${DataName.marker}]`)).map((marker) => ({ x: marker.getAttribute("data-x"), y: marker.getAttribute("data-y") })),
                 text: document.body.textContent ?? "",
               });
             const chosen = tracks.find((track) => track.default);
@@ -183,11 +184,11 @@ describe("translated packages in Chromium", () => {
             if (chosen.readyState === HTMLTrackElement.LOADED) return read();
             chosen.addEventListener("load", read);
             chosen.addEventListener("error", () => reject(new Error("the default captions track failed to load")));
-          }),
+          }), { ClassName, DataName },
       );
       if (screenshot) {
         await nextUntil(sco, screenshot.lessonId);
-        await sco.locator(".block.attachment").first().waitFor({ state: "visible" });
+        await sco.locator(`.${ClassName.block}.${ClassName.attachment}`).first().waitFor({ state: "visible" });
         await page.screenshot({ path: screenshot.path, fullPage: true });
       }
       return view;

@@ -24,6 +24,7 @@ import { renderScenarioBlock } from "./scenario-block.ts";
 import { renderAttachmentBlock, renderContinueBlock, renderLabeledGraphicBlock, renderProcessBlock, renderTimelineBlock } from "./teaching-blocks.ts";
 import type { RenderableBlock } from "./types.ts";
 import { uiText } from "./ui-text.ts";
+import { ClassName } from "../player/markup-names.ts";
 
 /** The block with its schema defaults applied, or null when it is not a valid block. */
 export function validatedBlock(block: RenderableBlock): Block | null {
@@ -36,7 +37,7 @@ export function renderBlock(block: RenderableBlock, context: LessonContext, cour
   const valid = validatedBlock(block);
   if (valid === null) {
     return context.options.mode === "preview"
-      ? html`<p class="block block-unavailable" role="note">${uiText.blockUnavailable} (${block.type}, ${block.id}).</p>`
+      ? html`<p class="${ClassName.block} ${ClassName.blockUnavailable}" role="note">${uiText.blockUnavailable} (${block.type}, ${block.id}).</p>`
       : html``;
   }
   const rendered = renderValidBlock(valid, context, courseLanguage);

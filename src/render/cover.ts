@@ -6,13 +6,14 @@
 import { html, type SafeHtml } from "./html.ts";
 import type { PageLink } from "./lesson.ts";
 import { uiText } from "./ui-text.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 export function startButton(first: PageLink | undefined): SafeHtml | "" {
   if (!first) return "";
-  return html`<p class="start-link"><a class="button button-primary start-button" href="#${first.pageId}" data-start-course>${uiText.startCourse}</a></p>`;
+  return html`<p class="${ClassName.startLink}"><a class="${ClassName.button} ${ClassName.buttonPrimary} start-button" href="#${first.pageId}" data-${DataName.startCourse}>${uiText.startCourse}</a></p>`;
 }
 
 export function progressMeter(lessonCount: number): SafeHtml | "" {
   if (lessonCount === 0) return "";
-  return html`<div class="progress-meter"><progress data-progress-bar max="${lessonCount}" value="0" aria-label="${uiText.lessonsCompletedLabel}" aria-describedby="progress-meter-text"></progress><span id="progress-meter-text" data-progress-text>${uiText.lessonsCompleted(0, lessonCount)}</span></div>`;
+  return html`<div class="${ClassName.progressMeter}"><progress data-${DataName.progressBar} max="${lessonCount}" value="0" aria-label="${uiText.lessonsCompletedLabel}" aria-describedby="progress-meter-text"></progress><span id="progress-meter-text" data-${DataName.progressText}>${uiText.lessonsCompleted(0, lessonCount)}</span></div>`;
 }

@@ -9,6 +9,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
 import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 /** A lesson with its place in the course, and the element ID it is reachable at (`#lesson-…`). */
 export interface PlacedLesson {
@@ -37,7 +38,7 @@ function lessonMeta(lesson: RenderableLesson, mode: RenderOptions["mode"]): Safe
     parts.push(uiText.setAndDerivedMinutes(lesson.estimatedMinutes, derived));
   } else if (typeof lesson.estimatedMinutes === "number" && lesson.estimatedMinutes > 0) parts.push(uiText.estimatedMinutes(lesson.estimatedMinutes));
   // The learning platform's pass mark replaces the course's when it sends one: the player rewrites this.
-  if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(html`<span data-pass-mark>${uiText.passMark(lesson.passingScore)}</span>`);
+  if (lesson.kind === "quiz" && typeof lesson.passingScore === "number") parts.push(html`<span data-${DataName.passMark}>${uiText.passMark(lesson.passingScore)}</span>`);
   if (lesson.kind === "quiz" && lesson.maxAttempts !== 1) parts.push(lesson.attemptScoring === "last" ? uiText.lastAttemptCounts : uiText.bestAttemptCounts);
   if (lesson.kind === "quiz" && typeof lesson.maxAttempts === "number") parts.push(uiText.attemptsAllowed(lesson.maxAttempts));
   if (lesson.kind === "quiz" && typeof lesson.drawCount === "number") parts.push(uiText.questionsPerAttempt(lesson.drawCount));
@@ -51,17 +52,17 @@ function quizPanel(lesson: RenderableLesson, context: RenderContext): SafeHtml {
   const noteId = context.ids.next("submit-dialog-note", lesson.id);
   // One question at a time: the script shows the pager; without it (and in print) every question shows.
   const questionPager = lesson.oneQuestionAtATime === true
-    ? html`<nav class="question-pager" data-question-pager aria-label="${uiText.questionNavigation}" hidden><button type="button" class="button" data-question-step="-1">${uiText.previousQuestion}</button><p class="question-count" data-question-count aria-live="polite"></p><button type="button" class="button button-primary" data-question-step="1">${uiText.nextQuestion}</button></nav>
+    ? html`<nav class="${ClassName.questionPager}" data-${DataName.questionPager} aria-label="${uiText.questionNavigation}" hidden><button type="button" class="${ClassName.button}" data-${DataName.questionStep}="-1">${uiText.previousQuestion}</button><p class="${ClassName.questionCount}" data-${DataName.questionCount} aria-live="polite"></p><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.questionStep}="1">${uiText.nextQuestion}</button></nav>
 `
     : "";
-  return html`${questionPager}<div class="quiz-panel">
-<div class="quiz-actions"><button type="button" class="button button-primary" data-submit-quiz>${uiText.submitQuiz}</button><button type="button" class="button" data-retry-quiz hidden>${uiText.tryAgain}</button></div>
-<div class="quiz-result" data-quiz-result aria-live="polite" tabindex="-1"></div>
-<dialog class="submit-dialog" data-submit-dialog aria-labelledby="${titleId}" aria-describedby="${noteId}">
-<h2 id="${titleId}" data-dialog-title></h2>
+  return html`${questionPager}<div class="${ClassName.quizPanel}">
+<div class="${ClassName.quizActions}"><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.submitQuiz}>${uiText.submitQuiz}</button><button type="button" class="${ClassName.button}" data-${DataName.retryQuiz} hidden>${uiText.tryAgain}</button></div>
+<div class="${ClassName.quizResult}" data-${DataName.quizResult} aria-live="polite" tabindex="-1"></div>
+<dialog class="${ClassName.submitDialog}" data-${DataName.submitDialog} aria-labelledby="${titleId}" aria-describedby="${noteId}">
+<h2 id="${titleId}" data-${DataName.dialogTitle}></h2>
 <p id="${noteId}">${uiText.unansweredNote}</p>
-<ul class="unanswered-list" data-unanswered-list></ul>
-<div class="dialog-actions"><button type="button" class="button button-primary" data-dialog-back>${uiText.goBack}</button><button type="button" class="button" data-dialog-submit>${uiText.submitAnyway}</button></div>
+<ul class="${ClassName.unansweredList}" data-${DataName.unansweredList}></ul>
+<div class="${ClassName.dialogActions}"><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.dialogBack}>${uiText.goBack}</button><button type="button" class="${ClassName.button}" data-${DataName.dialogSubmit}>${uiText.submitAnyway}</button></div>
 </dialog>
 </div>`;
 }
@@ -78,17 +79,17 @@ function quizAttributes(lesson: RenderableLesson): SafeHtml | "" {
   const passingScore = typeof lesson.passingScore === "number" ? lesson.passingScore : "";
   const maxAttempts = typeof lesson.maxAttempts === "number" ? lesson.maxAttempts : "";
   const drawCount = typeof lesson.drawCount === "number" ? lesson.drawCount : "";
-  return html` data-passing-score="${passingScore}" data-max-attempts="${maxAttempts}" data-draw-count="${drawCount}" data-draw-by-objective="${lesson.drawByObjective === true ? "true" : "false"}" data-shuffle-choices="${lesson.shuffleChoices === false ? "false" : "true"}" data-feedback-mode="${lesson.feedbackMode ?? "after_submit"}"${lesson.finalAssessment === true ? html` data-final-assessment` : ""}${lesson.attemptScoring === "last" ? html` data-attempt-scoring="last"` : ""}${lesson.oneQuestionAtATime === true ? html` data-one-at-a-time` : ""}`;
+  return html` data-${DataName.passingScore}="${passingScore}" data-${DataName.maxAttempts}="${maxAttempts}" data-${DataName.drawCount}="${drawCount}" data-${DataName.drawByObjective}="${lesson.drawByObjective === true ? "true" : "false"}" data-${DataName.shuffleChoices}="${lesson.shuffleChoices === false ? "false" : "true"}" data-${DataName.feedbackMode}="${lesson.feedbackMode ?? "after_submit"}"${lesson.finalAssessment === true ? html` data-${DataName.finalAssessment}` : ""}${lesson.attemptScoring === "last" ? html` data-${DataName.attemptScoring}="last"` : ""}${lesson.oneQuestionAtATime === true ? html` data-${DataName.oneAtATime}` : ""}`;
 }
 
 export function pager(title: string, previous: PageLink | undefined, next: PageLink | undefined): SafeHtml {
   const previousLink = previous
-    ? html`<a class="button previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="visually-hidden">: ${previous.title}</span></a>`
+    ? html`<a class="${ClassName.button} previous" rel="prev" href="#${previous.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="${ClassName.visuallyHidden}">: ${previous.title}</span></a>`
     : "";
   const nextLink = next
-    ? html`<a class="button button-primary next" rel="next" href="#${next.pageId}">${uiText.next}<span class="visually-hidden">: ${next.title}</span><span aria-hidden="true">&rarr;</span></a>`
+    ? html`<a class="${ClassName.button} ${ClassName.buttonPrimary} ${ClassName.next}" rel="next" href="#${next.pageId}">${uiText.next}<span class="${ClassName.visuallyHidden}">: ${next.title}</span><span aria-hidden="true">&rarr;</span></a>`
     : "";
-  return html`<nav class="pager" aria-label="${uiText.lessonNavigation(title)}">${previousLink}${nextLink}</nav>`;
+  return html`<nav class="${ClassName.pager}" aria-label="${uiText.lessonNavigation(title)}">${previousLink}${nextLink}</nav>`;
 }
 
 /**
@@ -107,7 +108,7 @@ function lessonBanner(lesson: RenderableLesson, context: RenderContext): SafeHtm
   const src = mediaSourceUrl(banner, context);
   if (src === null) return "";
   const alt = banner.decorative ? "" : (banner.alt ?? "");
-  return html`<figure class="lesson-banner"><img src="${src}" alt="${alt}" decoding="async"></figure>
+  return html`<figure class="${ClassName.lessonBanner}"><img src="${src}" alt="${alt}" decoding="async"></figure>
 `;
 }
 
@@ -124,10 +125,10 @@ export function* renderLessonChunks(
   const headingId = context.ids.next("lesson-title", lesson.id);
   const meta = lessonMeta(lesson, context.options.mode);
   const quizSettings = quizAttributes(lesson);
-  yield html`<article class="page lesson" id="${pageId}" data-page data-lesson-id="${lesson.id}" data-lesson-title="${lesson.title}" data-lesson-kind="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
-${lessonBanner(lesson, context)}<p class="eyebrow">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
-<h1 id="${headingId}" tabindex="-1" data-page-heading>${lesson.title}</h1>
-${meta ? html`<p class="lesson-meta">${meta}</p>` : ""}
+  yield html`<article class="${ClassName.page} ${ClassName.lesson}" id="${pageId}" data-${DataName.page} data-${DataName.lessonId}="${lesson.id}" data-${DataName.lessonTitle}="${lesson.title}" data-${DataName.lessonKind}="${lesson.kind === "quiz" ? "quiz" : "content"}"${quizSettings} aria-labelledby="${headingId}">
+${lessonBanner(lesson, context)}<p class="${ClassName.eyebrow}">${isFinalAssessment(lesson) ? uiText.finalAssessment : uiText.moduleEyebrow(moduleNumber, module.title)}</p>
+<h1 id="${headingId}" tabindex="-1" data-${DataName.pageHeading}>${lesson.title}</h1>
+${meta ? html`<p class="${ClassName.lessonMeta}">${meta}</p>` : ""}
 `.markup;
   for (const block of lesson.blocks ?? []) yield renderBlock(block, lessonContext, courseLanguage).markup;
   yield html`

@@ -9,6 +9,7 @@ import MarkdownIt, { type MarkdownIt as Markdown, type StateCore, type Token } f
 import { trustedHtml, type SafeHtml } from "./html.ts";
 import { uiText } from "./ui-text.ts";
 import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl } from "./urls.ts";
+import { ClassName } from "../player/markup-names.ts";
 
 function createMarkdown(): Markdown {
   const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -89,7 +90,7 @@ function textToken(state: StateCore, content: string): Token {
 /** Our own markup, never author text: `html_inline` renders its content as is. */
 function hiddenNote(state: StateCore, note: string): Token {
   const token = new state.Token("html_inline", "", 0);
-  token.content = `<span class="visually-hidden"> ${note}</span>`;
+  token.content = `<span class="${ClassName.visuallyHidden}"> ${note}</span>`;
   return token;
 }
 

@@ -10,6 +10,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml } from "./markdown.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeAssetUrl, isSafeMediaUrl } from "./urls.ts";
+import { ClassName } from "../player/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -33,7 +34,7 @@ export function renderImageBlock(block: BlockOf<"image">, context: RenderContext
   const alt = block.decorative ? "" : (block.alt ?? "");
   const image = src === null ? "" : html`<img src="${src}" alt="${alt}" loading="lazy" decoding="async">`;
   const caption = block.caption ? html`<figcaption>${block.caption}</figcaption>` : "";
-  return html`<figure class="block media image">${image}${caption}</figure>`;
+  return html`<figure class="${ClassName.block} media image">${image}${caption}</figure>`;
 }
 
 /** The language's name in the page's language ("Deutsch", "Englisch"), or the tag when the runtime has no name for it. */
@@ -68,8 +69,8 @@ function captionsTracks(block: BlockOf<"video"> | BlockOf<"audio">, context: Ren
 
 function transcript(block: BlockOf<"video"> | BlockOf<"audio">): SafeHtml | "" {
   if (!block.transcript) return "";
-  const about = block.title ? html`<span class="visually-hidden">: ${block.title}</span>` : "";
-  return html`<details class="transcript"><summary>${uiText.transcript}${about}</summary><div class="transcript-body">${markdownHtml(block.transcript)}</div></details>`;
+  const about = block.title ? html`<span class="${ClassName.visuallyHidden}">: ${block.title}</span>` : "";
+  return html`<details class="${ClassName.transcript}"><summary>${uiText.transcript}${about}</summary><div class="transcript-body">${markdownHtml(block.transcript)}</div></details>`;
 }
 
 function mediaTitle(block: BlockOf<"video"> | BlockOf<"audio">): SafeHtml | "" {
@@ -84,7 +85,7 @@ export function renderVideoBlock(block: BlockOf<"video">, context: RenderContext
     src === null
       ? ""
       : html`<video controls preload="metadata" playsinline src="${src}"${poster === null ? "" : html` poster="${poster}"`}${label}>${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></video>`;
-  return html`<figure class="block media video">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
+  return html`<figure class="${ClassName.block} media video">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
 }
 
 export function renderAudioBlock(block: BlockOf<"audio">, context: RenderContext, courseLanguage: string): SafeHtml {
@@ -94,5 +95,5 @@ export function renderAudioBlock(block: BlockOf<"audio">, context: RenderContext
     src === null
       ? ""
       : html`<audio controls preload="metadata" src="${src}"${label}>${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></audio>`;
-  return html`<figure class="block media audio">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
+  return html`<figure class="${ClassName.block} media audio">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
 }

@@ -13,6 +13,7 @@ import { uiText } from "./ui-text.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { themeCover, themeOf } from "./theme.ts";
 import { startButton } from "./cover.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 export const introPageId = "course-introduction";
 /** The page after the last lesson: where the learner stands, filled in by the player; hidden without it. */
@@ -27,13 +28,13 @@ function finalAssessments(placed: readonly PlacedLesson[]): PlacedLesson[] {
 }
 
 function contentsLink(pageId: string, label: SafeHtml | string): SafeHtml {
-  return html`<a href="#${pageId}" data-contents-link="${pageId}">${label}<span class="visually-hidden" data-state-note hidden></span></a>`;
+  return html`<a href="#${pageId}" data-${DataName.contentsLink}="${pageId}">${label}<span class="${ClassName.visuallyHidden}" data-${DataName.stateNote} hidden></span></a>`;
 }
 
 /** The icons' meanings for sighted readers; screen readers hear each lesson's state after its name instead. */
 function contentsKey(): SafeHtml {
-  const entries = (["visited", "completed", "passed", "failed"] as const).map((state) => html`<li data-state="${state}">${uiText.contentsKey[state]}</li>`);
-  return html`<ul class="contents-key" aria-hidden="true">${entries}</ul>`;
+  const entries = (["visited", "completed", "passed", "failed"] as const).map((state) => html`<li data-${DataName.state}="${state}">${uiText.contentsKey[state]}</li>`);
+  return html`<ul class="${ClassName.contentsKey}" aria-hidden="true">${entries}</ul>`;
 }
 
 /** A module whose only lessons are final assessments is not listed: they are listed once, at the end. */
@@ -43,21 +44,21 @@ function onlyFinalAssessments(module: RenderableCourse["modules"][number], place
 
 function finalLabel(title: string): SafeHtml {
   const same = title.trim().toLowerCase() === uiText.finalAssessment.toLowerCase();
-  return same ? html`${title}` : html`${title} <span class="kind-badge">${uiText.finalAssessment}</span>`;
+  return same ? html`${title}` : html`${title} <span class="${ClassName.kindBadge}">${uiText.finalAssessment}</span>`;
 }
 
 export function renderContents(course: RenderableCourse, placed: readonly PlacedLesson[]): SafeHtml {
   const modules = course.modules.flatMap((module, index) => {
     if (onlyFinalAssessments(module, placed)) return [];
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => {
-      const badge = lesson.kind === "quiz" ? html` <span class="kind-badge">${uiText.quizBadge}</span>` : "";
+      const badge = lesson.kind === "quiz" ? html` <span class="${ClassName.kindBadge}">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
-    return html`<li><span class="module-title">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
+    return html`<li><span class="${ClassName.moduleTitle}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
   });
   const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li class="contents-final">${contentsLink(pageId, finalLabel(lesson.title))}</li>`);
-  return html`<details class="contents-disclosure" data-contents open><summary>${uiText.contentsToggle}</summary>
-<nav class="contents" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}${finals}</ol>${contentsKey()}</nav>
+  return html`<details class="${ClassName.contentsDisclosure}" data-${DataName.contents} open><summary>${uiText.contentsToggle}</summary>
+<nav class="${ClassName.contents}" aria-label="${uiText.courseContents}"><ol><li>${contentsLink(introPageId, uiText.introduction)}</li>${modules}${finals}</ol>${contentsKey()}</nav>
 </details>`;
 }
 
@@ -84,13 +85,13 @@ function courseMeta(course: RenderableCourse, context: RenderContext): SafeHtml 
     const level = Object.hasOwn(uiText.levels, course.level) ? uiText.levels[course.level] : course.level;
     items.push(html`<div><dt>${uiText.levelLabel}</dt><dd>${level}</dd></div>`);
   }
-  return items.length > 0 ? html`<dl class="course-meta">${items}</dl>` : "";
+  return items.length > 0 ? html`<dl class="${ClassName.courseMeta}">${items}</dl>` : "";
 }
 
 function objectivesSection(course: RenderableCourse): SafeHtml | "" {
   if (course.objectives.length === 0) return "";
   const items = course.objectives.map((objective) => html`<li>${objective.text}</li>`);
-  return html`<h2>${uiText.objectivesHeading}</h2><ul class="objectives">${items}</ul>`;
+  return html`<h2>${uiText.objectivesHeading}</h2><ul class="${ClassName.objectives}">${items}</ul>`;
 }
 
 function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
@@ -99,22 +100,22 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
+    return html`<section class="${ClassName.outlineModule}" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
   });
 }
 
 function finalOutline(placed: readonly PlacedLesson[], context: RenderContext): SafeHtml[] {
   return finalAssessments(placed).map(({ lesson, pageId }) => {
     const headingId = context.ids.next("outline-final", lesson.id);
-    return html`<section class="outline-module" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><p><a href="#${pageId}">${lesson.title}</a></p></section>`;
+    return html`<section class="${ClassName.outlineModule}" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.finalAssessment}</h2><p><a href="#${pageId}">${lesson.title}</a></p></section>`;
   });
 }
 
 export function renderIntroduction(course: RenderableCourse, placed: readonly PlacedLesson[], context: RenderContext, first: PageLink | undefined): SafeHtml {
   const headingId = context.ids.next("course-title");
   const description = course.description ? html`<div class="course-description">${markdownHtml(course.description)}</div>` : "";
-  return html`<section class="page intro" id="${introPageId}" data-page aria-labelledby="${headingId}">
-${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-1" data-page-heading>${course.title}</h1>
+  return html`<section class="${ClassName.page} intro" id="${introPageId}" data-${DataName.page} aria-labelledby="${headingId}">
+${themeCover(themeOf(course), context.options)}<h1 id="${headingId}" tabindex="-1" data-${DataName.pageHeading}>${course.title}</h1>
 ${description}${courseMeta(course, context)}${startButton(first)}${objectivesSection(course)}${moduleOutline(course, placed, context)}${finalOutline(placed, context)}
 ${pager(uiText.introduction, undefined, first)}
 </section>`;
@@ -126,10 +127,10 @@ ${pager(uiText.introduction, undefined, first)}
  * the course ends with its last lesson.
  */
 export function renderCompletion(last: PageLink | undefined): SafeHtml {
-  return html`<section class="page completion" id="${completionPageId}" data-page data-completion hidden aria-labelledby="completion-title">
-<h1 id="completion-title" tabindex="-1" data-page-heading>${uiText.completionHeading}</h1>
-<p class="completion-status" data-completion-status role="status"></p>
-<nav class="pager completion-actions" aria-label="${uiText.lessonNavigation(uiText.completionHeading)}">${last ? html`<a class="button previous" rel="prev" href="#${last.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="visually-hidden">: ${last.title}</span></a>` : ""}<a class="button button-primary" href="#${introPageId}">${uiText.backToStart}</a></nav>
+  return html`<section class="${ClassName.page} ${ClassName.completion}" id="${completionPageId}" data-${DataName.page} data-${DataName.completion} hidden aria-labelledby="completion-title">
+<h1 id="completion-title" tabindex="-1" data-${DataName.pageHeading}>${uiText.completionHeading}</h1>
+<p class="${ClassName.completionStatus}" data-${DataName.completionStatus} role="status"></p>
+<nav class="${ClassName.pager} ${ClassName.completionActions}" aria-label="${uiText.lessonNavigation(uiText.completionHeading)}">${last ? html`<a class="${ClassName.button} previous" rel="prev" href="#${last.pageId}"><span aria-hidden="true">&larr;</span>${uiText.previous}<span class="${ClassName.visuallyHidden}">: ${last.title}</span></a>` : ""}<a class="${ClassName.button} ${ClassName.buttonPrimary}" href="#${introPageId}">${uiText.backToStart}</a></nav>
 </section>
 `;
 }

@@ -18,6 +18,7 @@ import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 const rightToLeftLanguages = new Set(["ar", "arc", "dv", "fa", "ha", "he", "khw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"]);
 
@@ -171,11 +172,11 @@ ${baseHref ? html`<base href="${baseHref}">` : ""}
 <style nonce="${nonce}">${trustedHtml(styles)}</style>
 </head>
 <body data-mode="${options.mode}">
-<a class="skip-link" href="#main">${uiText.skipToContent}</a>
-<header class="site-header">
-<div class="header-inner">${themeLogo(themeOf(course), options)}<p class="course-name">${course.title}</p>${options.mode === "preview" ? html`<p class="preview-badge" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="progress" data-progress></p>${progressMeter(placed.length)}</div>
+<a class="${ClassName.skipLink}" href="#main">${uiText.skipToContent}</a>
+<header class="${ClassName.siteHeader}">
+<div class="${ClassName.headerInner}">${themeLogo(themeOf(course), options)}<p class="${ClassName.courseName}">${course.title}</p>${options.mode === "preview" ? html`<p class="${ClassName.previewBadge}" data-preview-of="${options.previewOf?.variant ?? ""}">${options.previewOf ? uiText.previewOf(options.previewOf.variant, options.previewOf.version) : uiText.previewBadge}</p>` : ""}<p class="${ClassName.progress}" data-${DataName.progress}></p>${progressMeter(placed.length)}</div>
 </header>
-<div class="layout">
+<div class="${ClassName.layout}">
 ${renderContents(course, placed)}
 <main id="main" tabindex="-1">
 ${renderIntroduction(course, placed, context, links[0])}

@@ -15,6 +15,7 @@ import { sortingAnswers, sortingKey } from "./sorting-block.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -71,7 +72,7 @@ class FeedbackCollector {
     if (!markdown) return "";
     const id = this.context.ids.next("feedback");
     this.pieces.push({ id, about, markdown });
-    return html` data-feedback-id="${id}"`;
+    return html` data-${DataName.feedbackId}="${id}"`;
   }
 }
 
@@ -84,23 +85,23 @@ export function renderQuestionBlock(block: QuestionBlock & { id: string }, conte
   const { showsFeedback, canCheck } = context.questionMode;
   const explanation =
     block.explanation && showsFeedback
-      ? html`<div class="explanation" data-explanation hidden><p class="explanation-label">${uiText.explanation}</p>${markdownHtml(block.explanation)}</div>`
+      ? html`<div class="${ClassName.explanation}" data-${DataName.explanation} hidden><p class="${ClassName.explanationLabel}">${uiText.explanation}</p>${markdownHtml(block.explanation)}</div>`
       : "";
   const pieces = showsFeedback
     ? feedback.pieces.map(
-        (piece) => html`<div class="answer-feedback" id="${piece.id}" data-answer-feedback hidden><p class="feedback-about">${piece.about}</p>${markdownHtml(piece.markdown)}</div>`,
+        (piece) => html`<div class="${ClassName.answerFeedback}" id="${piece.id}" data-${DataName.answerFeedback} hidden><p class="${ClassName.feedbackAbout}">${piece.about}</p>${markdownHtml(piece.markdown)}</div>`,
       )
     : [];
-  const check = canCheck ? html`<div class="question-actions"><button type="button" class="button" data-check-answer>${uiText.checkAnswer}</button></div>` : "";
-  return html`<div class="block question" data-question data-question-id="${block.id}" data-question-type="${block.type}" data-grading="${grading}" data-points="${block.points}" data-objectives="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
-<fieldset class="question-fieldset" aria-labelledby="${legendId} ${promptId}">
-<legend class="question-legend" id="${legendId}" data-question-legend>${uiText.questionHeading(number, block.points)}</legend>
-<div class="question-prompt" id="${promptId}">${markdownHtml(block.prompt)}</div>
+  const check = canCheck ? html`<div class="${ClassName.questionActions}"><button type="button" class="${ClassName.button}" data-${DataName.checkAnswer}>${uiText.checkAnswer}</button></div>` : "";
+  return html`<div class="${ClassName.block} ${ClassName.question}" data-${DataName.question} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="${block.type}" data-${DataName.grading}="${grading}" data-${DataName.points}="${block.points}" data-${DataName.objectives}="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
+<fieldset class="${ClassName.questionFieldset}" aria-labelledby="${legendId} ${promptId}">
+<legend class="${ClassName.questionLegend}" id="${legendId}" data-${DataName.questionLegend}>${uiText.questionHeading(number, block.points)}</legend>
+<div class="${ClassName.questionPrompt}" id="${promptId}">${markdownHtml(block.prompt)}</div>
 ${answers}
 </fieldset>
 ${check}
-<div class="question-feedback" aria-live="polite" tabindex="-1" data-feedback-region>
-<p class="verdict" data-verdict></p>${pieces}${explanation}
+<div class="${ClassName.questionFeedback}" aria-live="polite" tabindex="-1" data-${DataName.feedbackRegion}>
+<p class="${ClassName.verdict}" data-${DataName.verdict}></p>${pieces}${explanation}
 </div>
 </div>`;
 }
@@ -118,7 +119,7 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
     case "multiple_choice":
       return {
         grading: "choice",
-        answers: html`${promptAsksForAllThatApply(block.prompt) ? "" : html`<p class="question-hint">${uiText.selectAllThatApply}</p>`}${choiceList("checkbox", block.choices, context, feedback)}`,
+        answers: html`${promptAsksForAllThatApply(block.prompt) ? "" : html`<p class="${ClassName.questionHint}">${uiText.selectAllThatApply}</p>`}${choiceList("checkbox", block.choices, context, feedback)}`,
         key: choiceKey(block.choices),
       };
     case "true_false": {
@@ -188,10 +189,10 @@ function choiceList(inputType: "radio" | "checkbox", choices: readonly Choice[],
   const items = choices.map((choice, index) => {
     const inputId = context.ids.next("choice");
     const feedbackAttribute = feedback.attribute(choice.feedback, uiText.youChose(choice.text));
-    const fixed = choice.fixed ? html` data-fixed` : "";
-    return html`<div class="choice"${fixed}><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-part${feedbackAttribute}><label for="${inputId}">${pictureHtml(choice.image, context, "choice-image")}${choice.text}</label></div>`;
+    const fixed = choice.fixed ? html` data-${DataName.fixed}` : "";
+    return html`<div class="${ClassName.choice}"${fixed}><input type="${inputType}" name="${groupName}" id="${inputId}" value="${index}" data-${DataName.part}${feedbackAttribute}><label for="${inputId}">${pictureHtml(choice.image, context, ClassName.choiceImage)}${choice.text}</label></div>`;
   });
-  return html`<div class="choice-list">${items}</div>`;
+  return html`<div class="${ClassName.choiceList}">${items}</div>`;
 }
 
 function blanksText(block: BlockOf<"fill_in_blank">, context: LessonContext, feedback: FeedbackCollector): SafeHtml {
@@ -199,7 +200,7 @@ function blanksText(block: BlockOf<"fill_in_blank">, context: LessonContext, fee
     const blank = block.blanks[number - 1];
     if (!blank) return html`{{${number}}}`;
     const feedbackAttribute = feedback.attribute(blank.feedback, uiText.aboutBlank(number));
-    return html`<input type="text" class="blank" id="${context.ids.next("blank")}" aria-label="${uiText.blankLabel(number)}" autocomplete="off" autocapitalize="off" spellcheck="false" data-part data-case-sensitive="${blank.caseSensitive ? "true" : "false"}"${feedbackAttribute}>`;
+    return html`<input type="text" class="${ClassName.blank}" id="${context.ids.next("blank")}" aria-label="${uiText.blankLabel(number)}" autocomplete="off" autocapitalize="off" spellcheck="false" data-${DataName.part} data-${DataName.caseSensitive}="${blank.caseSensitive ? "true" : "false"}"${feedbackAttribute}>`;
   });
   return html`<div class="blank-text">${text}</div>`;
 }
@@ -211,9 +212,9 @@ function matchingList(block: BlockOf<"matching">, context: LessonContext, feedba
   const rows = block.pairs.map((pair) => {
     const selectId = context.ids.next("match");
     const feedbackAttribute = feedback.attribute(pair.feedback, uiText.aboutPair(pair.left));
-    return html`<li class="matching-row"><label for="${selectId}">${pair.left}</label><select id="${selectId}" data-part${feedbackAttribute}><option value="">${uiText.chooseMatch}</option>${options}</select></li>`;
+    return html`<li class="${ClassName.matchingRow}"><label for="${selectId}">${pair.left}</label><select id="${selectId}" data-${DataName.part}${feedbackAttribute}><option value="">${uiText.chooseMatch}</option>${options}</select></li>`;
   });
-  return html`<ul class="matching-list" role="list">${rows}</ul>`;
+  return html`<ul class="${ClassName.matchingList}" role="list">${rows}</ul>`;
 }
 
 function orderingList(block: BlockOf<"ordering">, context: LessonContext, feedback: FeedbackCollector): SafeHtml {
@@ -222,7 +223,7 @@ function orderingList(block: BlockOf<"ordering">, context: LessonContext, feedba
     const item = block.items[position];
     if (!item) return "";
     const feedbackAttribute = feedback.attribute(item.feedback, uiText.aboutItem(item.text));
-    return html`<li class="ordering-item" data-part data-item="${shownAt}"${feedbackAttribute}><button type="button" class="ordering-text" data-pick aria-pressed="false">${item.text}</button><span class="ordering-controls"><button type="button" class="icon-button" data-move="up"><span aria-hidden="true">↑</span><span class="visually-hidden">${uiText.moveUp(item.text)}</span></button><button type="button" class="icon-button" data-move="down"><span aria-hidden="true">↓</span><span class="visually-hidden">${uiText.moveDown(item.text)}</span></button></span></li>`;
+    return html`<li class="${ClassName.orderingItem}" data-${DataName.part} data-${DataName.item}="${shownAt}"${feedbackAttribute}><button type="button" class="${ClassName.orderingText}" data-${DataName.pick} aria-pressed="false">${item.text}</button><span class="${ClassName.orderingControls}"><button type="button" class="${ClassName.iconButton}" data-${DataName.move}="up"><span aria-hidden="true">↑</span><span class="${ClassName.visuallyHidden}">${uiText.moveUp(item.text)}</span></button><button type="button" class="${ClassName.iconButton}" data-${DataName.move}="down"><span aria-hidden="true">↓</span><span class="${ClassName.visuallyHidden}">${uiText.moveDown(item.text)}</span></button></span></li>`;
   });
-  return html`<p class="question-hint">${uiText.arrangeInOrder}</p><ol class="ordering-list" data-ordering-list>${items}</ol><p class="visually-hidden" aria-live="polite" data-ordering-status></p>`;
+  return html`<p class="${ClassName.questionHint}">${uiText.arrangeInOrder}</p><ol class="${ClassName.orderingList}" data-${DataName.orderingList}>${items}</ol><p class="${ClassName.visuallyHidden}" aria-live="polite" data-${DataName.orderingStatus}></p>`;
 }

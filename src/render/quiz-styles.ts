@@ -4,74 +4,75 @@
  * to pages with a question or a quiz lesson. What a scenario shares with questions (the card, its
  * fieldset and verdict) stays in the course sheet.
  */
+import { ClassName, DataName } from "../player/markup-names.ts";
 export const quizStyles = `
-.choice-list { display: grid; gap: 0.625rem; }
+.${ClassName.choiceList} { display: grid; gap: 0.625rem; }
 /* Full-width choice cards: the whole card is the label, the mark is drawn (radio round, checkbox square). */
-.choice { position: relative; border: 2px solid var(--hairline); border-radius: var(--radius); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
-.choice:hover { border-color: var(--border); background: var(--surface); }
-.choice label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; cursor: pointer; min-height: 1.5rem; }
-.choice input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; margin: 0; border: 2px solid var(--border); background: var(--background); cursor: pointer; }
-.choice input[type="radio"] { border-radius: 50%; }
-.choice input[type="checkbox"] { border-radius: 0.3rem; }
-.choice input:checked { border-color: var(--accent); background-color: var(--accent); }
-.choice input[type="radio"]:checked { box-shadow: inset 0 0 0 0.25rem var(--background); }
-.choice input[type="checkbox"]:checked::after { content: ""; position: absolute; left: 0.375rem; top: 0.125rem; width: 0.35rem; height: 0.7rem; border: solid var(--on-accent); border-width: 0 0.17rem 0.17rem 0; transform: rotate(45deg); }
-.choice:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 7%, var(--background)); }
-.choice:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
-/* As specific as .choice:has(input:checked), and later: a graded choice keeps its result's border. */
-.choice[data-result]:has(input) { border-color: var(--result-colour); }
-.choice input:focus-visible { outline: none; }
-.choice:has(input:disabled) label, .choice input:disabled { cursor: default; }
-@media (forced-colors: active) { .choice input { appearance: auto; } .choice input[type="checkbox"]:checked::after { content: none; } }
-@media (prefers-reduced-motion: reduce) { .choice { transition: none; } }
+.${ClassName.choice} { position: relative; border: 2px solid var(--hairline); border-radius: var(--radius); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
+.${ClassName.choice}:hover { border-color: var(--border); background: var(--surface); }
+.${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; cursor: pointer; min-height: 1.5rem; }
+.${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; margin: 0; border: 2px solid var(--border); background: var(--background); cursor: pointer; }
+.${ClassName.choice} input[type="radio"] { border-radius: 50%; }
+.${ClassName.choice} input[type="checkbox"] { border-radius: 0.3rem; }
+.${ClassName.choice} input:checked { border-color: var(--accent); background-color: var(--accent); }
+.${ClassName.choice} input[type="radio"]:checked { box-shadow: inset 0 0 0 0.25rem var(--background); }
+.${ClassName.choice} input[type="checkbox"]:checked::after { content: ""; position: absolute; left: 0.375rem; top: 0.125rem; width: 0.35rem; height: 0.7rem; border: solid var(--on-accent); border-width: 0 0.17rem 0.17rem 0; transform: rotate(45deg); }
+.${ClassName.choice}:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 7%, var(--background)); }
+.${ClassName.choice}:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
+/* As specific as .${ClassName.choice}:has(input:checked), and later: a graded choice keeps its result's border. */
+.${ClassName.choice}[data-${DataName.result}]:has(input) { border-color: var(--result-colour); }
+.${ClassName.choice} input:focus-visible { outline: none; }
+.${ClassName.choice}:has(input:disabled) label, .${ClassName.choice} input:disabled { cursor: default; }
+@media (forced-colors: active) { .${ClassName.choice} input { appearance: auto; } .${ClassName.choice} input[type="checkbox"]:checked::after { content: none; } }
+@media (prefers-reduced-motion: reduce) { .${ClassName.choice} { transition: none; } }
 /* The graded row's mark (a choice, a matching or sorting row, an ordering item). */
-[data-result] label::after, [data-result] .ordering-text::after { content: " " var(--result-mark) / ""; color: var(--result-colour); font-weight: 700; }
-input.blank { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
-.matching-list, .ordering-list { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
-.matching-row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
-.ordering-list { counter-reset: ordering; }
-.ordering-item { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
-.ordering-item::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
-.ordering-text { flex: 1; text-align: start; font: inherit; color: inherit; background: none; border: 0; padding: 0.25rem; cursor: grab; }
-.ordering-item:has([aria-pressed="true"]) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
-.ordering-controls { display: flex; gap: 0.25rem; }
-.icon-button { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; background: var(--background); color: var(--accent-strong); cursor: pointer; font-weight: 700; }
-.icon-button:hover { background: #e0e7ff; }
-.icon-button:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
-.question-actions { margin-top: 1rem; }
-.question-feedback:focus { outline: none; }
-.question-feedback:focus-visible { outline: 3px solid var(--focus); }
-.answer-feedback, .explanation { margin-top: 0.75rem; padding: 0.625rem 0.875rem; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--hairline); }
-.feedback-about, .explanation-label { margin: 0; font-weight: 700; }
-.answer-feedback > :last-child, .explanation > :last-child { margin-bottom: 0; }
-.quiz-panel { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
-.quiz-panel > p { margin-top: 0; }
-.quiz-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
-.question-pager { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
-.question-count { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
+[data-${DataName.result}] label::after, [data-${DataName.result}] .${ClassName.orderingText}::after { content: " " var(--result-mark) / ""; color: var(--result-colour); font-weight: 700; }
+input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
+.${ClassName.matchingList}, .${ClassName.orderingList} { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
+.${ClassName.matchingRow} { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
+.${ClassName.orderingList} { counter-reset: ordering; }
+.${ClassName.orderingItem} { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
+.${ClassName.orderingItem}::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
+.${ClassName.orderingText} { flex: 1; text-align: start; font: inherit; color: inherit; background: none; border: 0; padding: 0.25rem; cursor: grab; }
+.${ClassName.orderingItem}:has([aria-pressed="true"]) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
+.${ClassName.orderingControls} { display: flex; gap: 0.25rem; }
+.${ClassName.iconButton} { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; background: var(--background); color: var(--accent-strong); cursor: pointer; font-weight: 700; }
+.${ClassName.iconButton}:hover { background: #e0e7ff; }
+.${ClassName.iconButton}:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
+.${ClassName.questionActions} { margin-top: 1rem; }
+.${ClassName.questionFeedback}:focus { outline: none; }
+.${ClassName.questionFeedback}:focus-visible { outline: 3px solid var(--focus); }
+.${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--hairline); }
+.${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { margin: 0; font-weight: 700; }
+.${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
+.${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
+.${ClassName.quizPanel} > p { margin-top: 0; }
+.${ClassName.quizActions} { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+.${ClassName.questionPager} { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
+.${ClassName.questionCount} { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
-.quiz-result { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); border-radius: var(--radius); background: var(--background); color: var(--text); }
-.quiz-result:empty { display: none; }
-.quiz-result:focus { outline: none; }
-.quiz-result:focus-visible { outline: 3px solid var(--focus); }
-.quiz-result[data-outcome="passed"] { --outcome-colour: var(--correct); }
-.quiz-result[data-outcome="failed"] { --outcome-colour: var(--incorrect); }
-.quiz-result h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
-.quiz-result p { margin: 0 0 0.75rem; }
-.result-score { display: flex; margin: 0 0 0.75rem; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1rem; }
-.result-percent { font-size: 3rem; font-weight: 800; line-height: 1; color: var(--outcome-colour); }
-.result-mark { color: var(--muted); font-weight: 600; }
-.result-summary { font-weight: 600; font-size: 1.0625rem; }
-.question-results { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
+.${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); border-radius: var(--radius); background: var(--background); color: var(--text); }
+.${ClassName.quizResult}:empty { display: none; }
+.${ClassName.quizResult}:focus { outline: none; }
+.${ClassName.quizResult}:focus-visible { outline: 3px solid var(--focus); }
+.${ClassName.quizResult}[data-${DataName.outcome}="passed"] { --outcome-colour: var(--correct); }
+.${ClassName.quizResult}[data-${DataName.outcome}="failed"] { --outcome-colour: var(--incorrect); }
+.${ClassName.quizResult} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
+.${ClassName.quizResult} p { margin: 0 0 0.75rem; }
+.${ClassName.resultScore} { display: flex; margin: 0 0 0.75rem; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1rem; }
+.${ClassName.resultPercent} { font-size: 3rem; font-weight: 800; line-height: 1; color: var(--outcome-colour); }
+.${ClassName.resultMark} { color: var(--muted); font-weight: 600; }
+.${ClassName.resultSummary} { font-weight: 600; font-size: 1.0625rem; }
+.${ClassName.questionResults} { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
 /* A review line's mark and colour, as a graded part's (course sheet), partly right in between. */
-[data-review="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
-[data-review="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
-[data-review="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
-.question-results li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
-.submit-dialog { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
-.submit-dialog::backdrop { background: rgb(15 23 42 / 0.6); }
-.submit-dialog h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
-.unanswered-list { padding-left: 1.25rem; }
-.link-button { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; cursor: pointer; }
-.dialog-actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
+[data-${DataName.review}="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
+[data-${DataName.review}="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
+[data-${DataName.review}="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
+.${ClassName.questionResults} li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
+.${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
+.${ClassName.submitDialog}::backdrop { background: rgb(15 23 42 / 0.6); }
+.${ClassName.submitDialog} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
+.${ClassName.unansweredList} { padding-left: 1.25rem; }
+.${ClassName.linkButton} { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; cursor: pointer; }
+.${ClassName.dialogActions} { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
 `;

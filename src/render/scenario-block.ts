@@ -16,6 +16,7 @@ import { markdownHtml } from "./markdown.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { questionKeyAttributes } from "./question-blocks.ts";
 import { seal } from "./answer-key.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 type Scenario = Extract<Block, { type: "scenario" }>;
 type Scene = Scenario["scenes"][number];
@@ -24,22 +25,22 @@ export function renderScenarioBlock(block: Scenario, context: LessonContext, inQ
   const titleId = context.ids.next("scenario-title", block.id);
   const anchors = new Map(block.scenes.map((scene) => [scene.id, context.ids.next(htmlId("scene", block.id), scene.id)]));
   const character = block.character
-    ? html`<div class="scenario-character">${pictureHtml(block.character.image, context, "character-image")}<p class="character-name">${block.character.name}</p></div>`
+    ? html`<div class="${ClassName.scenarioCharacter}">${pictureHtml(block.character.image, context, ClassName.characterImage)}<p class="${ClassName.characterName}">${block.character.name}</p></div>`
     : "";
   const start = block.scenes.find((scene) => scene.id === block.startSceneId);
   const ordered = start ? [start, ...block.scenes.filter((scene) => scene !== start)] : block.scenes;
   const scenes = ordered.map((scene, index) => renderScene(block.id, scene, index + 1, anchors, context));
   const meta = inQuiz ? html`<p class="scenario-meta">${interactionText.scenarioPoints(block.points)}</p>` : "";
-  return html`<section class="block scenario question" data-question data-scenario data-interactive data-question-id="${block.id}" data-question-type="scenario" data-grading="self" data-points="${block.points}" data-start="${block.startSceneId}"${questionKeyAttributes(context, block.id, { parts: [], correctResponse: successPath(block) })} aria-labelledby="${titleId}">
-<p class="scenario-eyebrow">${interactionText.scenarioLabel}</p>
-<h2 class="scenario-title" id="${titleId}">${block.title}</h2>
+  return html`<section class="${ClassName.block} ${ClassName.scenario} ${ClassName.question}" data-${DataName.question} data-${DataName.scenario} data-${DataName.interactive} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="scenario" data-${DataName.grading}="self" data-${DataName.points}="${block.points}" data-${DataName.start}="${block.startSceneId}"${questionKeyAttributes(context, block.id, { parts: [], correctResponse: successPath(block) })} aria-labelledby="${titleId}">
+<p class="${ClassName.scenarioEyebrow}">${interactionText.scenarioLabel}</p>
+<h2 class="${ClassName.scenarioTitle}" id="${titleId}">${block.title}</h2>
 ${meta}${block.markdown ? html`<div class="scenario-setup">${markdownHtml(block.markdown)}</div>` : ""}${character}
-<fieldset class="question-fieldset scenario-fieldset"><legend class="visually-hidden">${block.title}</legend>
-<ol class="scenario-scenes" role="list">${scenes}</ol>
+<fieldset class="${ClassName.questionFieldset} scenario-fieldset"><legend class="${ClassName.visuallyHidden}">${block.title}</legend>
+<ol class="${ClassName.scenarioScenes}" role="list">${scenes}</ol>
 </fieldset>
-<div class="scenario-status" aria-live="polite" data-scenario-status></div>
-<p class="verdict" data-verdict></p>
-<div class="scenario-actions" data-scenario-actions hidden><button type="button" class="button" data-scenario-replay></button></div>
+<div class="${ClassName.scenarioStatus}" aria-live="polite" data-${DataName.scenarioStatus}></div>
+<p class="${ClassName.verdict}" data-${DataName.verdict}></p>
+<div class="${ClassName.scenarioActions}" data-${DataName.scenarioActions} hidden><button type="button" class="${ClassName.button}" data-${DataName.scenarioReplay}></button></div>
 </section>`;
 }
 
@@ -52,19 +53,19 @@ function renderScene(blockId: string, scene: Scene, number: number, anchors: Rea
   const anchor = anchors.get(scene.id) ?? "";
   const labelId = context.ids.next("scene-label");
   const ending = scene.ending
-    ? html`<p class="scene-ending" data-ending data-sealed-outcome="${seal(context.secrets, endingSealId(blockId, scene.id), { o: scene.ending.outcome })}">${interactionText.endingLabel}</p>`
+    ? html`<p class="${ClassName.sceneEnding}" data-${DataName.ending} data-${DataName.sealedOutcome}="${seal(context.secrets, endingSealId(blockId, scene.id), { o: scene.ending.outcome })}">${interactionText.endingLabel}</p>`
     : "";
   const choices = scene.choices
-    ? html`<ul class="scenario-choices" role="list">${scene.choices.map(
+    ? html`<ul class="${ClassName.scenarioChoices}" role="list">${scene.choices.map(
         (choice) =>
-          html`<li><a class="button scenario-choice" href="#${anchors.get(choice.next) ?? ""}" data-next="${choice.next}">${choice.text}</a>${
-            choice.feedback ? html`<div class="choice-feedback" data-choice-feedback>${markdownHtml(choice.feedback)}</div>` : ""
+          html`<li><a class="${ClassName.button} ${ClassName.scenarioChoice}" href="#${anchors.get(choice.next) ?? ""}" data-${DataName.next}="${choice.next}">${choice.text}</a>${
+            choice.feedback ? html`<div class="${ClassName.choiceFeedback}" data-${DataName.choiceFeedback}>${markdownHtml(choice.feedback)}</div>` : ""
           }</li>`,
       )}</ul>`
     : "";
-  return html`<li class="scenario-scene" id="${anchor}" data-scene="${scene.id}" tabindex="-1" aria-labelledby="${labelId}">
-<p class="scene-label" id="${labelId}">${interactionText.sceneLabel(number)}</p>
-${pictureHtml(scene.image, context, "scene-image")}<div class="scene-text">${markdownHtml(scene.markdown)}</div>${choices}${ending}
+  return html`<li class="${ClassName.scenarioScene}" id="${anchor}" data-${DataName.scene}="${scene.id}" tabindex="-1" aria-labelledby="${labelId}">
+<p class="${ClassName.sceneLabel}" id="${labelId}">${interactionText.sceneLabel(number)}</p>
+${pictureHtml(scene.image, context, ClassName.sceneImage)}<div class="scene-text">${markdownHtml(scene.markdown)}</div>${choices}${ending}
 </li>`;
 }
 

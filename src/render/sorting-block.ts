@@ -9,6 +9,7 @@ import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { interactionText } from "./ui-text.ts";
 import { shuffledIndices } from "./shuffle.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 type Sorting = Extract<Block, { type: "sorting" }>;
 
@@ -24,17 +25,17 @@ export function sortingAnswers(block: Sorting, context: LessonContext, feedback:
     if (!item) return "";
     const selectId = context.ids.next("sort");
     const feedbackAttribute = feedback(item.feedback, `“${item.text}”:`);
-    return html`<li class="matching-row sorting-item" data-sort-item draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-part data-item="${position}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
+    return html`<li class="${ClassName.matchingRow} ${ClassName.sortingItem}" data-${DataName.sortItem} draggable="true"><label for="${selectId}">${item.text}</label><select id="${selectId}" data-${DataName.part} data-${DataName.item}="${position}" aria-label="${interactionText.categoryOf(item.text)}"${feedbackAttribute}><option value="">${interactionText.chooseCategory}</option>${options}</select></li>`;
   });
   const bins = titles.map((title, index) => {
     const headingId = context.ids.next("sort-category");
-    return html`<div class="sorting-category" data-sort-category="${index}" role="group" aria-labelledby="${headingId}"><p class="sorting-category-title" id="${headingId}">${title}</p><ul class="sorting-bin" role="list" data-sort-bin></ul></div>`;
+    return html`<div class="${ClassName.sortingCategory}" data-${DataName.sortCategory}="${index}" role="group" aria-labelledby="${headingId}"><p class="${ClassName.sortingCategoryTitle}" id="${headingId}">${title}</p><ul class="${ClassName.sortingBin}" role="list" data-${DataName.sortBin}></ul></div>`;
   });
-  return html`<p class="question-hint">${interactionText.sortingHint}</p>
-<div class="sorting" data-sorting>
-<div class="sorting-pool" data-sort-category="" role="group" aria-label="${interactionText.unsorted}"><ul class="sorting-bin matching-list" role="list" data-sort-bin>${items}</ul></div>
-<div class="sorting-categories" data-sort-categories hidden>${bins}</div>
-</div><p class="visually-hidden" aria-live="polite" data-sort-status></p>`;
+  return html`<p class="${ClassName.questionHint}">${interactionText.sortingHint}</p>
+<div class="${ClassName.sorting}" data-${DataName.sorting}>
+<div class="${ClassName.sortingPool}" data-${DataName.sortCategory}="" role="group" aria-label="${interactionText.unsorted}"><ul class="${ClassName.sortingBin} ${ClassName.matchingList}" role="list" data-${DataName.sortBin}>${items}</ul></div>
+<div class="${ClassName.sortingCategories}" data-${DataName.sortCategories} hidden>${bins}</div>
+</div><p class="${ClassName.visuallyHidden}" aria-live="polite" data-${DataName.sortStatus}></p>`;
 }
 
 /** One part per item, in authored order: the index of its category. */

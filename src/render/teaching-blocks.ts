@@ -10,6 +10,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { interactionText } from "./ui-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
+import { ClassName, DataName } from "../player/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -31,16 +32,16 @@ export function renderLabeledGraphicBlock(block: BlockOf<"labeled_graphic">, con
   const itemIds = block.markers.map(() => context.ids.next("marker"));
   const buttons = block.markers.map(
     (marker, index) =>
-      html`<button type="button" class="marker-button" data-marker data-x="${marker.x}" data-y="${marker.y}" aria-expanded="false" aria-controls="${itemIds[index]}"><span aria-hidden="true">${index + 1}</span><span class="visually-hidden">${interactionText.markerLabel(index + 1, marker.title)}</span></button>`,
+      html`<button type="button" class="${ClassName.markerButton}" data-${DataName.marker} data-x="${marker.x}" data-y="${marker.y}" aria-expanded="false" aria-controls="${itemIds[index]}"><span aria-hidden="true">${index + 1}</span><span class="${ClassName.visuallyHidden}">${interactionText.markerLabel(index + 1, marker.title)}</span></button>`,
   );
   const items = block.markers.map(
-    (marker, index) => html`<li class="marker-item" id="${itemIds[index]}" data-marker-item><p class="marker-title">${marker.title}</p>${marker.markdown ? markdownHtml(marker.markdown) : ""}</li>`,
+    (marker, index) => html`<li class="${ClassName.markerItem}" id="${itemIds[index]}" data-${DataName.markerItem}><p class="${ClassName.markerTitle}">${marker.title}</p>${marker.markdown ? markdownHtml(marker.markdown) : ""}</li>`,
   );
   const image = src === null ? "" : html`<img src="${src}" alt="${block.alt}" decoding="async">`;
-  return html`<figure class="block labeled-graphic" data-labeled-graphic data-interactive>
-<div class="graphic-stage">${image}<div class="marker-layer" role="group" aria-label="${interactionText.markersGroup}">${buttons}</div></div>
-<figcaption class="visually-hidden">${block.alt}</figcaption>
-<ol class="marker-list" id="${listId}" aria-label="${interactionText.markersList}">${items}</ol>
+  return html`<figure class="${ClassName.block} ${ClassName.labeledGraphic}" data-${DataName.labeledGraphic} data-${DataName.interactive}>
+<div class="${ClassName.graphicStage}">${image}<div class="${ClassName.markerLayer}" role="group" aria-label="${interactionText.markersGroup}">${buttons}</div></div>
+<figcaption class="${ClassName.visuallyHidden}">${block.alt}</figcaption>
+<ol class="${ClassName.markerList}" id="${listId}" aria-label="${interactionText.markersList}">${items}</ol>
 </figure>`;
 }
 
@@ -48,35 +49,35 @@ export function renderProcessBlock(block: BlockOf<"process">, context: RenderCon
   const count = block.steps.length;
   const steps = block.steps.map((step, index) => {
     const titleId = context.ids.next("step-title");
-    return html`<li class="process-step" data-step aria-labelledby="${titleId}"><p class="step-count">${interactionText.stepOf(index + 1, count)}</p><h2 class="step-title" id="${titleId}" tabindex="-1">${step.title}</h2>${pictureHtml(step.image, context, "step-image")}${markdownHtml(step.markdown)}</li>`;
+    return html`<li class="${ClassName.processStep}" data-${DataName.step} aria-labelledby="${titleId}"><p class="${ClassName.stepCount}">${interactionText.stepOf(index + 1, count)}</p><h2 class="${ClassName.stepTitle}" id="${titleId}" tabindex="-1">${step.title}</h2>${pictureHtml(step.image, context, ClassName.stepImage)}${markdownHtml(step.markdown)}</li>`;
   });
-  return html`<section class="block process" data-process data-interactive aria-label="${interactionText.processLabel(count)}">
-<ol class="process-steps">${steps}</ol>
-<div class="process-controls" data-process-controls hidden><button type="button" class="button" data-step-previous>${interactionText.previousStep}</button><p class="process-status" aria-live="polite" data-step-status></p><button type="button" class="button button-primary" data-step-next>${interactionText.nextStep}</button></div>
+  return html`<section class="${ClassName.block} ${ClassName.process}" data-${DataName.process} data-${DataName.interactive} aria-label="${interactionText.processLabel(count)}">
+<ol class="${ClassName.processSteps}">${steps}</ol>
+<div class="${ClassName.processControls}" data-${DataName.processControls} hidden><button type="button" class="${ClassName.button}" data-${DataName.stepPrevious}>${interactionText.previousStep}</button><p class="${ClassName.processStatus}" aria-live="polite" data-${DataName.stepStatus}></p><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.stepNext}>${interactionText.nextStep}</button></div>
 </section>`;
 }
 
 export function renderTimelineBlock(block: BlockOf<"timeline">, context: RenderContext): SafeHtml {
   const events = block.events.map(
-    (event) => html`<li class="timeline-event"><p class="timeline-date">${event.date}</p><h2 class="timeline-title">${event.title}</h2>${pictureHtml(event.image, context, "timeline-image")}${markdownHtml(event.markdown)}</li>`,
+    (event) => html`<li class="${ClassName.timelineEvent}"><p class="${ClassName.timelineDate}">${event.date}</p><h2 class="${ClassName.timelineTitle}">${event.title}</h2>${pictureHtml(event.image, context, ClassName.timelineImage)}${markdownHtml(event.markdown)}</li>`,
   );
-  return html`<section class="block timeline" aria-label="${interactionText.timelineLabel}"><ol class="timeline-events">${events}</ol></section>`;
+  return html`<section class="${ClassName.block} timeline" aria-label="${interactionText.timelineLabel}"><ol class="${ClassName.timelineEvents}">${events}</ol></section>`;
 }
 
 export function renderAttachmentBlock(block: BlockOf<"attachment">, context: RenderContext): SafeHtml {
   const href = mediaSourceUrl({ assetId: block.assetId }, context);
-  const description = block.description ? html`<p class="attachment-description">${block.description}</p>` : "";
+  const description = block.description ? html`<p class="${ClassName.attachmentDescription}">${block.description}</p>` : "";
   const link =
     href === null
       ? html`<p class="attachment-title">${block.title}</p>`
-      : html`<a class="attachment-link" href="${href}" download><span class="attachment-icon" aria-hidden="true">&#8681;</span><span>${block.title}</span><span class="visually-hidden"> ${interactionText.download}</span></a>`;
-  return html`<div class="block attachment">${link}${description}</div>`;
+      : html`<a class="${ClassName.attachmentLink}" href="${href}" download><span class="${ClassName.attachmentIcon}" aria-hidden="true">&#8681;</span><span>${block.title}</span><span class="${ClassName.visuallyHidden}"> ${interactionText.download}</span></a>`;
+  return html`<div class="${ClassName.block} ${ClassName.attachment}">${link}${description}</div>`;
 }
 
 export function renderContinueBlock(block: BlockOf<"continue">, context: RenderContext): SafeHtml {
   const hintId = context.ids.next("continue-hint");
-  const hint = block.requireCompletion ? html`<p class="continue-hint" id="${hintId}" data-continue-hint>${interactionText.continueHint}</p>` : "";
-  return html`<div class="block continue" data-continue data-require-completion="${block.requireCompletion ? "true" : "false"}" hidden>
-<button type="button" class="button button-primary" data-continue-button${block.requireCompletion ? html` aria-describedby="${hintId}"` : ""}>${block.label}</button>${hint}
+  const hint = block.requireCompletion ? html`<p class="${ClassName.continueHint}" id="${hintId}" data-${DataName.continueHint}>${interactionText.continueHint}</p>` : "";
+  return html`<div class="${ClassName.block} ${ClassName.continue}" data-${DataName.continue} data-${DataName.requireCompletion}="${block.requireCompletion ? "true" : "false"}" hidden>
+<button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.continueButton}${block.requireCompletion ? html` aria-describedby="${hintId}"` : ""}>${block.label}</button>${hint}
 </div>`;
 }

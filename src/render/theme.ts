@@ -10,6 +10,7 @@ import { atkinsonHyperlegibleFaces } from "./fonts.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { shortenStyleVariables } from "./style-variables.ts";
+import { ClassName } from "../player/markup-names.ts";
 
 const fontStacks = {
   "system-sans": `system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif`,
@@ -46,24 +47,24 @@ export function themeStyles(theme: CourseTheme | null): string {
     );
     // Tinted panels follow the page, so text keeps the contrast checked against the background.
     rules.push(
-      ".callout, .callout-info, .callout-tip, .callout-success, .callout-note, .callout-warning, .callout-danger, .quiz-panel, .flashcard.is-flipped { background: var(--surface); }",
-      ".callout .callout-title { color: var(--text); }",
-      ".contents a[aria-current=\"page\"], .button:hover, .icon-button:hover { background: var(--surface); }",
-      ".contents a[aria-current=\"page\"] { color: var(--text); }",
+      `.${ClassName.callout}, .${ClassName.calloutInfo}, .${ClassName.calloutTip}, .${ClassName.calloutSuccess}, .${ClassName.calloutNote}, .${ClassName.calloutWarning}, .${ClassName.calloutDanger}, .${ClassName.quizPanel}, .${ClassName.flashcard}.${ClassName.isFlipped} { background: var(--surface); }`,
+      `.${ClassName.callout} .${ClassName.calloutTitle} { color: var(--text); }`,
+      `.${ClassName.contents} a[aria-current=\"page\"], .${ClassName.button}:hover, .${ClassName.iconButton}:hover { background: var(--surface); }`,
+      `.${ClassName.contents} a[aria-current=\"page\"] { color: var(--text); }`,
     );
   }
   if (theme.corners === "square") properties.push("--radius: 0;");
   if (properties.length > 0) rules.unshift(`:root { ${properties.join(" ")} }`);
   if (primary) {
     const onPrimary = textOn(primary);
-    rules.push(`.site-header { background: ${primary}; color: ${onPrimary}; }`, `.preview-badge { border-color: ${onPrimary}; }`);
-    if (onPrimary !== "#ffffff") rules.push(`.site-header :focus-visible { outline-color: ${onPrimary}; } .progress-meter progress { accent-color: ${onPrimary}; }`);
+    rules.push(`.${ClassName.siteHeader} { background: ${primary}; color: ${onPrimary}; }`, `.${ClassName.previewBadge} { border-color: ${onPrimary}; }`);
+    if (onPrimary !== "#ffffff") rules.push(`.${ClassName.siteHeader} :focus-visible { outline-color: ${onPrimary}; } .${ClassName.progressMeter} progress { accent-color: ${onPrimary}; }`);
   }
-  if (accent) rules.push(`.contents a[aria-current="page"] { border-left-color: ${accent}; }`);
-  if (theme.corners === "square") rules.push(".contents a, .preview-badge, .kind-badge, select, input.blank, .icon-button, :focus-visible { border-radius: 0; }");
+  if (accent) rules.push(`.${ClassName.contents} a[aria-current="page"] { border-left-color: ${accent}; }`);
+  if (theme.corners === "square") rules.push(`.${ClassName.contents} a, .${ClassName.previewBadge}, .${ClassName.kindBadge}, select, input.${ClassName.blank}, .${ClassName.iconButton}, :focus-visible { border-radius: 0; }`);
   if (theme.font) {
     if (theme.font === "atkinson-hyperlegible") rules.unshift(atkinsonHyperlegibleFaces());
-    rules.push(`body, .button, .tab, select, input.blank { font-family: ${fontStacks[theme.font]}; }`);
+    rules.push(`body, .${ClassName.button}, .${ClassName.tab}, select, input.${ClassName.blank} { font-family: ${fontStacks[theme.font]}; }`);
   }
   rules.push(".course-logo { display: block; max-height: 2.5rem; width: auto; }", ".cover-image { display: block; width: 100%; max-height: 22rem; object-fit: cover; border-radius: var(--radius); margin: 0 0 1.5rem; }");
   return shortenStyleVariables(`\n${rules.join("\n")}\n`);

@@ -6,6 +6,7 @@
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import type { RenderableCourse } from "../../src/render/types.ts";
 import { sampleCourse } from "./export-course.ts";
+import { DataName } from "../../src/player/markup-names.ts";
 
 /** The right answers, by question id: what the page must not tell, so the test reads it from the course. */
 export interface AnswerKey {
@@ -48,11 +49,11 @@ export function scoFrame(page: Page): FrameLocator {
   return page.frameLocator("#sco");
 }
 
-const visiblePage = "[data-page]:not([hidden])";
+const visiblePage = `[data-${DataName.page}]:not([hidden])`;
 
 /** The lesson ID of the page on screen, or null on the introduction. */
 export async function currentLessonId(sco: CourseScope): Promise<string | null> {
-  return sco.locator(visiblePage).getAttribute("data-lesson-id");
+  return sco.locator(visiblePage).getAttribute(`data-${DataName.lessonId}`);
 }
 
 export async function waitForCourse(sco: CourseScope): Promise<void> {
@@ -71,7 +72,7 @@ export async function nextUntil(sco: CourseScope, lessonId: string): Promise<str
     const target = ((await next.getAttribute("href")) ?? "").slice(1);
     await next.click();
     // The page shows on the fragment change, a task after the click: wait for that page, not the old one.
-    await sco.locator(`[data-page][id="${target}"]:not([hidden])`).waitFor();
+    await sco.locator(`[data-${DataName.page}][id="${target}"]:not([hidden])`).waitFor();
   }
   return visited;
 }
@@ -81,15 +82,15 @@ export async function nextUntil(sco: CourseScope, lessonId: string): Promise<str
  * submitting anyway when the page names questions left unanswered (matching and ordering).
  */
 export async function answerQuiz(sco: CourseScope, correctly: boolean, key: AnswerKey = answerKeyOf(sampleCourse())): Promise<void> {
-  const lesson = sco.locator(`${visiblePage}[data-lesson-kind=quiz]`);
-  const questions = lesson.locator("[data-question]:not([hidden])");
+  const lesson = sco.locator(`${visiblePage}[data-${DataName.lessonKind}=quiz]`);
+  const questions = lesson.locator(`[data-${DataName.question}]:not([hidden])`);
   const count = await questions.count();
   for (let index = 0; index < count; index++) {
     const question = questions.nth(index);
-    const grading = await question.getAttribute("data-grading");
-    const questionId = (await question.getAttribute("data-question-id")) ?? "";
+    const grading = await question.getAttribute(`data-${DataName.grading}`);
+    const questionId = (await question.getAttribute(`data-${DataName.questionId}`)) ?? "";
     if (grading === "choice") {
-      const inputs = question.locator("input[data-part]");
+      const inputs = question.locator(`input[data-${DataName.part}]`);
       const inputCount = await inputs.count();
       let checkedWrong = false;
       for (let inputIndex = 0; inputIndex < inputCount; inputIndex++) {
@@ -102,7 +103,7 @@ export async function answerQuiz(sco: CourseScope, correctly: boolean, key: Answ
         }
       }
     } else if (grading === "blanks") {
-      const blanks = question.locator("input[data-part]");
+      const blanks = question.locator(`input[data-${DataName.part}]`);
       for (let blankIndex = 0; blankIndex < (await blanks.count()); blankIndex++) {
         const blank = blanks.nth(blankIndex);
         await blank.fill(correctly ? (key.blanks.get(questionId)?.[blankIndex] ?? "") : "definitely wrong");
@@ -114,17 +115,17 @@ export async function answerQuiz(sco: CourseScope, correctly: boolean, key: Answ
 
 /** Submits the visible quiz, choosing "Submit anyway" if the page asks about unanswered questions. */
 export async function submitQuiz(sco: CourseScope): Promise<void> {
-  const lesson = sco.locator(`${visiblePage}[data-lesson-kind=quiz]`);
-  await lesson.locator("[data-submit-quiz]").click();
-  const result = lesson.locator("[data-quiz-result]").filter({ hasText: /\S/ });
-  const dialog = lesson.locator("dialog[data-submit-dialog][open]");
+  const lesson = sco.locator(`${visiblePage}[data-${DataName.lessonKind}=quiz]`);
+  await lesson.locator(`[data-${DataName.submitQuiz}]`).click();
+  const result = lesson.locator(`[data-${DataName.quizResult}]`).filter({ hasText: /\S/ });
+  const dialog = lesson.locator(`dialog[data-${DataName.submitDialog}][open]`);
   await result.or(dialog).first().waitFor();
-  if (await dialog.isVisible()) await dialog.locator("[data-dialog-submit]").click();
+  if (await dialog.isVisible()) await dialog.locator(`[data-${DataName.dialogSubmit}]`).click();
   await result.waitFor();
 }
 
 export async function retryQuiz(sco: CourseScope): Promise<void> {
-  await sco.locator(`${visiblePage} [data-retry-quiz]`).click();
+  await sco.locator(`${visiblePage} [data-${DataName.retryQuiz}]`).click();
 }
 
 /** Requests the page made to anywhere but the test server (none are allowed: the package is self-contained). */

@@ -4,6 +4,7 @@
  * anything an injection would leave behind (event-handler attributes, script-capable URLs, elements
  * that load or navigate, extra scripts or styles).
  */
+import { DataName } from "../../src/player/markup-names.ts";
 
 /**
  * Shows each page in turn (the runtime's `goToLesson`; the introduction is already shown) and replays a
@@ -11,11 +12,13 @@
  * ordering button, answers and checks every question, submits, retries and resubmits the quiz, and
  * follows every in-page link. Returns, per page, the links that would leave it, for the caller to follow.
  */
-export function exercisePages(pageIds: readonly string[]): Array<{ pageId: string; hrefs: string[] }> {
+export function exercisePages({ pageIds, names }: { pageIds: readonly string[]; names: typeof DataName }): Array<{ pageId: string; hrefs: string[] }> {
+  // Imports do not reach into the page: the caller passes the markup's data- names in.
+  const DataName = names;
   function exerciseLesson(pageId: string): string[] {
     const root = document.getElementById(pageId);
     if (!root) return [];
-    const lessonId = root.dataset.lessonId;
+    const lessonId = root.dataset[DataName.lessonId];
     if (lessonId !== undefined) window.CourseRuntime?.goToLesson(lessonId);
     const within = <Found extends Element>(selector: string): Found[] => Array.from(root.querySelectorAll<Found>(selector));
     const pointerEvents = ["pointerover", "mouseover", "mouseenter", "mousemove", "mouseout"];
@@ -31,7 +34,7 @@ export function exercisePages(pageIds: readonly string[]): Array<{ pageId: strin
       element.dispatchEvent(new Event("change", { bubbles: true }));
     };
     for (const summary of within<HTMLElement>("summary")) summary.click();
-    for (const button of within<HTMLElement>("[role=tab], [data-flip], [data-move]")) button.click();
+    for (const button of within<HTMLElement>(`[role=tab], [data-${DataName.flip}], [data-${DataName.move}]`)) button.click();
     for (const input of within<HTMLInputElement>("input[type=radio], input[type=checkbox]")) input.click();
     for (const input of within<HTMLInputElement>("input[type=text]")) {
       const answers: unknown = JSON.parse(input.dataset.answers ?? "[]");
@@ -42,9 +45,9 @@ export function exercisePages(pageIds: readonly string[]): Array<{ pageId: strin
       select.selectedIndex = select.options.length - 1;
       changed(select);
     }
-    for (const button of within<HTMLElement>("[data-check-answer]")) button.click();
+    for (const button of within<HTMLElement>(`[data-${DataName.checkAnswer}]`)) button.click();
     // Submitting with questions unanswered opens a modal dialog: "Submit anyway" closes it.
-    for (const action of ["[data-submit-quiz]", "[data-dialog-submit]", "[data-retry-quiz]", "[data-submit-quiz]", "[data-dialog-submit]"]) root.querySelector<HTMLElement>(action)?.click();
+    for (const action of [`[data-${DataName.submitQuiz}]`, `[data-${DataName.dialogSubmit}]`, `[data-${DataName.retryQuiz}]`, `[data-${DataName.submitQuiz}]`, `[data-${DataName.dialogSubmit}]`]) root.querySelector<HTMLElement>(action)?.click();
     const leaving: string[] = [];
     for (const link of within<HTMLAnchorElement>("a[href]")) {
       const href = link.getAttribute("href") ?? "";

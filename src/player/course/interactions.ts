@@ -8,6 +8,7 @@ import { all, around, fill, has, listAll, make, on, one, setIn } from "./dom.ts"
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
+import { ClassName, DataName } from "../markup-names.ts";
 
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {
@@ -27,55 +28,55 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
-    graphic.classList.add("is-enhanced");
-    for (const button of all<HTMLElement>(graphic, "[data-marker]")) {
+    graphic.classList.add(ClassName.isEnhanced);
+    for (const button of all<HTMLElement>(graphic, `[data-${DataName.marker}]`)) {
       button.style.left = `${Number(button.dataset.x ?? 0)}%`;
       button.style.top = `${Number(button.dataset.y ?? 0)}%`;
     }
-    for (const item of all<HTMLElement>(graphic, "[data-marker-item]")) item.hidden = true;
+    for (const item of all<HTMLElement>(graphic, `[data-${DataName.markerItem}]`)) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
-    const graphic = button.closest<HTMLElement>("[data-labeled-graphic]");
+    const graphic = button.closest<HTMLElement>(`[data-${DataName.labeledGraphic}]`);
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of all<HTMLElement>(graphic, "[data-marker]")) {
+    for (const other of all<HTMLElement>(graphic, `[data-${DataName.marker}]`)) {
       const open = other === button && opening;
       other.setAttribute("aria-expanded", String(open));
       const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
       if (item) item.hidden = !open;
     }
-    if (!button.classList.contains("is-visited")) {
-      button.classList.add("is-visited");
-      const label = one(button, ".visually-hidden");
+    if (!button.classList.contains(ClassName.isVisited)) {
+      button.classList.add(ClassName.isVisited);
+      const label = one(button, `.${ClassName.visuallyHidden}`);
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = all(graphic, "[data-marker]");
-    if (all(graphic, "[data-marker].is-visited").length === markers.length) graphic.dataset.complete = "true";
+    const markers = all(graphic, `[data-${DataName.marker}]`);
+    if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) graphic.dataset[DataName.complete] = "true";
   }
 
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = listAll<HTMLElement>(process, "[data-step]");
+    const steps = listAll<HTMLElement>(process, `[data-${DataName.step}]`);
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
-    process.dataset.currentStep = String(current);
-    const previous = setIn<HTMLButtonElement, "disabled">(process, "[data-step-previous]", "disabled", current === 0);
-    const next = setIn<HTMLButtonElement, "disabled">(process, "[data-step-next]", "disabled", current === steps.length - 1);
-    setIn(process, "[data-step-status]", "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
-    if (current === steps.length - 1) process.dataset.complete = "true";
+    process.dataset[DataName.currentStep] = String(current);
+    const previous = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepPrevious}]`, "disabled", current === 0);
+    const next = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepNext}]`, "disabled", current === steps.length - 1);
+    setIn(process, `[data-${DataName.stepStatus}]`, "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
+    if (current === steps.length - 1) process.dataset[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
       const pressed = current === 0 ? next : current === steps.length - 1 ? previous : null;
       if (pressed) pressed.focus();
-      else focusInto(steps[current]?.querySelector<HTMLElement>(".step-title"));
+      else focusInto(steps[current]?.querySelector<HTMLElement>(`.${ClassName.stepTitle}`));
     }
   }
 
   function setUpProcess(process: HTMLElement): void {
-    process.classList.add("is-enhanced");
-    setIn(process, "[data-process-controls]", "hidden", false);
+    process.classList.add(ClassName.isEnhanced);
+    setIn(process, `[data-${DataName.processControls}]`, "hidden", false);
     showStep(process, 0, false);
   }
 
@@ -84,58 +85,58 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return listAll<HTMLElement>(scenario, "[data-scene]").find((scene) => scene.dataset.scene === id) ?? null;
+    return listAll<HTMLElement>(scenario, `[data-${DataName.scene}]`).find((scene) => scene.dataset[DataName.scene] === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of all<HTMLElement>(scenario, "[data-scene]")) scene.hidden = scene.dataset.scene !== id;
+    for (const scene of all<HTMLElement>(scenario, `[data-${DataName.scene}]`)) scene.hidden = scene.dataset[DataName.scene] !== id;
     const scene = sceneOf(scenario, id);
-    const ending = scene?.querySelector<HTMLElement>("[data-ending]");
-    setIn(scenario, "[data-scenario-actions]", "hidden", !ending || isLocked(scenario));
+    const ending = scene?.querySelector<HTMLElement>(`[data-${DataName.ending}]`);
+    setIn(scenario, `[data-${DataName.scenarioActions}]`, "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
   }
 
   /** Opens the outcome sealed on the ending reached (issue 21), and shows it on the ending from then on. */
   function openEnding(scenario: HTMLElement, scene: HTMLElement, ending: HTMLElement): string {
-    if (ending.dataset.ending) return ending.dataset.ending;
-    const opened = seals?.checker.open(seals.sealKey, `${scenario.dataset.questionId ?? ""}/${scene.dataset.scene ?? ""}`, ending.dataset.sealedOutcome ?? "");
+    if (ending.dataset[DataName.ending]) return ending.dataset[DataName.ending];
+    const opened = seals?.checker.open(seals.sealKey, `${scenario.dataset[DataName.questionId] ?? ""}/${scene.dataset[DataName.scene] ?? ""}`, ending.dataset[DataName.sealedOutcome] ?? "");
     const found = opened && typeof opened === "object" ? (opened as { o?: unknown }).o : undefined;
     const outcome = typeof found === "string" && found in text.outcomes ? found : "neutral";
-    ending.dataset.ending = outcome;
+    ending.dataset[DataName.ending] = outcome;
     ending.textContent = text.outcomes[outcome] ?? outcome;
     return outcome;
   }
 
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
-    const start = scenario.dataset.start ?? "";
+    const start = scenario.dataset[DataName.start] ?? "";
     paths.set(scenario, [start]);
-    setIn(scenario, "[data-scenario-status]", "textContent", "");
+    setIn(scenario, `[data-${DataName.scenarioStatus}]`, "textContent", "");
     showScene(scenario, start, moveFocus);
   }
 
   function setUpScenario(scenario: HTMLElement): void {
-    scenario.classList.add("is-enhanced");
-    for (const link of all<HTMLAnchorElement>(scenario, "a[data-next]")) {
+    scenario.classList.add(ClassName.isEnhanced);
+    for (const link of all<HTMLAnchorElement>(scenario, `a[data-${DataName.next}]`)) {
       const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
-      button.dataset.next = link.dataset.next ?? "";
+      button.dataset[DataName.next] = link.dataset[DataName.next] ?? "";
       link.replaceWith(button);
     }
-    for (const feedback of all<HTMLElement>(scenario, "[data-choice-feedback]")) feedback.hidden = true;
-    setIn(scenario, "[data-scenario-replay]", "textContent", text.playAgain);
+    for (const feedback of all<HTMLElement>(scenario, `[data-${DataName.choiceFeedback}]`)) feedback.hidden = true;
+    setIn(scenario, `[data-${DataName.scenarioReplay}]`, "textContent", text.playAgain);
     startScenario(scenario, false);
   }
 
   function choose(button: HTMLElement): void {
-    const scenario = button.closest<HTMLElement>("[data-scenario]");
+    const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
     if (!scenario || isLocked(scenario)) return;
-    const next = button.dataset.next ?? "";
+    const next = button.dataset[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
-    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
+    const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
     if (status) {
-      const said = make("p", "scenario-chosen", fill(text.youChose, { choice: button.textContent ?? "" }));
-      const feedback = button.parentElement?.querySelector<HTMLElement>("[data-choice-feedback]");
+      const said = make("p", ClassName.scenarioChosen, fill(text.youChose, { choice: button.textContent ?? "" }));
+      const feedback = button.parentElement?.querySelector<HTMLElement>(`[data-${DataName.choiceFeedback}]`);
       status.replaceChildren(said, ...(feedback ? [Object.assign(feedback.cloneNode(true) as HTMLElement, { hidden: false })] : []));
     }
     showScene(scenario, next, true);
@@ -144,14 +145,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function finishScenario(scenario: HTMLElement, outcome: string): void {
     const path = paths.get(scenario) ?? [];
     const correct = outcome === "success";
-    Object.assign(scenario.dataset, { answered: "true", fraction: correct ? "1" : "0", response: path.join(" "), outcome, complete: "true" });
-    const status = one<HTMLElement>(scenario, "[data-scenario-status]");
-    status?.append(make("p", "scenario-ended", fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
-    const lesson = scenario.closest<HTMLElement>("[data-lesson-id]");
-    if (lesson?.dataset.lessonKind === "quiz") return;
+    Object.assign(scenario.dataset, { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
+    const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
+    status?.append(make("p", ClassName.scenarioEnded, fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
+    const lesson = scenario.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
+    if (lesson?.dataset[DataName.lessonKind] === "quiz") return;
     recorder.announceQuestionAnswer({
-      lessonId: lesson?.dataset.lessonId ?? "",
-      questionId: scenario.dataset.questionId ?? "",
+      lessonId: lesson?.dataset[DataName.lessonId] ?? "",
+      questionId: scenario.dataset[DataName.questionId] ?? "",
       questionType: "scenario",
       scoreFraction: correct ? 1 : 0,
       correct,
@@ -164,7 +165,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function resetScenario(scenario: HTMLElement): void {
-    for (const key of ["answered", "fraction", "response", "outcome", "complete"]) delete scenario.dataset[key];
+    for (const key of [DataName.answered, DataName.fraction, DataName.response, DataName.outcome, DataName.complete]) delete scenario.dataset[key];
     startScenario(scenario, false);
   }
 
@@ -172,48 +173,48 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function placeItem(item: HTMLElement, moveFocus: boolean): void {
     const select = one<HTMLSelectElement>(item, "select");
-    const sorting = item.closest<HTMLElement>("[data-sorting]");
+    const sorting = item.closest<HTMLElement>(`[data-${DataName.sorting}]`);
     if (!select || !sorting) return;
-    const zone = listAll<HTMLElement>(sorting, "[data-sort-category]").find((candidate) => candidate.dataset.sortCategory === select.value);
-    const bin = zone?.querySelector<HTMLElement>("[data-sort-bin]");
+    const zone = listAll<HTMLElement>(sorting, `[data-${DataName.sortCategory}]`).find((candidate) => candidate.dataset[DataName.sortCategory] === select.value);
+    const bin = zone?.querySelector<HTMLElement>(`[data-${DataName.sortBin}]`);
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
     if (moveFocus) select.focus();
-    const status = sorting.parentElement?.querySelector<HTMLElement>("[data-sort-status]");
-    const category = zone?.querySelector(".sorting-category-title")?.textContent ?? zone?.getAttribute("aria-label") ?? "";
+    const status = sorting.parentElement?.querySelector<HTMLElement>(`[data-${DataName.sortStatus}]`);
+    const category = zone?.querySelector(`.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
     if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
   }
 
   function setUpSorting(sorting: HTMLElement): void {
-    sorting.classList.add("is-enhanced");
-    setIn(sorting, "[data-sort-categories]", "hidden", false);
-    for (const item of all<HTMLElement>(sorting, "[data-sort-item]")) placeItem(item, false);
+    sorting.classList.add(ClassName.isEnhanced);
+    setIn(sorting, `[data-${DataName.sortCategories}]`, "hidden", false);
+    for (const item of all<HTMLElement>(sorting, `[data-${DataName.sortItem}]`)) placeItem(item, false);
   }
 
   let dragged: HTMLElement | null = null;
 
   on("dragstart", (event) => {
-    const item = around<HTMLElement>(event.target, "[data-sort-item]");
-    if (!item || !item.closest(".is-enhanced") || isLocked(item.closest<HTMLElement>("[data-question]") ?? item)) return;
+    const item = around<HTMLElement>(event.target, `[data-${DataName.sortItem}]`);
+    if (!item || !item.closest(`.${ClassName.isEnhanced}`) || isLocked(item.closest<HTMLElement>(`[data-${DataName.question}]`) ?? item)) return;
     dragged = item;
-    item.classList.add("is-dragging");
+    item.classList.add(ClassName.isDragging);
     event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
     if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
   });
   on("dragend", () => {
-    dragged?.classList.remove("is-dragging");
+    dragged?.classList.remove(ClassName.isDragging);
     dragged = null;
   });
   on("dragover", (event) => {
-    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
-    if (zone && dragged && zone.closest("[data-sorting]") === dragged.closest("[data-sorting]")) event.preventDefault();
+    const zone = around<HTMLElement>(event.target, `[data-${DataName.sortCategory}]`);
+    if (zone && dragged && zone.closest(`[data-${DataName.sorting}]`) === dragged.closest(`[data-${DataName.sorting}]`)) event.preventDefault();
   });
   on("drop", (event) => {
-    const zone = around<HTMLElement>(event.target, "[data-sort-category]");
+    const zone = around<HTMLElement>(event.target, `[data-${DataName.sortCategory}]`);
     const select = dragged?.querySelector<HTMLSelectElement>("select");
-    if (!zone || !dragged || !select || zone.closest("[data-sorting]") !== dragged.closest("[data-sorting]")) return;
+    if (!zone || !dragged || !select || zone.closest(`[data-${DataName.sorting}]`) !== dragged.closest(`[data-${DataName.sorting}]`)) return;
     event.preventDefault();
-    select.value = zone.dataset.sortCategory ?? "";
+    select.value = zone.dataset[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
     updateGates();
   });
@@ -221,8 +222,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- continue ---------- */
 
   function isComplete(block: HTMLElement): boolean {
-    if (block.dataset.complete === "true") return true;
-    if (has(block, "data-question")) return ["correct", "incorrect", "partial"].includes(block.dataset.state ?? "") || isLocked(block);
+    if (block.dataset[DataName.complete] === "true") return true;
+    if (has(block, `data-${DataName.question}`)) return ["correct", "incorrect", "partial"].includes(block.dataset[DataName.state] ?? "") || isLocked(block);
     return false;
   }
 
@@ -230,9 +231,9 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function gatedAfter(gate: HTMLElement): HTMLElement[] {
     const found: HTMLElement[] = [];
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
-      if (next.classList.contains("pager")) break;
+      if (next.classList.contains(ClassName.pager)) break;
       found.push(next);
-      if (has(next, "data-continue")) break;
+      if (has(next, `data-${DataName.continue}`)) break;
     }
     return found;
   }
@@ -240,37 +241,37 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function setUpGate(gate: HTMLElement): void {
     gate.hidden = false;
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
-      if (next.classList.contains("pager")) break;
+      if (next.classList.contains(ClassName.pager)) break;
       next.hidden = true;
-      next.dataset.gated = "true";
+      next.dataset[DataName.gated] = "true";
     }
   }
 
   function gateOpen(gate: HTMLElement): boolean {
-    if (gate.dataset.requireCompletion !== "true") return true;
+    if (gate.dataset[DataName.requireCompletion] !== "true") return true;
     const above: HTMLElement[] = [];
     for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
-    return above.filter((block) => has(block, "data-question") || has(block, "data-interactive")).every(isComplete);
+    return above.filter((block) => has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)).every(isComplete);
   }
 
   function updateGates(): void {
-    for (const gate of all<HTMLElement>(document, "[data-continue]")) {
-      const button = one<HTMLElement>(gate, "[data-continue-button]");
+    for (const gate of all<HTMLElement>(document, `[data-${DataName.continue}]`)) {
+      const button = one<HTMLElement>(gate, `[data-${DataName.continueButton}]`);
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      setIn(gate, "[data-continue-hint]", "hidden", open);
+      setIn(gate, `[data-${DataName.continueHint}]`, "hidden", open);
     }
   }
 
   function pass(gate: HTMLElement): void {
     if (!gateOpen(gate)) {
-      one<HTMLElement>(gate, "[data-continue-hint]")?.setAttribute("role", "alert");
+      one<HTMLElement>(gate, `[data-${DataName.continueHint}]`)?.setAttribute("role", "alert");
       return;
     }
     const revealed = gatedAfter(gate);
     for (const block of revealed) {
       block.hidden = false;
-      delete block.dataset.gated;
+      delete block.dataset[DataName.gated];
     }
     gate.hidden = true;
     focusInto(revealed[0]);
@@ -279,34 +280,34 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of all<HTMLElement>(document, "[data-labeled-graphic]")) setUpGraphic(graphic);
-  for (const process of all<HTMLElement>(document, "[data-process]")) setUpProcess(process);
-  for (const scenario of all<HTMLElement>(document, "[data-scenario]")) setUpScenario(scenario);
-  for (const sorting of all<HTMLElement>(document, "[data-sorting]")) setUpSorting(sorting);
-  for (const gate of all<HTMLElement>(document, "[data-continue]")) setUpGate(gate);
+  for (const graphic of all<HTMLElement>(document, `[data-${DataName.labeledGraphic}]`)) setUpGraphic(graphic);
+  for (const process of all<HTMLElement>(document, `[data-${DataName.process}]`)) setUpProcess(process);
+  for (const scenario of all<HTMLElement>(document, `[data-${DataName.scenario}]`)) setUpScenario(scenario);
+  for (const sorting of all<HTMLElement>(document, `[data-${DataName.sorting}]`)) setUpSorting(sorting);
+  for (const gate of all<HTMLElement>(document, `[data-${DataName.continue}]`)) setUpGate(gate);
   updateGates();
 
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    if (has(button, "data-marker")) openMarker(button);
-    else if (has(button, "data-step-previous") || has(button, "data-step-next")) {
-      const process = button.closest<HTMLElement>("[data-process]");
-      if (process) showStep(process, Number(process.dataset.currentStep ?? 0) + (has(button, "data-step-next") ? 1 : -1), true);
-    } else if (button.dataset.next !== undefined && button.closest("[data-scenario]")) choose(button);
-    else if (has(button, "data-scenario-replay")) {
-      const scenario = button.closest<HTMLElement>("[data-scenario]");
+    if (has(button, `data-${DataName.marker}`)) openMarker(button);
+    else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
+      const process = button.closest<HTMLElement>(`[data-${DataName.process}]`);
+      if (process) showStep(process, Number(process.dataset[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
+    } else if (button.dataset[DataName.next] !== undefined && button.closest(`[data-${DataName.scenario}]`)) choose(button);
+    else if (has(button, `data-${DataName.scenarioReplay}`)) {
+      const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);
-    } else if (has(button, "data-continue-button")) {
-      const gate = button.closest<HTMLElement>("[data-continue]");
+    } else if (has(button, `data-${DataName.continueButton}`)) {
+      const gate = button.closest<HTMLElement>(`[data-${DataName.continue}]`);
       if (gate) pass(gate);
       return;
-    } else if (has(button, "data-retry-quiz")) {
-      const lesson = button.closest<HTMLElement>("[data-lesson-id]");
-      for (const scenario of lesson?.querySelectorAll<HTMLElement>("[data-scenario]") ?? []) resetScenario(scenario);
-      for (const item of lesson?.querySelectorAll<HTMLElement>("[data-sort-item]") ?? []) placeItem(item, false);
-    } else if (has(button, "data-submit-quiz")) {
-      for (const actions of button.closest("[data-lesson-id]")?.querySelectorAll<HTMLElement>("[data-scenario-actions]") ?? []) actions.hidden = true;
+    } else if (has(button, `data-${DataName.retryQuiz}`)) {
+      const lesson = button.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
+      for (const scenario of lesson?.querySelectorAll<HTMLElement>(`[data-${DataName.scenario}]`) ?? []) resetScenario(scenario);
+      for (const item of lesson?.querySelectorAll<HTMLElement>(`[data-${DataName.sortItem}]`) ?? []) placeItem(item, false);
+    } else if (has(button, `data-${DataName.submitQuiz}`)) {
+      for (const actions of button.closest(`[data-${DataName.lessonId}]`)?.querySelectorAll<HTMLElement>(`[data-${DataName.scenarioActions}]`) ?? []) actions.hidden = true;
     }
     updateGates();
   });
@@ -315,8 +316,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
   const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
     const select = target instanceof HTMLSelectElement ? target : null;
-    const item = select?.closest<HTMLElement>("[data-sort-item]") ?? null;
-    return item && item.closest(".is-enhanced") ? item : null;
+    const item = select?.closest<HTMLElement>(`[data-${DataName.sortItem}]`) ?? null;
+    return item && item.closest(`.${ClassName.isEnhanced}`) ? item : null;
   };
   on("change", (event) => {
     const item = sortItemOf(event.target);

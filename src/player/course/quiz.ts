@@ -14,6 +14,7 @@ import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import { digitOf, indexOfDigit, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
 import type { QuizRecorder, courseEvents } from "../contract.ts";
+import { ClassName, DataName } from "../markup-names.ts";
 
 /** One question's line in the results' review. */
 interface ResultLine {
@@ -31,7 +32,7 @@ export interface QuizTools {
 export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events: typeof courseEvents, tools: QuizTools): void {
   const { checker } = tools;
   const attemptTools = tools.attempts;
-  document.documentElement.dataset.answerCheck = checker.engine;
+  document.documentElement.dataset[DataName.answerCheck] = checker.engine;
 
   interface Grade {
     readonly answered: boolean;
@@ -46,19 +47,19 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
-  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>("[data-lesson-id]");
-  const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset.lessonKind === "quiz";
+  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
+  const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset[DataName.lessonKind] === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
-    const parts = listAll<HTMLElement>(question, "[data-part]");
-    return question.dataset.questionType === "sorting" ? parts.sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item)) : parts;
+    const parts = listAll<HTMLElement>(question, `[data-${DataName.part}]`);
+    return question.dataset[DataName.questionType] === "sorting" ? parts.sort((a, b) => Number(a.dataset[DataName.item]) - Number(b.dataset[DataName.item])) : parts;
   };
-  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, "[data-question]");
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, `[data-${DataName.question}]`);
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
-  const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset.feedbackMode ?? "after_submit") : "immediate");
-  const lessonIdOf = (lesson: HTMLElement | null | undefined): string => lesson?.dataset.lessonId ?? "";
-  const questionIdOf = (question: HTMLElement): string => question.dataset.questionId ?? "";
-  const pointsOf = (question: HTMLElement): number => Number(question.dataset.points ?? "0");
+  const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset[DataName.feedbackMode] ?? "after_submit") : "immediate");
+  const lessonIdOf = (lesson: HTMLElement | null | undefined): string => lesson?.dataset[DataName.lessonId] ?? "";
+  const questionIdOf = (question: HTMLElement): string => question.dataset[DataName.questionId] ?? "";
+  const pointsOf = (question: HTMLElement): number => Number(question.dataset[DataName.points] ?? "0");
   /** The values of a question's form controls, "" for a part that is not one (an ordering item). */
   const fieldValues = (question: HTMLElement): string[] => partsOf(question).map((part) => fieldOf(part)?.value ?? "");
 
@@ -74,10 +75,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    * response, as one part for choices and orderings, normalised for blanks.
    */
   function responseParts(question: HTMLElement): string[] {
-    const grading = question.dataset.grading;
+    const grading = question.dataset[DataName.grading];
     const response = neutralResponse(question);
     if (grading === "choice" || grading === "ordering") return [response.join(",")];
-    return grading === "blanks" ? partsOf(question).map((part, index) => normalise(response[index] ?? "", part.dataset.caseSensitive === "true")) : response;
+    return grading === "blanks" ? partsOf(question).map((part, index) => normalise(response[index] ?? "", part.dataset[DataName.caseSensitive] === "true")) : response;
   }
 
   function checkedValues(question: HTMLElement): string[] {
@@ -88,20 +89,20 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function isAnswered(question: HTMLElement): boolean {
-    const grading = question.dataset.grading;
-    if (grading === "self") return question.dataset.answered === "true";
+    const grading = question.dataset[DataName.grading];
+    if (grading === "self") return question.dataset[DataName.answered] === "true";
     if (grading === "choice") return checkedValues(question).length > 0;
-    if (grading === "ordering") return question.dataset.touched === "true" || lessonOf(question)?.dataset.lessonKind !== "quiz";
+    if (grading === "ordering") return question.dataset[DataName.touched] === "true" || lessonOf(question)?.dataset[DataName.lessonKind] !== "quiz";
     return fieldValues(question).some((value) => value.trim() !== "");
   }
 
   /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
   function neutralResponse(question: HTMLElement): string[] {
-    const grading = question.dataset.grading;
+    const grading = question.dataset[DataName.grading];
     // A scenario writes its path of scene ids on its own element.
-    if (grading === "self") return (question.dataset.response ?? "").split(" ").filter(Boolean);
+    if (grading === "self") return (question.dataset[DataName.response] ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return checkedValues(question);
-    if (grading === "ordering") return partsOf(question).map((part) => part.dataset.item ?? "");
+    if (grading === "ordering") return partsOf(question).map((part) => part.dataset[DataName.item] ?? "");
     return fieldValues(question);
   }
 
@@ -126,11 +127,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const { correctResponse, otherCorrectResponses } = revealed(question);
     const partResults = new Map<HTMLElement, boolean>();
     const opened = { partResults, correctResponse, otherCorrectResponses };
-    const grading = question.dataset.grading;
+    const grading = question.dataset[DataName.grading];
     // A block that grades itself (the scenario) writes its last finished answer on its own element.
     if (grading === "self") {
-      const answered = question.dataset.answered === "true";
-      return { ...opened, answered, fraction: answered ? Number(question.dataset.fraction ?? "0") : 0, feedbackParts: [] };
+      const answered = question.dataset[DataName.answered] === "true";
+      return { ...opened, answered, fraction: answered ? Number(question.dataset[DataName.fraction] ?? "0") : 0, feedbackParts: [] };
     }
     const key = keyOf(question);
     const responses = responseParts(question);
@@ -138,7 +139,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const parts = partsOf(question);
     const choice = grading === "choice";
     parts.forEach((part, index) => {
-      if (!choice) partResults.set(part, parts.length === key.length ? matches[index] === true : correctResponse[index] === part.dataset.item);
+      if (!choice) partResults.set(part, parts.length === key.length ? matches[index] === true : correctResponse[index] === part.dataset[DataName.item]);
       else if (part instanceof HTMLInputElement && part.checked) partResults.set(part, correctResponse.includes(part.value));
     });
     return {
@@ -157,29 +158,29 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows a graded question: its verdict always; marks, feedback and explanation unless the mode is `none`. */
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
-    const shown = new Set(result.feedbackParts.map((part) => part.dataset.feedbackId));
-    for (const piece of all<HTMLElement>(question, "[data-answer-feedback]")) piece.hidden = !details || !shown.has(piece.id);
-    setIn(question, "[data-explanation]", "hidden", !details);
+    const shown = new Set(result.feedbackParts.map((part) => part.dataset[DataName.feedbackId]));
+    for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}]`)) piece.hidden = !details || !shown.has(piece.id);
+    setIn(question, `[data-${DataName.explanation}]`, "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
-      const row = part.closest<HTMLElement>(".choice, .matching-row, .ordering-item") ?? part;
-      if (partResult === undefined || !details) delete row.dataset.result;
-      else row.dataset.result = partResult ? "correct" : "incorrect";
+      const row = part.closest<HTMLElement>(`.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
+      if (partResult === undefined || !details) delete row.dataset[DataName.result];
+      else row.dataset[DataName.result] = partResult ? "correct" : "incorrect";
     }
-    question.dataset.state = stateOf(result.fraction);
-    setIn(question, "[data-verdict]", "textContent", verdictText(result.fraction, pointsOf(question)));
+    question.dataset[DataName.state] = stateOf(result.fraction);
+    setIn(question, `[data-${DataName.verdict}]`, "textContent", verdictText(result.fraction, pointsOf(question)));
   }
 
   function clearGrade(question: HTMLElement): void {
-    for (const piece of all<HTMLElement>(question, "[data-answer-feedback], [data-explanation]")) piece.hidden = true;
-    for (const row of all<HTMLElement>(question, "[data-result]")) delete row.dataset.result;
-    setIn(question, "[data-verdict]", "textContent", "");
-    delete question.dataset.state;
+    for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}], [data-${DataName.explanation}]`)) piece.hidden = true;
+    for (const row of all<HTMLElement>(question, `[data-${DataName.result}]`)) delete row.dataset[DataName.result];
+    setIn(question, `[data-${DataName.verdict}]`, "textContent", "");
+    delete question.dataset[DataName.state];
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
     setIn<HTMLFieldSetElement, "disabled">(question, "fieldset", "disabled", locked);
-    setIn<HTMLButtonElement, "disabled">(question, "[data-check-answer]", "disabled", locked);
+    setIn<HTMLButtonElement, "disabled">(question, `[data-${DataName.checkAnswer}]`, "disabled", locked);
   }
 
   function report(question: HTMLElement, result: Grade): void {
@@ -191,7 +192,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       graded: isQuiz(lesson),
       lessonId: lessonIdOf(lesson),
       questionId: questionIdOf(question),
-      questionType: question.dataset.questionType ?? "",
+      questionType: question.dataset[DataName.questionType] ?? "",
       scoreFraction: result.fraction,
       correct: result.fraction === 1,
     });
@@ -202,11 +203,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const submittedLessons = new Set<HTMLElement>();
 
   function choiceRows(question: HTMLElement): HTMLElement[] {
-    return listAll<HTMLElement>(question, ".choice-list > .choice");
+    return listAll<HTMLElement>(question, `.${ClassName.choiceList} > .${ClassName.choice}`);
   }
 
   function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
-    return lesson.dataset.shuffleChoices !== "false" && question.dataset.grading === "choice" && question.dataset.questionType !== "true_false";
+    return lesson.dataset[DataName.shuffleChoices] !== "false" && question.dataset[DataName.grading] === "choice" && question.dataset[DataName.questionType] !== "true_false";
   }
 
   /** Puts the choices in `order` (authored index per place); an empty order means authored order. */
@@ -224,7 +225,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Per place, whether the choice there keeps its place when shuffled. */
   function fixedOf(question: HTMLElement): boolean[] {
-    return choiceRows(question).map((row) => has(row, "data-fixed"));
+    return choiceRows(question).map((row) => has(row, `data-${DataName.fixed}`));
   }
 
   function choiceOrder(question: HTMLElement): number[] {
@@ -232,29 +233,29 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   const initialOrders = new Map<Element, Element[]>();
-  for (const list of all(document, "[data-ordering-list]")) initialOrders.set(list, Array.from(list.children));
+  for (const list of all(document, `[data-${DataName.orderingList}]`)) initialOrders.set(list, Array.from(list.children));
 
   function clearAnswer(question: HTMLElement): void {
     for (const part of partsOf(question)) {
       if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
       else if (fieldOf(part)) (part as HTMLInputElement).value = "";
     }
-    const list = one(question, "[data-ordering-list]");
+    const list = one(question, `[data-${DataName.orderingList}]`);
     if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
-    delete question.dataset.touched;
+    delete question.dataset[DataName.touched];
   }
 
   function answerOf(question: HTMLElement): string | string[] {
-    const grading = question.dataset.grading;
+    const grading = question.dataset[DataName.grading];
     if (grading === "choice") return checkedValues(question).map((value) => digitOf(Number(value))).join("");
-    if (grading === "ordering") return question.dataset.touched === "true" ? partsOf(question).map((part) => digitOf(Number(part.dataset.item))).join("") : "";
+    if (grading === "ordering") return question.dataset[DataName.touched] === "true" ? partsOf(question).map((part) => digitOf(Number(part.dataset[DataName.item]))).join("") : "";
     if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(Number(part.value)) : "-")).join("");
     return partsOf(question).map((part) => (part instanceof HTMLInputElement ? part.value : ""));
   }
 
   /** Puts a saved answer back; false when it does not fit the question (then the attempt starts again). */
   function applyAnswer(question: HTMLElement, answer: string | readonly string[]): boolean {
-    const grading = question.dataset.grading;
+    const grading = question.dataset[DataName.grading];
     const parts = partsOf(question);
     if (grading === "blanks") {
       if (!Array.isArray(answer) || answer.length !== parts.length) return answer === "" || (Array.isArray(answer) && answer.length === 0);
@@ -285,12 +286,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (grading === "ordering") {
       if (answer === "") return true;
-      const list = one(question, "[data-ordering-list]");
-      const byItem = new Map(parts.map((part) => [part.dataset.item, part]));
+      const list = one(question, `[data-${DataName.orderingList}]`);
+      const byItem = new Map(parts.map((part) => [part.dataset[DataName.item], part]));
       const wanted = Array.from(answer, (digit) => byItem.get(String(indexOfDigit(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
       for (const item of wanted) if (item) list.appendChild(item);
-      question.dataset.touched = "true";
+      question.dataset[DataName.touched] = "true";
       return true;
     }
     return false;
@@ -299,9 +300,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
       const points = pointsOf(question);
-      setIn(question, "[data-question-legend]", "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
+      setIn(question, `[data-${DataName.questionLegend}]`, "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
     });
-    for (const list of all(lesson, "[data-ordering-list]")) updateOrderingButtons(list);
+    for (const list of all(lesson, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
   }
 
   function currentAttempt(lesson: HTMLElement): Attempt {
@@ -310,7 +311,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       question: pool.indexOf(question),
       order: shuffles(lesson, question) ? choiceOrder(question) : [],
       answer: answerOf(question),
-      checked: question.dataset.checked === "true",
+      checked: question.dataset[DataName.checked] === "true",
     }));
     return { submitted: submittedLessons.has(lesson), entries };
   }
@@ -320,7 +321,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function drawSize(lesson: HTMLElement): number {
-    const count = numberOrNull(lesson.dataset.drawCount);
+    const count = numberOrNull(lesson.dataset[DataName.drawCount]);
     const size = poolOf(lesson).length;
     return count === null ? size : Math.min(count, size);
   }
@@ -329,15 +330,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     clearAnswer(question);
     clearGrade(question);
     setLocked(question, false);
-    delete question.dataset.checked;
+    delete question.dataset[DataName.checked];
   }
 
   /** A new attempt: a new draw (not the previous one when the pool allows), reshuffled choices, no answers. */
   function startAttempt(lesson: HTMLElement): void {
     const pool = poolOf(lesson);
     const previous = drawnOf(lesson).length < pool.length ? drawnOf(lesson).map((question) => pool.indexOf(question)) : null;
-    const objectives = pool.map((question) => (question.dataset.objectives ?? "").split(" ").filter(Boolean));
-    const drawn = new Set(attemptTools.draw(objectives, numberOrNull(lesson.dataset.drawCount), lesson.dataset.drawByObjective === "true", previous));
+    const objectives = pool.map((question) => (question.dataset[DataName.objectives] ?? "").split(" ").filter(Boolean));
+    const drawn = new Set(attemptTools.draw(objectives, numberOrNull(lesson.dataset[DataName.drawCount]), lesson.dataset[DataName.drawByObjective] === "true", previous));
     pool.forEach((question, index) => {
       question.hidden = !drawn.has(index);
       resetQuestion(question);
@@ -365,14 +366,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
         arrangeChoices(question, entry.order);
       }
       if (!applyAnswer(question, entry.answer)) return false;
-      if (entry.checked) question.dataset.checked = "true";
+      if (entry.checked) question.dataset[DataName.checked] = "true";
     }
     renumber(lesson);
     return true;
   }
 
   function attemptsLeft(lesson: HTMLElement, attempts: number): number | null {
-    const maxAttempts = numberOrNull(lesson.dataset.maxAttempts);
+    const maxAttempts = numberOrNull(lesson.dataset[DataName.maxAttempts]);
     return maxAttempts === null ? null : Math.max(0, maxAttempts - attempts);
   }
 
@@ -382,36 +383,36 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
   function showQuestionPage(lesson: HTMLElement, index: number): void {
-    const pager = one<HTMLElement>(lesson, "[data-question-pager]");
+    const pager = one<HTMLElement>(lesson, `[data-${DataName.questionPager}]`);
     const drawn = drawnOf(lesson);
     if (!pager || drawn.length === 0) return;
     const current = Math.min(Math.max(index, 0), drawn.length - 1);
     pagedLessons.set(lesson, current);
-    drawn.forEach((question, place) => question.toggleAttribute("data-paged-out", place !== current));
+    drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
     pager.hidden = false;
-    setIn(pager, "[data-question-count]", "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
-    const [previous, next] = listAll<HTMLButtonElement>(pager, "[data-question-step]");
+    setIn(pager, `[data-${DataName.questionCount}]`, "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
+    const [previous, next] = listAll<HTMLButtonElement>(pager, `[data-${DataName.questionStep}]`);
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
   }
 
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
-    for (const question of poolOf(lesson)) question.removeAttribute("data-paged-out");
-    setIn(lesson, "[data-question-pager]", "hidden", true);
+    for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
+    setIn(lesson, `[data-${DataName.questionPager}]`, "hidden", true);
     pagedLessons.delete(lesson);
   }
 
   /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
   function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
-    if (has(lesson, "data-one-at-a-time")) {
+    if (has(lesson, `data-${DataName.oneAtATime}`)) {
       if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
       else showAllQuestions(lesson);
     }
     const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-    setIn(lesson, "[data-submit-quiz]", "hidden", state === "done");
-    setIn(lesson, "[data-retry-quiz]", "hidden", state === "open" || left === 0);
-    if (state === "open") one(lesson, "[data-quiz-result]")?.replaceChildren();
+    setIn(lesson, `[data-${DataName.submitQuiz}]`, "hidden", state === "done");
+    setIn(lesson, `[data-${DataName.retryQuiz}]`, "hidden", state === "open" || left === 0);
+    if (state === "open") one(lesson, `[data-${DataName.quizResult}]`)?.replaceChildren();
   }
 
   /* ---------- Checking, submitting, the result ---------- */
@@ -420,18 +421,18 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = lessonOf(question);
     if (!isAnswered(question)) {
       clearGrade(question);
-      setIn(question, "[data-verdict]", "textContent", text.unanswered);
-      question.dataset.state = "unanswered";
+      setIn(question, `[data-${DataName.verdict}]`, "textContent", text.unanswered);
+      question.dataset[DataName.state] = "unanswered";
       return;
     }
     const result = await grade(question);
     showGrade(question, result, true);
     report(question, result);
     if (isQuiz(lesson)) {
-      question.dataset.checked = "true";
+      question.dataset[DataName.checked] = "true";
       setLocked(question, true);
       save(lesson);
-      one<HTMLElement>(question, "[data-feedback-region]")?.focus();
+      one<HTMLElement>(question, `[data-${DataName.feedbackRegion}]`)?.focus();
     }
   }
 
@@ -442,25 +443,25 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
   function requestSubmit(lesson: HTMLElement): void {
     const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
-    const dialog = one<HTMLDialogElement>(lesson, "[data-submit-dialog]");
+    const dialog = one<HTMLDialogElement>(lesson, `[data-${DataName.submitDialog}]`);
     if (unanswered.length === 0 || !dialog) {
       void submitQuiz(lesson);
       return;
     }
     const count = drawnOf(lesson).length;
-    setIn(dialog, "[data-dialog-title]", "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
-    one(dialog, "[data-unanswered-list]")?.replaceChildren(
+    setIn(dialog, `[data-${DataName.dialogTitle}]`, "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    one(dialog, `[data-${DataName.unansweredList}]`)?.replaceChildren(
       ...unanswered.map((question) => {
         const item = make("li", "");
-        const button = item.appendChild(make("button", "link-button", fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
+        const button = item.appendChild(make("button", ClassName.linkButton, fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
         button.type = "button";
-        button.dataset.goToQuestion = questionIdOf(question);
+        button.dataset[DataName.goToQuestion] = questionIdOf(question);
         return item;
       }),
     );
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
-    one<HTMLElement>(dialog, "[data-dialog-back]")?.focus();
+    one<HTMLElement>(dialog, `[data-${DataName.dialogBack}]`)?.focus();
   }
 
   function closeDialog(dialog: HTMLDialogElement): void {
@@ -486,7 +487,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const result = await grade(question);
       showGrade(question, result, details);
       // A question checked on its own (immediate mode) was reported then, and is locked since.
-      if (question.dataset.checked !== "true") report(question, result);
+      if (question.dataset[DataName.checked] !== "true") report(question, result);
       setLocked(question, true);
       const points = pointsOf(question);
       possiblePoints += points;
@@ -494,12 +495,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       lines.push(resultLine(index, result.fraction));
     }
     const lessonId = lessonIdOf(lesson);
-    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset.passingScore));
+    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset[DataName.passingScore]));
     const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
     const passed = passingScore === null || scorePercent >= passingScore;
     const score = recorder.recordQuizAttempt(
       { lessonId, scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
-      numberOrNull(lesson.dataset.maxAttempts),
+      numberOrNull(lesson.dataset[DataName.maxAttempts]),
     );
     save(lesson);
     const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
@@ -534,24 +535,24 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    */
   function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
-    const result = one<HTMLElement>(lesson, "[data-quiz-result]");
+    const result = one<HTMLElement>(lesson, `[data-${DataName.quizResult}]`);
     if (!result) return;
-    const score = make("div", "result-score");
+    const score = make("div", ClassName.resultScore);
     score.setAttribute("aria-hidden", "true");
-    score.append(make("span", "result-percent", `${figures.percent}%`));
-    if (figures.passMark !== null) score.append(make("span", "result-mark", fill(text.passMarkLabel, { passMark: figures.passMark })));
-    const children: HTMLElement[] = [make("h2", "result-heading", text.resultsHeading), score, make("p", "result-summary", summary.join(" "))];
+    score.append(make("span", ClassName.resultPercent, `${figures.percent}%`));
+    if (figures.passMark !== null) score.append(make("span", ClassName.resultMark, fill(text.passMarkLabel, { passMark: figures.passMark })));
+    const children: HTMLElement[] = [make("h2", ClassName.resultHeading, text.resultsHeading), score, make("p", ClassName.resultSummary, summary.join(" "))];
     if (lines.length > 0) {
-      const list = make("ul", "question-results");
+      const list = make("ul", ClassName.questionResults);
       for (const line of lines) {
         const item = make("li", "", line.text);
-        item.dataset.review = line.state;
+        item.dataset[DataName.review] = line.state;
         list.appendChild(item);
       }
       children.push(list);
     }
     result.replaceChildren(...children);
-    result.dataset.outcome = passed ? "passed" : "failed";
+    result.dataset[DataName.outcome] = passed ? "passed" : "failed";
     if (moveFocus) result.focus();
   }
 
@@ -590,7 +591,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const details = modeOf(lesson) !== "none";
     const lines: ResultLine[] = [];
     for (const [index, question] of drawnOf(lesson).entries()) {
-      if (!submitted && question.dataset.checked !== "true") continue;
+      if (!submitted && question.dataset[DataName.checked] !== "true") continue;
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
@@ -602,7 +603,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
-    const passingScore = recorder.passMarkOf(lessonIdOf(lesson), numberOrNull(lesson.dataset.passingScore));
+    const passingScore = recorder.passMarkOf(lessonIdOf(lesson), numberOrNull(lesson.dataset[DataName.passingScore]));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
     if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
@@ -611,26 +612,26 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /* ---------- Wiring ---------- */
 
-  for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) startAttempt(lesson);
+  for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) startAttempt(lesson);
 
   on(events.stateRestored, () => {
-    for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) void restoreQuiz(lesson);
+    for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) void restoreQuiz(lesson);
   });
 
   const saveFrom = (target: EventTarget | null): void => {
-    const question = around<HTMLElement>(target, "[data-question]");
+    const question = around<HTMLElement>(target, `[data-${DataName.question}]`);
     const lesson = question ? lessonOf(question) : null;
     if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
   };
   // Leaving the page (another lesson, the browser's Back) closes a submit dialog left open.
   window.addEventListener("hashchange", () => {
-    for (const dialog of all<HTMLDialogElement>(document, "[data-submit-dialog][open]")) closeDialog(dialog);
+    for (const dialog of all<HTMLDialogElement>(document, `[data-${DataName.submitDialog}][open]`)) closeDialog(dialog);
   });
   // Saved on "change" (a pick, or leaving a blank), not per keystroke: each save may be an LMS commit.
   // Typing not yet committed is saved when the page goes, before the adapters finish the session.
   on("change", (event) => saveFrom(event.target));
   const saveOpenAttempts = (): void => {
-    for (const lesson of all<HTMLElement>(document, "[data-lesson-kind=quiz]")) if (!submittedLessons.has(lesson)) save(lesson);
+    for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) if (!submittedLessons.has(lesson)) save(lesson);
   };
   window.addEventListener("beforeunload", saveOpenAttempts);
   window.addEventListener("pagehide", saveOpenAttempts);
@@ -638,25 +639,25 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    const question = button.closest<HTMLElement>("[data-question]");
+    const question = button.closest<HTMLElement>(`[data-${DataName.question}]`);
     const lesson = lessonOf(button);
-    const dialog = button.closest<HTMLDialogElement>("[data-submit-dialog]");
-    if (has(button, "data-check-answer") && question) void checkQuestion(question);
-    else if (has(button, "data-submit-quiz") && lesson) requestSubmit(lesson);
-    else if (has(button, "data-retry-quiz") && lesson) retryQuiz(lesson);
-    else if (button.dataset.questionStep && lesson) {
+    const dialog = button.closest<HTMLDialogElement>(`[data-${DataName.submitDialog}]`);
+    if (has(button, `data-${DataName.checkAnswer}`) && question) void checkQuestion(question);
+    else if (has(button, `data-${DataName.submitQuiz}`) && lesson) requestSubmit(lesson);
+    else if (has(button, `data-${DataName.retryQuiz}`) && lesson) retryQuiz(lesson);
+    else if (button.dataset[DataName.questionStep] && lesson) {
       // The next question's first control takes focus, so its legend ("Question 3 (1 point)") is read.
-      const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset.questionStep)];
+      const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset[DataName.questionStep])];
       if (target) focusQuestion(target);
     }
-    else if (button.dataset.move && question) {
-      question.dataset.touched = "true";
+    else if (button.dataset[DataName.move] && question) {
+      question.dataset[DataName.touched] = "true";
       saveFrom(question);
     } else if (dialog && lesson) {
       closeDialog(dialog);
-      if (has(button, "data-dialog-submit")) void submitQuiz(lesson);
-      else if (has(button, "data-dialog-back")) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
-      else if (button.dataset.goToQuestion !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => questionIdOf(candidate) === button.dataset.goToQuestion));
+      if (has(button, `data-${DataName.dialogSubmit}`)) void submitQuiz(lesson);
+      else if (has(button, `data-${DataName.dialogBack}`)) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
+      else if (button.dataset[DataName.goToQuestion] !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => questionIdOf(candidate) === button.dataset[DataName.goToQuestion]));
     }
   });
 }

@@ -6,6 +6,7 @@
 import { all, fill, has, listAll, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
+import { DataName } from "../markup-names.ts";
 
 export interface RuntimeConfig {
   readonly courseId: string;
@@ -14,13 +15,13 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = listAll<HTMLElement>(document, "[data-page]");
-  const lessonPages = pages.filter((page) => page.dataset.lessonId !== undefined);
+  const pages = listAll<HTMLElement>(document, `[data-${DataName.page}]`);
+  const lessonPages = pages.filter((page) => page.dataset[DataName.lessonId] !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
-    id: page.dataset.lessonId ?? "",
-    title: page.dataset.lessonTitle ?? "",
-    kind: page.dataset.lessonKind === "quiz" ? "quiz" : "content",
-    finalAssessment: page.dataset.lessonKind === "quiz" && has(page, "data-final-assessment"),
+    id: page.dataset[DataName.lessonId] ?? "",
+    title: page.dataset[DataName.lessonTitle] ?? "",
+    kind: page.dataset[DataName.lessonKind] === "quiz" ? "quiz" : "content",
+    finalAssessment: page.dataset[DataName.lessonKind] === "quiz" && has(page, `data-${DataName.finalAssessment}`),
   }));
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
@@ -30,13 +31,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   let currentLessonId: string | null = null;
 
   function pageForLesson(lessonId: string): HTMLElement | undefined {
-    return lessonPages.find((page) => page.dataset.lessonId === lessonId);
+    return lessonPages.find((page) => page.dataset[DataName.lessonId] === lessonId);
   }
 
   function pageFromFragment(): HTMLElement | null {
     const id = decodeURIComponent(window.location.hash.slice(1));
     const target = id ? document.getElementById(id) : null;
-    return target?.closest<HTMLElement>("[data-page]") ?? null;
+    return target?.closest<HTMLElement>(`[data-${DataName.page}]`) ?? null;
   }
 
   /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */
@@ -50,12 +51,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   function showStateInContents(lessonId: string): void {
     const page = pageForLesson(lessonId);
-    const link = page ? one<HTMLElement>(document, `[data-contents-link="${page.id}"]`) : null;
+    const link = page ? one<HTMLElement>(document, `[data-${DataName.contentsLink}="${page.id}"]`) : null;
     if (!link) return;
     const state = lessonState(lessonId);
-    if (state) link.dataset.state = state;
-    else delete link.dataset.state;
-    const note = one<HTMLElement>(link, "[data-state-note]");
+    if (state) link.dataset[DataName.state] = state;
+    else delete link.dataset[DataName.state];
+    const note = one<HTMLElement>(link, `[data-${DataName.stateNote}]`);
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
@@ -68,9 +69,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    setIn<HTMLProgressElement, "value">(document, "[data-progress-bar]", "value", done);
-    setIn(document, "[data-progress-text]", "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
-    const start = one<HTMLAnchorElement>(document, "[data-start-course]");
+    setIn<HTMLProgressElement, "value">(document, `[data-${DataName.progressBar}]`, "value", done);
+    setIn(document, `[data-${DataName.progressText}]`, "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
+    const start = one<HTMLAnchorElement>(document, `[data-${DataName.startCourse}]`);
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
     if (!start || !resumeAt || !page) return;
@@ -81,16 +82,16 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function showPage(page: HTMLElement, moveFocus: boolean): void {
     for (const other of pages) other.hidden = other !== page;
     currentPage = page;
-    for (const link of all<HTMLElement>(document, "[data-contents-link]")) {
-      if (link.dataset.contentsLink === page.id) link.setAttribute("aria-current", "page");
+    for (const link of all<HTMLElement>(document, `[data-${DataName.contentsLink}]`)) {
+      if (link.dataset[DataName.contentsLink] === page.id) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }
-    if (moveFocus) one<HTMLElement>(page, "[data-page-heading]")?.focus();
-    const lessonId = page.dataset.lessonId;
-    const progress = one<HTMLElement>(document, "[data-progress]");
+    if (moveFocus) one<HTMLElement>(page, `[data-${DataName.pageHeading}]`)?.focus();
+    const lessonId = page.dataset[DataName.lessonId];
+    const progress = one<HTMLElement>(document, `[data-${DataName.progress}]`);
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
-      if (has(page, "data-completion")) showCompletion(page);
+      if (has(page, `data-${DataName.completion}`)) showCompletion(page);
       return;
     }
     const position = lessonPages.indexOf(page) + 1;
@@ -98,25 +99,25 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     currentLessonId = lessonId;
     visited.add(lessonId);
     showStateInContents(lessonId);
-    const visit: LessonVisit = { lessonId, title: page.dataset.lessonTitle ?? "", position, lessonCount: lessonPages.length };
+    const visit: LessonVisit = { lessonId, title: page.dataset[DataName.lessonTitle] ?? "", position, lessonCount: lessonPages.length };
     emit(events.lessonVisited, visit);
   }
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
   function showCompletion(page: HTMLElement): void {
-    const status = one<HTMLElement>(page, "[data-completion-status]");
+    const status = one<HTMLElement>(page, `[data-${DataName.completionStatus}]`);
     if (!status) return;
     const state = progress();
     const remaining = lessons.length - state.visitedLessonIds.length;
     if (remaining > 0) status.textContent = fill(text.completionRemaining, { count: remaining, total: lessons.length });
     else if (state.passed === null || state.scorePercent === null) status.textContent = text.completionDone;
     else status.textContent = fill(state.passed ? text.completionPassed : text.completionFailed, { score: state.scorePercent });
-    page.dataset.outcome = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
+    page.dataset[DataName.outcome] = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
   }
 
   /** The lesson's setting: the last attempt counts, not the best. */
   function countsLast(lessonId: string): boolean {
-    return pageForLesson(lessonId)?.dataset.attemptScoring === "last";
+    return pageForLesson(lessonId)?.dataset[DataName.attemptScoring] === "last";
   }
 
   function countedScore(lessonId: string, record: QuizRecord | undefined): number {
@@ -180,9 +181,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function setPassMark(percent: number | null): void {
     platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;
     for (const page of lessonPages) {
-      const lessonId = page.dataset.lessonId ?? "";
-      const mark = passMarkOf(lessonId, page.dataset.passingScore === undefined ? null : Number(page.dataset.passingScore));
-      const label = one<HTMLElement>(page, "[data-pass-mark]");
+      const lessonId = page.dataset[DataName.lessonId] ?? "";
+      const mark = passMarkOf(lessonId, page.dataset[DataName.passingScore] === undefined ? null : Number(page.dataset[DataName.passingScore]));
+      const label = one<HTMLElement>(page, `[data-${DataName.passMark}]`);
       if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
     }
   }

@@ -6,20 +6,21 @@
  */
 import { all, around, fill, has, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
+import { ClassName, DataName } from "../markup-names.ts";
 
 /** An ordering list's move buttons: no "up" on the first item, no "down" on the last (the quiz renumbers too). */
 export function updateOrderingButtons(list: Element): void {
   const items = Array.from(list.children);
   items.forEach((item, index) => {
-    setIn<HTMLButtonElement, "disabled">(item, "[data-move=up]", "disabled", index === 0);
-    setIn<HTMLButtonElement, "disabled">(item, "[data-move=down]", "disabled", index === items.length - 1);
+    setIn<HTMLButtonElement, "disabled">(item, `[data-${DataName.move}=up]`, "disabled", index === 0);
+    setIn<HTMLButtonElement, "disabled">(item, `[data-${DataName.move}=down]`, "disabled", index === items.length - 1);
   });
 }
 
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
-    const container = tab.closest<HTMLElement>("[data-tabs]");
+    const container = tab.closest<HTMLElement>(`[data-${DataName.tabs}]`);
     if (!list || !container) return;
     for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
@@ -43,15 +44,15 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function flip(button: HTMLElement): void {
-    const card = button.closest<HTMLElement>("[data-flashcard]");
-    const front = card?.querySelector<HTMLElement>("[data-face=front]");
-    const back = card?.querySelector<HTMLElement>("[data-face=back]");
+    const card = button.closest<HTMLElement>(`[data-${DataName.flashcard}]`);
+    const front = card?.querySelector<HTMLElement>(`[data-${DataName.face}=front]`);
+    const back = card?.querySelector<HTMLElement>(`[data-${DataName.face}=back]`);
     if (!front || !back) return;
     const showingBack = back.hidden;
     back.hidden = !showingBack;
     front.hidden = showingBack;
-    card?.classList.toggle("is-flipped", showingBack);
-    button.textContent = (showingBack ? button.dataset.showFront : button.dataset.showBack) ?? "";
+    card?.classList.toggle(ClassName.isFlipped, showingBack);
+    button.textContent = (showingBack ? button.dataset[DataName.showFront] : button.dataset[DataName.showBack]) ?? "";
   }
 
   function move(button: HTMLElement, direction: "up" | "down"): void {
@@ -64,13 +65,13 @@ export function installWidgets(text: RuntimeText): void {
     else list.insertBefore(sibling, item);
     updateOrderingButtons(list);
     // Moving a node drops its focus; give it back, to the other button when this one is now disabled.
-    const other = one<HTMLButtonElement>(item, `[data-move=${direction === "up" ? "down" : "up"}]`);
+    const other = one<HTMLButtonElement>(item, `[data-${DataName.move}=${direction === "up" ? "down" : "up"}]`);
     const focusTarget = button instanceof HTMLButtonElement && button.disabled ? other : button;
     focusTarget?.focus();
     announce(item, text.moved);
   }
 
-  for (const list of all(document, "[data-ordering-list]")) updateOrderingButtons(list);
+  for (const list of all(document, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
 
   /* ---------- ordering by pick, choose, confirm ---------- */
 
@@ -79,9 +80,9 @@ export function installWidgets(text: RuntimeText): void {
 
   function announce(item: HTMLElement, template: string): void {
     const list = item.parentElement;
-    const status = item.closest("[data-question]")?.querySelector<HTMLElement>("[data-ordering-status]");
+    const status = item.closest(`[data-${DataName.question}]`)?.querySelector<HTMLElement>(`[data-${DataName.orderingStatus}]`);
     const items = Array.from(list?.children ?? []);
-    if (status) status.textContent = fill(template, { item: one(item, ".ordering-text")?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
+    if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
 
   /** Puts the item at `index` of its list; the item's button keeps the focus it had. */
@@ -91,7 +92,7 @@ export function installWidgets(text: RuntimeText): void {
     const others = Array.from(list.children).filter((child) => child !== item);
     moving = true;
     list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
-    one<HTMLElement>(item, "[data-pick]")?.focus();
+    one<HTMLElement>(item, `[data-${DataName.pick}]`)?.focus();
     moving = false;
     updateOrderingButtons(list);
   }
@@ -100,12 +101,12 @@ export function installWidgets(text: RuntimeText): void {
     if (!picked) return;
     const { item, from } = picked;
     picked = null;
-    one(item, "[data-pick]")?.setAttribute("aria-pressed", "false");
+    one(item, `[data-${DataName.pick}]`)?.setAttribute("aria-pressed", "false");
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
-    const question = item.closest<HTMLElement>("[data-question]");
-    if (keep && question) question.dataset.touched = "true";
+    const question = item.closest<HTMLElement>(`[data-${DataName.question}]`);
+    if (keep && question) question.dataset[DataName.touched] = "true";
     item.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
@@ -121,7 +122,7 @@ export function installWidgets(text: RuntimeText): void {
 
   on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
-    const item = target?.hasAttribute("data-pick") ? target.closest<HTMLElement>("li") : null;
+    const item = target?.hasAttribute(`data-${DataName.pick}`) ? target.closest<HTMLElement>("li") : null;
     if (!item || picked?.item !== item) return;
     const index = Array.from(item.parentElement?.children ?? []).indexOf(item);
     const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Number.MAX_SAFE_INTEGER };
@@ -143,9 +144,9 @@ export function installWidgets(text: RuntimeText): void {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
     if (button.getAttribute("role") === "tab") selectTab(button, false);
-    else if (has(button, "data-flip")) flip(button);
-    else if (button.dataset.move === "up" || button.dataset.move === "down") move(button, button.dataset.move);
-    else if (has(button, "data-pick")) togglePick(button);
+    else if (has(button, `data-${DataName.flip}`)) flip(button);
+    else if (button.dataset[DataName.move] === "up" || button.dataset[DataName.move] === "down") move(button, button.dataset[DataName.move]);
+    else if (has(button, `data-${DataName.pick}`)) togglePick(button);
   });
 
   on("keydown", (event) => {
@@ -153,7 +154,7 @@ export function installWidgets(text: RuntimeText): void {
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
-  const contents = one<HTMLDetailsElement>(document, "[data-contents]");
+  const contents = one<HTMLDetailsElement>(document, `[data-${DataName.contents}]`);
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {

@@ -14,6 +14,7 @@ import type { LrsDocumentOptions, LrsDocuments } from "./lrs-documents.ts";
 import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
 import type { ProgressTools } from "./progress.ts";
 import type { AdapterText } from "./text.ts";
+import { ClassName } from "../markup-names.ts";
 
 export interface Cmi5AdapterConfig {
   /** The AU's State document holding the learner's progress (cmi5 leaves other stateIds to the AU). */
@@ -223,11 +224,11 @@ export function installCmi5Adapter(config: Cmi5AdapterConfig, helpers: Cmi5Helpe
   }
 
   function addExitButton(): void {
-    const header = document.querySelector(".header-inner");
+    const header = document.querySelector(`.${ClassName.headerInner}`);
     if (!header) return;
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "button";
+    button.className = ClassName.button;
     button.textContent = config.text.exitCourse;
     button.addEventListener("click", () => {
       void terminate().then(() => {

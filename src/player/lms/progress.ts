@@ -4,6 +4,7 @@
  * IDs) and the verdict an LMS is told: completed, passed or failed, and the score.
  */
 import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../contract.ts";
+import { ClassName } from "../markup-names.ts";
 
 export interface ProgressVerdict {
   /** Every lesson has been visited. */
@@ -149,7 +150,7 @@ export function createProgressTools(lessons: readonly LessonSummary[]): Progress
     }
     if (!notice) {
       notice = document.createElement("div");
-      notice.className = "callout callout-warning";
+      notice.className = `${ClassName.callout} ${ClassName.calloutWarning}`;
       notice.setAttribute("role", "status");
       notice.dataset.lmsNotice = "";
       const main = document.querySelector("main") ?? document.body;
