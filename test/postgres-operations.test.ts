@@ -11,6 +11,7 @@ import { SQL } from "bun";
 import { join } from "node:path";
 import { openAuthoringServices } from "../src/service.ts";
 import { applyPostgresMigrations, postgresMigrations } from "../src/store/postgres/migrations.ts";
+import { PostgresAuthoringStore } from "../src/store/postgres/store.ts";
 import { createTestDatabase, testPostgresServer } from "./support/postgres.ts";
 import { freePort, type TestService } from "./support/service.ts";
 import type { TestIssuer } from "./support/test-issuer.ts";
@@ -141,5 +142,35 @@ describe("a database outage during operation", () => {
     expect(text).toContain("cas_db_available 1");
     expect(text).toContain("cas_export_queue_length 0");
     expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
+  });
+});
+
+describe("the database's health mark", () => {
+  test("a transaction begun before a failure does not mark the database up again; one begun after does", async () => {
+    const database = await createTestDatabase();
+    const sql = new SQL(database.url, { max: 2 });
+    try {
+      const store = new PostgresAuthoringStore(sql);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let begun!: () => void;
+      const started = new Promise<void>((resolve) => (begun = resolve));
+      const older = store.read(async (tx) => {
+        begun();
+        await held;
+        return tx;
+      });
+      await started;
+      // Another part of the service meets the outage while the older transaction is still open.
+      store.setAvailable(false);
+      release();
+      await older;
+      expect(store.available).toBe(false);
+      await store.read(async () => undefined);
+      expect(store.available).toBe(true);
+    } finally {
+      await sql.close();
+      await database.drop();
+    }
   });
 });

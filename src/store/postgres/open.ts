@@ -50,7 +50,7 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
     sql,
     store,
     exports: new PostgresExportStore(sql, packages),
-    sessions: new PostgresSessionRecords(sql),
+    sessions: new PostgresSessionRecords(sql, store),
     events,
     subscriptions: new PostgresResourceSubscriptions(sql),
     poolSize,

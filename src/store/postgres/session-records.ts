@@ -6,13 +6,23 @@
 import type { SQL } from "bun";
 import type { JsonObject } from "../types.ts";
 import type { McpSessionRecord, SessionRecordStore } from "../session-records.ts";
+import { DatabaseUnavailableError } from "../unavailable.ts";
 import { classifiedQuery } from "./connect.ts";
 
 export class PostgresSessionRecords implements SessionRecordStore {
-  constructor(private readonly sql: SQL) {}
+  /** `health` hears of a connection failure, so /mcp answers 503 until the database is back. */
+  constructor(
+    private readonly sql: SQL,
+    private readonly health?: { setAvailable(available: boolean): void },
+  ) {}
 
-  private query(text: string, bindings: unknown[] = []): Promise<Record<string, unknown>[] & { count: number | null }> {
-    return classifiedQuery(this.sql, text, bindings);
+  private async query(text: string, bindings: unknown[] = []): Promise<Record<string, unknown>[] & { count: number | null }> {
+    try {
+      return await classifiedQuery(this.sql, text, bindings);
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) this.health?.setAvailable(false);
+      throw error;
+    }
   }
 
   async save(record: McpSessionRecord): Promise<void> {

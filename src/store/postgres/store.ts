@@ -29,6 +29,8 @@ const maxWriteAttempts = 12;
 
 export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
   #available = true;
+  /** Failures seen so far: a transaction begun before the latest one cannot mark the database up again. */
+  #failures = 0;
   /** For metrics: transactions retried after a serialisation failure, and transactions open now. */
   retries = 0;
   active = 0;
@@ -41,6 +43,7 @@ export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
 
   /** Marks the database reachable or not; the service's probe calls this as it learns. */
   setAvailable(available: boolean): void {
+    if (!available) this.#failures++;
     this.#available = available;
   }
 
@@ -63,13 +66,16 @@ export class PostgresAuthoringStore implements AuthoringStore, DatabaseHealth {
 
   private async transaction<T>(mode: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     this.active++;
+    const failuresBefore = this.#failures;
     try {
       const result = await this.sql.begin(mode, (tx) => work(new PostgresTransaction(tx)));
-      this.#available = true;
+      // Only news newer than the last failure says the database is back: a transaction whose answer was
+      // already on its way when the connection dropped may finish after another one failed.
+      if (this.#failures === failuresBefore) this.#available = true;
       return result as T;
     } catch (error) {
       if (error instanceof DatabaseUnavailableError || isConnectionFailure(error)) {
-        this.#available = false;
+        this.setAvailable(false);
         throw classify(error);
       }
       throw error;
