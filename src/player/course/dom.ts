@@ -56,3 +56,10 @@ export function fieldOf(element: Element): HTMLInputElement | HTMLSelectElement 
 export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] {
   return Object.assign(document.createElement(tag), { className, textContent });
 }
+
+/** An element's `data-` attributes (the player reads and writes them over a hundred times). */
+export function data(element: HTMLElement | SVGElement): DOMStringMap;
+export function data(element: HTMLElement | SVGElement | null | undefined): DOMStringMap | undefined;
+export function data(element: HTMLElement | SVGElement | null | undefined): DOMStringMap | undefined {
+  return element?.dataset;
+}

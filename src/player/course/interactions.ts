@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, around, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -30,8 +30,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function setUpGraphic(graphic: HTMLElement): void {
     graphic.classList.add(ClassName.isEnhanced);
     for (const button of all<HTMLElement>(graphic, `[data-${DataName.marker}]`)) {
-      button.style.left = `${Number(button.dataset.x ?? 0)}%`;
-      button.style.top = `${Number(button.dataset.y ?? 0)}%`;
+      button.style.left = `${Number(data(button).x ?? 0)}%`;
+      button.style.top = `${Number(data(button).y ?? 0)}%`;
     }
     for (const item of all<HTMLElement>(graphic, `[data-${DataName.markerItem}]`)) item.hidden = true;
   }
@@ -52,7 +52,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
     const markers = all(graphic, `[data-${DataName.marker}]`);
-    if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) graphic.dataset[DataName.complete] = "true";
+    if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) data(graphic)[DataName.complete] = "true";
   }
 
   /* ---------- process ---------- */
@@ -61,11 +61,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const steps = listAll<HTMLElement>(process, `[data-${DataName.step}]`);
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
-    process.dataset[DataName.currentStep] = String(current);
+    data(process)[DataName.currentStep] = String(current);
     const previous = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepPrevious}]`, "disabled", current === 0);
     const next = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepNext}]`, "disabled", current === steps.length - 1);
     setIn(process, `[data-${DataName.stepStatus}]`, "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
-    if (current === steps.length - 1) process.dataset[DataName.complete] = "true";
+    if (current === steps.length - 1) data(process)[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
       const pressed = current === 0 ? next : current === steps.length - 1 ? previous : null;
@@ -85,11 +85,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return listAll<HTMLElement>(scenario, `[data-${DataName.scene}]`).find((scene) => scene.dataset[DataName.scene] === id) ?? null;
+    return listAll<HTMLElement>(scenario, `[data-${DataName.scene}]`).find((scene) => data(scene)[DataName.scene] === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of all<HTMLElement>(scenario, `[data-${DataName.scene}]`)) scene.hidden = scene.dataset[DataName.scene] !== id;
+    for (const scene of all<HTMLElement>(scenario, `[data-${DataName.scene}]`)) scene.hidden = data(scene)[DataName.scene] !== id;
     const scene = sceneOf(scenario, id);
     const ending = scene?.querySelector<HTMLElement>(`[data-${DataName.ending}]`);
     setIn(scenario, `[data-${DataName.scenarioActions}]`, "hidden", !ending || isLocked(scenario));
@@ -99,17 +99,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /** Opens the outcome sealed on the ending reached (issue 21), and shows it on the ending from then on. */
   function openEnding(scenario: HTMLElement, scene: HTMLElement, ending: HTMLElement): string {
-    if (ending.dataset[DataName.ending]) return ending.dataset[DataName.ending];
-    const opened = seals?.checker.open(seals.sealKey, `${scenario.dataset[DataName.questionId] ?? ""}/${scene.dataset[DataName.scene] ?? ""}`, ending.dataset[DataName.sealedOutcome] ?? "");
+    const shown = data(ending)[DataName.ending];
+    if (shown) return shown;
+    const opened = seals?.checker.open(seals.sealKey, `${data(scenario)[DataName.questionId] ?? ""}/${data(scene)[DataName.scene] ?? ""}`, data(ending)[DataName.sealedOutcome] ?? "");
     const found = opened && typeof opened === "object" ? (opened as { o?: unknown }).o : undefined;
     const outcome = typeof found === "string" && found in text.outcomes ? found : "neutral";
-    ending.dataset[DataName.ending] = outcome;
+    data(ending)[DataName.ending] = outcome;
     ending.textContent = text.outcomes[outcome] ?? outcome;
     return outcome;
   }
 
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
-    const start = scenario.dataset[DataName.start] ?? "";
+    const start = data(scenario)[DataName.start] ?? "";
     paths.set(scenario, [start]);
     setIn(scenario, `[data-${DataName.scenarioStatus}]`, "textContent", "");
     showScene(scenario, start, moveFocus);
@@ -120,7 +121,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (const link of all<HTMLAnchorElement>(scenario, `a[data-${DataName.next}]`)) {
       const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
-      button.dataset[DataName.next] = link.dataset[DataName.next] ?? "";
+      data(button)[DataName.next] = data(link)[DataName.next] ?? "";
       link.replaceWith(button);
     }
     for (const feedback of all<HTMLElement>(scenario, `[data-${DataName.choiceFeedback}]`)) feedback.hidden = true;
@@ -131,7 +132,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function choose(button: HTMLElement): void {
     const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
     if (!scenario || isLocked(scenario)) return;
-    const next = button.dataset[DataName.next] ?? "";
+    const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
     const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
     if (status) {
@@ -145,14 +146,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function finishScenario(scenario: HTMLElement, outcome: string): void {
     const path = paths.get(scenario) ?? [];
     const correct = outcome === "success";
-    Object.assign(scenario.dataset, { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
+    Object.assign(data(scenario), { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
     const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
     status?.append(make("p", ClassName.scenarioEnded, fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
     const lesson = scenario.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
-    if (lesson?.dataset[DataName.lessonKind] === "quiz") return;
+    if (data(lesson)?.[DataName.lessonKind] === "quiz") return;
     recorder.announceQuestionAnswer({
-      lessonId: lesson?.dataset[DataName.lessonId] ?? "",
-      questionId: scenario.dataset[DataName.questionId] ?? "",
+      lessonId: data(lesson)?.[DataName.lessonId] ?? "",
+      questionId: data(scenario)[DataName.questionId] ?? "",
       questionType: "scenario",
       scoreFraction: correct ? 1 : 0,
       correct,
@@ -165,7 +166,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function resetScenario(scenario: HTMLElement): void {
-    for (const key of [DataName.answered, DataName.fraction, DataName.response, DataName.outcome, DataName.complete]) delete scenario.dataset[key];
+    for (const key of [DataName.answered, DataName.fraction, DataName.response, DataName.outcome, DataName.complete]) delete data(scenario)[key];
     startScenario(scenario, false);
   }
 
@@ -175,7 +176,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const select = one<HTMLSelectElement>(item, "select");
     const sorting = item.closest<HTMLElement>(`[data-${DataName.sorting}]`);
     if (!select || !sorting) return;
-    const zone = listAll<HTMLElement>(sorting, `[data-${DataName.sortCategory}]`).find((candidate) => candidate.dataset[DataName.sortCategory] === select.value);
+    const zone = listAll<HTMLElement>(sorting, `[data-${DataName.sortCategory}]`).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
     const bin = zone?.querySelector<HTMLElement>(`[data-${DataName.sortBin}]`);
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
@@ -214,7 +215,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const select = dragged?.querySelector<HTMLSelectElement>("select");
     if (!zone || !dragged || !select || zone.closest(`[data-${DataName.sorting}]`) !== dragged.closest(`[data-${DataName.sorting}]`)) return;
     event.preventDefault();
-    select.value = zone.dataset[DataName.sortCategory] ?? "";
+    select.value = data(zone)[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
     updateGates();
   });
@@ -222,8 +223,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- continue ---------- */
 
   function isComplete(block: HTMLElement): boolean {
-    if (block.dataset[DataName.complete] === "true") return true;
-    if (has(block, `data-${DataName.question}`)) return ["correct", "incorrect", "partial"].includes(block.dataset[DataName.state] ?? "") || isLocked(block);
+    if (data(block)[DataName.complete] === "true") return true;
+    if (has(block, `data-${DataName.question}`)) return ["correct", "incorrect", "partial"].includes(data(block)[DataName.state] ?? "") || isLocked(block);
     return false;
   }
 
@@ -243,12 +244,12 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains(ClassName.pager)) break;
       next.hidden = true;
-      next.dataset[DataName.gated] = "true";
+      data(next)[DataName.gated] = "true";
     }
   }
 
   function gateOpen(gate: HTMLElement): boolean {
-    if (gate.dataset[DataName.requireCompletion] !== "true") return true;
+    if (data(gate)[DataName.requireCompletion] !== "true") return true;
     const above: HTMLElement[] = [];
     for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
     return above.filter((block) => has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)).every(isComplete);
@@ -271,7 +272,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const revealed = gatedAfter(gate);
     for (const block of revealed) {
       block.hidden = false;
-      delete block.dataset[DataName.gated];
+      delete data(block)[DataName.gated];
     }
     gate.hidden = true;
     focusInto(revealed[0]);
@@ -293,8 +294,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (has(button, `data-${DataName.marker}`)) openMarker(button);
     else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
       const process = button.closest<HTMLElement>(`[data-${DataName.process}]`);
-      if (process) showStep(process, Number(process.dataset[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
-    } else if (button.dataset[DataName.next] !== undefined && button.closest(`[data-${DataName.scenario}]`)) choose(button);
+      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
+    } else if (data(button)[DataName.next] !== undefined && button.closest(`[data-${DataName.scenario}]`)) choose(button);
     else if (has(button, `data-${DataName.scenarioReplay}`)) {
       const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);

@@ -4,7 +4,7 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, around, fill, has, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { ClassName, DataName } from "../markup-names.ts";
 
@@ -52,7 +52,7 @@ export function installWidgets(text: RuntimeText): void {
     back.hidden = !showingBack;
     front.hidden = showingBack;
     card?.classList.toggle(ClassName.isFlipped, showingBack);
-    button.textContent = (showingBack ? button.dataset[DataName.showFront] : button.dataset[DataName.showBack]) ?? "";
+    button.textContent = (showingBack ? data(button)[DataName.showFront] : data(button)[DataName.showBack]) ?? "";
   }
 
   function move(button: HTMLElement, direction: "up" | "down"): void {
@@ -106,7 +106,7 @@ export function installWidgets(text: RuntimeText): void {
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
     const question = item.closest<HTMLElement>(`[data-${DataName.question}]`);
-    if (keep && question) question.dataset[DataName.touched] = "true";
+    if (keep && question) data(question)[DataName.touched] = "true";
     item.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
@@ -143,9 +143,10 @@ export function installWidgets(text: RuntimeText): void {
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
+    const direction = data(button)[DataName.move];
     if (button.getAttribute("role") === "tab") selectTab(button, false);
     else if (has(button, `data-${DataName.flip}`)) flip(button);
-    else if (button.dataset[DataName.move] === "up" || button.dataset[DataName.move] === "down") move(button, button.dataset[DataName.move]);
+    else if (direction === "up" || direction === "down") move(button, direction);
     else if (has(button, `data-${DataName.pick}`)) togglePick(button);
   });
 
