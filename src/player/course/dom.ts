@@ -63,3 +63,8 @@ export function data(element: HTMLElement | SVGElement | null | undefined): DOMS
 export function data(element: HTMLElement | SVGElement | null | undefined): DOMStringMap | undefined {
   return element?.dataset;
 }
+
+/** The selector `[data-<name>]` for a `data-` hook, written once (the player looks hooks up about a hundred times). */
+export function hook(name: string): string {
+  return `[data-${name}]`;
+}

@@ -8,7 +8,7 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, around, data, fieldOf, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
@@ -47,14 +47,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
-  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
+  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>(hook(DataName.lessonId));
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => data(lesson)?.[DataName.lessonKind] === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
-    const parts = listAll<HTMLElement>(question, `[data-${DataName.part}]`);
+    const parts = listAll<HTMLElement>(question, hook(DataName.part));
     return data(question)[DataName.questionType] === "sorting" ? parts.sort((a, b) => Number(data(a)[DataName.item]) - Number(data(b)[DataName.item])) : parts;
   };
-  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, `[data-${DataName.question}]`);
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, hook(DataName.question));
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
   const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (data(lesson)[DataName.feedbackMode] ?? "after_submit") : "immediate");
   const lessonIdOf = (lesson: HTMLElement | null | undefined): string => data(lesson)?.[DataName.lessonId] ?? "";
@@ -159,8 +159,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** Shows a graded question: its verdict always; marks, feedback and explanation unless the mode is `none`. */
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
     const shown = new Set(result.feedbackParts.map((part) => data(part)[DataName.feedbackId]));
-    for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}]`)) piece.hidden = !details || !shown.has(piece.id);
-    setIn(question, `[data-${DataName.explanation}]`, "hidden", !details);
+    for (const piece of all<HTMLElement>(question, hook(DataName.answerFeedback))) piece.hidden = !details || !shown.has(piece.id);
+    setIn(question, hook(DataName.explanation), "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
       const row = part.closest<HTMLElement>(`.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
@@ -168,19 +168,19 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else data(row)[DataName.result] = partResult ? "correct" : "incorrect";
     }
     data(question)[DataName.state] = stateOf(result.fraction);
-    setIn(question, `[data-${DataName.verdict}]`, "textContent", verdictText(result.fraction, pointsOf(question)));
+    setIn(question, hook(DataName.verdict), "textContent", verdictText(result.fraction, pointsOf(question)));
   }
 
   function clearGrade(question: HTMLElement): void {
     for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}], [data-${DataName.explanation}]`)) piece.hidden = true;
-    for (const row of all<HTMLElement>(question, `[data-${DataName.result}]`)) delete data(row)[DataName.result];
-    setIn(question, `[data-${DataName.verdict}]`, "textContent", "");
+    for (const row of all<HTMLElement>(question, hook(DataName.result))) delete data(row)[DataName.result];
+    setIn(question, hook(DataName.verdict), "textContent", "");
     delete data(question)[DataName.state];
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
     setIn<HTMLFieldSetElement, "disabled">(question, "fieldset", "disabled", locked);
-    setIn<HTMLButtonElement, "disabled">(question, `[data-${DataName.checkAnswer}]`, "disabled", locked);
+    setIn<HTMLButtonElement, "disabled">(question, hook(DataName.checkAnswer), "disabled", locked);
   }
 
   function report(question: HTMLElement, result: Grade): void {
@@ -233,14 +233,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   const initialOrders = new Map<Element, Element[]>();
-  for (const list of all(document, `[data-${DataName.orderingList}]`)) initialOrders.set(list, Array.from(list.children));
+  for (const list of all(document, hook(DataName.orderingList))) initialOrders.set(list, Array.from(list.children));
 
   function clearAnswer(question: HTMLElement): void {
     for (const part of partsOf(question)) {
       if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
       else if (fieldOf(part)) (part as HTMLInputElement).value = "";
     }
-    const list = one(question, `[data-${DataName.orderingList}]`);
+    const list = one(question, hook(DataName.orderingList));
     if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
     delete data(question)[DataName.touched];
   }
@@ -286,7 +286,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (grading === "ordering") {
       if (answer === "") return true;
-      const list = one(question, `[data-${DataName.orderingList}]`);
+      const list = one(question, hook(DataName.orderingList));
       const byItem = new Map(parts.map((part) => [data(part)[DataName.item], part]));
       const wanted = Array.from(answer, (digit) => byItem.get(String(indexOfDigit(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
@@ -300,9 +300,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
       const points = pointsOf(question);
-      setIn(question, `[data-${DataName.questionLegend}]`, "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
+      setIn(question, hook(DataName.questionLegend), "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
     });
-    for (const list of all(lesson, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
+    for (const list of all(lesson, hook(DataName.orderingList))) updateOrderingButtons(list);
   }
 
   function currentAttempt(lesson: HTMLElement): Attempt {
@@ -383,15 +383,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
   function showQuestionPage(lesson: HTMLElement, index: number): void {
-    const pager = one<HTMLElement>(lesson, `[data-${DataName.questionPager}]`);
+    const pager = one<HTMLElement>(lesson, hook(DataName.questionPager));
     const drawn = drawnOf(lesson);
     if (!pager || drawn.length === 0) return;
     const current = Math.min(Math.max(index, 0), drawn.length - 1);
     pagedLessons.set(lesson, current);
     drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
     pager.hidden = false;
-    setIn(pager, `[data-${DataName.questionCount}]`, "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
-    const [previous, next] = listAll<HTMLButtonElement>(pager, `[data-${DataName.questionStep}]`);
+    setIn(pager, hook(DataName.questionCount), "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
+    const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
   }
@@ -399,7 +399,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
     for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
-    setIn(lesson, `[data-${DataName.questionPager}]`, "hidden", true);
+    setIn(lesson, hook(DataName.questionPager), "hidden", true);
     pagedLessons.delete(lesson);
   }
 
@@ -410,9 +410,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else showAllQuestions(lesson);
     }
     const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-    setIn(lesson, `[data-${DataName.submitQuiz}]`, "hidden", state === "done");
-    setIn(lesson, `[data-${DataName.retryQuiz}]`, "hidden", state === "open" || left === 0);
-    if (state === "open") one(lesson, `[data-${DataName.quizResult}]`)?.replaceChildren();
+    setIn(lesson, hook(DataName.submitQuiz), "hidden", state === "done");
+    setIn(lesson, hook(DataName.retryQuiz), "hidden", state === "open" || left === 0);
+    if (state === "open") one(lesson, hook(DataName.quizResult))?.replaceChildren();
   }
 
   /* ---------- Checking, submitting, the result ---------- */
@@ -421,7 +421,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = lessonOf(question);
     if (!isAnswered(question)) {
       clearGrade(question);
-      setIn(question, `[data-${DataName.verdict}]`, "textContent", text.unanswered);
+      setIn(question, hook(DataName.verdict), "textContent", text.unanswered);
       data(question)[DataName.state] = "unanswered";
       return;
     }
@@ -432,7 +432,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       data(question)[DataName.checked] = "true";
       setLocked(question, true);
       save(lesson);
-      one<HTMLElement>(question, `[data-${DataName.feedbackRegion}]`)?.focus();
+      one<HTMLElement>(question, hook(DataName.feedbackRegion))?.focus();
     }
   }
 
@@ -443,14 +443,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
   function requestSubmit(lesson: HTMLElement): void {
     const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
-    const dialog = one<HTMLDialogElement>(lesson, `[data-${DataName.submitDialog}]`);
+    const dialog = one<HTMLDialogElement>(lesson, hook(DataName.submitDialog));
     if (unanswered.length === 0 || !dialog) {
       void submitQuiz(lesson);
       return;
     }
     const count = drawnOf(lesson).length;
-    setIn(dialog, `[data-${DataName.dialogTitle}]`, "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
-    one(dialog, `[data-${DataName.unansweredList}]`)?.replaceChildren(
+    setIn(dialog, hook(DataName.dialogTitle), "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    one(dialog, hook(DataName.unansweredList))?.replaceChildren(
       ...unanswered.map((question) => {
         const item = make("li", "");
         const button = item.appendChild(make("button", ClassName.linkButton, fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
@@ -461,7 +461,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     );
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
-    one<HTMLElement>(dialog, `[data-${DataName.dialogBack}]`)?.focus();
+    one<HTMLElement>(dialog, hook(DataName.dialogBack))?.focus();
   }
 
   function closeDialog(dialog: HTMLDialogElement): void {
@@ -535,7 +535,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    */
   function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
-    const result = one<HTMLElement>(lesson, `[data-${DataName.quizResult}]`);
+    const result = one<HTMLElement>(lesson, hook(DataName.quizResult));
     if (!result) return;
     const score = make("div", ClassName.resultScore);
     score.setAttribute("aria-hidden", "true");
@@ -619,7 +619,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   });
 
   const saveFrom = (target: EventTarget | null): void => {
-    const question = around<HTMLElement>(target, `[data-${DataName.question}]`);
+    const question = around<HTMLElement>(target, hook(DataName.question));
     const lesson = question ? lessonOf(question) : null;
     if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
   };
@@ -639,9 +639,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    const question = button.closest<HTMLElement>(`[data-${DataName.question}]`);
+    const question = button.closest<HTMLElement>(hook(DataName.question));
     const lesson = lessonOf(button);
-    const dialog = button.closest<HTMLDialogElement>(`[data-${DataName.submitDialog}]`);
+    const dialog = button.closest<HTMLDialogElement>(hook(DataName.submitDialog));
     if (has(button, `data-${DataName.checkAnswer}`) && question) void checkQuestion(question);
     else if (has(button, `data-${DataName.submitQuiz}`) && lesson) requestSubmit(lesson);
     else if (has(button, `data-${DataName.retryQuiz}`) && lesson) retryQuiz(lesson);

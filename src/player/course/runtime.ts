@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, data, fill, has, listAll, on, one, setIn } from "./dom.ts";
+import { all, data, fill, has, hook, listAll, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 import { DataName } from "../markup-names.ts";
@@ -15,7 +15,7 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = listAll<HTMLElement>(document, `[data-${DataName.page}]`);
+  const pages = listAll<HTMLElement>(document, hook(DataName.page));
   const lessonPages = pages.filter((page) => data(page)[DataName.lessonId] !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
     id: data(page)[DataName.lessonId] ?? "",
@@ -37,7 +37,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function pageFromFragment(): HTMLElement | null {
     const id = decodeURIComponent(window.location.hash.slice(1));
     const target = id ? document.getElementById(id) : null;
-    return target?.closest<HTMLElement>(`[data-${DataName.page}]`) ?? null;
+    return target?.closest<HTMLElement>(hook(DataName.page)) ?? null;
   }
 
   /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */
@@ -56,7 +56,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const state = lessonState(lessonId);
     if (state) data(link)[DataName.state] = state;
     else delete data(link)[DataName.state];
-    const note = one<HTMLElement>(link, `[data-${DataName.stateNote}]`);
+    const note = one<HTMLElement>(link, hook(DataName.stateNote));
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
@@ -69,9 +69,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    setIn<HTMLProgressElement, "value">(document, `[data-${DataName.progressBar}]`, "value", done);
-    setIn(document, `[data-${DataName.progressText}]`, "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
-    const start = one<HTMLAnchorElement>(document, `[data-${DataName.startCourse}]`);
+    setIn<HTMLProgressElement, "value">(document, hook(DataName.progressBar), "value", done);
+    setIn(document, hook(DataName.progressText), "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
+    const start = one<HTMLAnchorElement>(document, hook(DataName.startCourse));
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
     if (!start || !resumeAt || !page) return;
@@ -82,13 +82,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function showPage(page: HTMLElement, moveFocus: boolean): void {
     for (const other of pages) other.hidden = other !== page;
     currentPage = page;
-    for (const link of all<HTMLElement>(document, `[data-${DataName.contentsLink}]`)) {
+    for (const link of all<HTMLElement>(document, hook(DataName.contentsLink))) {
       if (data(link)[DataName.contentsLink] === page.id) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }
-    if (moveFocus) one<HTMLElement>(page, `[data-${DataName.pageHeading}]`)?.focus();
+    if (moveFocus) one<HTMLElement>(page, hook(DataName.pageHeading))?.focus();
     const lessonId = data(page)[DataName.lessonId];
-    const progress = one<HTMLElement>(document, `[data-${DataName.progress}]`);
+    const progress = one<HTMLElement>(document, hook(DataName.progress));
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
       if (has(page, `data-${DataName.completion}`)) showCompletion(page);
@@ -105,7 +105,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
   function showCompletion(page: HTMLElement): void {
-    const status = one<HTMLElement>(page, `[data-${DataName.completionStatus}]`);
+    const status = one<HTMLElement>(page, hook(DataName.completionStatus));
     if (!status) return;
     const state = progress();
     const remaining = lessons.length - state.visitedLessonIds.length;
@@ -183,7 +183,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     for (const page of lessonPages) {
       const lessonId = data(page)[DataName.lessonId] ?? "";
       const mark = passMarkOf(lessonId, data(page)[DataName.passingScore] === undefined ? null : Number(data(page)[DataName.passingScore]));
-      const label = one<HTMLElement>(page, `[data-${DataName.passMark}]`);
+      const label = one<HTMLElement>(page, hook(DataName.passMark));
       if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
     }
   }

@@ -4,7 +4,7 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, around, data, fill, has, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { ClassName, DataName } from "../markup-names.ts";
 
@@ -20,7 +20,7 @@ export function updateOrderingButtons(list: Element): void {
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = tab.closest<HTMLElement>("[role=tablist]");
-    const container = tab.closest<HTMLElement>(`[data-${DataName.tabs}]`);
+    const container = tab.closest<HTMLElement>(hook(DataName.tabs));
     if (!list || !container) return;
     for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
@@ -44,7 +44,7 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function flip(button: HTMLElement): void {
-    const card = button.closest<HTMLElement>(`[data-${DataName.flashcard}]`);
+    const card = button.closest<HTMLElement>(hook(DataName.flashcard));
     const front = card?.querySelector<HTMLElement>(`[data-${DataName.face}=front]`);
     const back = card?.querySelector<HTMLElement>(`[data-${DataName.face}=back]`);
     if (!front || !back) return;
@@ -71,7 +71,7 @@ export function installWidgets(text: RuntimeText): void {
     announce(item, text.moved);
   }
 
-  for (const list of all(document, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
+  for (const list of all(document, hook(DataName.orderingList))) updateOrderingButtons(list);
 
   /* ---------- ordering by pick, choose, confirm ---------- */
 
@@ -80,7 +80,7 @@ export function installWidgets(text: RuntimeText): void {
 
   function announce(item: HTMLElement, template: string): void {
     const list = item.parentElement;
-    const status = item.closest(`[data-${DataName.question}]`)?.querySelector<HTMLElement>(`[data-${DataName.orderingStatus}]`);
+    const status = item.closest(hook(DataName.question))?.querySelector<HTMLElement>(hook(DataName.orderingStatus));
     const items = Array.from(list?.children ?? []);
     if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
@@ -92,7 +92,7 @@ export function installWidgets(text: RuntimeText): void {
     const others = Array.from(list.children).filter((child) => child !== item);
     moving = true;
     list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
-    one<HTMLElement>(item, `[data-${DataName.pick}]`)?.focus();
+    one<HTMLElement>(item, hook(DataName.pick))?.focus();
     moving = false;
     updateOrderingButtons(list);
   }
@@ -101,11 +101,11 @@ export function installWidgets(text: RuntimeText): void {
     if (!picked) return;
     const { item, from } = picked;
     picked = null;
-    one(item, `[data-${DataName.pick}]`)?.setAttribute("aria-pressed", "false");
+    one(item, hook(DataName.pick))?.setAttribute("aria-pressed", "false");
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
-    const question = item.closest<HTMLElement>(`[data-${DataName.question}]`);
+    const question = item.closest<HTMLElement>(hook(DataName.question));
     if (keep && question) data(question)[DataName.touched] = "true";
     item.dispatchEvent(new Event("change", { bubbles: true }));
   }
@@ -155,7 +155,7 @@ export function installWidgets(text: RuntimeText): void {
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
-  const contents = one<HTMLDetailsElement>(document, `[data-${DataName.contents}]`);
+  const contents = one<HTMLDetailsElement>(document, hook(DataName.contents));
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {
