@@ -3,8 +3,9 @@
  * method's name, and the player calls these over a hundred and fifty times, so `one(root, "…")` ships
  * ~12 bytes shorter than `root.querySelector("…")` each time (bench/NOTES.md "Page weight").
  */
-export function one<E extends Element = Element>(root: ParentNode, selector: string): E | null {
-  return root.querySelector<E>(selector);
+/** The first element under `root` (none when there is no root) that matches `selector`. */
+export function one<E extends Element = Element>(root: ParentNode | null | undefined, selector: string): E | null {
+  return root?.querySelector<E>(selector) ?? null;
 }
 
 export function all<E extends Element = Element>(root: ParentNode, selector: string): NodeListOf<E> {

@@ -37,7 +37,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function openMarker(button: HTMLElement): void {
-    const graphic = button.closest<HTMLElement>(hook(DataName.labeledGraphic));
+    const graphic = around<HTMLElement>(button, hook(DataName.labeledGraphic));
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
     for (const other of all<HTMLElement>(graphic, hook(DataName.marker))) {
@@ -91,7 +91,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
     for (const scene of all<HTMLElement>(scenario, hook(DataName.scene))) scene.hidden = data(scene)[DataName.scene] !== id;
     const scene = sceneOf(scenario, id);
-    const ending = scene?.querySelector<HTMLElement>(hook(DataName.ending));
+    const ending = one<HTMLElement>(scene, hook(DataName.ending));
     setIn(scenario, hook(DataName.scenarioActions), "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
@@ -130,14 +130,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function choose(button: HTMLElement): void {
-    const scenario = button.closest<HTMLElement>(hook(DataName.scenario));
+    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
     if (!scenario || isLocked(scenario)) return;
     const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
     const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
     if (status) {
       const said = make("p", ClassName.scenarioChosen, fill(text.youChose, { choice: button.textContent ?? "" }));
-      const feedback = button.parentElement?.querySelector<HTMLElement>(hook(DataName.choiceFeedback));
+      const feedback = one<HTMLElement>(button.parentElement, hook(DataName.choiceFeedback));
       status.replaceChildren(said, ...(feedback ? [Object.assign(feedback.cloneNode(true) as HTMLElement, { hidden: false })] : []));
     }
     showScene(scenario, next, true);
@@ -149,7 +149,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     Object.assign(data(scenario), { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
     const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
     status?.append(make("p", ClassName.scenarioEnded, fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
-    const lesson = scenario.closest<HTMLElement>(hook(DataName.lessonId));
+    const lesson = around<HTMLElement>(scenario, hook(DataName.lessonId));
     if (data(lesson)?.[DataName.lessonKind] === "quiz") return;
     recorder.announceQuestionAnswer({
       lessonId: data(lesson)?.[DataName.lessonId] ?? "",
@@ -174,15 +174,15 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function placeItem(item: HTMLElement, moveFocus: boolean): void {
     const select = one<HTMLSelectElement>(item, "select");
-    const sorting = item.closest<HTMLElement>(hook(DataName.sorting));
+    const sorting = around<HTMLElement>(item, hook(DataName.sorting));
     if (!select || !sorting) return;
     const zone = listAll<HTMLElement>(sorting, hook(DataName.sortCategory)).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
-    const bin = zone?.querySelector<HTMLElement>(hook(DataName.sortBin));
+    const bin = one<HTMLElement>(zone, hook(DataName.sortBin));
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
     if (moveFocus) select.focus();
-    const status = sorting.parentElement?.querySelector<HTMLElement>(hook(DataName.sortStatus));
-    const category = zone?.querySelector(`.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
+    const status = one<HTMLElement>(sorting.parentElement, hook(DataName.sortStatus));
+    const category = one(zone, `.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
     if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
   }
 
@@ -196,7 +196,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   on("dragstart", (event) => {
     const item = around<HTMLElement>(event.target, hook(DataName.sortItem));
-    if (!item || !item.closest(`.${ClassName.isEnhanced}`) || isLocked(item.closest<HTMLElement>(hook(DataName.question)) ?? item)) return;
+    if (!item || !around(item, `.${ClassName.isEnhanced}`) || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
     dragged = item;
     item.classList.add(ClassName.isDragging);
     event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
@@ -208,12 +208,12 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   });
   on("dragover", (event) => {
     const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
-    if (zone && dragged && zone.closest(hook(DataName.sorting)) === dragged.closest(hook(DataName.sorting))) event.preventDefault();
+    if (zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting))) event.preventDefault();
   });
   on("drop", (event) => {
     const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
-    const select = dragged?.querySelector<HTMLSelectElement>("select");
-    if (!zone || !dragged || !select || zone.closest(hook(DataName.sorting)) !== dragged.closest(hook(DataName.sorting))) return;
+    const select = one<HTMLSelectElement>(dragged, "select");
+    if (!zone || !dragged || !select || around(zone, hook(DataName.sorting)) !== around(dragged, hook(DataName.sorting))) return;
     event.preventDefault();
     select.value = data(zone)[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
@@ -293,22 +293,22 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!button) return;
     if (has(button, `data-${DataName.marker}`)) openMarker(button);
     else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
-      const process = button.closest<HTMLElement>(hook(DataName.process));
+      const process = around<HTMLElement>(button, hook(DataName.process));
       if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
-    } else if (data(button)[DataName.next] !== undefined && button.closest(hook(DataName.scenario))) choose(button);
+    } else if (data(button)[DataName.next] !== undefined && around(button, hook(DataName.scenario))) choose(button);
     else if (has(button, `data-${DataName.scenarioReplay}`)) {
-      const scenario = button.closest<HTMLElement>(hook(DataName.scenario));
+      const scenario = around<HTMLElement>(button, hook(DataName.scenario));
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);
     } else if (has(button, `data-${DataName.continueButton}`)) {
-      const gate = button.closest<HTMLElement>(hook(DataName.continue));
+      const gate = around<HTMLElement>(button, hook(DataName.continue));
       if (gate) pass(gate);
       return;
     } else if (has(button, `data-${DataName.retryQuiz}`)) {
-      const lesson = button.closest<HTMLElement>(hook(DataName.lessonId));
+      const lesson = around<HTMLElement>(button, hook(DataName.lessonId));
       for (const scenario of lesson?.querySelectorAll<HTMLElement>(hook(DataName.scenario)) ?? []) resetScenario(scenario);
       for (const item of lesson?.querySelectorAll<HTMLElement>(hook(DataName.sortItem)) ?? []) placeItem(item, false);
     } else if (has(button, `data-${DataName.submitQuiz}`)) {
-      for (const actions of button.closest(hook(DataName.lessonId))?.querySelectorAll<HTMLElement>(hook(DataName.scenarioActions)) ?? []) actions.hidden = true;
+      for (const actions of around(button, hook(DataName.lessonId))?.querySelectorAll<HTMLElement>(hook(DataName.scenarioActions)) ?? []) actions.hidden = true;
     }
     updateGates();
   });
@@ -317,8 +317,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
   const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
     const select = target instanceof HTMLSelectElement ? target : null;
-    const item = select?.closest<HTMLElement>(hook(DataName.sortItem)) ?? null;
-    return item && item.closest(`.${ClassName.isEnhanced}`) ? item : null;
+    const item = around<HTMLElement>(select, hook(DataName.sortItem));
+    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
   };
   on("change", (event) => {
     const item = sortItemOf(event.target);

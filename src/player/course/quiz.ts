@@ -47,7 +47,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
-  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>(hook(DataName.lessonId));
+  const lessonOf = (element: HTMLElement): HTMLElement | null => around<HTMLElement>(element, hook(DataName.lessonId));
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => data(lesson)?.[DataName.lessonKind] === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
@@ -163,7 +163,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     setIn(question, hook(DataName.explanation), "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
-      const row = part.closest<HTMLElement>(`.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
+      const row = around<HTMLElement>(part, `.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
       if (partResult === undefined || !details) delete data(row)[DataName.result];
       else data(row)[DataName.result] = partResult ? "correct" : "incorrect";
     }
@@ -473,7 +473,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = question ? lessonOf(question) : null;
     if (question && lesson && pagedLessons.has(lesson)) showQuestionPage(lesson, drawnOf(lesson).indexOf(question));
     question?.scrollIntoView({ block: "center" });
-    question?.querySelector<HTMLElement>("input, select, button:not([disabled])")?.focus();
+    one<HTMLElement>(question, "input, select, button:not([disabled])")?.focus();
   }
 
   async function submitQuiz(lesson: HTMLElement): Promise<void> {
@@ -639,9 +639,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    const question = button.closest<HTMLElement>(hook(DataName.question));
+    const question = around<HTMLElement>(button, hook(DataName.question));
     const lesson = lessonOf(button);
-    const dialog = button.closest<HTMLDialogElement>(hook(DataName.submitDialog));
+    const dialog = around<HTMLDialogElement>(button, hook(DataName.submitDialog));
     if (has(button, `data-${DataName.checkAnswer}`) && question) void checkQuestion(question);
     else if (has(button, `data-${DataName.submitQuiz}`) && lesson) requestSubmit(lesson);
     else if (has(button, `data-${DataName.retryQuiz}`) && lesson) retryQuiz(lesson);

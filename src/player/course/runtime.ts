@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, data, fill, has, hook, listAll, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, listAll, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 import { DataName } from "../markup-names.ts";
@@ -37,7 +37,7 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function pageFromFragment(): HTMLElement | null {
     const id = decodeURIComponent(window.location.hash.slice(1));
     const target = id ? document.getElementById(id) : null;
-    return target?.closest<HTMLElement>(hook(DataName.page)) ?? null;
+    return around<HTMLElement>(target, hook(DataName.page));
   }
 
   /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */

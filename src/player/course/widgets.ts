@@ -19,8 +19,8 @@ export function updateOrderingButtons(list: Element): void {
 
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
-    const list = tab.closest<HTMLElement>("[role=tablist]");
-    const container = tab.closest<HTMLElement>(hook(DataName.tabs));
+    const list = around<HTMLElement>(tab, "[role=tablist]");
+    const container = around<HTMLElement>(tab, hook(DataName.tabs));
     if (!list || !container) return;
     for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
@@ -33,7 +33,7 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function onTabKey(event: KeyboardEvent, tab: HTMLElement): void {
-    const tabs = Array.from(tab.closest("[role=tablist]")?.querySelectorAll<HTMLElement>("[role=tab]") ?? []);
+    const tabs = Array.from(around(tab, "[role=tablist]")?.querySelectorAll<HTMLElement>("[role=tab]") ?? []);
     const index = tabs.indexOf(tab);
     const targets: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
     const target = targets[event.key];
@@ -44,9 +44,9 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function flip(button: HTMLElement): void {
-    const card = button.closest<HTMLElement>(hook(DataName.flashcard));
-    const front = card?.querySelector<HTMLElement>(`[data-${DataName.face}=front]`);
-    const back = card?.querySelector<HTMLElement>(`[data-${DataName.face}=back]`);
+    const card = around<HTMLElement>(button, hook(DataName.flashcard));
+    const front = one<HTMLElement>(card, `[data-${DataName.face}=front]`);
+    const back = one<HTMLElement>(card, `[data-${DataName.face}=back]`);
     if (!front || !back) return;
     const showingBack = back.hidden;
     back.hidden = !showingBack;
@@ -56,7 +56,7 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function move(button: HTMLElement, direction: "up" | "down"): void {
-    const item = button.closest<HTMLElement>("li");
+    const item = around<HTMLElement>(button, "li");
     const list = item?.parentElement;
     if (!item || !list) return;
     const sibling = direction === "up" ? item.previousElementSibling : item.nextElementSibling;
@@ -80,7 +80,7 @@ export function installWidgets(text: RuntimeText): void {
 
   function announce(item: HTMLElement, template: string): void {
     const list = item.parentElement;
-    const status = item.closest(hook(DataName.question))?.querySelector<HTMLElement>(hook(DataName.orderingStatus));
+    const status = one<HTMLElement>(around(item, hook(DataName.question)), hook(DataName.orderingStatus));
     const items = Array.from(list?.children ?? []);
     if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
@@ -105,13 +105,13 @@ export function installWidgets(text: RuntimeText): void {
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
-    const question = item.closest<HTMLElement>(hook(DataName.question));
+    const question = around<HTMLElement>(item, hook(DataName.question));
     if (keep && question) data(question)[DataName.touched] = "true";
     item.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function togglePick(button: HTMLElement): void {
-    const item = button.closest<HTMLElement>("li");
+    const item = around<HTMLElement>(button, "li");
     if (!item) return;
     if (picked?.item === item) return drop(true);
     drop(true);
@@ -122,7 +122,7 @@ export function installWidgets(text: RuntimeText): void {
 
   on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
-    const item = target?.hasAttribute(`data-${DataName.pick}`) ? target.closest<HTMLElement>("li") : null;
+    const item = target && has(target, `data-${DataName.pick}`) ? around<HTMLElement>(target, "li") : null;
     if (!item || picked?.item !== item) return;
     const index = Array.from(item.parentElement?.children ?? []).indexOf(item);
     const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Number.MAX_SAFE_INTEGER };
