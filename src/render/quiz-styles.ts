@@ -8,7 +8,9 @@ import { ClassName, DataName } from "../player/markup-names.ts";
 export const quizStyles = `
 .${ClassName.choiceList} { display: grid; gap: 0.625rem; }
 /* Full-width choice cards: the whole card is the label, the mark is drawn (radio round, checkbox square). */
-.${ClassName.choice} { position: relative; border: 2px solid var(--hairline); border-radius: var(--radius); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
+/* The rounded boxes, in one list. */
+.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}, .${ClassName.answerFeedback}, .${ClassName.explanation}, .${ClassName.quizPanel}, .${ClassName.quizResult}, .${ClassName.submitDialog} { border-radius: var(--radius); }
+.${ClassName.choice} { position: relative; border: 2px solid var(--hairline); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
 .${ClassName.choice}:hover { border-color: var(--border); background: var(--surface); }
 .${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; cursor: pointer; min-height: 1.5rem; }
 .${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; margin: 0; border: 2px solid var(--border); background: var(--background); cursor: pointer; }
@@ -29,9 +31,9 @@ export const quizStyles = `
 [data-${DataName.result}] label::after, [data-${DataName.result}] .${ClassName.orderingText}::after { content: " " var(--result-mark) / ""; color: var(--result-colour); font-weight: 700; }
 input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
 .${ClassName.matchingList}, .${ClassName.orderingList} { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
-.${ClassName.matchingRow} { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
+.${ClassName.matchingRow} { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); }
 .${ClassName.orderingList} { counter-reset: ordering; }
-.${ClassName.orderingItem} { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
+.${ClassName.orderingItem} { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); background: var(--background); }
 .${ClassName.orderingItem}::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
 .${ClassName.orderingText} { flex: 1; text-align: start; font: inherit; color: inherit; background: none; border: 0; padding: 0.25rem; cursor: grab; }
 .${ClassName.orderingItem}:has([aria-pressed="true"]) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
@@ -42,16 +44,16 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.questionActions} { margin-top: 1rem; }
 .${ClassName.questionFeedback}:focus { outline: none; }
 .${ClassName.questionFeedback}:focus-visible { outline: 3px solid var(--focus); }
-.${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--hairline); }
+.${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; background: var(--surface); border: 1px solid var(--hairline); }
 .${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { margin: 0; font-weight: 700; }
 .${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
-.${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
+.${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); background: #eff6ff; }
 .${ClassName.quizPanel} > p { margin-top: 0; }
 .${ClassName.quizActions} { display: flex; flex-wrap: wrap; gap: 0.75rem; }
 .${ClassName.questionPager} { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
 .${ClassName.questionCount} { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
-.${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); border-radius: var(--radius); background: var(--background); color: var(--text); }
+.${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); background: var(--background); color: var(--text); }
 .${ClassName.quizResult}:empty { display: none; }
 .${ClassName.quizResult}:focus { outline: none; }
 .${ClassName.quizResult}:focus-visible { outline: 3px solid var(--focus); }
@@ -69,7 +71,7 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 [data-${DataName.review}="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
 [data-${DataName.review}="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
 .${ClassName.questionResults} li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
-.${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
+.${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); color: var(--text); background: var(--background); }
 .${ClassName.submitDialog}::backdrop { background: rgb(15 23 42 / 0.6); }
 .${ClassName.submitDialog} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .${ClassName.unansweredList} { padding-left: 1.25rem; }

@@ -23,7 +23,9 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; border-radius: 2px; }
 .${ClassName.siteHeader} :focus-visible { outline-color: #ffffff; }
 .${ClassName.visuallyHidden} { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
-.${ClassName.skipLink} { position: absolute; left: 0.75rem; top: -4rem; z-index: 10; padding: 0.5rem 1rem; background: var(--accent-strong); color: var(--on-accent); border-radius: var(--radius); }
+/* The rounded boxes, in one list. */
+.${ClassName.skipLink}, .${ClassName.contentsDisclosure} > summary, .${ClassName.lessonBanner} img, pre, .${ClassName.callout}, .${ClassName.accordionItem}, .${ClassName.transcript}, .${ClassName.flashcard}, .${ClassName.button}, .${ClassName.question}, .${ClassName.blockUnavailable} { border-radius: var(--radius); }
+.${ClassName.skipLink} { position: absolute; left: 0.75rem; top: -4rem; z-index: 10; padding: 0.5rem 1rem; background: var(--accent-strong); color: var(--on-accent); }
 .${ClassName.skipLink}:focus { top: 0.75rem; }
 .${ClassName.skipLink}:visited { color: var(--on-accent); }
 .${ClassName.siteHeader} { background: #0f172a; color: #f8fafc; }
@@ -33,7 +35,7 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .${ClassName.progress} { margin: 0; font-size: 0.9375rem; }
 .${ClassName.layout} { max-width: 80rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; display: grid; grid-template-columns: minmax(15rem, 19rem) minmax(0, 1fr); gap: 2.5rem; align-items: start; }
 .${ClassName.contentsDisclosure} { position: sticky; top: 1rem; max-height: calc(100vh - 2rem); overflow-y: auto; }
-.${ClassName.contentsDisclosure} > summary { cursor: pointer; font-weight: 700; padding: 0.625rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); }
+.${ClassName.contentsDisclosure} > summary { cursor: pointer; font-weight: 700; padding: 0.625rem 0.875rem; border: 1px solid var(--border); background: var(--surface); }
 .${ClassName.contents} ol { list-style: none; margin: 0; padding: 0; }
 .${ClassName.contents} > ol > li { margin-bottom: 1rem; }
 .${ClassName.contents} .${ClassName.moduleTitle} { display: block; font-weight: 700; font-size: 0.9375rem; color: var(--muted); margin: 0 0 0.25rem; }
@@ -60,7 +62,7 @@ h1:focus-visible { outline: 3px solid var(--focus); }
 .${ClassName.eyebrow} { margin: 0; color: var(--muted); font-weight: 600; font-size: 0.9375rem; }
 .${ClassName.lessonMeta} { color: var(--muted); margin: 0 0 1.5rem; }
 .${ClassName.lessonBanner} { margin: 0 0 1.25rem; }
-.${ClassName.lessonBanner} img { display: block; width: 100%; height: auto; max-height: 18rem; object-fit: cover; border-radius: var(--radius); }
+.${ClassName.lessonBanner} img { display: block; width: 100%; height: auto; max-height: 18rem; object-fit: cover; }
 @media (max-width: 40rem) { .${ClassName.lessonBanner} img { max-height: 12rem; } }
 .${ClassName.courseMeta} { margin: 0 0 1.5rem; display: grid; gap: 0.25rem; }
 .${ClassName.courseMeta} > div { display: flex; flex-wrap: wrap; gap: 0 0.5rem; }
@@ -68,7 +70,7 @@ h1:focus-visible { outline: 3px solid var(--focus); }
 .${ClassName.courseMeta} dt::after { content: ":"; }
 .${ClassName.courseMeta} dd { margin: 0; }
 .${ClassName.block} { margin: 1.5rem 0; }
-pre { background: #0f172a; color: #f1f5f9; padding: 1rem; border-radius: var(--radius); overflow-x: auto; font-size: 0.9375rem; line-height: 1.5; }
+pre { background: #0f172a; color: #f1f5f9; padding: 1rem; overflow-x: auto; font-size: 0.9375rem; line-height: 1.5; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 :not(pre) > code { background: var(--surface); border: 1px solid var(--hairline); border-radius: 0.25rem; padding: 0 0.25rem; font-size: 0.9375em; }
 pre:focus-visible { outline-offset: 3px; }
@@ -81,7 +83,7 @@ th, td { border: 1px solid var(--hairline); padding: 0.375rem 0.625rem; text-ali
 hr.${ClassName.divider} { border: 0; border-top: 2px solid var(--hairline); margin: 2.5rem 0; }
 .${ClassName.quote} blockquote { margin: 0; padding: 0.25rem 1.25rem; border-left: 4px solid var(--accent); font-size: 1.125rem; font-style: italic; }
 /* A callout variant sets its tint, border and title colours; the theme's rules may override the tint. */
-.${ClassName.callout} { border: 1px solid var(--callout-border, var(--border)); border-left-width: 6px; border-radius: var(--radius); padding: 0.875rem 1.125rem; background: var(--callout-tint, var(--surface)); }
+.${ClassName.callout} { border: 1px solid var(--callout-border, var(--border)); border-left-width: 6px; padding: 0.875rem 1.125rem; background: var(--callout-tint, var(--surface)); }
 .${ClassName.calloutTitle} { margin: 0 0 0.25rem; font-weight: 700; color: var(--callout-title); }
 .${ClassName.calloutBody} > :last-child { margin-bottom: 0; }
 .${ClassName.calloutInfo} { --callout-tint: #eff6ff; --callout-border: #1d4ed8; --callout-title: #1e3a8a; }
@@ -90,28 +92,28 @@ hr.${ClassName.divider} { border: 0; border-top: 2px solid var(--hairline); marg
 .${ClassName.calloutWarning} { --callout-tint: #fffbeb; --callout-border: #b45309; --callout-title: #92400e; }
 .${ClassName.calloutDanger} { --callout-tint: #fef2f2; --callout-border: #b91c1c; --callout-title: #991b1b; }
 details > summary { cursor: pointer; }
-.${ClassName.accordionItem} { border: 1px solid var(--border); border-radius: var(--radius); margin-bottom: 0.5rem; }
+.${ClassName.accordionItem} { border: 1px solid var(--border); margin-bottom: 0.5rem; }
 .${ClassName.accordionItem} > summary { padding: 0.75rem 1rem; font-weight: 600; }
 .${ClassName.accordionBody} { padding: 0 1rem 0.75rem; }
-.${ClassName.transcript} { margin-top: 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); padding: 0.5rem 0.875rem; }
+.${ClassName.transcript} { margin-top: 0.75rem; border: 1px solid var(--hairline); padding: 0.5rem 0.875rem; }
 .${ClassName.transcript} > summary { font-weight: 600; }
 .${ClassName.tabList} { display: flex; flex-wrap: wrap; gap: 0.25rem; border-bottom: 2px solid var(--border); }
 .${ClassName.tab} { font: inherit; padding: 0.5rem 1rem; border: 1px solid transparent; border-bottom: 0; border-radius: var(--radius) var(--radius) 0 0; background: transparent; color: var(--text); cursor: pointer; margin-bottom: -2px; min-height: 2.75rem; }
 .${ClassName.tab}[aria-selected="true"] { border-color: var(--border); border-bottom: 3px solid var(--background); background: var(--background); font-weight: 700; color: var(--accent-strong); }
 .${ClassName.tabPanel} { padding: 0.75rem 0.25rem; }
 .${ClassName.flashcards} { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 1rem; }
-.${ClassName.flashcard} { border: 1px solid var(--border); border-radius: var(--radius); padding: 1rem; display: flex; flex-direction: column; gap: 0.75rem; min-height: 11rem; background: var(--surface); transition: background-color 0.2s ease; }
+.${ClassName.flashcard} { border: 1px solid var(--border); padding: 1rem; display: flex; flex-direction: column; gap: 0.75rem; min-height: 11rem; background: var(--surface); transition: background-color 0.2s ease; }
 .${ClassName.flashcard}.${ClassName.isFlipped} { background: #eef2ff; }
 .${ClassName.flashcardLabel} { margin: 0; font-size: 0.875rem; color: var(--muted); }
 .${ClassName.flashcardFaces} { flex: 1; }
 .${ClassName.flashcardFront} p { font-weight: 700; font-size: 1.125rem; margin: 0; }
 .${ClassName.flashcardBack} > :first-child { margin-top: 0; }
-.${ClassName.button} { font: inherit; display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.75rem; padding: 0.5rem 1.125rem; border: 2px solid var(--accent); border-radius: var(--radius); background: var(--background); color: var(--accent-strong); font-weight: 600; cursor: pointer; text-decoration: none; }
+.${ClassName.button} { font: inherit; display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.75rem; padding: 0.5rem 1.125rem; border: 2px solid var(--accent); background: var(--background); color: var(--accent-strong); font-weight: 600; cursor: pointer; text-decoration: none; }
 .${ClassName.button}:hover { background: #e0e7ff; }
 .${ClassName.buttonPrimary}, a.${ClassName.buttonPrimary}:visited { background: var(--accent); color: var(--on-accent); }
 .${ClassName.buttonPrimary}:hover { background: var(--accent-strong); color: var(--on-accent); }
 .${ClassName.button}:disabled { border-color: var(--border); color: var(--muted); background: var(--surface); cursor: not-allowed; }
-.${ClassName.question} { border: 1px solid var(--hairline); border-radius: var(--radius); padding: 1.5rem; background: var(--background); box-shadow: 0 1px 2px rgb(16 24 40 / 0.06), 0 4px 12px rgb(16 24 40 / 0.06); }
+.${ClassName.question} { border: 1px solid var(--hairline); padding: 1.5rem; background: var(--background); box-shadow: 0 1px 2px rgb(16 24 40 / 0.06), 0 4px 12px rgb(16 24 40 / 0.06); }
 .${ClassName.questionFieldset} { border: 0; margin: 0; padding: 0; min-width: 0; }
 .${ClassName.questionLegend} { padding: 0; font-weight: 700; color: var(--muted); font-size: 0.9375rem; }
 .${ClassName.questionPrompt} { font-size: 1.0625rem; }
@@ -141,7 +143,7 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .${ClassName.pager} .${ClassName.next} { margin-left: auto; }
 .${ClassName.pager} a:visited { color: var(--accent-strong); }
 .${ClassName.pager} a.${ClassName.buttonPrimary}:visited { color: var(--on-accent); }
-.${ClassName.blockUnavailable} { padding: 0.75rem 1rem; border: 2px dashed var(--incorrect); color: var(--incorrect); border-radius: var(--radius); }
+.${ClassName.blockUnavailable} { padding: 0.75rem 1rem; border: 2px dashed var(--incorrect); color: var(--incorrect); }
 @media (min-width: 56rem) {
   .${ClassName.contentsDisclosure} > summary { display: none; }
 }
