@@ -69,3 +69,13 @@ export function data(element: HTMLElement | SVGElement | null | undefined): DOMS
 export function hook(name: string): string {
   return `[data-${name}]`;
 }
+
+/** `setIn` for the element a `data-` hook marks. */
+export function setInHook<E extends Element = HTMLElement, K extends keyof E = keyof E>(root: ParentNode, name: string, property: K, value: E[K]): E | null {
+  return setIn<E, K>(root, hook(name), property, value);
+}
+
+/** Writes the text of the element a `data-` hook marks, when there is one (verdicts, counts, statuses). */
+export function textInHook(root: ParentNode, name: string, text: string): void {
+  setIn(root, hook(name), "textContent", text);
+}

@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, around, data, fill, has, hook, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, listAll, make, on, one, setInHook, textInHook } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -62,9 +62,9 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
     data(process)[DataName.currentStep] = String(current);
-    const previous = setIn<HTMLButtonElement, "disabled">(process, hook(DataName.stepPrevious), "disabled", current === 0);
-    const next = setIn<HTMLButtonElement, "disabled">(process, hook(DataName.stepNext), "disabled", current === steps.length - 1);
-    setIn(process, hook(DataName.stepStatus), "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
+    const previous = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepPrevious, "disabled", current === 0);
+    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", current === steps.length - 1);
+    textInHook(process, DataName.stepStatus, fill(text.stepStatus, { number: current + 1, count: steps.length }));
     if (current === steps.length - 1) data(process)[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
@@ -76,7 +76,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpProcess(process: HTMLElement): void {
     process.classList.add(ClassName.isEnhanced);
-    setIn(process, hook(DataName.processControls), "hidden", false);
+    setInHook(process, DataName.processControls, "hidden", false);
     showStep(process, 0, false);
   }
 
@@ -92,7 +92,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (const scene of all<HTMLElement>(scenario, hook(DataName.scene))) scene.hidden = data(scene)[DataName.scene] !== id;
     const scene = sceneOf(scenario, id);
     const ending = one<HTMLElement>(scene, hook(DataName.ending));
-    setIn(scenario, hook(DataName.scenarioActions), "hidden", !ending || isLocked(scenario));
+    setInHook(scenario, DataName.scenarioActions, "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
   }
@@ -112,7 +112,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
     const start = data(scenario)[DataName.start] ?? "";
     paths.set(scenario, [start]);
-    setIn(scenario, hook(DataName.scenarioStatus), "textContent", "");
+    textInHook(scenario, DataName.scenarioStatus, "");
     showScene(scenario, start, moveFocus);
   }
 
@@ -125,7 +125,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       link.replaceWith(button);
     }
     for (const feedback of all<HTMLElement>(scenario, hook(DataName.choiceFeedback))) feedback.hidden = true;
-    setIn(scenario, hook(DataName.scenarioReplay), "textContent", text.playAgain);
+    textInHook(scenario, DataName.scenarioReplay, text.playAgain);
     startScenario(scenario, false);
   }
 
@@ -188,7 +188,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpSorting(sorting: HTMLElement): void {
     sorting.classList.add(ClassName.isEnhanced);
-    setIn(sorting, hook(DataName.sortCategories), "hidden", false);
+    setInHook(sorting, DataName.sortCategories, "hidden", false);
     for (const item of all<HTMLElement>(sorting, hook(DataName.sortItem))) placeItem(item, false);
   }
 
@@ -260,7 +260,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       const button = one<HTMLElement>(gate, hook(DataName.continueButton));
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      setIn(gate, hook(DataName.continueHint), "hidden", open);
+      setInHook(gate, DataName.continueHint, "hidden", open);
     }
   }
 

@@ -8,7 +8,7 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, setIn, setInHook, textInHook } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
@@ -160,7 +160,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
     const shown = new Set(result.feedbackParts.map((part) => data(part)[DataName.feedbackId]));
     for (const piece of all<HTMLElement>(question, hook(DataName.answerFeedback))) piece.hidden = !details || !shown.has(piece.id);
-    setIn(question, hook(DataName.explanation), "hidden", !details);
+    setInHook(question, DataName.explanation, "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
       const row = around<HTMLElement>(part, `.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
@@ -168,19 +168,19 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else data(row)[DataName.result] = partResult ? "correct" : "incorrect";
     }
     data(question)[DataName.state] = stateOf(result.fraction);
-    setIn(question, hook(DataName.verdict), "textContent", verdictText(result.fraction, pointsOf(question)));
+    textInHook(question, DataName.verdict, verdictText(result.fraction, pointsOf(question)));
   }
 
   function clearGrade(question: HTMLElement): void {
     for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}], [data-${DataName.explanation}]`)) piece.hidden = true;
     for (const row of all<HTMLElement>(question, hook(DataName.result))) delete data(row)[DataName.result];
-    setIn(question, hook(DataName.verdict), "textContent", "");
+    textInHook(question, DataName.verdict, "");
     delete data(question)[DataName.state];
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
     setIn<HTMLFieldSetElement, "disabled">(question, "fieldset", "disabled", locked);
-    setIn<HTMLButtonElement, "disabled">(question, hook(DataName.checkAnswer), "disabled", locked);
+    setInHook<HTMLButtonElement, "disabled">(question, DataName.checkAnswer, "disabled", locked);
   }
 
   function report(question: HTMLElement, result: Grade): void {
@@ -300,7 +300,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
       const points = pointsOf(question);
-      setIn(question, hook(DataName.questionLegend), "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
+      textInHook(question, DataName.questionLegend, fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
     });
     for (const list of all(lesson, hook(DataName.orderingList))) updateOrderingButtons(list);
   }
@@ -390,7 +390,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     pagedLessons.set(lesson, current);
     drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
     pager.hidden = false;
-    setIn(pager, hook(DataName.questionCount), "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
+    textInHook(pager, DataName.questionCount, fill(text.questionCount, { number: current + 1, count: drawn.length }));
     const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
@@ -399,7 +399,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
     for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
-    setIn(lesson, hook(DataName.questionPager), "hidden", true);
+    setInHook(lesson, DataName.questionPager, "hidden", true);
     pagedLessons.delete(lesson);
   }
 
@@ -410,8 +410,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else showAllQuestions(lesson);
     }
     const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-    setIn(lesson, hook(DataName.submitQuiz), "hidden", state === "done");
-    setIn(lesson, hook(DataName.retryQuiz), "hidden", state === "open" || left === 0);
+    setInHook(lesson, DataName.submitQuiz, "hidden", state === "done");
+    setInHook(lesson, DataName.retryQuiz, "hidden", state === "open" || left === 0);
     if (state === "open") one(lesson, hook(DataName.quizResult))?.replaceChildren();
   }
 
@@ -421,7 +421,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = lessonOf(question);
     if (!isAnswered(question)) {
       clearGrade(question);
-      setIn(question, hook(DataName.verdict), "textContent", text.unanswered);
+      textInHook(question, DataName.verdict, text.unanswered);
       data(question)[DataName.state] = "unanswered";
       return;
     }
@@ -449,7 +449,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       return;
     }
     const count = drawnOf(lesson).length;
-    setIn(dialog, hook(DataName.dialogTitle), "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    textInHook(dialog, DataName.dialogTitle, fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
     one(dialog, hook(DataName.unansweredList))?.replaceChildren(
       ...unanswered.map((question) => {
         const item = make("li", "");

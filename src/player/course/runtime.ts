@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, around, data, fill, has, hook, listAll, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, listAll, on, one, setInHook, textInHook } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 import { DataName } from "../markup-names.ts";
@@ -69,8 +69,8 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    setIn<HTMLProgressElement, "value">(document, hook(DataName.progressBar), "value", done);
-    setIn(document, hook(DataName.progressText), "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
+    setInHook<HTMLProgressElement, "value">(document, DataName.progressBar, "value", done);
+    textInHook(document, DataName.progressText, fill(text.lessonsCompleted, { done, count: lessons.length }));
     const start = one<HTMLAnchorElement>(document, hook(DataName.startCourse));
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
