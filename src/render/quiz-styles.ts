@@ -6,12 +6,22 @@
  */
 import { ClassName, DataName } from "../player/markup-names.ts";
 export const quizStyles = `
-.${ClassName.choiceList} { display: grid; gap: 0.625rem; }
+/* Grids, in one list. */
+.${ClassName.choiceList}, .${ClassName.matchingList}, .${ClassName.orderingList}, .${ClassName.matchingRow}, .${ClassName.questionResults} { display: grid; }
+.${ClassName.choiceList} { gap: 0.625rem; }
+/* The rounded boxes, in one list. */
+.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}, .${ClassName.answerFeedback}, .${ClassName.explanation}, .${ClassName.quizPanel}, .${ClassName.quizResult}, .${ClassName.submitDialog} { border-radius: var(--radius); }
+/* Boxes on the page background, in one list. */
+.${ClassName.choice}, .${ClassName.choice} input, .${ClassName.orderingItem}, .${ClassName.iconButton}, .${ClassName.quizResult}, .${ClassName.submitDialog} { background: var(--background); }
 /* Full-width choice cards: the whole card is the label, the mark is drawn (radio round, checkbox square). */
-.${ClassName.choice} { position: relative; border: 2px solid var(--hairline); border-radius: var(--radius); background: var(--background); transition: border-color 0.15s, background-color 0.15s; }
+.${ClassName.choice} { position: relative; border: 2px solid var(--hairline); transition: border-color 0.15s, background-color 0.15s; }
 .${ClassName.choice}:hover { border-color: var(--border); background: var(--surface); }
-.${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; cursor: pointer; min-height: 1.5rem; }
-.${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; margin: 0; border: 2px solid var(--border); background: var(--background); cursor: pointer; }
+/* Pointer cursors, in one list. */
+.${ClassName.choice} label, .${ClassName.choice} input, .${ClassName.iconButton}, .${ClassName.linkButton} { cursor: pointer; }
+.${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; min-height: 1.5rem; }
+/* No margin, in one list. */
+.${ClassName.choice} input, .${ClassName.feedbackAbout}, .${ClassName.explanationLabel}, .${ClassName.questionCount} { margin: 0; }
+.${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; border: 2px solid var(--border); }
 .${ClassName.choice} input[type="radio"] { border-radius: 50%; }
 .${ClassName.choice} input[type="checkbox"] { border-radius: 0.3rem; }
 .${ClassName.choice} input:checked { border-color: var(--accent); background-color: var(--accent); }
@@ -28,30 +38,38 @@ export const quizStyles = `
 /* The graded row's mark (a choice, a matching or sorting row, an ordering item). */
 [data-${DataName.result}] label::after, [data-${DataName.result}] .${ClassName.orderingText}::after { content: " " var(--result-mark) / ""; color: var(--result-colour); font-weight: 700; }
 input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding: 0.125rem 0.5rem; border: 2px solid var(--border); border-radius: 0.25rem; }
-.${ClassName.matchingList}, .${ClassName.orderingList} { list-style: none; padding: 0; display: grid; gap: 0.5rem; }
-.${ClassName.matchingRow} { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: center; padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); border-radius: var(--radius); }
+.${ClassName.matchingList}, .${ClassName.orderingList} { list-style: none; padding: 0; gap: 0.5rem; }
+/* Rows centred across, in one list. */
+.${ClassName.matchingRow}, .${ClassName.orderingItem}, .${ClassName.questionPager} { align-items: center; }
+/* The usual gap, in one list. */
+.${ClassName.matchingRow}, .${ClassName.orderingItem}, .${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.dialogActions} { gap: 0.75rem; }
+.${ClassName.matchingRow} { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); padding: 0.5rem 0.75rem; border: 1px solid var(--hairline); }
 .${ClassName.orderingList} { counter-reset: ordering; }
-.${ClassName.orderingItem} { counter-increment: ordering; display: flex; align-items: center; gap: 0.75rem; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--background); }
+/* Flex rows, in one list. */
+.${ClassName.orderingItem}, .${ClassName.orderingControls}, .${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.resultScore}, .${ClassName.dialogActions} { display: flex; }
+.${ClassName.orderingItem} { counter-increment: ordering; padding: 0.375rem 0.5rem 0.375rem 0.875rem; border: 1px solid var(--border); }
 .${ClassName.orderingItem}::before { content: counter(ordering) "." / ""; font-weight: 700; color: var(--muted); }
 .${ClassName.orderingText} { flex: 1; text-align: start; font: inherit; color: inherit; background: none; border: 0; padding: 0.25rem; cursor: grab; }
 .${ClassName.orderingItem}:has([aria-pressed="true"]) { border-color: var(--accent); box-shadow: 0 0 0 2px var(--accent); }
-.${ClassName.orderingControls} { display: flex; gap: 0.25rem; }
-.${ClassName.iconButton} { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; background: var(--background); color: var(--accent-strong); cursor: pointer; font-weight: 700; }
+.${ClassName.orderingControls} { gap: 0.25rem; }
+.${ClassName.iconButton} { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; color: var(--accent-strong); font-weight: 700; }
 .${ClassName.iconButton}:hover { background: #e0e7ff; }
 .${ClassName.iconButton}:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
 .${ClassName.questionActions} { margin-top: 1rem; }
 .${ClassName.questionFeedback}:focus { outline: none; }
 .${ClassName.questionFeedback}:focus-visible { outline: 3px solid var(--focus); }
-.${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; border-radius: var(--radius); background: var(--surface); border: 1px solid var(--hairline); }
-.${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { margin: 0; font-weight: 700; }
+.${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; background: var(--surface); border: 1px solid var(--hairline); }
+.${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { font-weight: 700; }
 .${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
-.${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); background: #eff6ff; }
+.${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); background: #eff6ff; }
 .${ClassName.quizPanel} > p { margin-top: 0; }
-.${ClassName.quizActions} { display: flex; flex-wrap: wrap; gap: 0.75rem; }
-.${ClassName.questionPager} { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1.5rem 0; }
-.${ClassName.questionCount} { margin: 0; font-weight: 600; flex: 1 1 auto; text-align: center; }
+/* Wrapping rows, in one list. */
+.${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.resultScore}, .${ClassName.dialogActions} { flex-wrap: wrap; }
+.${ClassName.quizActions} { }
+.${ClassName.questionPager} { margin: 1.5rem 0; }
+.${ClassName.questionCount} { font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
-.${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); border-radius: var(--radius); background: var(--background); color: var(--text); }
+.${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); color: var(--text); }
 .${ClassName.quizResult}:empty { display: none; }
 .${ClassName.quizResult}:focus { outline: none; }
 .${ClassName.quizResult}:focus-visible { outline: 3px solid var(--focus); }
@@ -59,20 +77,20 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.quizResult}[data-${DataName.outcome}="failed"] { --outcome-colour: var(--incorrect); }
 .${ClassName.quizResult} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .${ClassName.quizResult} p { margin: 0 0 0.75rem; }
-.${ClassName.resultScore} { display: flex; margin: 0 0 0.75rem; flex-wrap: wrap; align-items: baseline; gap: 0.5rem 1rem; }
+.${ClassName.resultScore} { margin: 0 0 0.75rem; align-items: baseline; gap: 0.5rem 1rem; }
 .${ClassName.resultPercent} { font-size: 3rem; font-weight: 800; line-height: 1; color: var(--outcome-colour); }
 .${ClassName.resultMark} { color: var(--muted); font-weight: 600; }
 .${ClassName.resultSummary} { font-weight: 600; font-size: 1.0625rem; }
-.${ClassName.questionResults} { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); display: grid; gap: 0.375rem; }
+.${ClassName.questionResults} { list-style: none; margin: 0.75rem 0 0; padding: 0.75rem 0 0; border-top: 1px solid var(--hairline); gap: 0.375rem; }
 /* A review line's mark and colour, as a graded part's (course sheet), partly right in between. */
 [data-${DataName.review}="correct"] { --result-colour: var(--correct); --result-mark: "\\2713"; }
 [data-${DataName.review}="incorrect"] { --result-colour: var(--incorrect); --result-mark: "\\2717"; }
 [data-${DataName.review}="partial"] { --result-colour: var(--muted); --result-mark: "\\25D0"; }
 .${ClassName.questionResults} li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
-.${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); border-radius: var(--radius); color: var(--text); background: var(--background); }
+.${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); color: var(--text); }
 .${ClassName.submitDialog}::backdrop { background: rgb(15 23 42 / 0.6); }
 .${ClassName.submitDialog} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .${ClassName.unansweredList} { padding-left: 1.25rem; }
-.${ClassName.linkButton} { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; cursor: pointer; }
-.${ClassName.dialogActions} { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1rem; }
+.${ClassName.linkButton} { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; }
+.${ClassName.dialogActions} { margin-top: 1rem; }
 `;

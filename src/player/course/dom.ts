@@ -3,8 +3,9 @@
  * method's name, and the player calls these over a hundred and fifty times, so `one(root, "…")` ships
  * ~12 bytes shorter than `root.querySelector("…")` each time (bench/NOTES.md "Page weight").
  */
-export function one<E extends Element = Element>(root: ParentNode, selector: string): E | null {
-  return root.querySelector<E>(selector);
+/** The first element under `root` (none when there is no root) that matches `selector`. */
+export function one<E extends Element = Element>(root: ParentNode | null | undefined, selector: string): E | null {
+  return root?.querySelector<E>(selector) ?? null;
 }
 
 export function all<E extends Element = Element>(root: ParentNode, selector: string): NodeListOf<E> {
@@ -55,4 +56,26 @@ export function fieldOf(element: Element): HTMLInputElement | HTMLSelectElement 
 /** A new element with its class and text. */
 export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] {
   return Object.assign(document.createElement(tag), { className, textContent });
+}
+
+/** An element's `data-` attributes (the player reads and writes them over a hundred times). */
+export function data(element: HTMLElement | SVGElement): DOMStringMap;
+export function data(element: HTMLElement | SVGElement | null | undefined): DOMStringMap | undefined;
+export function data(element: HTMLElement | SVGElement | null | undefined): DOMStringMap | undefined {
+  return element?.dataset;
+}
+
+/** The selector `[data-<name>]` for a `data-` hook, written once (the player looks hooks up about a hundred times). */
+export function hook(name: string): string {
+  return `[data-${name}]`;
+}
+
+/** `setIn` for the element a `data-` hook marks. */
+export function setInHook<E extends Element = HTMLElement, K extends keyof E = keyof E>(root: ParentNode, name: string, property: K, value: E[K]): E | null {
+  return setIn<E, K>(root, hook(name), property, value);
+}
+
+/** Writes the text of the element a `data-` hook marks, when there is one (verdicts, counts, statuses). */
+export function textInHook(root: ParentNode, name: string, text: string): void {
+  setIn(root, hook(name), "textContent", text);
 }

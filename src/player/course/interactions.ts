@@ -4,7 +4,7 @@
  * each item's category picker), and continue gates. Each block is rendered complete for no script and
  * print; this script enhances it into the one-at-a-time widget.
  */
-import { all, around, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, listAll, make, on, one, setInHook, textInHook } from "./dom.ts";
 import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
@@ -29,18 +29,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpGraphic(graphic: HTMLElement): void {
     graphic.classList.add(ClassName.isEnhanced);
-    for (const button of all<HTMLElement>(graphic, `[data-${DataName.marker}]`)) {
-      button.style.left = `${Number(button.dataset.x ?? 0)}%`;
-      button.style.top = `${Number(button.dataset.y ?? 0)}%`;
+    for (const button of all<HTMLElement>(graphic, hook(DataName.marker))) {
+      button.style.left = `${Number(data(button).x ?? 0)}%`;
+      button.style.top = `${Number(data(button).y ?? 0)}%`;
     }
-    for (const item of all<HTMLElement>(graphic, `[data-${DataName.markerItem}]`)) item.hidden = true;
+    for (const item of all<HTMLElement>(graphic, hook(DataName.markerItem))) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
-    const graphic = button.closest<HTMLElement>(`[data-${DataName.labeledGraphic}]`);
+    const graphic = around<HTMLElement>(button, hook(DataName.labeledGraphic));
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of all<HTMLElement>(graphic, `[data-${DataName.marker}]`)) {
+    for (const other of all<HTMLElement>(graphic, hook(DataName.marker))) {
       const open = other === button && opening;
       other.setAttribute("aria-expanded", String(open));
       const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
@@ -51,21 +51,21 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       const label = one(button, `.${ClassName.visuallyHidden}`);
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = all(graphic, `[data-${DataName.marker}]`);
-    if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) graphic.dataset[DataName.complete] = "true";
+    const markers = all(graphic, hook(DataName.marker));
+    if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) data(graphic)[DataName.complete] = "true";
   }
 
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = listAll<HTMLElement>(process, `[data-${DataName.step}]`);
+    const steps = listAll<HTMLElement>(process, hook(DataName.step));
     const current = Math.max(0, Math.min(index, steps.length - 1));
     steps.forEach((step, position) => (step.hidden = position !== current));
-    process.dataset[DataName.currentStep] = String(current);
-    const previous = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepPrevious}]`, "disabled", current === 0);
-    const next = setIn<HTMLButtonElement, "disabled">(process, `[data-${DataName.stepNext}]`, "disabled", current === steps.length - 1);
-    setIn(process, `[data-${DataName.stepStatus}]`, "textContent", fill(text.stepStatus, { number: current + 1, count: steps.length }));
-    if (current === steps.length - 1) process.dataset[DataName.complete] = "true";
+    data(process)[DataName.currentStep] = String(current);
+    const previous = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepPrevious, "disabled", current === 0);
+    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", current === steps.length - 1);
+    textInHook(process, DataName.stepStatus, fill(text.stepStatus, { number: current + 1, count: steps.length }));
+    if (current === steps.length - 1) data(process)[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
       const pressed = current === 0 ? next : current === steps.length - 1 ? previous : null;
@@ -76,7 +76,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpProcess(process: HTMLElement): void {
     process.classList.add(ClassName.isEnhanced);
-    setIn(process, `[data-${DataName.processControls}]`, "hidden", false);
+    setInHook(process, DataName.processControls, "hidden", false);
     showStep(process, 0, false);
   }
 
@@ -85,33 +85,34 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return listAll<HTMLElement>(scenario, `[data-${DataName.scene}]`).find((scene) => scene.dataset[DataName.scene] === id) ?? null;
+    return listAll<HTMLElement>(scenario, hook(DataName.scene)).find((scene) => data(scene)[DataName.scene] === id) ?? null;
   }
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of all<HTMLElement>(scenario, `[data-${DataName.scene}]`)) scene.hidden = scene.dataset[DataName.scene] !== id;
+    for (const scene of all<HTMLElement>(scenario, hook(DataName.scene))) scene.hidden = data(scene)[DataName.scene] !== id;
     const scene = sceneOf(scenario, id);
-    const ending = scene?.querySelector<HTMLElement>(`[data-${DataName.ending}]`);
-    setIn(scenario, `[data-${DataName.scenarioActions}]`, "hidden", !ending || isLocked(scenario));
+    const ending = one<HTMLElement>(scene, hook(DataName.ending));
+    setInHook(scenario, DataName.scenarioActions, "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
     if (moveFocus) focusInto(scene);
   }
 
   /** Opens the outcome sealed on the ending reached (issue 21), and shows it on the ending from then on. */
   function openEnding(scenario: HTMLElement, scene: HTMLElement, ending: HTMLElement): string {
-    if (ending.dataset[DataName.ending]) return ending.dataset[DataName.ending];
-    const opened = seals?.checker.open(seals.sealKey, `${scenario.dataset[DataName.questionId] ?? ""}/${scene.dataset[DataName.scene] ?? ""}`, ending.dataset[DataName.sealedOutcome] ?? "");
+    const shown = data(ending)[DataName.ending];
+    if (shown) return shown;
+    const opened = seals?.checker.open(seals.sealKey, `${data(scenario)[DataName.questionId] ?? ""}/${data(scene)[DataName.scene] ?? ""}`, data(ending)[DataName.sealedOutcome] ?? "");
     const found = opened && typeof opened === "object" ? (opened as { o?: unknown }).o : undefined;
     const outcome = typeof found === "string" && found in text.outcomes ? found : "neutral";
-    ending.dataset[DataName.ending] = outcome;
+    data(ending)[DataName.ending] = outcome;
     ending.textContent = text.outcomes[outcome] ?? outcome;
     return outcome;
   }
 
   function startScenario(scenario: HTMLElement, moveFocus: boolean): void {
-    const start = scenario.dataset[DataName.start] ?? "";
+    const start = data(scenario)[DataName.start] ?? "";
     paths.set(scenario, [start]);
-    setIn(scenario, `[data-${DataName.scenarioStatus}]`, "textContent", "");
+    textInHook(scenario, DataName.scenarioStatus, "");
     showScene(scenario, start, moveFocus);
   }
 
@@ -120,23 +121,23 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (const link of all<HTMLAnchorElement>(scenario, `a[data-${DataName.next}]`)) {
       const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
-      button.dataset[DataName.next] = link.dataset[DataName.next] ?? "";
+      data(button)[DataName.next] = data(link)[DataName.next] ?? "";
       link.replaceWith(button);
     }
-    for (const feedback of all<HTMLElement>(scenario, `[data-${DataName.choiceFeedback}]`)) feedback.hidden = true;
-    setIn(scenario, `[data-${DataName.scenarioReplay}]`, "textContent", text.playAgain);
+    for (const feedback of all<HTMLElement>(scenario, hook(DataName.choiceFeedback))) feedback.hidden = true;
+    textInHook(scenario, DataName.scenarioReplay, text.playAgain);
     startScenario(scenario, false);
   }
 
   function choose(button: HTMLElement): void {
-    const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
+    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
     if (!scenario || isLocked(scenario)) return;
-    const next = button.dataset[DataName.next] ?? "";
+    const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
-    const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
+    const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
     if (status) {
       const said = make("p", ClassName.scenarioChosen, fill(text.youChose, { choice: button.textContent ?? "" }));
-      const feedback = button.parentElement?.querySelector<HTMLElement>(`[data-${DataName.choiceFeedback}]`);
+      const feedback = one<HTMLElement>(button.parentElement, hook(DataName.choiceFeedback));
       status.replaceChildren(said, ...(feedback ? [Object.assign(feedback.cloneNode(true) as HTMLElement, { hidden: false })] : []));
     }
     showScene(scenario, next, true);
@@ -145,14 +146,14 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function finishScenario(scenario: HTMLElement, outcome: string): void {
     const path = paths.get(scenario) ?? [];
     const correct = outcome === "success";
-    Object.assign(scenario.dataset, { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
-    const status = one<HTMLElement>(scenario, `[data-${DataName.scenarioStatus}]`);
+    Object.assign(data(scenario), { [DataName.answered]: "true", [DataName.fraction]: correct ? "1" : "0", [DataName.response]: path.join(" "), [DataName.outcome]: outcome, [DataName.complete]: "true" });
+    const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
     status?.append(make("p", ClassName.scenarioEnded, fill(text.scenarioEnded, { outcome: text.outcomes[outcome] ?? outcome })));
-    const lesson = scenario.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
-    if (lesson?.dataset[DataName.lessonKind] === "quiz") return;
+    const lesson = around<HTMLElement>(scenario, hook(DataName.lessonId));
+    if (data(lesson)?.[DataName.lessonKind] === "quiz") return;
     recorder.announceQuestionAnswer({
-      lessonId: lesson?.dataset[DataName.lessonId] ?? "",
-      questionId: scenario.dataset[DataName.questionId] ?? "",
+      lessonId: data(lesson)?.[DataName.lessonId] ?? "",
+      questionId: data(scenario)[DataName.questionId] ?? "",
       questionType: "scenario",
       scoreFraction: correct ? 1 : 0,
       correct,
@@ -165,7 +166,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function resetScenario(scenario: HTMLElement): void {
-    for (const key of [DataName.answered, DataName.fraction, DataName.response, DataName.outcome, DataName.complete]) delete scenario.dataset[key];
+    for (const key of [DataName.answered, DataName.fraction, DataName.response, DataName.outcome, DataName.complete]) delete data(scenario)[key];
     startScenario(scenario, false);
   }
 
@@ -173,29 +174,29 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function placeItem(item: HTMLElement, moveFocus: boolean): void {
     const select = one<HTMLSelectElement>(item, "select");
-    const sorting = item.closest<HTMLElement>(`[data-${DataName.sorting}]`);
+    const sorting = around<HTMLElement>(item, hook(DataName.sorting));
     if (!select || !sorting) return;
-    const zone = listAll<HTMLElement>(sorting, `[data-${DataName.sortCategory}]`).find((candidate) => candidate.dataset[DataName.sortCategory] === select.value);
-    const bin = zone?.querySelector<HTMLElement>(`[data-${DataName.sortBin}]`);
+    const zone = listAll<HTMLElement>(sorting, hook(DataName.sortCategory)).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
+    const bin = one<HTMLElement>(zone, hook(DataName.sortBin));
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
     if (moveFocus) select.focus();
-    const status = sorting.parentElement?.querySelector<HTMLElement>(`[data-${DataName.sortStatus}]`);
-    const category = zone?.querySelector(`.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
+    const status = one<HTMLElement>(sorting.parentElement, hook(DataName.sortStatus));
+    const category = one(zone, `.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
     if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
   }
 
   function setUpSorting(sorting: HTMLElement): void {
     sorting.classList.add(ClassName.isEnhanced);
-    setIn(sorting, `[data-${DataName.sortCategories}]`, "hidden", false);
-    for (const item of all<HTMLElement>(sorting, `[data-${DataName.sortItem}]`)) placeItem(item, false);
+    setInHook(sorting, DataName.sortCategories, "hidden", false);
+    for (const item of all<HTMLElement>(sorting, hook(DataName.sortItem))) placeItem(item, false);
   }
 
   let dragged: HTMLElement | null = null;
 
   on("dragstart", (event) => {
-    const item = around<HTMLElement>(event.target, `[data-${DataName.sortItem}]`);
-    if (!item || !item.closest(`.${ClassName.isEnhanced}`) || isLocked(item.closest<HTMLElement>(`[data-${DataName.question}]`) ?? item)) return;
+    const item = around<HTMLElement>(event.target, hook(DataName.sortItem));
+    if (!item || !around(item, `.${ClassName.isEnhanced}`) || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
     dragged = item;
     item.classList.add(ClassName.isDragging);
     event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
@@ -206,15 +207,15 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     dragged = null;
   });
   on("dragover", (event) => {
-    const zone = around<HTMLElement>(event.target, `[data-${DataName.sortCategory}]`);
-    if (zone && dragged && zone.closest(`[data-${DataName.sorting}]`) === dragged.closest(`[data-${DataName.sorting}]`)) event.preventDefault();
+    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    if (zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting))) event.preventDefault();
   });
   on("drop", (event) => {
-    const zone = around<HTMLElement>(event.target, `[data-${DataName.sortCategory}]`);
-    const select = dragged?.querySelector<HTMLSelectElement>("select");
-    if (!zone || !dragged || !select || zone.closest(`[data-${DataName.sorting}]`) !== dragged.closest(`[data-${DataName.sorting}]`)) return;
+    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    const select = one<HTMLSelectElement>(dragged, "select");
+    if (!zone || !dragged || !select || around(zone, hook(DataName.sorting)) !== around(dragged, hook(DataName.sorting))) return;
     event.preventDefault();
-    select.value = zone.dataset[DataName.sortCategory] ?? "";
+    select.value = data(zone)[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
     updateGates();
   });
@@ -222,8 +223,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- continue ---------- */
 
   function isComplete(block: HTMLElement): boolean {
-    if (block.dataset[DataName.complete] === "true") return true;
-    if (has(block, `data-${DataName.question}`)) return ["correct", "incorrect", "partial"].includes(block.dataset[DataName.state] ?? "") || isLocked(block);
+    if (data(block)[DataName.complete] === "true") return true;
+    if (has(block, `data-${DataName.question}`)) return ["correct", "incorrect", "partial"].includes(data(block)[DataName.state] ?? "") || isLocked(block);
     return false;
   }
 
@@ -243,35 +244,35 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains(ClassName.pager)) break;
       next.hidden = true;
-      next.dataset[DataName.gated] = "true";
+      data(next)[DataName.gated] = "true";
     }
   }
 
   function gateOpen(gate: HTMLElement): boolean {
-    if (gate.dataset[DataName.requireCompletion] !== "true") return true;
+    if (data(gate)[DataName.requireCompletion] !== "true") return true;
     const above: HTMLElement[] = [];
     for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
     return above.filter((block) => has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)).every(isComplete);
   }
 
   function updateGates(): void {
-    for (const gate of all<HTMLElement>(document, `[data-${DataName.continue}]`)) {
-      const button = one<HTMLElement>(gate, `[data-${DataName.continueButton}]`);
+    for (const gate of all<HTMLElement>(document, hook(DataName.continue))) {
+      const button = one<HTMLElement>(gate, hook(DataName.continueButton));
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
-      setIn(gate, `[data-${DataName.continueHint}]`, "hidden", open);
+      setInHook(gate, DataName.continueHint, "hidden", open);
     }
   }
 
   function pass(gate: HTMLElement): void {
     if (!gateOpen(gate)) {
-      one<HTMLElement>(gate, `[data-${DataName.continueHint}]`)?.setAttribute("role", "alert");
+      one<HTMLElement>(gate, hook(DataName.continueHint))?.setAttribute("role", "alert");
       return;
     }
     const revealed = gatedAfter(gate);
     for (const block of revealed) {
       block.hidden = false;
-      delete block.dataset[DataName.gated];
+      delete data(block)[DataName.gated];
     }
     gate.hidden = true;
     focusInto(revealed[0]);
@@ -280,11 +281,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of all<HTMLElement>(document, `[data-${DataName.labeledGraphic}]`)) setUpGraphic(graphic);
-  for (const process of all<HTMLElement>(document, `[data-${DataName.process}]`)) setUpProcess(process);
-  for (const scenario of all<HTMLElement>(document, `[data-${DataName.scenario}]`)) setUpScenario(scenario);
-  for (const sorting of all<HTMLElement>(document, `[data-${DataName.sorting}]`)) setUpSorting(sorting);
-  for (const gate of all<HTMLElement>(document, `[data-${DataName.continue}]`)) setUpGate(gate);
+  for (const graphic of all<HTMLElement>(document, hook(DataName.labeledGraphic))) setUpGraphic(graphic);
+  for (const process of all<HTMLElement>(document, hook(DataName.process))) setUpProcess(process);
+  for (const scenario of all<HTMLElement>(document, hook(DataName.scenario))) setUpScenario(scenario);
+  for (const sorting of all<HTMLElement>(document, hook(DataName.sorting))) setUpSorting(sorting);
+  for (const gate of all<HTMLElement>(document, hook(DataName.continue))) setUpGate(gate);
   updateGates();
 
   on("click", (event) => {
@@ -292,22 +293,22 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!button) return;
     if (has(button, `data-${DataName.marker}`)) openMarker(button);
     else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
-      const process = button.closest<HTMLElement>(`[data-${DataName.process}]`);
-      if (process) showStep(process, Number(process.dataset[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
-    } else if (button.dataset[DataName.next] !== undefined && button.closest(`[data-${DataName.scenario}]`)) choose(button);
+      const process = around<HTMLElement>(button, hook(DataName.process));
+      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
+    } else if (data(button)[DataName.next] !== undefined && around(button, hook(DataName.scenario))) choose(button);
     else if (has(button, `data-${DataName.scenarioReplay}`)) {
-      const scenario = button.closest<HTMLElement>(`[data-${DataName.scenario}]`);
+      const scenario = around<HTMLElement>(button, hook(DataName.scenario));
       if (scenario && !isLocked(scenario)) startScenario(scenario, true);
     } else if (has(button, `data-${DataName.continueButton}`)) {
-      const gate = button.closest<HTMLElement>(`[data-${DataName.continue}]`);
+      const gate = around<HTMLElement>(button, hook(DataName.continue));
       if (gate) pass(gate);
       return;
     } else if (has(button, `data-${DataName.retryQuiz}`)) {
-      const lesson = button.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
-      for (const scenario of lesson?.querySelectorAll<HTMLElement>(`[data-${DataName.scenario}]`) ?? []) resetScenario(scenario);
-      for (const item of lesson?.querySelectorAll<HTMLElement>(`[data-${DataName.sortItem}]`) ?? []) placeItem(item, false);
+      const lesson = around<HTMLElement>(button, hook(DataName.lessonId));
+      for (const scenario of lesson?.querySelectorAll<HTMLElement>(hook(DataName.scenario)) ?? []) resetScenario(scenario);
+      for (const item of lesson?.querySelectorAll<HTMLElement>(hook(DataName.sortItem)) ?? []) placeItem(item, false);
     } else if (has(button, `data-${DataName.submitQuiz}`)) {
-      for (const actions of button.closest(`[data-${DataName.lessonId}]`)?.querySelectorAll<HTMLElement>(`[data-${DataName.scenarioActions}]`) ?? []) actions.hidden = true;
+      for (const actions of around(button, hook(DataName.lessonId))?.querySelectorAll<HTMLElement>(hook(DataName.scenarioActions)) ?? []) actions.hidden = true;
     }
     updateGates();
   });
@@ -316,8 +317,8 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
   const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
     const select = target instanceof HTMLSelectElement ? target : null;
-    const item = select?.closest<HTMLElement>(`[data-${DataName.sortItem}]`) ?? null;
-    return item && item.closest(`.${ClassName.isEnhanced}`) ? item : null;
+    const item = around<HTMLElement>(select, hook(DataName.sortItem));
+    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
   };
   on("change", (event) => {
     const item = sortItemOf(event.target);

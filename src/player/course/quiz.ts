@@ -8,7 +8,7 @@
  * question's verdict. Responses are checked against salted hashes; the right answer is opened only
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
-import { all, around, fieldOf, fill, has, listAll, make, on, one, setIn } from "./dom.ts";
+import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, setIn, setInHook, textInHook } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
@@ -32,7 +32,7 @@ export interface QuizTools {
 export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events: typeof courseEvents, tools: QuizTools): void {
   const { checker } = tools;
   const attemptTools = tools.attempts;
-  document.documentElement.dataset[DataName.answerCheck] = checker.engine;
+  data(document.documentElement)[DataName.answerCheck] = checker.engine;
 
   interface Grade {
     readonly answered: boolean;
@@ -47,19 +47,19 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
   const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
-  const lessonOf = (element: HTMLElement): HTMLElement | null => element.closest<HTMLElement>(`[data-${DataName.lessonId}]`);
-  const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => lesson?.dataset[DataName.lessonKind] === "quiz";
+  const lessonOf = (element: HTMLElement): HTMLElement | null => around<HTMLElement>(element, hook(DataName.lessonId));
+  const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => data(lesson)?.[DataName.lessonKind] === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
   const partsOf = (question: HTMLElement): HTMLElement[] => {
-    const parts = listAll<HTMLElement>(question, `[data-${DataName.part}]`);
-    return question.dataset[DataName.questionType] === "sorting" ? parts.sort((a, b) => Number(a.dataset[DataName.item]) - Number(b.dataset[DataName.item])) : parts;
+    const parts = listAll<HTMLElement>(question, hook(DataName.part));
+    return data(question)[DataName.questionType] === "sorting" ? parts.sort((a, b) => Number(data(a)[DataName.item]) - Number(data(b)[DataName.item])) : parts;
   };
-  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, `[data-${DataName.question}]`);
+  const poolOf = (lesson: HTMLElement): HTMLElement[] => listAll<HTMLElement>(lesson, hook(DataName.question));
   const drawnOf = (lesson: HTMLElement): HTMLElement[] => poolOf(lesson).filter((question) => !question.hidden);
-  const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (lesson.dataset[DataName.feedbackMode] ?? "after_submit") : "immediate");
-  const lessonIdOf = (lesson: HTMLElement | null | undefined): string => lesson?.dataset[DataName.lessonId] ?? "";
-  const questionIdOf = (question: HTMLElement): string => question.dataset[DataName.questionId] ?? "";
-  const pointsOf = (question: HTMLElement): number => Number(question.dataset[DataName.points] ?? "0");
+  const modeOf = (lesson: HTMLElement | null): string => (isQuiz(lesson) ? (data(lesson)[DataName.feedbackMode] ?? "after_submit") : "immediate");
+  const lessonIdOf = (lesson: HTMLElement | null | undefined): string => data(lesson)?.[DataName.lessonId] ?? "";
+  const questionIdOf = (question: HTMLElement): string => data(question)[DataName.questionId] ?? "";
+  const pointsOf = (question: HTMLElement): number => Number(data(question)[DataName.points] ?? "0");
   /** The values of a question's form controls, "" for a part that is not one (an ordering item). */
   const fieldValues = (question: HTMLElement): string[] => partsOf(question).map((part) => fieldOf(part)?.value ?? "");
 
@@ -75,10 +75,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    * response, as one part for choices and orderings, normalised for blanks.
    */
   function responseParts(question: HTMLElement): string[] {
-    const grading = question.dataset[DataName.grading];
+    const grading = data(question)[DataName.grading];
     const response = neutralResponse(question);
     if (grading === "choice" || grading === "ordering") return [response.join(",")];
-    return grading === "blanks" ? partsOf(question).map((part, index) => normalise(response[index] ?? "", part.dataset[DataName.caseSensitive] === "true")) : response;
+    return grading === "blanks" ? partsOf(question).map((part, index) => normalise(response[index] ?? "", data(part)[DataName.caseSensitive] === "true")) : response;
   }
 
   function checkedValues(question: HTMLElement): string[] {
@@ -89,20 +89,20 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function isAnswered(question: HTMLElement): boolean {
-    const grading = question.dataset[DataName.grading];
-    if (grading === "self") return question.dataset[DataName.answered] === "true";
+    const grading = data(question)[DataName.grading];
+    if (grading === "self") return data(question)[DataName.answered] === "true";
     if (grading === "choice") return checkedValues(question).length > 0;
-    if (grading === "ordering") return question.dataset[DataName.touched] === "true" || lessonOf(question)?.dataset[DataName.lessonKind] !== "quiz";
+    if (grading === "ordering") return data(question)[DataName.touched] === "true" || data(lessonOf(question))?.[DataName.lessonKind] !== "quiz";
     return fieldValues(question).some((value) => value.trim() !== "");
   }
 
   /** The learner's answer in the neutral form `QuestionAnswer.response` describes (for LMS reporting). */
   function neutralResponse(question: HTMLElement): string[] {
-    const grading = question.dataset[DataName.grading];
+    const grading = data(question)[DataName.grading];
     // A scenario writes its path of scene ids on its own element.
-    if (grading === "self") return (question.dataset[DataName.response] ?? "").split(" ").filter(Boolean);
+    if (grading === "self") return (data(question)[DataName.response] ?? "").split(" ").filter(Boolean);
     if (grading === "choice") return checkedValues(question);
-    if (grading === "ordering") return partsOf(question).map((part) => part.dataset[DataName.item] ?? "");
+    if (grading === "ordering") return partsOf(question).map((part) => data(part)[DataName.item] ?? "");
     return fieldValues(question);
   }
 
@@ -110,7 +110,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   function keyOf(question: HTMLElement): string[][] {
     try {
-      const parsed: unknown = JSON.parse(question.dataset.key ?? "[]");
+      const parsed: unknown = JSON.parse(data(question).key ?? "[]");
       return Array.isArray(parsed) ? parsed.map((part) => (Array.isArray(part) ? part.map(String) : [])) : [];
     } catch {
       return [];
@@ -118,7 +118,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function revealed(question: HTMLElement): { correctResponse: string[]; otherCorrectResponses: string[][] } {
-    const opened = checker.open(tools.sealKey, questionIdOf(question), question.dataset.sealed ?? "") as { c?: unknown; o?: unknown } | null;
+    const opened = checker.open(tools.sealKey, questionIdOf(question), data(question).sealed ?? "") as { c?: unknown; o?: unknown } | null;
     const others = Array.isArray(opened?.o) ? opened.o.filter(Array.isArray) : [];
     return { correctResponse: Array.isArray(opened?.c) ? opened.c.map(String) : [], otherCorrectResponses: others.map((response: unknown[]) => response.map(String)) };
   }
@@ -127,11 +127,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const { correctResponse, otherCorrectResponses } = revealed(question);
     const partResults = new Map<HTMLElement, boolean>();
     const opened = { partResults, correctResponse, otherCorrectResponses };
-    const grading = question.dataset[DataName.grading];
+    const grading = data(question)[DataName.grading];
     // A block that grades itself (the scenario) writes its last finished answer on its own element.
     if (grading === "self") {
-      const answered = question.dataset[DataName.answered] === "true";
-      return { ...opened, answered, fraction: answered ? Number(question.dataset[DataName.fraction] ?? "0") : 0, feedbackParts: [] };
+      const answered = data(question)[DataName.answered] === "true";
+      return { ...opened, answered, fraction: answered ? Number(data(question)[DataName.fraction] ?? "0") : 0, feedbackParts: [] };
     }
     const key = keyOf(question);
     const responses = responseParts(question);
@@ -139,7 +139,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const parts = partsOf(question);
     const choice = grading === "choice";
     parts.forEach((part, index) => {
-      if (!choice) partResults.set(part, parts.length === key.length ? matches[index] === true : correctResponse[index] === part.dataset[DataName.item]);
+      if (!choice) partResults.set(part, parts.length === key.length ? matches[index] === true : correctResponse[index] === data(part)[DataName.item]);
       else if (part instanceof HTMLInputElement && part.checked) partResults.set(part, correctResponse.includes(part.value));
     });
     return {
@@ -158,29 +158,29 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows a graded question: its verdict always; marks, feedback and explanation unless the mode is `none`. */
   function showGrade(question: HTMLElement, result: Grade, details: boolean): void {
-    const shown = new Set(result.feedbackParts.map((part) => part.dataset[DataName.feedbackId]));
-    for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}]`)) piece.hidden = !details || !shown.has(piece.id);
-    setIn(question, `[data-${DataName.explanation}]`, "hidden", !details);
+    const shown = new Set(result.feedbackParts.map((part) => data(part)[DataName.feedbackId]));
+    for (const piece of all<HTMLElement>(question, hook(DataName.answerFeedback))) piece.hidden = !details || !shown.has(piece.id);
+    setInHook(question, DataName.explanation, "hidden", !details);
     for (const part of partsOf(question)) {
       const partResult = result.partResults.get(part);
-      const row = part.closest<HTMLElement>(`.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
-      if (partResult === undefined || !details) delete row.dataset[DataName.result];
-      else row.dataset[DataName.result] = partResult ? "correct" : "incorrect";
+      const row = around<HTMLElement>(part, `.${ClassName.choice}, .${ClassName.matchingRow}, .${ClassName.orderingItem}`) ?? part;
+      if (partResult === undefined || !details) delete data(row)[DataName.result];
+      else data(row)[DataName.result] = partResult ? "correct" : "incorrect";
     }
-    question.dataset[DataName.state] = stateOf(result.fraction);
-    setIn(question, `[data-${DataName.verdict}]`, "textContent", verdictText(result.fraction, pointsOf(question)));
+    data(question)[DataName.state] = stateOf(result.fraction);
+    textInHook(question, DataName.verdict, verdictText(result.fraction, pointsOf(question)));
   }
 
   function clearGrade(question: HTMLElement): void {
     for (const piece of all<HTMLElement>(question, `[data-${DataName.answerFeedback}], [data-${DataName.explanation}]`)) piece.hidden = true;
-    for (const row of all<HTMLElement>(question, `[data-${DataName.result}]`)) delete row.dataset[DataName.result];
-    setIn(question, `[data-${DataName.verdict}]`, "textContent", "");
-    delete question.dataset[DataName.state];
+    for (const row of all<HTMLElement>(question, hook(DataName.result))) delete data(row)[DataName.result];
+    textInHook(question, DataName.verdict, "");
+    delete data(question)[DataName.state];
   }
 
   function setLocked(question: HTMLElement, locked: boolean): void {
     setIn<HTMLFieldSetElement, "disabled">(question, "fieldset", "disabled", locked);
-    setIn<HTMLButtonElement, "disabled">(question, `[data-${DataName.checkAnswer}]`, "disabled", locked);
+    setInHook<HTMLButtonElement, "disabled">(question, DataName.checkAnswer, "disabled", locked);
   }
 
   function report(question: HTMLElement, result: Grade): void {
@@ -192,7 +192,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       graded: isQuiz(lesson),
       lessonId: lessonIdOf(lesson),
       questionId: questionIdOf(question),
-      questionType: question.dataset[DataName.questionType] ?? "",
+      questionType: data(question)[DataName.questionType] ?? "",
       scoreFraction: result.fraction,
       correct: result.fraction === 1,
     });
@@ -207,7 +207,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
-    return lesson.dataset[DataName.shuffleChoices] !== "false" && question.dataset[DataName.grading] === "choice" && question.dataset[DataName.questionType] !== "true_false";
+    return data(lesson)[DataName.shuffleChoices] !== "false" && data(question)[DataName.grading] === "choice" && data(question)[DataName.questionType] !== "true_false";
   }
 
   /** Puts the choices in `order` (authored index per place); an empty order means authored order. */
@@ -233,29 +233,29 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   const initialOrders = new Map<Element, Element[]>();
-  for (const list of all(document, `[data-${DataName.orderingList}]`)) initialOrders.set(list, Array.from(list.children));
+  for (const list of all(document, hook(DataName.orderingList))) initialOrders.set(list, Array.from(list.children));
 
   function clearAnswer(question: HTMLElement): void {
     for (const part of partsOf(question)) {
       if (part instanceof HTMLInputElement && (part.type === "radio" || part.type === "checkbox")) part.checked = false;
       else if (fieldOf(part)) (part as HTMLInputElement).value = "";
     }
-    const list = one(question, `[data-${DataName.orderingList}]`);
+    const list = one(question, hook(DataName.orderingList));
     if (list) for (const item of initialOrders.get(list) ?? []) list.appendChild(item);
-    delete question.dataset[DataName.touched];
+    delete data(question)[DataName.touched];
   }
 
   function answerOf(question: HTMLElement): string | string[] {
-    const grading = question.dataset[DataName.grading];
+    const grading = data(question)[DataName.grading];
     if (grading === "choice") return checkedValues(question).map((value) => digitOf(Number(value))).join("");
-    if (grading === "ordering") return question.dataset[DataName.touched] === "true" ? partsOf(question).map((part) => digitOf(Number(part.dataset[DataName.item]))).join("") : "";
+    if (grading === "ordering") return data(question)[DataName.touched] === "true" ? partsOf(question).map((part) => digitOf(Number(data(part)[DataName.item]))).join("") : "";
     if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(Number(part.value)) : "-")).join("");
     return partsOf(question).map((part) => (part instanceof HTMLInputElement ? part.value : ""));
   }
 
   /** Puts a saved answer back; false when it does not fit the question (then the attempt starts again). */
   function applyAnswer(question: HTMLElement, answer: string | readonly string[]): boolean {
-    const grading = question.dataset[DataName.grading];
+    const grading = data(question)[DataName.grading];
     const parts = partsOf(question);
     if (grading === "blanks") {
       if (!Array.isArray(answer) || answer.length !== parts.length) return answer === "" || (Array.isArray(answer) && answer.length === 0);
@@ -286,12 +286,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
     if (grading === "ordering") {
       if (answer === "") return true;
-      const list = one(question, `[data-${DataName.orderingList}]`);
-      const byItem = new Map(parts.map((part) => [part.dataset[DataName.item], part]));
+      const list = one(question, hook(DataName.orderingList));
+      const byItem = new Map(parts.map((part) => [data(part)[DataName.item], part]));
       const wanted = Array.from(answer, (digit) => byItem.get(String(indexOfDigit(digit))));
       if (!list || wanted.length !== parts.length || new Set(wanted).size !== parts.length || wanted.some((item) => !item)) return false;
       for (const item of wanted) if (item) list.appendChild(item);
-      question.dataset[DataName.touched] = "true";
+      data(question)[DataName.touched] = "true";
       return true;
     }
     return false;
@@ -300,9 +300,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function renumber(lesson: HTMLElement): void {
     drawnOf(lesson).forEach((question, index) => {
       const points = pointsOf(question);
-      setIn(question, `[data-${DataName.questionLegend}]`, "textContent", fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
+      textInHook(question, DataName.questionLegend, fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
     });
-    for (const list of all(lesson, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
+    for (const list of all(lesson, hook(DataName.orderingList))) updateOrderingButtons(list);
   }
 
   function currentAttempt(lesson: HTMLElement): Attempt {
@@ -311,7 +311,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       question: pool.indexOf(question),
       order: shuffles(lesson, question) ? choiceOrder(question) : [],
       answer: answerOf(question),
-      checked: question.dataset[DataName.checked] === "true",
+      checked: data(question)[DataName.checked] === "true",
     }));
     return { submitted: submittedLessons.has(lesson), entries };
   }
@@ -321,7 +321,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function drawSize(lesson: HTMLElement): number {
-    const count = numberOrNull(lesson.dataset[DataName.drawCount]);
+    const count = numberOrNull(data(lesson)[DataName.drawCount]);
     const size = poolOf(lesson).length;
     return count === null ? size : Math.min(count, size);
   }
@@ -330,15 +330,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     clearAnswer(question);
     clearGrade(question);
     setLocked(question, false);
-    delete question.dataset[DataName.checked];
+    delete data(question)[DataName.checked];
   }
 
   /** A new attempt: a new draw (not the previous one when the pool allows), reshuffled choices, no answers. */
   function startAttempt(lesson: HTMLElement): void {
     const pool = poolOf(lesson);
     const previous = drawnOf(lesson).length < pool.length ? drawnOf(lesson).map((question) => pool.indexOf(question)) : null;
-    const objectives = pool.map((question) => (question.dataset[DataName.objectives] ?? "").split(" ").filter(Boolean));
-    const drawn = new Set(attemptTools.draw(objectives, numberOrNull(lesson.dataset[DataName.drawCount]), lesson.dataset[DataName.drawByObjective] === "true", previous));
+    const objectives = pool.map((question) => (data(question)[DataName.objectives] ?? "").split(" ").filter(Boolean));
+    const drawn = new Set(attemptTools.draw(objectives, numberOrNull(data(lesson)[DataName.drawCount]), data(lesson)[DataName.drawByObjective] === "true", previous));
     pool.forEach((question, index) => {
       question.hidden = !drawn.has(index);
       resetQuestion(question);
@@ -366,14 +366,14 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
         arrangeChoices(question, entry.order);
       }
       if (!applyAnswer(question, entry.answer)) return false;
-      if (entry.checked) question.dataset[DataName.checked] = "true";
+      if (entry.checked) data(question)[DataName.checked] = "true";
     }
     renumber(lesson);
     return true;
   }
 
   function attemptsLeft(lesson: HTMLElement, attempts: number): number | null {
-    const maxAttempts = numberOrNull(lesson.dataset[DataName.maxAttempts]);
+    const maxAttempts = numberOrNull(data(lesson)[DataName.maxAttempts]);
     return maxAttempts === null ? null : Math.max(0, maxAttempts - attempts);
   }
 
@@ -383,15 +383,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
   function showQuestionPage(lesson: HTMLElement, index: number): void {
-    const pager = one<HTMLElement>(lesson, `[data-${DataName.questionPager}]`);
+    const pager = one<HTMLElement>(lesson, hook(DataName.questionPager));
     const drawn = drawnOf(lesson);
     if (!pager || drawn.length === 0) return;
     const current = Math.min(Math.max(index, 0), drawn.length - 1);
     pagedLessons.set(lesson, current);
     drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
     pager.hidden = false;
-    setIn(pager, `[data-${DataName.questionCount}]`, "textContent", fill(text.questionCount, { number: current + 1, count: drawn.length }));
-    const [previous, next] = listAll<HTMLButtonElement>(pager, `[data-${DataName.questionStep}]`);
+    textInHook(pager, DataName.questionCount, fill(text.questionCount, { number: current + 1, count: drawn.length }));
+    const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
     if (previous) previous.hidden = current === 0;
     if (next) next.hidden = current === drawn.length - 1;
   }
@@ -399,7 +399,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** After submitting every question shows again, for the review; the pager goes. */
   function showAllQuestions(lesson: HTMLElement): void {
     for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
-    setIn(lesson, `[data-${DataName.questionPager}]`, "hidden", true);
+    setInHook(lesson, DataName.questionPager, "hidden", true);
     pagedLessons.delete(lesson);
   }
 
@@ -410,9 +410,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       else showAllQuestions(lesson);
     }
     const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-    setIn(lesson, `[data-${DataName.submitQuiz}]`, "hidden", state === "done");
-    setIn(lesson, `[data-${DataName.retryQuiz}]`, "hidden", state === "open" || left === 0);
-    if (state === "open") one(lesson, `[data-${DataName.quizResult}]`)?.replaceChildren();
+    setInHook(lesson, DataName.submitQuiz, "hidden", state === "done");
+    setInHook(lesson, DataName.retryQuiz, "hidden", state === "open" || left === 0);
+    if (state === "open") one(lesson, hook(DataName.quizResult))?.replaceChildren();
   }
 
   /* ---------- Checking, submitting, the result ---------- */
@@ -421,18 +421,18 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = lessonOf(question);
     if (!isAnswered(question)) {
       clearGrade(question);
-      setIn(question, `[data-${DataName.verdict}]`, "textContent", text.unanswered);
-      question.dataset[DataName.state] = "unanswered";
+      textInHook(question, DataName.verdict, text.unanswered);
+      data(question)[DataName.state] = "unanswered";
       return;
     }
     const result = await grade(question);
     showGrade(question, result, true);
     report(question, result);
     if (isQuiz(lesson)) {
-      question.dataset[DataName.checked] = "true";
+      data(question)[DataName.checked] = "true";
       setLocked(question, true);
       save(lesson);
-      one<HTMLElement>(question, `[data-${DataName.feedbackRegion}]`)?.focus();
+      one<HTMLElement>(question, hook(DataName.feedbackRegion))?.focus();
     }
   }
 
@@ -443,25 +443,25 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
   function requestSubmit(lesson: HTMLElement): void {
     const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
-    const dialog = one<HTMLDialogElement>(lesson, `[data-${DataName.submitDialog}]`);
+    const dialog = one<HTMLDialogElement>(lesson, hook(DataName.submitDialog));
     if (unanswered.length === 0 || !dialog) {
       void submitQuiz(lesson);
       return;
     }
     const count = drawnOf(lesson).length;
-    setIn(dialog, `[data-${DataName.dialogTitle}]`, "textContent", fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
-    one(dialog, `[data-${DataName.unansweredList}]`)?.replaceChildren(
+    textInHook(dialog, DataName.dialogTitle, fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    one(dialog, hook(DataName.unansweredList))?.replaceChildren(
       ...unanswered.map((question) => {
         const item = make("li", "");
         const button = item.appendChild(make("button", ClassName.linkButton, fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
         button.type = "button";
-        button.dataset[DataName.goToQuestion] = questionIdOf(question);
+        data(button)[DataName.goToQuestion] = questionIdOf(question);
         return item;
       }),
     );
     if (typeof dialog.showModal === "function") dialog.showModal();
     else dialog.setAttribute("open", "");
-    one<HTMLElement>(dialog, `[data-${DataName.dialogBack}]`)?.focus();
+    one<HTMLElement>(dialog, hook(DataName.dialogBack))?.focus();
   }
 
   function closeDialog(dialog: HTMLDialogElement): void {
@@ -473,7 +473,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const lesson = question ? lessonOf(question) : null;
     if (question && lesson && pagedLessons.has(lesson)) showQuestionPage(lesson, drawnOf(lesson).indexOf(question));
     question?.scrollIntoView({ block: "center" });
-    question?.querySelector<HTMLElement>("input, select, button:not([disabled])")?.focus();
+    one<HTMLElement>(question, "input, select, button:not([disabled])")?.focus();
   }
 
   async function submitQuiz(lesson: HTMLElement): Promise<void> {
@@ -487,7 +487,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const result = await grade(question);
       showGrade(question, result, details);
       // A question checked on its own (immediate mode) was reported then, and is locked since.
-      if (question.dataset[DataName.checked] !== "true") report(question, result);
+      if (data(question)[DataName.checked] !== "true") report(question, result);
       setLocked(question, true);
       const points = pointsOf(question);
       possiblePoints += points;
@@ -495,12 +495,12 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       lines.push(resultLine(index, result.fraction));
     }
     const lessonId = lessonIdOf(lesson);
-    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(lesson.dataset[DataName.passingScore]));
+    const passingScore = recorder.passMarkOf(lessonId, numberOrNull(data(lesson)[DataName.passingScore]));
     const scorePercent = possiblePoints > 0 ? Math.round((earnedPoints / possiblePoints) * 100) : 100;
     const passed = passingScore === null || scorePercent >= passingScore;
     const score = recorder.recordQuizAttempt(
       { lessonId, scorePercent, earnedPoints: roundPoints(earnedPoints), possiblePoints: roundPoints(possiblePoints), passingScore, passed },
-      numberOrNull(lesson.dataset[DataName.maxAttempts]),
+      numberOrNull(data(lesson)[DataName.maxAttempts]),
     );
     save(lesson);
     const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
@@ -535,7 +535,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    */
   function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
     setPanel(lesson, "done");
-    const result = one<HTMLElement>(lesson, `[data-${DataName.quizResult}]`);
+    const result = one<HTMLElement>(lesson, hook(DataName.quizResult));
     if (!result) return;
     const score = make("div", ClassName.resultScore);
     score.setAttribute("aria-hidden", "true");
@@ -546,13 +546,13 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       const list = make("ul", ClassName.questionResults);
       for (const line of lines) {
         const item = make("li", "", line.text);
-        item.dataset[DataName.review] = line.state;
+        data(item)[DataName.review] = line.state;
         list.appendChild(item);
       }
       children.push(list);
     }
     result.replaceChildren(...children);
-    result.dataset[DataName.outcome] = passed ? "passed" : "failed";
+    data(result)[DataName.outcome] = passed ? "passed" : "failed";
     if (moveFocus) result.focus();
   }
 
@@ -591,7 +591,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const details = modeOf(lesson) !== "none";
     const lines: ResultLine[] = [];
     for (const [index, question] of drawnOf(lesson).entries()) {
-      if (!submitted && question.dataset[DataName.checked] !== "true") continue;
+      if (!submitted && data(question)[DataName.checked] !== "true") continue;
       const result = await grade(question);
       showGrade(question, result, details || !submitted);
       setLocked(question, true);
@@ -603,7 +603,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function showRestoredResult(lesson: HTMLElement, record: { attempts: number; lastScorePercent: number; bestScorePercent: number; passed: boolean }, lines: readonly ResultLine[]): void {
-    const passingScore = recorder.passMarkOf(lessonIdOf(lesson), numberOrNull(lesson.dataset[DataName.passingScore]));
+    const passingScore = recorder.passMarkOf(lessonIdOf(lesson), numberOrNull(data(lesson)[DataName.passingScore]));
     const summary = [fill(text.lastScore, { percent: record.lastScorePercent, attempts: record.attempts })];
     if (passingScore !== null) summary.push(verdictSentence(passingScore, record.passed && record.lastScorePercent >= passingScore, record));
     summary.push(attemptsSentence(attemptsLeft(lesson, record.attempts)));
@@ -619,7 +619,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   });
 
   const saveFrom = (target: EventTarget | null): void => {
-    const question = around<HTMLElement>(target, `[data-${DataName.question}]`);
+    const question = around<HTMLElement>(target, hook(DataName.question));
     const lesson = question ? lessonOf(question) : null;
     if (isQuiz(lesson) && !submittedLessons.has(lesson)) save(lesson);
   };
@@ -639,25 +639,25 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
-    const question = button.closest<HTMLElement>(`[data-${DataName.question}]`);
+    const question = around<HTMLElement>(button, hook(DataName.question));
     const lesson = lessonOf(button);
-    const dialog = button.closest<HTMLDialogElement>(`[data-${DataName.submitDialog}]`);
+    const dialog = around<HTMLDialogElement>(button, hook(DataName.submitDialog));
     if (has(button, `data-${DataName.checkAnswer}`) && question) void checkQuestion(question);
     else if (has(button, `data-${DataName.submitQuiz}`) && lesson) requestSubmit(lesson);
     else if (has(button, `data-${DataName.retryQuiz}`) && lesson) retryQuiz(lesson);
-    else if (button.dataset[DataName.questionStep] && lesson) {
+    else if (data(button)[DataName.questionStep] && lesson) {
       // The next question's first control takes focus, so its legend ("Question 3 (1 point)") is read.
-      const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(button.dataset[DataName.questionStep])];
+      const target = drawnOf(lesson)[(pagedLessons.get(lesson) ?? 0) + Number(data(button)[DataName.questionStep])];
       if (target) focusQuestion(target);
     }
-    else if (button.dataset[DataName.move] && question) {
-      question.dataset[DataName.touched] = "true";
+    else if (data(button)[DataName.move] && question) {
+      data(question)[DataName.touched] = "true";
       saveFrom(question);
     } else if (dialog && lesson) {
       closeDialog(dialog);
       if (has(button, `data-${DataName.dialogSubmit}`)) void submitQuiz(lesson);
       else if (has(button, `data-${DataName.dialogBack}`)) focusQuestion(drawnOf(lesson).find((candidate) => !isAnswered(candidate)));
-      else if (button.dataset[DataName.goToQuestion] !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => questionIdOf(candidate) === button.dataset[DataName.goToQuestion]));
+      else if (data(button)[DataName.goToQuestion] !== undefined) focusQuestion(drawnOf(lesson).find((candidate) => questionIdOf(candidate) === data(button)[DataName.goToQuestion]));
     }
   });
 }

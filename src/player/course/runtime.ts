@@ -3,7 +3,7 @@
  * page at a time (the introduction or a lesson) following the URL fragment, keeps the learner's
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
-import { all, fill, has, listAll, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, listAll, on, one, setInHook, textInHook } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
 import { DataName } from "../markup-names.ts";
@@ -15,13 +15,13 @@ export interface RuntimeConfig {
 
 export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
-  const pages = listAll<HTMLElement>(document, `[data-${DataName.page}]`);
-  const lessonPages = pages.filter((page) => page.dataset[DataName.lessonId] !== undefined);
+  const pages = listAll<HTMLElement>(document, hook(DataName.page));
+  const lessonPages = pages.filter((page) => data(page)[DataName.lessonId] !== undefined);
   const lessons: LessonSummary[] = lessonPages.map((page) => ({
-    id: page.dataset[DataName.lessonId] ?? "",
-    title: page.dataset[DataName.lessonTitle] ?? "",
-    kind: page.dataset[DataName.lessonKind] === "quiz" ? "quiz" : "content",
-    finalAssessment: page.dataset[DataName.lessonKind] === "quiz" && has(page, `data-${DataName.finalAssessment}`),
+    id: data(page)[DataName.lessonId] ?? "",
+    title: data(page)[DataName.lessonTitle] ?? "",
+    kind: data(page)[DataName.lessonKind] === "quiz" ? "quiz" : "content",
+    finalAssessment: data(page)[DataName.lessonKind] === "quiz" && has(page, `data-${DataName.finalAssessment}`),
   }));
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
@@ -31,13 +31,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   let currentLessonId: string | null = null;
 
   function pageForLesson(lessonId: string): HTMLElement | undefined {
-    return lessonPages.find((page) => page.dataset[DataName.lessonId] === lessonId);
+    return lessonPages.find((page) => data(page)[DataName.lessonId] === lessonId);
   }
 
   function pageFromFragment(): HTMLElement | null {
     const id = decodeURIComponent(window.location.hash.slice(1));
     const target = id ? document.getElementById(id) : null;
-    return target?.closest<HTMLElement>(`[data-${DataName.page}]`) ?? null;
+    return around<HTMLElement>(target, hook(DataName.page));
   }
 
   /** What the contents say about a lesson: a content lesson opened is completed; a quiz is passed or failed once submitted. */
@@ -54,9 +54,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     const link = page ? one<HTMLElement>(document, `[data-${DataName.contentsLink}="${page.id}"]`) : null;
     if (!link) return;
     const state = lessonState(lessonId);
-    if (state) link.dataset[DataName.state] = state;
-    else delete link.dataset[DataName.state];
-    const note = one<HTMLElement>(link, `[data-${DataName.stateNote}]`);
+    if (state) data(link)[DataName.state] = state;
+    else delete data(link)[DataName.state];
+    const note = one<HTMLElement>(link, hook(DataName.stateNote));
     if (!note) return;
     note.textContent = state ? ` ${text.contentsStates[state]}` : "";
     note.hidden = state === null;
@@ -69,9 +69,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
       const state = lessonState(lesson.id);
       return state === "completed" || state === "passed";
     }).length;
-    setIn<HTMLProgressElement, "value">(document, `[data-${DataName.progressBar}]`, "value", done);
-    setIn(document, `[data-${DataName.progressText}]`, "textContent", fill(text.lessonsCompleted, { done, count: lessons.length }));
-    const start = one<HTMLAnchorElement>(document, `[data-${DataName.startCourse}]`);
+    setInHook<HTMLProgressElement, "value">(document, DataName.progressBar, "value", done);
+    textInHook(document, DataName.progressText, fill(text.lessonsCompleted, { done, count: lessons.length }));
+    const start = one<HTMLAnchorElement>(document, hook(DataName.startCourse));
     const resumeAt = lessons.find((lesson) => lesson.id === currentLessonId) ?? lessons.find((lesson) => visited.has(lesson.id));
     const page = resumeAt ? pageForLesson(resumeAt.id) : undefined;
     if (!start || !resumeAt || !page) return;
@@ -82,13 +82,13 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function showPage(page: HTMLElement, moveFocus: boolean): void {
     for (const other of pages) other.hidden = other !== page;
     currentPage = page;
-    for (const link of all<HTMLElement>(document, `[data-${DataName.contentsLink}]`)) {
-      if (link.dataset[DataName.contentsLink] === page.id) link.setAttribute("aria-current", "page");
+    for (const link of all<HTMLElement>(document, hook(DataName.contentsLink))) {
+      if (data(link)[DataName.contentsLink] === page.id) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }
-    if (moveFocus) one<HTMLElement>(page, `[data-${DataName.pageHeading}]`)?.focus();
-    const lessonId = page.dataset[DataName.lessonId];
-    const progress = one<HTMLElement>(document, `[data-${DataName.progress}]`);
+    if (moveFocus) one<HTMLElement>(page, hook(DataName.pageHeading))?.focus();
+    const lessonId = data(page)[DataName.lessonId];
+    const progress = one<HTMLElement>(document, hook(DataName.progress));
     if (lessonId === undefined) {
       if (progress) progress.textContent = "";
       if (has(page, `data-${DataName.completion}`)) showCompletion(page);
@@ -99,25 +99,25 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     currentLessonId = lessonId;
     visited.add(lessonId);
     showStateInContents(lessonId);
-    const visit: LessonVisit = { lessonId, title: page.dataset[DataName.lessonTitle] ?? "", position, lessonCount: lessonPages.length };
+    const visit: LessonVisit = { lessonId, title: data(page)[DataName.lessonTitle] ?? "", position, lessonCount: lessonPages.length };
     emit(events.lessonVisited, visit);
   }
 
   /** The completion screen says what the learner has left, or the verdict and score the course reports. */
   function showCompletion(page: HTMLElement): void {
-    const status = one<HTMLElement>(page, `[data-${DataName.completionStatus}]`);
+    const status = one<HTMLElement>(page, hook(DataName.completionStatus));
     if (!status) return;
     const state = progress();
     const remaining = lessons.length - state.visitedLessonIds.length;
     if (remaining > 0) status.textContent = fill(text.completionRemaining, { count: remaining, total: lessons.length });
     else if (state.passed === null || state.scorePercent === null) status.textContent = text.completionDone;
     else status.textContent = fill(state.passed ? text.completionPassed : text.completionFailed, { score: state.scorePercent });
-    page.dataset[DataName.outcome] = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
+    data(page)[DataName.outcome] = remaining > 0 ? "incomplete" : state.passed === false ? "failed" : "passed";
   }
 
   /** The lesson's setting: the last attempt counts, not the best. */
   function countsLast(lessonId: string): boolean {
-    return pageForLesson(lessonId)?.dataset[DataName.attemptScoring] === "last";
+    return data(pageForLesson(lessonId))?.[DataName.attemptScoring] === "last";
   }
 
   function countedScore(lessonId: string, record: QuizRecord | undefined): number {
@@ -181,9 +181,9 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   function setPassMark(percent: number | null): void {
     platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;
     for (const page of lessonPages) {
-      const lessonId = page.dataset[DataName.lessonId] ?? "";
-      const mark = passMarkOf(lessonId, page.dataset[DataName.passingScore] === undefined ? null : Number(page.dataset[DataName.passingScore]));
-      const label = one<HTMLElement>(page, `[data-${DataName.passMark}]`);
+      const lessonId = data(page)[DataName.lessonId] ?? "";
+      const mark = passMarkOf(lessonId, data(page)[DataName.passingScore] === undefined ? null : Number(data(page)[DataName.passingScore]));
+      const label = one<HTMLElement>(page, hook(DataName.passMark));
       if (label && mark !== null) label.textContent = fill(text.passMarkLabel, { passMark: mark });
     }
   }

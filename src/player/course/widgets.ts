@@ -4,7 +4,7 @@
  * drag-and-drop alternative: pick an item, choose its place with the arrow keys, confirm; announced)
  * and the contents disclosure, which starts closed on narrow screens.
  */
-import { all, around, fill, has, on, one, setIn } from "./dom.ts";
+import { all, around, data, fill, has, hook, on, one, setIn } from "./dom.ts";
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { ClassName, DataName } from "../markup-names.ts";
 
@@ -19,8 +19,8 @@ export function updateOrderingButtons(list: Element): void {
 
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
-    const list = tab.closest<HTMLElement>("[role=tablist]");
-    const container = tab.closest<HTMLElement>(`[data-${DataName.tabs}]`);
+    const list = around<HTMLElement>(tab, "[role=tablist]");
+    const container = around<HTMLElement>(tab, hook(DataName.tabs));
     if (!list || !container) return;
     for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
@@ -33,7 +33,7 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function onTabKey(event: KeyboardEvent, tab: HTMLElement): void {
-    const tabs = Array.from(tab.closest("[role=tablist]")?.querySelectorAll<HTMLElement>("[role=tab]") ?? []);
+    const tabs = Array.from(around(tab, "[role=tablist]")?.querySelectorAll<HTMLElement>("[role=tab]") ?? []);
     const index = tabs.indexOf(tab);
     const targets: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
     const target = targets[event.key];
@@ -44,19 +44,19 @@ export function installWidgets(text: RuntimeText): void {
   }
 
   function flip(button: HTMLElement): void {
-    const card = button.closest<HTMLElement>(`[data-${DataName.flashcard}]`);
-    const front = card?.querySelector<HTMLElement>(`[data-${DataName.face}=front]`);
-    const back = card?.querySelector<HTMLElement>(`[data-${DataName.face}=back]`);
+    const card = around<HTMLElement>(button, hook(DataName.flashcard));
+    const front = one<HTMLElement>(card, `[data-${DataName.face}=front]`);
+    const back = one<HTMLElement>(card, `[data-${DataName.face}=back]`);
     if (!front || !back) return;
     const showingBack = back.hidden;
     back.hidden = !showingBack;
     front.hidden = showingBack;
     card?.classList.toggle(ClassName.isFlipped, showingBack);
-    button.textContent = (showingBack ? button.dataset[DataName.showFront] : button.dataset[DataName.showBack]) ?? "";
+    button.textContent = (showingBack ? data(button)[DataName.showFront] : data(button)[DataName.showBack]) ?? "";
   }
 
   function move(button: HTMLElement, direction: "up" | "down"): void {
-    const item = button.closest<HTMLElement>("li");
+    const item = around<HTMLElement>(button, "li");
     const list = item?.parentElement;
     if (!item || !list) return;
     const sibling = direction === "up" ? item.previousElementSibling : item.nextElementSibling;
@@ -71,7 +71,7 @@ export function installWidgets(text: RuntimeText): void {
     announce(item, text.moved);
   }
 
-  for (const list of all(document, `[data-${DataName.orderingList}]`)) updateOrderingButtons(list);
+  for (const list of all(document, hook(DataName.orderingList))) updateOrderingButtons(list);
 
   /* ---------- ordering by pick, choose, confirm ---------- */
 
@@ -80,7 +80,7 @@ export function installWidgets(text: RuntimeText): void {
 
   function announce(item: HTMLElement, template: string): void {
     const list = item.parentElement;
-    const status = item.closest(`[data-${DataName.question}]`)?.querySelector<HTMLElement>(`[data-${DataName.orderingStatus}]`);
+    const status = one<HTMLElement>(around(item, hook(DataName.question)), hook(DataName.orderingStatus));
     const items = Array.from(list?.children ?? []);
     if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
   }
@@ -92,7 +92,7 @@ export function installWidgets(text: RuntimeText): void {
     const others = Array.from(list.children).filter((child) => child !== item);
     moving = true;
     list.insertBefore(item, others[Math.max(0, Math.min(index, others.length))] ?? null);
-    one<HTMLElement>(item, `[data-${DataName.pick}]`)?.focus();
+    one<HTMLElement>(item, hook(DataName.pick))?.focus();
     moving = false;
     updateOrderingButtons(list);
   }
@@ -101,17 +101,17 @@ export function installWidgets(text: RuntimeText): void {
     if (!picked) return;
     const { item, from } = picked;
     picked = null;
-    one(item, `[data-${DataName.pick}]`)?.setAttribute("aria-pressed", "false");
+    one(item, hook(DataName.pick))?.setAttribute("aria-pressed", "false");
     if (!keep) place(item, from);
     announce(item, keep ? text.dropped : text.pickCancelled);
     // The quiz counts an ordering as answered once touched, and saves on change.
-    const question = item.closest<HTMLElement>(`[data-${DataName.question}]`);
-    if (keep && question) question.dataset[DataName.touched] = "true";
+    const question = around<HTMLElement>(item, hook(DataName.question));
+    if (keep && question) data(question)[DataName.touched] = "true";
     item.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function togglePick(button: HTMLElement): void {
-    const item = button.closest<HTMLElement>("li");
+    const item = around<HTMLElement>(button, "li");
     if (!item) return;
     if (picked?.item === item) return drop(true);
     drop(true);
@@ -122,7 +122,7 @@ export function installWidgets(text: RuntimeText): void {
 
   on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
-    const item = target?.hasAttribute(`data-${DataName.pick}`) ? target.closest<HTMLElement>("li") : null;
+    const item = target && has(target, `data-${DataName.pick}`) ? around<HTMLElement>(target, "li") : null;
     if (!item || picked?.item !== item) return;
     const index = Array.from(item.parentElement?.children ?? []).indexOf(item);
     const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Number.MAX_SAFE_INTEGER };
@@ -143,9 +143,10 @@ export function installWidgets(text: RuntimeText): void {
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
+    const direction = data(button)[DataName.move];
     if (button.getAttribute("role") === "tab") selectTab(button, false);
     else if (has(button, `data-${DataName.flip}`)) flip(button);
-    else if (button.dataset[DataName.move] === "up" || button.dataset[DataName.move] === "down") move(button, button.dataset[DataName.move]);
+    else if (direction === "up" || direction === "down") move(button, direction);
     else if (has(button, `data-${DataName.pick}`)) togglePick(button);
   });
 
@@ -154,7 +155,7 @@ export function installWidgets(text: RuntimeText): void {
     if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
-  const contents = one<HTMLDetailsElement>(document, `[data-${DataName.contents}]`);
+  const contents = one<HTMLDetailsElement>(document, hook(DataName.contents));
   const narrow = window.matchMedia("(max-width: 55.99rem)");
   if (contents && narrow.matches) contents.open = false;
   contents?.addEventListener("click", (event) => {
