@@ -55,12 +55,18 @@ export async function buildPlayer(): Promise<void> {
   }
 }
 
+/** The body's font stack as `styles.ts` writes it, and as Bun's CSS minifier widens it for browsers without `system-ui`. */
+const authoredFontStack = "system-ui,-apple-system,Segoe UI,Roboto,Noto Sans,sans-serif";
+const widenedFontStack = "system-ui,-apple-system,BlinkMacSystemFont,Segoe UI,Roboto,Noto Sans,Ubuntu,Cantarell,Helvetica Neue,sans-serif";
+
 /**
- * What Bun's CSS minifier leaves that no browser needs: a space after `align-items:` and, beside any
- * `color-scheme`, the two variables its `light-dark()` lowering reads (the sheets use no `light-dark()`).
+ * What Bun's CSS minifier leaves that no browser needs: a space after `align-items:`, beside any
+ * `color-scheme` the two variables its `light-dark()` lowering reads (the sheets use no `light-dark()`),
+ * and the four names it adds to a `system-ui` font stack for browsers that predate `system-ui` (Firefox
+ * before 92, 2021); every browser the player supports reads `system-ui`, so the stack ships as written.
  */
 export function tidyBunStyles(css: string): string {
-  return css.replaceAll("align-items: ", "align-items:").replace("--buncss-light:initial;--buncss-dark: ;", "");
+  return css.replaceAll("align-items: ", "align-items:").replace("--buncss-light:initial;--buncss-dark: ;", "").replaceAll(widenedFontStack, authoredFontStack);
 }
 
 // pure_getters: no player code reads a property for its side effect (no getters of its own, no layout

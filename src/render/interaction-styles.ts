@@ -59,8 +59,7 @@ export const interactionStyles = `
 .${ClassName.characterName} { font-weight: 700; }
 .${ClassName.scenarioScenes} { padding: 0; }
 .${ClassName.scenario}:not(.${ClassName.isEnhanced}) .${ClassName.scenarioScene} + .${ClassName.scenarioScene} { border-top: 1px solid var(--hairline); margin-top: 1rem; padding-top: 1rem; }
-.${ClassName.scenarioScene}:focus { outline: none; }
-.${ClassName.scenarioScene}:focus-visible { outline: 3px solid var(--focus); }
+.${ClassName.scenarioScene}:focus:not(:focus-visible) { outline: none; }
 /* Grids, in one list. */
 .${ClassName.scenarioChoices}, .${ClassName.sortingCategories}, .${ClassName.sortingBin} { display: grid; }
 .${ClassName.scenarioChoices} { margin: 0.75rem 0 0; padding: 0; gap: 0.5rem; }

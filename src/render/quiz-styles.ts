@@ -56,8 +56,7 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.iconButton}:hover { background: #e0e7ff; }
 .${ClassName.iconButton}:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
 .${ClassName.questionActions} { margin-top: 1rem; }
-.${ClassName.questionFeedback}:focus { outline: none; }
-.${ClassName.questionFeedback}:focus-visible { outline: 3px solid var(--focus); }
+.${ClassName.questionFeedback}:focus:not(:focus-visible), .${ClassName.quizResult}:focus:not(:focus-visible) { outline: none; }
 .${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; background: var(--surface); border: 1px solid var(--hairline); }
 .${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { font-weight: 700; }
 .${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
@@ -71,8 +70,6 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 /* The results screen: score, pass mark and verdict, then a review line per question. */
 .${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); color: var(--text); }
 .${ClassName.quizResult}:empty { display: none; }
-.${ClassName.quizResult}:focus { outline: none; }
-.${ClassName.quizResult}:focus-visible { outline: 3px solid var(--focus); }
 .${ClassName.quizResult}[data-${DataName.outcome}="passed"] { --outcome-colour: var(--correct); }
 .${ClassName.quizResult}[data-${DataName.outcome}="failed"] { --outcome-colour: var(--incorrect); }
 .${ClassName.quizResult} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }

@@ -81,8 +81,8 @@ main:focus { outline: none; }
 h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.75rem 0 0.75rem; }
 h1 { font-size: 2rem; margin-top: 0.25rem; }
 h2 { font-size: 1.5rem; } h3 { font-size: 1.25rem; } h4 { font-size: 1.125rem; }
-h1:focus { outline: none; }
-h1:focus-visible { outline: 3px solid var(--focus); }
+/* A heading focused by script shows no ring; by keyboard, the one every element has. */
+h1:focus:not(:focus-visible) { outline: none; }
 .${ClassName.eyebrow} { font-weight: 600; }
 .${ClassName.lessonMeta} { margin: 0 0 1.5rem; }
 .${ClassName.lessonBanner} { margin: 0 0 1.25rem; }

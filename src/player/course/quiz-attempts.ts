@@ -36,11 +36,16 @@ export interface AttemptTools {
   decode(value: unknown, shape: PoolShape): Attempt | null;
 }
 
-/** One character per index (0-35) in a saved attempt's orders and answers; the quiz writes answers with them too. */
-const digits = "0123456789abcdefghijklmnopqrstuvwxyz";
-export const digitOf = (index: number): string => digits.charAt(index);
+/** `Array.isArray`, which the quiz scripts call a dozen times on saved and sealed JSON. */
+export const { isArray } = Array;
+
+/**
+ * One character per index (0-35, base 36) in a saved attempt's orders and answers; the quiz writes answers
+ * with them too. No question has 36 parts (the schemas allow at most 30 items and 20 choices).
+ */
+export const digitOf = (index: number): string => index.toString(36);
 /** The index a digit stands for; -1 for any other character. */
-export const indexOfDigit = (digit: string): number => digits.indexOf(digit);
+export const indexOfDigit = (digit: string): number => "0123456789abcdefghijklmnopqrstuvwxyz".indexOf(digit);
 
 export function createAttemptTools(): AttemptTools {
   const randomBelow = (limit: number): number => {
@@ -110,18 +115,18 @@ export function createAttemptTools(): AttemptTools {
   }
 
   function decode(value: unknown, shape: PoolShape): Attempt | null {
-    if (!Array.isArray(value) || value.length !== 2 || (value[0] !== 0 && value[0] !== 1) || !Array.isArray(value[1])) return null;
+    if (!isArray(value) || value.length !== 2 || (value[0] !== 0 && value[0] !== 1) || !isArray(value[1])) return null;
     const rows = value[1] as unknown[];
     if (rows.length !== shape.drawSize) return null;
     const entries: AttemptEntry[] = [];
     for (const row of rows) {
-      if (!Array.isArray(row) || row.length < 3 || row.length > 4) return null;
+      if (!isArray(row) || row.length < 3 || row.length > 4) return null;
       const [question, orderText, answer, checked] = row as unknown[];
       if (typeof question !== "number" || !Number.isInteger(question) || question < 0 || question >= shape.choiceCounts.length) return null;
       if (typeof orderText !== "string" || (checked !== undefined && checked !== 1)) return null;
       const order = Array.from(orderText, indexOfDigit);
       if (order.length > 0 && !isPermutation(order, shape.choiceCounts[question] ?? 0)) return null;
-      const answerOk = typeof answer === "string" ? answer.length <= 200 : Array.isArray(answer) && answer.length <= 20 && answer.every((part) => typeof part === "string" && part.length <= 500);
+      const answerOk = typeof answer === "string" ? answer.length <= 200 : isArray(answer) && answer.length <= 20 && answer.every((part) => typeof part === "string" && part.length <= 500);
       if (!answerOk) return null;
       entries.push({ question, order, answer: answer as string | string[], checked: checked === 1 });
     }

@@ -12,8 +12,8 @@ import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, se
 import type { RuntimeText } from "../../render/ui-text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import { digitOf, indexOfDigit, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
-import type { QuizRecorder, courseEvents } from "../contract.ts";
+import { digitOf, indexOfDigit, isArray, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
+import type { QuestionAnswer, QuizRecorder, courseEvents } from "../contract.ts";
 import { ClassName, DataName } from "../markup-names.ts";
 
 /** One question's line in the results' review. */
@@ -40,9 +40,10 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     /** Parts whose author feedback applies: the choices picked, or the parts answered wrongly. */
     readonly feedbackParts: readonly HTMLElement[];
     readonly partResults: ReadonlyMap<HTMLElement, boolean>;
-    readonly correctResponse: readonly string[];
-    readonly otherCorrectResponses: readonly (readonly string[])[];
+    /** The right answers, opened for the LMS report. */
+    readonly right: RightAnswers;
   }
+  type RightAnswers = Pick<QuestionAnswer, "correctResponse" | "otherCorrectResponses">;
 
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
@@ -108,25 +109,27 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /* ---------- Grading ---------- */
 
+  /** A JSON value as a list of strings; [] when it is not a list. */
+  const stringsOf = (value: unknown): string[] => (isArray(value) ? value.map(String) : []);
+
   function keyOf(question: HTMLElement): string[][] {
     try {
       const parsed: unknown = JSON.parse(data(question).key ?? "[]");
-      return Array.isArray(parsed) ? parsed.map((part) => (Array.isArray(part) ? part.map(String) : [])) : [];
+      return isArray(parsed) ? parsed.map(stringsOf) : [];
     } catch {
       return [];
     }
   }
 
-  function revealed(question: HTMLElement): { correctResponse: string[]; otherCorrectResponses: string[][] } {
+  function revealed(question: HTMLElement): RightAnswers {
     const opened = checker.open(tools.sealKey, questionIdOf(question), data(question).sealed ?? "") as { c?: unknown; o?: unknown } | null;
-    const others = Array.isArray(opened?.o) ? opened.o.filter(Array.isArray) : [];
-    return { correctResponse: Array.isArray(opened?.c) ? opened.c.map(String) : [], otherCorrectResponses: others.map((response: unknown[]) => response.map(String)) };
+    return { correctResponse: stringsOf(opened?.c), otherCorrectResponses: (isArray(opened?.o) ? opened.o.filter(isArray) : []).map(stringsOf) };
   }
 
   async function grade(question: HTMLElement): Promise<Grade> {
-    const { correctResponse, otherCorrectResponses } = revealed(question);
     const partResults = new Map<HTMLElement, boolean>();
-    const opened = { partResults, correctResponse, otherCorrectResponses };
+    const opened = { partResults, right: revealed(question) };
+    const { correctResponse } = opened.right;
     const grading = data(question)[DataName.grading];
     // A block that grades itself (the scenario) writes its last finished answer on its own element.
     if (grading === "self") {
@@ -186,9 +189,8 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   function report(question: HTMLElement, result: Grade): void {
     const lesson = lessonOf(question);
     recorder.announceQuestionAnswer({
+      ...result.right,
       response: neutralResponse(question),
-      correctResponse: result.correctResponse,
-      otherCorrectResponses: result.otherCorrectResponses,
       graded: isQuiz(lesson),
       lessonId: lessonIdOf(lesson),
       questionId: questionIdOf(question),
@@ -258,7 +260,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const grading = data(question)[DataName.grading];
     const parts = partsOf(question);
     if (grading === "blanks") {
-      if (!Array.isArray(answer) || answer.length !== parts.length) return answer === "" || (Array.isArray(answer) && answer.length === 0);
+      if (!isArray(answer) || answer.length !== parts.length) return answer === "" || (isArray(answer) && answer.length === 0);
       parts.forEach((part, index) => {
         if (part instanceof HTMLInputElement) part.value = String(answer[index] ?? "");
       });
@@ -503,11 +505,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       numberOrNull(data(lesson)[DataName.maxAttempts]),
     );
     save(lesson);
-    const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints })];
     // Worded from the record the course reports (the attempt that counts), so the page never says less than the LMS is told.
     const record = recorder.quizRecord(lessonId);
-    summary.push(verdictSentence(passingScore, passed, record));
-    summary.push(attemptsSentence(score.attemptsLeft));
+    const summary = [fill(text.scoreSummary, { percent: scorePercent, earned: score.earnedPoints, possible: score.possiblePoints }), verdictSentence(passingScore, passed, record), attemptsSentence(score.attemptsLeft)];
     showResult(lesson, { percent: scorePercent, passMark: passingScore }, summary, lines, record?.passed ?? passed, true);
   }
 
@@ -612,10 +612,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   /* ---------- Wiring ---------- */
 
-  for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) startAttempt(lesson);
+  const quizLessons = (): NodeListOf<HTMLElement> => all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`);
+  for (const lesson of quizLessons()) startAttempt(lesson);
 
   on(events.stateRestored, () => {
-    for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) void restoreQuiz(lesson);
+    for (const lesson of quizLessons()) void restoreQuiz(lesson);
   });
 
   const saveFrom = (target: EventTarget | null): void => {
@@ -631,10 +632,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   // Typing not yet committed is saved when the page goes, before the adapters finish the session.
   on("change", (event) => saveFrom(event.target));
   const saveOpenAttempts = (): void => {
-    for (const lesson of all<HTMLElement>(document, `[data-${DataName.lessonKind}=quiz]`)) if (!submittedLessons.has(lesson)) save(lesson);
+    for (const lesson of quizLessons()) if (!submittedLessons.has(lesson)) save(lesson);
   };
-  window.addEventListener("beforeunload", saveOpenAttempts);
-  window.addEventListener("pagehide", saveOpenAttempts);
+  for (const type of ["beforeunload", "pagehide"]) window.addEventListener(type, saveOpenAttempts);
 
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
