@@ -7,9 +7,10 @@
  * per render and sit in the page too: this stops view-source and DOM look-ups, not a determined
  * learner who reads the script (the README says so).
  */
-import { createSha256 } from "../player/course/sha256.ts";
+import { createHash } from "node:crypto";
 
-const sha256 = createSha256();
+/** The server hashes natively; the page's script SHA-256 (`player/course/sha256.ts`) derives the same digests. */
+const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest();
 
 /** Per-render secrets: the salt of the answer hashes and the key that seals the right answers. */
 export interface AnswerSecrets {

@@ -572,20 +572,20 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const pool = poolOf(lesson);
     const shape = { drawSize: drawSize(lesson), choiceCounts: pool.map((question) => choiceRows(question).length) };
     const attempt = attemptTools.decode(recorder.attemptOf(lessonId), shape);
-    const fits = attempt !== null && applyAttempt(lesson, attempt);
-    if (!fits || !attempt) {
+    // A submitted attempt counts only when the record says an attempt was made (a hand-set flag does not reveal answers).
+    // With no attempts left, an open attempt cannot be submitted: it shows the last result instead.
+    const made = record !== undefined && record.attempts > 0;
+    const usedUp = made && attemptsLeft(lesson, record.attempts) === 0;
+    if (!attempt || !applyAttempt(lesson, attempt)) {
       startAttempt(lesson);
-      if (record && record.attempts > 0 && attemptsLeft(lesson, record.attempts) === 0) {
+      if (usedUp) {
         for (const question of drawnOf(lesson)) setLocked(question, true);
         submittedLessons.add(lesson);
         showRestoredResult(lesson, record, []);
       }
       return;
     }
-    // A submitted attempt counts only when the record says an attempt was made (a hand-set flag does not reveal answers).
-    // With no attempts left, an open attempt cannot be submitted: it shows the last result instead.
-    const usedUp = record !== undefined && record.attempts > 0 && attemptsLeft(lesson, record.attempts) === 0;
-    const submitted = (attempt.submitted || usedUp) && record !== undefined && record.attempts > 0;
+    const submitted = made && (attempt.submitted || usedUp);
     if (submitted) submittedLessons.add(lesson);
     else submittedLessons.delete(lesson);
     const details = modeOf(lesson) !== "none";
