@@ -204,6 +204,9 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   const submittedLessons = new Set<HTMLElement>();
 
+  /** The authored index of the choice a row holds (its input's value). */
+  const choiceIndex = (row: HTMLElement): number => Number(one<HTMLInputElement>(row, "input")?.value ?? "-1");
+
   function choiceRows(question: HTMLElement): HTMLElement[] {
     return listAll<HTMLElement>(question, `.${ClassName.choiceList} > .${ClassName.choice}`);
   }
@@ -217,7 +220,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     const rows = choiceRows(question);
     const list = rows[0]?.parentElement;
     if (!list) return;
-    const byIndex = new Map(rows.map((row) => [Number(one<HTMLInputElement>(row, "input")?.value ?? "-1"), row]));
+    const byIndex = new Map(rows.map((row) => [choiceIndex(row), row]));
     const wanted = order.length === rows.length ? order : rows.map((_, index) => index);
     for (const index of wanted) {
       const row = byIndex.get(index);
@@ -231,7 +234,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   function choiceOrder(question: HTMLElement): number[] {
-    return choiceRows(question).map((row) => Number(one<HTMLInputElement>(row, "input")?.value ?? "0"));
+    return choiceRows(question).map(choiceIndex);
   }
 
   const initialOrders = new Map<Element, Element[]>();
@@ -438,24 +441,20 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     }
   }
 
-  function questionNumber(lesson: HTMLElement, question: HTMLElement): number {
-    return drawnOf(lesson).indexOf(question) + 1;
-  }
-
   /** Before submitting: names the unanswered questions, with "Go back" (answers kept) or "Submit anyway". */
   function requestSubmit(lesson: HTMLElement): void {
-    const unanswered = drawnOf(lesson).filter((question) => !isAnswered(question));
+    const drawn = drawnOf(lesson);
+    const unanswered = drawn.filter((question) => !isAnswered(question));
     const dialog = one<HTMLDialogElement>(lesson, hook(DataName.submitDialog));
     if (unanswered.length === 0 || !dialog) {
       void submitQuiz(lesson);
       return;
     }
-    const count = drawnOf(lesson).length;
-    textInHook(dialog, DataName.dialogTitle, fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count }));
+    textInHook(dialog, DataName.dialogTitle, fill(unanswered.length === 1 ? text.unansweredOne : text.unansweredMany, { unanswered: unanswered.length, count: drawn.length }));
     one(dialog, hook(DataName.unansweredList))?.replaceChildren(
       ...unanswered.map((question) => {
         const item = make("li", "");
-        const button = item.appendChild(make("button", ClassName.linkButton, fill(text.unansweredItem, { number: questionNumber(lesson, question) })));
+        const button = item.appendChild(make("button", ClassName.linkButton, fill(text.unansweredItem, { number: drawn.indexOf(question) + 1 })));
         button.type = "button";
         data(button)[DataName.goToQuestion] = questionIdOf(question);
         return item;

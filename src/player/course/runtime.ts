@@ -17,12 +17,10 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
   const { text } = config;
   const pages = listAll<HTMLElement>(document, hook(DataName.page));
   const lessonPages = pages.filter((page) => data(page)[DataName.lessonId] !== undefined);
-  const lessons: LessonSummary[] = lessonPages.map((page) => ({
-    id: data(page)[DataName.lessonId] ?? "",
-    title: data(page)[DataName.lessonTitle] ?? "",
-    kind: data(page)[DataName.lessonKind] === "quiz" ? "quiz" : "content",
-    finalAssessment: data(page)[DataName.lessonKind] === "quiz" && has(page, `data-${DataName.finalAssessment}`),
-  }));
+  const lessons: LessonSummary[] = lessonPages.map((page) => {
+    const quiz = data(page)[DataName.lessonKind] === "quiz";
+    return { id: data(page)[DataName.lessonId] ?? "", title: data(page)[DataName.lessonTitle] ?? "", kind: quiz ? "quiz" : "content", finalAssessment: quiz && has(page, `data-${DataName.finalAssessment}`) };
+  });
   const visited = new Set<string>();
   const quizzes = new Map<string, QuizRecord>();
   const attempts = new Map<string, unknown>();
@@ -88,14 +86,12 @@ export function installCourseRuntime(config: RuntimeConfig): QuizRecorder {
     }
     if (moveFocus) one<HTMLElement>(page, hook(DataName.pageHeading))?.focus();
     const lessonId = data(page)[DataName.lessonId];
-    const progress = one<HTMLElement>(document, hook(DataName.progress));
+    const position = lessonPages.indexOf(page) + 1;
+    textInHook(document, DataName.progress, lessonId === undefined ? "" : fill(text.lessonProgress, { position, count: lessonPages.length }));
     if (lessonId === undefined) {
-      if (progress) progress.textContent = "";
       if (has(page, `data-${DataName.completion}`)) showCompletion(page);
       return;
     }
-    const position = lessonPages.indexOf(page) + 1;
-    if (progress) progress.textContent = fill(text.lessonProgress, { position, count: lessonPages.length });
     currentLessonId = lessonId;
     visited.add(lessonId);
     showStateInContents(lessonId);
