@@ -9,6 +9,7 @@ import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
 import { ClassName, DataName } from "../markup-names.ts";
+import { showControlled } from "./widgets.ts";
 
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {
@@ -40,18 +41,13 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const graphic = around<HTMLElement>(button, hook(DataName.labeledGraphic));
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of all<HTMLElement>(graphic, hook(DataName.marker))) {
-      const open = other === button && opening;
-      other.setAttribute("aria-expanded", String(open));
-      const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
-      if (item) item.hidden = !open;
-    }
+    const markers = all<HTMLElement>(graphic, hook(DataName.marker));
+    for (const other of markers) showControlled(other, "aria-expanded", other === button && opening);
     if (!button.classList.contains(ClassName.isVisited)) {
       button.classList.add(ClassName.isVisited);
       const label = one(button, `.${ClassName.visuallyHidden}`);
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = all(graphic, hook(DataName.marker));
     if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) data(graphic)[DataName.complete] = "true";
   }
 
