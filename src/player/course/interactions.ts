@@ -18,9 +18,12 @@ export interface InteractionSeals {
 }
 
 export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText, seals: InteractionSeals | null): void {
+  // Focuses a step's title, a scene or the first block a gate reveals. None of them is a link or a form
+  // control (the renderer writes blocks as div, section, figure, ul, hr or a heading), so one without a
+  // tabindex gets -1 to take the focus.
   function focusInto(element: HTMLElement | null | undefined): void {
     if (!element) return;
-    if (!has(element, "tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
+    if (!has(element, "tabindex")) element.setAttribute("tabindex", "-1");
     element.focus();
   }
 
@@ -29,7 +32,6 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
-    graphic.classList.add(ClassName.isEnhanced);
     for (const button of all<HTMLElement>(graphic, hook(DataName.marker))) {
       button.style.left = `${Number(data(button).x ?? 0)}%`;
       button.style.top = `${Number(data(button).y ?? 0)}%`;
@@ -71,7 +73,6 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function setUpProcess(process: HTMLElement): void {
-    process.classList.add(ClassName.isEnhanced);
     setInHook(process, DataName.processControls, "hidden", false);
     showStep(process, 0, false);
   }
@@ -113,7 +114,6 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function setUpScenario(scenario: HTMLElement): void {
-    scenario.classList.add(ClassName.isEnhanced);
     for (const link of all<HTMLAnchorElement>(scenario, `a[data-${DataName.next}]`)) {
       const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
@@ -183,16 +183,27 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function setUpSorting(sorting: HTMLElement): void {
-    sorting.classList.add(ClassName.isEnhanced);
     setInHook(sorting, DataName.sortCategories, "hidden", false);
     for (const item of all<HTMLElement>(sorting, hook(DataName.sortItem))) placeItem(item, false);
   }
 
+  /** The sorting item around `target`, when its sorting is enhanced. */
+  function enhancedSortItem(target: EventTarget | null): HTMLElement | null {
+    const item = around<HTMLElement>(target, hook(DataName.sortItem));
+    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
+  }
+
   let dragged: HTMLElement | null = null;
 
+  /** The category under a drag event's target, when it is in the sorting the dragged item belongs to. */
+  function dropZone(event: DragEvent): HTMLElement | null {
+    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    return zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting)) ? zone : null;
+  }
+
   on("dragstart", (event) => {
-    const item = around<HTMLElement>(event.target, hook(DataName.sortItem));
-    if (!item || !around(item, `.${ClassName.isEnhanced}`) || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
+    const item = enhancedSortItem(event.target);
+    if (!item || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
     dragged = item;
     item.classList.add(ClassName.isDragging);
     event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
@@ -203,13 +214,12 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     dragged = null;
   });
   on("dragover", (event) => {
-    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
-    if (zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting))) event.preventDefault();
+    if (dropZone(event)) event.preventDefault();
   });
   on("drop", (event) => {
-    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    const zone = dropZone(event);
     const select = one<HTMLSelectElement>(dragged, "select");
-    if (!zone || !dragged || !select || around(zone, hook(DataName.sorting)) !== around(dragged, hook(DataName.sorting))) return;
+    if (!zone || !dragged || !select) return;
     event.preventDefault();
     select.value = data(zone)[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
@@ -277,10 +287,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of all<HTMLElement>(document, hook(DataName.labeledGraphic))) setUpGraphic(graphic);
-  for (const process of all<HTMLElement>(document, hook(DataName.process))) setUpProcess(process);
-  for (const scenario of all<HTMLElement>(document, hook(DataName.scenario))) setUpScenario(scenario);
-  for (const sorting of all<HTMLElement>(document, hook(DataName.sorting))) setUpSorting(sorting);
+  /** Marks each block the `data-` hook `name` finds as enhanced, then sets it up. */
+  function enhanceAll(name: string, setUp: (block: HTMLElement) => void): void {
+    for (const block of all<HTMLElement>(document, hook(name))) {
+      block.classList.add(ClassName.isEnhanced);
+      setUp(block);
+    }
+  }
+
+  enhanceAll(DataName.labeledGraphic, setUpGraphic);
+  enhanceAll(DataName.process, setUpProcess);
+  enhanceAll(DataName.scenario, setUpScenario);
+  enhanceAll(DataName.sorting, setUpSorting);
   for (const gate of all<HTMLElement>(document, hook(DataName.continue))) setUpGate(gate);
   updateGates();
 
@@ -311,11 +329,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   // Keyboard sorting without jumps: arrows on a focused picker only choose the place (item and focus
   // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
-  const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
-    const select = target instanceof HTMLSelectElement ? target : null;
-    const item = around<HTMLElement>(select, hook(DataName.sortItem));
-    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
-  };
+  const sortItemOf = (target: EventTarget | null): HTMLElement | null => (target instanceof HTMLSelectElement ? enhancedSortItem(target) : null);
   on("change", (event) => {
     const item = sortItemOf(event.target);
     if (item && document.activeElement !== event.target) placeItem(item, false);
