@@ -58,17 +58,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
     const steps = listAll<HTMLElement>(process, hook(DataName.step));
     const current = Math.max(0, Math.min(index, steps.length - 1));
+    const last = current === steps.length - 1;
     steps.forEach((step, position) => (step.hidden = position !== current));
     data(process)[DataName.currentStep] = String(current);
     const previous = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepPrevious, "disabled", current === 0);
-    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", current === steps.length - 1);
+    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", last);
     textInHook(process, DataName.stepStatus, fill(text.stepStatus, { number: current + 1, count: steps.length }));
-    if (current === steps.length - 1) data(process)[DataName.complete] = "true";
+    if (last) data(process)[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
-      const pressed = current === 0 ? next : current === steps.length - 1 ? previous : null;
+      const pressed = current === 0 ? next : last ? previous : null;
       if (pressed) pressed.focus();
-      else focusInto(steps[current]?.querySelector<HTMLElement>(`.${ClassName.stepTitle}`));
+      else focusInto(one<HTMLElement>(steps[current], `.${ClassName.stepTitle}`));
     }
   }
 
@@ -81,13 +82,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   const paths = new Map<HTMLElement, string[]>();
 
-  function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return listAll<HTMLElement>(scenario, hook(DataName.scene)).find((scene) => data(scene)[DataName.scene] === id) ?? null;
-  }
-
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of all<HTMLElement>(scenario, hook(DataName.scene))) scene.hidden = data(scene)[DataName.scene] !== id;
-    const scene = sceneOf(scenario, id);
+    const scenes = listAll<HTMLElement>(scenario, hook(DataName.scene));
+    for (const scene of scenes) scene.hidden = data(scene)[DataName.scene] !== id;
+    // The first scene with that id: the one just shown.
+    const scene = scenes.find((candidate) => !candidate.hidden) ?? null;
     const ending = one<HTMLElement>(scene, hook(DataName.ending));
     setInHook(scenario, DataName.scenarioActions, "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
@@ -125,9 +124,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     startScenario(scenario, false);
   }
 
-  function choose(button: HTMLElement): void {
-    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
-    if (!scenario || isLocked(scenario)) return;
+  function choose(button: HTMLElement, scenario: HTMLElement): void {
     const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
     const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
@@ -234,23 +231,22 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     return false;
   }
 
-  /** Blocks after a gate up to and including the next gate; the pager stays. */
-  function gatedAfter(gate: HTMLElement): HTMLElement[] {
+  /** Blocks after a gate up to the pager, which stays; with `toNextGate`, only up to and including the next gate. */
+  function gatedAfter(gate: HTMLElement, toNextGate: boolean): HTMLElement[] {
     const found: HTMLElement[] = [];
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains(ClassName.pager)) break;
       found.push(next);
-      if (has(next, `data-${DataName.continue}`)) break;
+      if (toNextGate && has(next, `data-${DataName.continue}`)) break;
     }
     return found;
   }
 
   function setUpGate(gate: HTMLElement): void {
     gate.hidden = false;
-    for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
-      if (next.classList.contains(ClassName.pager)) break;
-      next.hidden = true;
-      data(next)[DataName.gated] = "true";
+    for (const block of gatedAfter(gate, false)) {
+      block.hidden = true;
+      data(block)[DataName.gated] = "true";
     }
   }
 
@@ -275,7 +271,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       one<HTMLElement>(gate, hook(DataName.continueHint))?.setAttribute("role", "alert");
       return;
     }
-    const revealed = gatedAfter(gate);
+    const revealed = gatedAfter(gate, true);
     for (const block of revealed) {
       block.hidden = false;
       delete data(block)[DataName.gated];
@@ -305,15 +301,17 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
+    const step = has(button, `data-${DataName.stepNext}`) ? 1 : has(button, `data-${DataName.stepPrevious}`) ? -1 : 0;
+    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
+    // A locked scenario (its quiz submitted) takes no more choices or replays.
+    const playable = scenario && !isLocked(scenario) ? scenario : null;
     if (has(button, `data-${DataName.marker}`)) openMarker(button);
-    else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
+    else if (step) {
       const process = around<HTMLElement>(button, hook(DataName.process));
-      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
-    } else if (data(button)[DataName.next] !== undefined && around(button, hook(DataName.scenario))) choose(button);
-    else if (has(button, `data-${DataName.scenarioReplay}`)) {
-      const scenario = around<HTMLElement>(button, hook(DataName.scenario));
-      if (scenario && !isLocked(scenario)) startScenario(scenario, true);
-    } else if (has(button, `data-${DataName.continueButton}`)) {
+      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + step, true);
+    } else if (data(button)[DataName.next] !== undefined && playable) choose(button, playable);
+    else if (has(button, `data-${DataName.scenarioReplay}`) && playable) startScenario(playable, true);
+    else if (has(button, `data-${DataName.continueButton}`)) {
       const gate = around<HTMLElement>(button, hook(DataName.continue));
       if (gate) pass(gate);
       return;
