@@ -11,6 +11,11 @@ import type { QuizRecorder } from "../contract.ts";
 import { ClassName, DataName } from "../markup-names.ts";
 import { showControlled } from "./widgets.ts";
 
+/** The elements under `root` (none without a root) that the `data-` hook `name` marks. */
+function hooked(root: ParentNode | null | undefined, name: string): HTMLElement[] {
+  return root ? listAll<HTMLElement>(root, hook(name)) : [];
+}
+
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {
   readonly checker: Pick<AnswerChecker, "open">;
@@ -23,7 +28,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   // tabindex gets -1 to take the focus.
   function focusInto(element: HTMLElement | null | undefined): void {
     if (!element) return;
-    if (!has(element, "tabindex")) element.setAttribute("tabindex", "-1");
+    if (!has(element, "tabindex")) element.tabIndex = -1;
     element.focus();
   }
 
@@ -32,18 +37,18 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
-    for (const button of all<HTMLElement>(graphic, hook(DataName.marker))) {
+    for (const button of hooked(graphic, DataName.marker)) {
       button.style.left = `${Number(data(button).x ?? 0)}%`;
       button.style.top = `${Number(data(button).y ?? 0)}%`;
     }
-    for (const item of all<HTMLElement>(graphic, hook(DataName.markerItem))) item.hidden = true;
+    for (const item of hooked(graphic, DataName.markerItem)) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
     const graphic = around<HTMLElement>(button, hook(DataName.labeledGraphic));
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    const markers = all<HTMLElement>(graphic, hook(DataName.marker));
+    const markers = hooked(graphic, DataName.marker);
     for (const other of markers) showControlled(other, "aria-expanded", other === button && opening);
     if (!button.classList.contains(ClassName.isVisited)) {
       button.classList.add(ClassName.isVisited);
@@ -56,7 +61,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = listAll<HTMLElement>(process, hook(DataName.step));
+    const steps = hooked(process, DataName.step);
     const current = Math.max(0, Math.min(index, steps.length - 1));
     const last = current === steps.length - 1;
     steps.forEach((step, position) => (step.hidden = position !== current));
@@ -83,7 +88,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   const paths = new Map<HTMLElement, string[]>();
 
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    const scenes = listAll<HTMLElement>(scenario, hook(DataName.scene));
+    const scenes = hooked(scenario, DataName.scene);
     for (const scene of scenes) scene.hidden = data(scene)[DataName.scene] !== id;
     // The first scene with that id: the one just shown.
     const scene = scenes.find((candidate) => !candidate.hidden) ?? null;
@@ -119,7 +124,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       data(button)[DataName.next] = data(link)[DataName.next] ?? "";
       link.replaceWith(button);
     }
-    for (const feedback of all<HTMLElement>(scenario, hook(DataName.choiceFeedback))) feedback.hidden = true;
+    for (const feedback of hooked(scenario, DataName.choiceFeedback)) feedback.hidden = true;
     textInHook(scenario, DataName.scenarioReplay, text.playAgain);
     startScenario(scenario, false);
   }
@@ -169,7 +174,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const select = one<HTMLSelectElement>(item, "select");
     const sorting = around<HTMLElement>(item, hook(DataName.sorting));
     if (!select || !sorting) return;
-    const zone = listAll<HTMLElement>(sorting, hook(DataName.sortCategory)).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
+    const zone = hooked(sorting, DataName.sortCategory).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
     const bin = one<HTMLElement>(zone, hook(DataName.sortBin));
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
@@ -181,7 +186,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function setUpSorting(sorting: HTMLElement): void {
     setInHook(sorting, DataName.sortCategories, "hidden", false);
-    for (const item of all<HTMLElement>(sorting, hook(DataName.sortItem))) placeItem(item, false);
+    for (const item of hooked(sorting, DataName.sortItem)) placeItem(item, false);
   }
 
   /** The sorting item around `target`, when its sorting is enhanced. */
@@ -203,8 +208,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     if (!item || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
     dragged = item;
     item.classList.add(ClassName.isDragging);
-    event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
-    if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+    const transfer = event.dataTransfer;
+    if (transfer) {
+      transfer.setData("text/plain", one(item, "label")?.textContent ?? "");
+      transfer.effectAllowed = "move";
+    }
   });
   on("dragend", () => {
     dragged?.classList.remove(ClassName.isDragging);
@@ -258,7 +266,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function updateGates(): void {
-    for (const gate of all<HTMLElement>(document, hook(DataName.continue))) {
+    for (const gate of hooked(document, DataName.continue)) {
       const button = one<HTMLElement>(gate, hook(DataName.continueButton));
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
@@ -285,7 +293,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /** Marks each block the `data-` hook `name` finds as enhanced, then sets it up. */
   function enhanceAll(name: string, setUp: (block: HTMLElement) => void): void {
-    for (const block of all<HTMLElement>(document, hook(name))) {
+    for (const block of hooked(document, name)) {
       block.classList.add(ClassName.isEnhanced);
       setUp(block);
     }
@@ -295,7 +303,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   enhanceAll(DataName.process, setUpProcess);
   enhanceAll(DataName.scenario, setUpScenario);
   enhanceAll(DataName.sorting, setUpSorting);
-  for (const gate of all<HTMLElement>(document, hook(DataName.continue))) setUpGate(gate);
+  for (const gate of hooked(document, DataName.continue)) setUpGate(gate);
   updateGates();
 
   on("click", (event) => {
@@ -317,10 +325,10 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       return;
     } else if (has(button, `data-${DataName.retryQuiz}`)) {
       const lesson = around<HTMLElement>(button, hook(DataName.lessonId));
-      for (const scenario of lesson?.querySelectorAll<HTMLElement>(hook(DataName.scenario)) ?? []) resetScenario(scenario);
-      for (const item of lesson?.querySelectorAll<HTMLElement>(hook(DataName.sortItem)) ?? []) placeItem(item, false);
+      for (const scenario of hooked(lesson, DataName.scenario)) resetScenario(scenario);
+      for (const item of hooked(lesson, DataName.sortItem)) placeItem(item, false);
     } else if (has(button, `data-${DataName.submitQuiz}`)) {
-      for (const actions of around(button, hook(DataName.lessonId))?.querySelectorAll<HTMLElement>(hook(DataName.scenarioActions)) ?? []) actions.hidden = true;
+      for (const actions of hooked(around(button, hook(DataName.lessonId)), DataName.scenarioActions)) actions.hidden = true;
     }
     updateGates();
   });
