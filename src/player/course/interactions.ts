@@ -260,9 +260,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   function gateOpen(gate: HTMLElement): boolean {
     if (data(gate)[DataName.requireCompletion] !== "true") return true;
-    const above: HTMLElement[] = [];
-    for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
-    return above.filter((block) => has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)).every(isComplete);
+    // Every question and interactive block above the gate must be complete.
+    for (let block = gate.previousElementSibling; block instanceof HTMLElement; block = block.previousElementSibling) {
+      if ((has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)) && !isComplete(block)) return false;
+    }
+    return true;
   }
 
   function updateGates(): void {
