@@ -129,6 +129,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     startScenario(scenario, false);
   }
 
+  /** Follows a choice in a scenario that is not locked (the click handler checks that). */
   function choose(button: HTMLElement, scenario: HTMLElement): void {
     const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
