@@ -9,6 +9,12 @@ import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import type { QuizRecorder } from "../contract.ts";
 import { ClassName, DataName } from "../markup-names.ts";
+import { showControlled } from "./widgets.ts";
+
+/** The elements under `root` (none without a root) that the `data-` hook `name` marks. */
+function hooked(root: ParentNode | null | undefined, name: string): HTMLElement[] {
+  return root ? listAll<HTMLElement>(root, hook(name)) : [];
+}
 
 /** What opens a scenario ending's sealed outcome (null on a page without a scenario). */
 export interface InteractionSeals {
@@ -17,9 +23,12 @@ export interface InteractionSeals {
 }
 
 export function installInteractions(recorder: Pick<QuizRecorder, "announceQuestionAnswer">, text: InteractionRuntimeText, seals: InteractionSeals | null): void {
+  // Focuses a step's title, a scene or the first block a gate reveals. None of them is a link or a form
+  // control (the renderer writes blocks as div, section, figure, ul, hr or a heading), so one without a
+  // tabindex gets -1 to take the focus.
   function focusInto(element: HTMLElement | null | undefined): void {
     if (!element) return;
-    if (!has(element, "tabindex") && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) element.setAttribute("tabindex", "-1");
+    if (!has(element, "tabindex")) element.tabIndex = -1;
     element.focus();
   }
 
@@ -28,54 +37,48 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   /* ---------- labeled graphic ---------- */
 
   function setUpGraphic(graphic: HTMLElement): void {
-    graphic.classList.add(ClassName.isEnhanced);
-    for (const button of all<HTMLElement>(graphic, hook(DataName.marker))) {
+    for (const button of hooked(graphic, DataName.marker)) {
       button.style.left = `${Number(data(button).x ?? 0)}%`;
       button.style.top = `${Number(data(button).y ?? 0)}%`;
     }
-    for (const item of all<HTMLElement>(graphic, hook(DataName.markerItem))) item.hidden = true;
+    for (const item of hooked(graphic, DataName.markerItem)) item.hidden = true;
   }
 
   function openMarker(button: HTMLElement): void {
     const graphic = around<HTMLElement>(button, hook(DataName.labeledGraphic));
     if (!graphic) return;
     const opening = button.getAttribute("aria-expanded") !== "true";
-    for (const other of all<HTMLElement>(graphic, hook(DataName.marker))) {
-      const open = other === button && opening;
-      other.setAttribute("aria-expanded", String(open));
-      const item = document.getElementById(other.getAttribute("aria-controls") ?? "");
-      if (item) item.hidden = !open;
-    }
+    const markers = hooked(graphic, DataName.marker);
+    for (const other of markers) showControlled(other, "aria-expanded", other === button && opening);
     if (!button.classList.contains(ClassName.isVisited)) {
       button.classList.add(ClassName.isVisited);
       const label = one(button, `.${ClassName.visuallyHidden}`);
       if (label) label.textContent = `${label.textContent ?? ""} ${text.visited}`;
     }
-    const markers = all(graphic, hook(DataName.marker));
     if (all(graphic, `[data-${DataName.marker}].${ClassName.isVisited}`).length === markers.length) data(graphic)[DataName.complete] = "true";
   }
 
   /* ---------- process ---------- */
 
   function showStep(process: HTMLElement, index: number, moveFocus: boolean): void {
-    const steps = listAll<HTMLElement>(process, hook(DataName.step));
+    const steps = hooked(process, DataName.step);
     const current = Math.max(0, Math.min(index, steps.length - 1));
+    const last = current === steps.length - 1;
     steps.forEach((step, position) => (step.hidden = position !== current));
     data(process)[DataName.currentStep] = String(current);
     const previous = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepPrevious, "disabled", current === 0);
-    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", current === steps.length - 1);
+    const next = setInHook<HTMLButtonElement, "disabled">(process, DataName.stepNext, "disabled", last);
     textInHook(process, DataName.stepStatus, fill(text.stepStatus, { number: current + 1, count: steps.length }));
-    if (current === steps.length - 1) data(process)[DataName.complete] = "true";
+    if (last) data(process)[DataName.complete] = "true";
     if (moveFocus) {
       // Focus follows the step only while the button that moved it is gone; otherwise the button keeps it.
-      const pressed = current === 0 ? next : current === steps.length - 1 ? previous : null;
+      const pressed = current === 0 ? next : last ? previous : null;
       if (pressed) pressed.focus();
-      else focusInto(steps[current]?.querySelector<HTMLElement>(`.${ClassName.stepTitle}`));
+      else focusInto(one<HTMLElement>(steps[current], `.${ClassName.stepTitle}`));
     }
   }
 
   function setUpProcess(process: HTMLElement): void {
-    process.classList.add(ClassName.isEnhanced);
     setInHook(process, DataName.processControls, "hidden", false);
     showStep(process, 0, false);
   }
@@ -84,13 +87,11 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   const paths = new Map<HTMLElement, string[]>();
 
-  function sceneOf(scenario: HTMLElement, id: string): HTMLElement | null {
-    return listAll<HTMLElement>(scenario, hook(DataName.scene)).find((scene) => data(scene)[DataName.scene] === id) ?? null;
-  }
-
   function showScene(scenario: HTMLElement, id: string, moveFocus: boolean): void {
-    for (const scene of all<HTMLElement>(scenario, hook(DataName.scene))) scene.hidden = data(scene)[DataName.scene] !== id;
-    const scene = sceneOf(scenario, id);
+    const scenes = hooked(scenario, DataName.scene);
+    for (const scene of scenes) scene.hidden = data(scene)[DataName.scene] !== id;
+    // The first scene with that id: the one just shown.
+    const scene = scenes.find((candidate) => !candidate.hidden) ?? null;
     const ending = one<HTMLElement>(scene, hook(DataName.ending));
     setInHook(scenario, DataName.scenarioActions, "hidden", !ending || isLocked(scenario));
     if (ending) finishScenario(scenario, openEnding(scenario, scene as HTMLElement, ending));
@@ -117,21 +118,19 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function setUpScenario(scenario: HTMLElement): void {
-    scenario.classList.add(ClassName.isEnhanced);
     for (const link of all<HTMLAnchorElement>(scenario, `a[data-${DataName.next}]`)) {
       const button = make("button", link.className, link.textContent ?? "");
       button.type = "button";
       data(button)[DataName.next] = data(link)[DataName.next] ?? "";
       link.replaceWith(button);
     }
-    for (const feedback of all<HTMLElement>(scenario, hook(DataName.choiceFeedback))) feedback.hidden = true;
+    for (const feedback of hooked(scenario, DataName.choiceFeedback)) feedback.hidden = true;
     textInHook(scenario, DataName.scenarioReplay, text.playAgain);
     startScenario(scenario, false);
   }
 
-  function choose(button: HTMLElement): void {
-    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
-    if (!scenario || isLocked(scenario)) return;
+  /** Follows a choice in a scenario that is not locked (the click handler checks that). */
+  function choose(button: HTMLElement, scenario: HTMLElement): void {
     const next = data(button)[DataName.next] ?? "";
     paths.set(scenario, [...(paths.get(scenario) ?? []), next]);
     const status = one<HTMLElement>(scenario, hook(DataName.scenarioStatus));
@@ -176,7 +175,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     const select = one<HTMLSelectElement>(item, "select");
     const sorting = around<HTMLElement>(item, hook(DataName.sorting));
     if (!select || !sorting) return;
-    const zone = listAll<HTMLElement>(sorting, hook(DataName.sortCategory)).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
+    const zone = hooked(sorting, DataName.sortCategory).find((candidate) => data(candidate)[DataName.sortCategory] === select.value);
     const bin = one<HTMLElement>(zone, hook(DataName.sortBin));
     if (!bin || item.parentElement === bin) return;
     bin.append(item);
@@ -187,33 +186,46 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
   }
 
   function setUpSorting(sorting: HTMLElement): void {
-    sorting.classList.add(ClassName.isEnhanced);
     setInHook(sorting, DataName.sortCategories, "hidden", false);
-    for (const item of all<HTMLElement>(sorting, hook(DataName.sortItem))) placeItem(item, false);
+    for (const item of hooked(sorting, DataName.sortItem)) placeItem(item, false);
+  }
+
+  /** The sorting item around `target`, when its sorting is enhanced. */
+  function enhancedSortItem(target: EventTarget | null): HTMLElement | null {
+    const item = around<HTMLElement>(target, hook(DataName.sortItem));
+    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
   }
 
   let dragged: HTMLElement | null = null;
 
+  /** The category under a drag event's target, when it is in the sorting the dragged item belongs to. */
+  function dropZone(event: DragEvent): HTMLElement | null {
+    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    return zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting)) ? zone : null;
+  }
+
   on("dragstart", (event) => {
-    const item = around<HTMLElement>(event.target, hook(DataName.sortItem));
-    if (!item || !around(item, `.${ClassName.isEnhanced}`) || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
+    const item = enhancedSortItem(event.target);
+    if (!item || isLocked(around<HTMLElement>(item, hook(DataName.question)) ?? item)) return;
     dragged = item;
     item.classList.add(ClassName.isDragging);
-    event.dataTransfer?.setData("text/plain", one(item, "label")?.textContent ?? "");
-    if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+    const transfer = event.dataTransfer;
+    if (transfer) {
+      transfer.setData("text/plain", one(item, "label")?.textContent ?? "");
+      transfer.effectAllowed = "move";
+    }
   });
   on("dragend", () => {
     dragged?.classList.remove(ClassName.isDragging);
     dragged = null;
   });
   on("dragover", (event) => {
-    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
-    if (zone && dragged && around(zone, hook(DataName.sorting)) === around(dragged, hook(DataName.sorting))) event.preventDefault();
+    if (dropZone(event)) event.preventDefault();
   });
   on("drop", (event) => {
-    const zone = around<HTMLElement>(event.target, hook(DataName.sortCategory));
+    const zone = dropZone(event);
     const select = one<HTMLSelectElement>(dragged, "select");
-    if (!zone || !dragged || !select || around(zone, hook(DataName.sorting)) !== around(dragged, hook(DataName.sorting))) return;
+    if (!zone || !dragged || !select) return;
     event.preventDefault();
     select.value = data(zone)[DataName.sortCategory] ?? "";
     placeItem(dragged, false);
@@ -228,35 +240,36 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
     return false;
   }
 
-  /** Blocks after a gate up to and including the next gate; the pager stays. */
-  function gatedAfter(gate: HTMLElement): HTMLElement[] {
+  /** Blocks after a gate up to the pager, which stays; with `toNextGate`, only up to and including the next gate. */
+  function gatedAfter(gate: HTMLElement, toNextGate: boolean): HTMLElement[] {
     const found: HTMLElement[] = [];
     for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
       if (next.classList.contains(ClassName.pager)) break;
       found.push(next);
-      if (has(next, `data-${DataName.continue}`)) break;
+      if (toNextGate && has(next, `data-${DataName.continue}`)) break;
     }
     return found;
   }
 
   function setUpGate(gate: HTMLElement): void {
     gate.hidden = false;
-    for (let next = gate.nextElementSibling; next instanceof HTMLElement; next = next.nextElementSibling) {
-      if (next.classList.contains(ClassName.pager)) break;
-      next.hidden = true;
-      data(next)[DataName.gated] = "true";
+    for (const block of gatedAfter(gate, false)) {
+      block.hidden = true;
+      data(block)[DataName.gated] = "true";
     }
   }
 
   function gateOpen(gate: HTMLElement): boolean {
     if (data(gate)[DataName.requireCompletion] !== "true") return true;
-    const above: HTMLElement[] = [];
-    for (let previous = gate.previousElementSibling; previous instanceof HTMLElement; previous = previous.previousElementSibling) above.push(previous);
-    return above.filter((block) => has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)).every(isComplete);
+    // Every question and interactive block above the gate must be complete.
+    for (let block = gate.previousElementSibling; block instanceof HTMLElement; block = block.previousElementSibling) {
+      if ((has(block, `data-${DataName.question}`) || has(block, `data-${DataName.interactive}`)) && !isComplete(block)) return false;
+    }
+    return true;
   }
 
   function updateGates(): void {
-    for (const gate of all<HTMLElement>(document, hook(DataName.continue))) {
+    for (const gate of hooked(document, DataName.continue)) {
       const button = one<HTMLElement>(gate, hook(DataName.continueButton));
       const open = gateOpen(gate);
       button?.setAttribute("aria-disabled", String(!open));
@@ -269,7 +282,7 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
       one<HTMLElement>(gate, hook(DataName.continueHint))?.setAttribute("role", "alert");
       return;
     }
-    const revealed = gatedAfter(gate);
+    const revealed = gatedAfter(gate, true);
     for (const block of revealed) {
       block.hidden = false;
       delete data(block)[DataName.gated];
@@ -281,45 +294,51 @@ export function installInteractions(recorder: Pick<QuizRecorder, "announceQuesti
 
   /* ---------- wiring ---------- */
 
-  for (const graphic of all<HTMLElement>(document, hook(DataName.labeledGraphic))) setUpGraphic(graphic);
-  for (const process of all<HTMLElement>(document, hook(DataName.process))) setUpProcess(process);
-  for (const scenario of all<HTMLElement>(document, hook(DataName.scenario))) setUpScenario(scenario);
-  for (const sorting of all<HTMLElement>(document, hook(DataName.sorting))) setUpSorting(sorting);
-  for (const gate of all<HTMLElement>(document, hook(DataName.continue))) setUpGate(gate);
+  /** Marks each block the `data-` hook `name` finds as enhanced, then sets it up. */
+  function enhanceAll(name: string, setUp: (block: HTMLElement) => void): void {
+    for (const block of hooked(document, name)) {
+      block.classList.add(ClassName.isEnhanced);
+      setUp(block);
+    }
+  }
+
+  enhanceAll(DataName.labeledGraphic, setUpGraphic);
+  enhanceAll(DataName.process, setUpProcess);
+  enhanceAll(DataName.scenario, setUpScenario);
+  enhanceAll(DataName.sorting, setUpSorting);
+  for (const gate of hooked(document, DataName.continue)) setUpGate(gate);
   updateGates();
 
   on("click", (event) => {
     const button = around<HTMLElement>(event.target, "button");
     if (!button) return;
+    const step = has(button, `data-${DataName.stepNext}`) ? 1 : has(button, `data-${DataName.stepPrevious}`) ? -1 : 0;
+    const scenario = around<HTMLElement>(button, hook(DataName.scenario));
+    // A locked scenario (its quiz submitted) takes no more choices or replays.
+    const playable = scenario && !isLocked(scenario) ? scenario : null;
     if (has(button, `data-${DataName.marker}`)) openMarker(button);
-    else if (has(button, `data-${DataName.stepPrevious}`) || has(button, `data-${DataName.stepNext}`)) {
+    else if (step) {
       const process = around<HTMLElement>(button, hook(DataName.process));
-      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + (has(button, `data-${DataName.stepNext}`) ? 1 : -1), true);
-    } else if (data(button)[DataName.next] !== undefined && around(button, hook(DataName.scenario))) choose(button);
-    else if (has(button, `data-${DataName.scenarioReplay}`)) {
-      const scenario = around<HTMLElement>(button, hook(DataName.scenario));
-      if (scenario && !isLocked(scenario)) startScenario(scenario, true);
-    } else if (has(button, `data-${DataName.continueButton}`)) {
+      if (process) showStep(process, Number(data(process)[DataName.currentStep] ?? 0) + step, true);
+    } else if (data(button)[DataName.next] !== undefined && playable) choose(button, playable);
+    else if (has(button, `data-${DataName.scenarioReplay}`) && playable) startScenario(playable, true);
+    else if (has(button, `data-${DataName.continueButton}`)) {
       const gate = around<HTMLElement>(button, hook(DataName.continue));
       if (gate) pass(gate);
       return;
     } else if (has(button, `data-${DataName.retryQuiz}`)) {
       const lesson = around<HTMLElement>(button, hook(DataName.lessonId));
-      for (const scenario of lesson?.querySelectorAll<HTMLElement>(hook(DataName.scenario)) ?? []) resetScenario(scenario);
-      for (const item of lesson?.querySelectorAll<HTMLElement>(hook(DataName.sortItem)) ?? []) placeItem(item, false);
+      for (const scenario of hooked(lesson, DataName.scenario)) resetScenario(scenario);
+      for (const item of hooked(lesson, DataName.sortItem)) placeItem(item, false);
     } else if (has(button, `data-${DataName.submitQuiz}`)) {
-      for (const actions of around(button, hook(DataName.lessonId))?.querySelectorAll<HTMLElement>(hook(DataName.scenarioActions)) ?? []) actions.hidden = true;
+      for (const actions of hooked(around(button, hook(DataName.lessonId)), DataName.scenarioActions)) actions.hidden = true;
     }
     updateGates();
   });
 
   // Keyboard sorting without jumps: arrows on a focused picker only choose the place (item and focus
   // stay); the item moves to its category when the learner confirms by moving on (Tab to the next item).
-  const sortItemOf = (target: EventTarget | null): HTMLElement | null => {
-    const select = target instanceof HTMLSelectElement ? target : null;
-    const item = around<HTMLElement>(select, hook(DataName.sortItem));
-    return item && around(item, `.${ClassName.isEnhanced}`) ? item : null;
-  };
+  const sortItemOf = (target: EventTarget | null): HTMLElement | null => (target instanceof HTMLSelectElement ? enhancedSortItem(target) : null);
   on("change", (event) => {
     const item = sortItemOf(event.target);
     if (item && document.activeElement !== event.target) placeItem(item, false);

@@ -17,6 +17,21 @@ export function updateOrderingButtons(list: Element): void {
   });
 }
 
+/**
+ * Sets a tab's `aria-selected` or a marker's `aria-expanded` (`state`) and shows the element its
+ * `aria-controls` names only while that state is on (tabs here and the labeled graphic's markers share it).
+ */
+export function showControlled(control: HTMLElement, state: string, on: boolean): void {
+  control.setAttribute(state, String(on));
+  const controlled = document.getElementById(control.getAttribute("aria-controls") ?? "");
+  if (controlled) controlled.hidden = !on;
+}
+
+/** An item's place in its list, from 0 (-1 when it is in none). */
+function positionOf(item: Element): number {
+  return Array.from(item.parentElement?.children ?? []).indexOf(item);
+}
+
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {
     const list = around<HTMLElement>(tab, "[role=tablist]");
@@ -24,10 +39,8 @@ export function installWidgets(text: RuntimeText): void {
     if (!list || !container) return;
     for (const other of all<HTMLElement>(list, "[role=tab]")) {
       const selected = other === tab;
-      other.setAttribute("aria-selected", String(selected));
+      showControlled(other, "aria-selected", selected);
       other.tabIndex = selected ? 0 : -1;
-      const panel = document.getElementById(other.getAttribute("aria-controls") ?? "");
-      if (panel) panel.hidden = !selected;
     }
     if (moveFocus) tab.focus();
   }
@@ -59,13 +72,13 @@ export function installWidgets(text: RuntimeText): void {
     const item = around<HTMLElement>(button, "li");
     const list = item?.parentElement;
     if (!item || !list) return;
-    const sibling = direction === "up" ? item.previousElementSibling : item.nextElementSibling;
+    const up = direction === "up";
+    const sibling = up ? item.previousElementSibling : item.nextElementSibling;
     if (!sibling) return;
-    if (direction === "up") list.insertBefore(item, sibling);
-    else list.insertBefore(sibling, item);
+    list.insertBefore(up ? item : sibling, up ? sibling : item);
     updateOrderingButtons(list);
     // Moving a node drops its focus; give it back, to the other button when this one is now disabled.
-    const other = one<HTMLButtonElement>(item, `[data-${DataName.move}=${direction === "up" ? "down" : "up"}]`);
+    const other = one<HTMLButtonElement>(item, `[data-${DataName.move}=${up ? "down" : "up"}]`);
     const focusTarget = button instanceof HTMLButtonElement && button.disabled ? other : button;
     focusTarget?.focus();
     announce(item, text.moved);
@@ -79,10 +92,8 @@ export function installWidgets(text: RuntimeText): void {
   let moving = false;
 
   function announce(item: HTMLElement, template: string): void {
-    const list = item.parentElement;
     const status = one<HTMLElement>(around(item, hook(DataName.question)), hook(DataName.orderingStatus));
-    const items = Array.from(list?.children ?? []);
-    if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: items.indexOf(item) + 1, count: items.length });
+    if (status) status.textContent = fill(template, { item: one(item, `.${ClassName.orderingText}`)?.textContent ?? "", position: positionOf(item) + 1, count: item.parentElement?.children.length ?? 0 });
   }
 
   /** Puts the item at `index` of its list; the item's button keeps the focus it had. */
@@ -115,23 +126,26 @@ export function installWidgets(text: RuntimeText): void {
     if (!item) return;
     if (picked?.item === item) return drop(true);
     drop(true);
-    picked = { item, from: Array.from(item.parentElement?.children ?? []).indexOf(item) };
+    picked = { item, from: positionOf(item) };
     button.setAttribute("aria-pressed", "true");
     announce(item, text.picked);
   }
 
+  // One listener for both: a tab moves along its tab list; a picked ordering item's arrows choose its
+  // place and Escape puts it back (an element is never both a tab and a pick button).
   on("keydown", (event) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
+    if (target?.getAttribute("role") === "tab") return onTabKey(event, target);
     const item = target && has(target, `data-${DataName.pick}`) ? around<HTMLElement>(target, "li") : null;
     if (!item || picked?.item !== item) return;
-    const index = Array.from(item.parentElement?.children ?? []).indexOf(item);
-    const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Number.MAX_SAFE_INTEGER };
-    if (event.key === "Escape") {
-      event.preventDefault();
-      drop(false);
-    } else if (steps[event.key] !== undefined) {
-      event.preventDefault();
-      place(item, steps[event.key] ?? index);
+    const index = positionOf(item);
+    const steps: Record<string, number> = { ArrowUp: index - 1, ArrowLeft: index - 1, ArrowDown: index + 1, ArrowRight: index + 1, Home: 0, End: Infinity };
+    const to = steps[event.key];
+    if (to === undefined && event.key !== "Escape") return;
+    event.preventDefault();
+    if (to === undefined) drop(false);
+    else {
+      place(item, to);
       announce(item, text.moved);
     }
   });
@@ -148,11 +162,6 @@ export function installWidgets(text: RuntimeText): void {
     else if (has(button, `data-${DataName.flip}`)) flip(button);
     else if (direction === "up" || direction === "down") move(button, direction);
     else if (has(button, `data-${DataName.pick}`)) togglePick(button);
-  });
-
-  on("keydown", (event) => {
-    const target = event.target instanceof HTMLElement ? event.target : null;
-    if (target?.getAttribute("role") === "tab") onTabKey(event, target);
   });
 
   const contents = one<HTMLDetailsElement>(document, hook(DataName.contents));
