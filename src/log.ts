@@ -22,6 +22,8 @@ export interface Logger {
    * of its time (bench/NOTES.md).
    */
   access(entry: AccessEntry, probe?: boolean): void;
+  /** Whether a successful probe gets an access line of its own (at debug), so its answer should name its request. */
+  readonly probeLines?: boolean;
   /** Writes what is so far only counted (the probes not yet summarised): called before a graceful exit. */
   flush(): void;
 }
@@ -248,6 +250,7 @@ export function createLogger(
     warn: (m, f) => emit("warn", m, f),
     error: (m, f) => emit("error", m, f),
     access,
+    probeLines: rank.debug >= threshold,
     flush: () => probes.flush(),
   };
 }

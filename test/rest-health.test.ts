@@ -104,3 +104,45 @@ test("HEAD works wherever GET does: same status and headers, no body", async () 
     if (length !== null && length !== "0") expect(Number(length)).toBe(getBody.byteLength);
   }
 });
+
+test("a health probe is answered with a copy of one answer: whole every time, CORS only with an Origin, naming no request unless probes are logged", async () => {
+  const health = `${fixture.base}/api/health`;
+  for (let round = 0; round < 3; round++) {
+    const response = await fetch(health);
+    expect({ round, status: response.status, body: await response.json() }).toEqual({ round, status: 200, body: { status: "ok" } });
+    expect(response.headers.get("service-api-version")).toBe("1");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    // A successful probe is counted, not logged line by line, so there is no access line to name.
+    expect(response.headers.get("request-id")).toBeNull();
+  }
+  const fromBrowser = await fetch(health, { headers: { Origin: "https://lms.example" } });
+  expect(await fromBrowser.json()).toEqual({ status: "ok" });
+  expect(fromBrowser.headers.get("access-control-allow-origin")).toBe("*");
+  expect(fromBrowser.headers.get("access-control-expose-headers")).toBe("Service-Api-Version, Retry-After");
+  expect((await fetch(health)).headers.get("access-control-allow-origin")).toBeNull();
+  const head = await fetch(health, { method: "HEAD" });
+  expect({ status: head.status, bytes: (await head.arrayBuffer()).byteLength, length: head.headers.get("content-length") }).toEqual({ status: 200, bytes: 0, length: String('{"status":"ok"}'.length) });
+  // A refused probe is logged, and its answer names it.
+  const refused = await fetch(health, { headers: { "Service-Api-Version": "2" } });
+  await refused.body?.cancel();
+  expect(refused.status).toBe(400);
+  expect(refused.headers.get("request-id")).not.toBeNull();
+
+  // At debug every probe has its access line, so every answer names its request again.
+  const debug = await startRestFixture({ LOG_LEVEL: "debug" });
+  try {
+    const ids = new Set<string | null>();
+    for (let round = 0; round < 2; round++) {
+      const response = await fetch(`${debug.base}/api/health`);
+      expect(await response.json()).toEqual({ status: "ok" });
+      ids.add(response.headers.get("request-id"));
+    }
+    expect(ids.size).toBe(2);
+    expect(ids.has(null)).toBe(false);
+  } finally {
+    await debug.dispose();
+  }
+});
