@@ -47,7 +47,11 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
 
   const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");
   const roundPoints = (points: number): number => Math.round(points * 100) / 100;
-  const numberOrNull = (value: string | undefined): number | null => (value === undefined || value === "" || Number.isNaN(Number(value)) ? null : Number(value));
+  /** A number attribute's value; null when it is absent, empty or not a number (`Number(undefined)` is NaN). */
+  const numberOrNull = (value: string | undefined): number | null => {
+    const number = Number(value);
+    return value === "" || Number.isNaN(number) ? null : number;
+  };
   const lessonOf = (element: HTMLElement): HTMLElement | null => around<HTMLElement>(element, hook(DataName.lessonId));
   const isQuiz = (lesson: HTMLElement | null): lesson is HTMLElement => data(lesson)?.[DataName.lessonKind] === "quiz";
   // Sorting items move between category boxes, so their parts are read in authored order (data-item).
@@ -351,7 +355,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
     });
     submittedLessons.delete(lesson);
     renumber(lesson);
-    setPanel(lesson, "open");
+    setPanelOpen(lesson, true);
     save(lesson);
   }
 
@@ -409,15 +413,15 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
   }
 
   /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
-  function setPanel(lesson: HTMLElement, state: "open" | "done"): void {
+  function setPanelOpen(lesson: HTMLElement, open: boolean): void {
     if (has(lesson, `data-${DataName.oneAtATime}`)) {
-      if (state === "open") showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
+      if (open) showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
       else showAllQuestions(lesson);
     }
     const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-    setInHook(lesson, DataName.submitQuiz, "hidden", state === "done");
-    setInHook(lesson, DataName.retryQuiz, "hidden", state === "open" || left === 0);
-    if (state === "open") one(lesson, hook(DataName.quizResult))?.replaceChildren();
+    setInHook(lesson, DataName.submitQuiz, "hidden", !open);
+    setInHook(lesson, DataName.retryQuiz, "hidden", open || left === 0);
+    if (open) one(lesson, hook(DataName.quizResult))?.replaceChildren();
   }
 
   /* ---------- Checking, submitting, the result ---------- */
@@ -533,7 +537,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
    * verdict and the pass mark, attempts left, then a review line per question with its mark.
    */
   function showResult(lesson: HTMLElement, figures: { percent: number; passMark: number | null }, summary: readonly string[], lines: readonly ResultLine[], passed: boolean, moveFocus: boolean): void {
-    setPanel(lesson, "done");
+    setPanelOpen(lesson, false);
     const result = one<HTMLElement>(lesson, hook(DataName.quizResult));
     if (!result) return;
     const score = make("div", ClassName.resultScore);
@@ -597,7 +601,7 @@ export function installQuizzes(recorder: QuizRecorder, text: RuntimeText, events
       lines.push(resultLine(index, result.fraction));
     }
     if (submitted && record) showRestoredResult(lesson, record, lines);
-    else setPanel(lesson, "open");
+    else setPanelOpen(lesson, true);
     save(lesson);
   }
 
