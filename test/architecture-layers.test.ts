@@ -22,7 +22,7 @@ const show = (list: { from: string; to: string }[]) => list.map((edge) => `${edg
 /** `store/sqlite/`, `store/postgres/`…; `store/sql/` is the relational model both share, not an implementation. */
 const isStoreImplementation = (path: string) => /^store\/(?!sql\/)[^/]+\//.test(path);
 
-const belowMcp = ["authoring", "export", "import", "review", "render", "store", "auth"] as const;
+const belowMcp = ["authoring", "export", "import", "review", "formats", "codecs", "render", "store", "auth"] as const;
 const useCases = ["authoring", "review", "export", "import"] as const;
 
 test("the import graph is read: src/ has files in every layer and the parser sees known edges", () => {
@@ -32,10 +32,10 @@ test("the import graph is read: src/ has files in every layer and the parser see
   // Known edges of each import form, so a parser that silently found nothing would fail here.
   expect(edges).toContainEqual({ from: "service.ts", to: "store/sqlite/store.ts" });
   expect(edges).toContainEqual({ from: "authoring/services.ts", to: "store/packages.ts" });
-  expect(edges).toContainEqual({ from: "export/types.ts", to: "store/packages.ts" });
+  expect(edges).toContainEqual({ from: "formats/package/types.ts", to: "store/packages.ts" });
 });
 
-test("no file under authoring/, export/, import/, review/, render/, store/ or auth/ imports mcp/", () => {
+test("no file under authoring/, export/, import/, review/, formats/, codecs/, render/, store/ or auth/ imports mcp/", () => {
   expect(show(edges.filter((edge) => under(edge.from, belowMcp) && under(edge.to, ["mcp"])))).toEqual([]);
 });
 
@@ -77,13 +77,13 @@ test("render/ and store/ import no use case, adapter or transport (render may re
 });
 
 /** The runtime-neutral core (design card): web standards only, Bun's APIs stay in the adapters that pick the runtime. */
-const runtimeNeutral = ["authoring", "review", "render", "export", "import", "mcp", "auth", "http", "discovery"] as const;
+const runtimeNeutral = ["authoring", "review", "render", "export", "import", "formats", "codecs", "mcp", "auth", "http", "discovery"] as const;
 /** The package storage writes files and zips on the host; it is the export's adapter, not its core. */
 const runtimeAdapters = ["export/export-store.ts"];
 const runtimeSpecific = /\bBun\.|["']bun(?::[\w-]+)?["']|\bBuffer\b/;
 const isComment = (line: string) => /^\s*(?:\/\/|\/\*|\*)/.test(line);
 
-test("the core (authoring/, review/, render/, export/, import/, mcp/, auth/, http/, discovery/) uses no Bun.*, bun:* or Buffer", () => {
+test("the core (authoring/, review/, render/, export/, import/, formats/, codecs/, mcp/, auth/, http/, discovery/) uses no Bun.*, bun:* or Buffer", () => {
   const files = sourceFiles(srcRoot).filter((file) => {
     const path = relative(srcRoot, file);
     return under(path, runtimeNeutral) && !runtimeAdapters.includes(path);
@@ -116,4 +116,44 @@ test("the store's SQL is written once: no statement appears in both store/sqlite
   const postgres = statementsOf("postgres");
   expect(statementsIn(join(srcRoot, "store", "sql", "transaction.ts")).length).toBeGreaterThan(20);
   expect([...sqlite].filter((statement) => postgres.has(statement))).toEqual([]);
+});
+
+/** The small helpers every layer may use (README, Layout). */
+const sharedHelpers = ["course-authoring-error.ts", "bytes.ts", "notice.ts", "course-uris.ts", "unknown-arguments.ts"];
+
+test("codecs/ (XML, zip, inflate, JSON, PDF, media sniffing, the event-loop yielder) import nothing but each other and the shared helpers", () => {
+  const wrong = edges.filter((edge) => under(edge.from, ["codecs"]) && !under(edge.to, ["codecs"]) && !sharedHelpers.includes(edge.to));
+  expect(edges.filter((edge) => under(edge.from, ["codecs"])).length).toBeGreaterThan(5);
+  expect(show(wrong)).toEqual([]);
+});
+
+test("formats/ (one folder per exchange format, both directions) import no pipeline (import/, export/, review/), no domain but the content model, and no adapter", () => {
+  const pipelinesAndAbove = ["import", "export", "review", "mcp", "http", "auth", "discovery"];
+  const wrong = edges.filter(
+    (edge) =>
+      under(edge.from, ["formats"]) &&
+      (under(edge.to, pipelinesAndAbove) || (under(edge.to, ["authoring"]) && !under(edge.to, ["authoring/schemas"])) || ["app.ts", "service.ts", "config.ts"].includes(edge.to)),
+  );
+  expect(edges.filter((edge) => under(edge.from, ["formats"])).length).toBeGreaterThan(20);
+  expect(show(wrong)).toEqual([]);
+});
+
+test("each exchange format has one home: QTI, Moodle XML, GIFT, Office, XLIFF and the review copy are folders under formats/ with both directions", () => {
+  const files = sourceFiles(join(srcRoot, "formats")).map((file) => relative(join(srcRoot, "formats"), file));
+  for (const [folder, read, write] of [
+    ["qti", "qti-read.ts", "qti-items.ts"],
+    ["moodle-xml", "moodle-read.ts", "moodle-write.ts"],
+    ["gift", "gift-read.ts", "gift-write.ts"],
+    ["xliff", "xliff-read.ts", "xliff-write.ts"],
+    ["review-copy", "read-review-copy.ts", "review-docx.ts"],
+    ["course-json", "json-read.ts", "json-write.ts"],
+  ] as const) {
+    expect(files).toContain(`${folder}/${read}`);
+    expect(files).toContain(`${folder}/${write}`);
+  }
+  // Pipelines keep only pipelines: no reader or writer of a format is left in import/ or export/.
+  const stray = sourceFiles(srcRoot)
+    .map((file) => relative(srcRoot, file))
+    .filter((path) => /^(import|export|review)\/.*(qti|moodle|gift|xliff|docx|pptx|manifest)/.test(path));
+  expect(stray).toEqual([]);
 });

@@ -4,7 +4,7 @@
  * of a fitting type.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { sniffMediaType } from "../src/authoring/media-types.ts";
+import { sniffMediaType } from "../src/codecs/media-types.ts";
 import { openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { storeKinds } from "./support/postgres.ts";
 

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { parse as parseGift } from "gift-pegjs";
 import type { Browser } from "playwright-core";
-import { schemaPath } from "../src/export/schemas.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
 import { builtStyles, courseBundles, lmsBundles } from "../src/render/player-bundles.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";

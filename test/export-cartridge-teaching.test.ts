@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildPackage } from "../src/export/build-package.ts";
-import { schemaPath } from "../src/export/schemas.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
 import { imsccManifestImports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";

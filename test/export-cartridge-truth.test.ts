@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildPackage } from "../src/export/build-package.ts";
-import { schemaPath } from "../src/export/schemas.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { unpackToDirectory } from "./support/export-course.ts";
 import { xmllint } from "./support/export-xmllint.ts";

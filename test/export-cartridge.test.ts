@@ -3,13 +3,13 @@
  * hierarchy, untitled root item, typed resources, assessments without href), quiz lessons become QTI
  * 1.2.1 assessments in the CC profile, and both are well-formed XML (checked by xmllint). The manifest is
  * validated against IMS's CC 1.3 profile of IMS CP 1.2 with everything it imports, all IMS's own files (the
- * CC LOM profiles, the authorizations and curriculum-standards schemas; see src/export/schemas/README.md),
+ * CC LOM profiles, the authorizations and curriculum-standards schemas; see src/formats/SCHEMAS.md),
  * and assessments against IMS's own CC profile of QTI 1.2.1. Both schemas are shown to reject broken documents.
  */
 import { describe, expect, test } from "bun:test";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { schemaPath } from "../src/export/schemas.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { unzipSync, zipSync } from "fflate";
-import { acceptedMediaTypes, sniffMediaType } from "../src/authoring/media-types.ts";
+import { acceptedMediaTypes, sniffMediaType } from "../src/codecs/media-types.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng } from "./support/export-course.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildPackage, packageFileName } from "../src/export/build-package.ts";
-import { schemaPath } from "../src/export/schemas.ts";
-import type { ExportFormat, ScoMode } from "../src/export/types.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
+import type { ExportFormat, ScoMode } from "../src/formats/package/types.ts";
 import { CourseAuthoringError } from "../src/course-authoring-error.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, pixelPng, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
-import type { ExportCourse } from "../src/export/types.ts";
+import type { ExportCourse } from "../src/formats/package/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { runAxe, seriousOrCritical } from "./support/browser.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
-import type { ExportCourse } from "../src/export/types.ts";
+import type { ExportCourse } from "../src/formats/package/types.ts";
 import { memoryAssets, quizLessonId, unpackToDirectory } from "./support/export-course.ts";
 import { answerKeyOf, answerQuiz, nextUntil, scoFrame, waitForCourse, type CourseScope } from "./support/export-player.ts";
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { parse as parseGift } from "gift-pegjs";
 import { SaxesParser } from "saxes";
 import { buildPackage } from "../src/export/build-package.ts";
-import { schemaPath } from "../src/export/schemas.ts";
+import { schemaPath } from "../src/formats/package/schemas.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng, streamBytes, unpackToDirectory } from "./support/export-course.ts";

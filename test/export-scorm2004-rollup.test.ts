@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildPackage } from "../src/export/build-package.ts";
-import type { ExportCourse } from "../src/export/types.ts";
+import type { ExportCourse } from "../src/formats/package/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { scorm2004Imports, xmllintWithImports } from "./support/export-xmllint.ts";

@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildPackage } from "../src/export/build-package.ts";
-import { jsonExportFormat } from "../src/export/formats/json.ts";
-import type { AssetSource } from "../src/export/types.ts";
-import { zipStream } from "../src/export/zip/zip-stream.ts";
+import { jsonExportFormat } from "../src/formats/course-json/json-write.ts";
+import type { AssetSource } from "../src/formats/package/types.ts";
+import { zipStream } from "../src/codecs/zip-write.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { generatedCourse, memoryAssets, pixelPng, sampleCourse, streamBytes, unzipPackage } from "./support/export-course.ts";
 

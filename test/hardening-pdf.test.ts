@@ -1,5 +1,5 @@
 /**
- * PDFs are checked for content that acts on its own (src/parse/pdf.ts), through the real server's
+ * PDFs are checked for content that acts on its own (src/codecs/pdf-scan.ts), through the real server's
  * upload_asset: the five bypasses found (hex-escaped names `/J#61vaScript` and `/L#61unch`, `/AA` with
  * `/SubmitForm`, an auto-opening `/URI`, and script inside a compressed object stream) are refused,
  * naming what was found; an object stream that inflates like a bomb is stopped at the ratio limit;

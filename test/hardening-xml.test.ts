@@ -1,5 +1,5 @@
 /**
- * XML is read within bounds (src/parse/xml.ts) and never stalls the service: through the real server,
+ * XML is read within bounds (src/codecs/xml-read.ts) and never stalls the service: through the real server,
  * import_translation refuses nesting 40,000 deep and a 15 M-character file at the first limit it
  * crosses, naming the limit, while /api/health keeps answering from another connection; a large file
  * is read in slices. The reader's own API (tree and handlers, each limit, DOCTYPE, encoding) is checked
@@ -10,7 +10,7 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { probeHealthWhile } from "./support/health-probe.ts";
 import { AgentToolError, connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
-import { childElements, readXml, scanXml, textContent } from "../src/parse/xml.ts";
+import { childElements, readXml, scanXml, textContent } from "../src/codecs/xml-read.ts";
 import { CourseAuthoringError } from "../src/course-authoring-error.ts";
 
 let service: TestService;
@@ -86,7 +86,7 @@ describe("import_translation through the real server", () => {
   }, 60_000);
 });
 
-describe("the bounded XML reader (src/parse/xml.ts)", () => {
+describe("the bounded XML reader (src/codecs/xml-read.ts)", () => {
   const limitOf = async (run: Promise<unknown>) => {
     const error = await run.then(
       () => undefined,

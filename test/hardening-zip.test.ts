@@ -1,5 +1,5 @@
 /**
- * Zip archives are read without trusting them (src/parse/zip.ts, src/parse/inflate.ts): through the real
+ * Zip archives are read without trusting them (src/codecs/zip-read.ts, src/codecs/inflate.ts): through the real
  * server, an Office upload whose `[Content_Types].xml` lies about its size, or hides a bomb in another
  * part, costs only the head of that one part; an import whose entry lies about its size, or inflates
  * past the ratio allowed, is stopped at once; more entries than allowed are refused before any is

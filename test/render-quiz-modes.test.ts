@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
-import type { ExportCourse } from "../src/export/types.ts";
+import type { ExportCourse } from "../src/formats/package/types.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { submitQuiz, waitForCourse } from "./support/export-player.ts";

@@ -9,7 +9,7 @@ import { blockTextFields, blockTexts } from "../src/authoring/schemas/text-field
 import * as v from "valibot";
 import { blockSchema } from "../src/authoring/schemas/blocks.ts";
 import { translatedBlock } from "../src/authoring/translation/mirror.ts";
-import { codeMismatch, joinSegments, rebuildMarkdown, segmentMarkdown, tokensOf, type TargetToken } from "../src/authoring/translation/inline-codes.ts";
+import { codeMismatch, joinSegments, rebuildMarkdown, segmentMarkdown, tokensOf, type TargetToken } from "../src/formats/xliff/inline-codes.ts";
 
 describe("every block type declares its text fields", () => {
   test("each type of the block union is listed, and nothing else", () => {
@@ -112,7 +112,7 @@ describe("Markdown inline syntax as inline codes", () => {
 
 describe("reading targets the way CAT tools write them", () => {
   test("XLIFF 1.2 bpt/ept and x, and 2.0 sc/ec and mrk, read as the same codes", async () => {
-    const { readXliff } = await import("../src/authoring/translation/xliff-read.ts");
+    const { readXliff } = await import("../src/formats/xliff/xliff-read.ts");
     const source = segmentMarkdown("Read **this** first.{{1}}");
     const v12 = await readXliff(
       `<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2"><file original="x" source-language="en" target-language="fr" datatype="plaintext"><body>` +

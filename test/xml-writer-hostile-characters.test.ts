@@ -1,5 +1,5 @@
 /**
- * One XML writer (src/xml-writer.ts): characters XML 1.0 forbids (U+0000–U+001F but tab, LF and CR,
+ * One XML writer (src/codecs/xml-write.ts): characters XML 1.0 forbids (U+0000–U+001F but tab, LF and CR,
  * U+FFFE, U+FFFF, lone surrogates) in a course's titles, texts, alt texts and notes never make a
  * document the service writes ill-formed. Through the real service: both XLIFF versions validate against
  * the OASIS schemas and import back, and every XML file of every package is well-formed for xmllint.
@@ -14,7 +14,7 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { exportPackage, pngBase64, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
-import { xmlAttribute, xmlText } from "../src/xml-writer.ts";
+import { xmlAttribute, xmlText } from "../src/codecs/xml-write.ts";
 
 const forbidden = [
   ...Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).filter((char) => !["\t", "\n", "\r"].includes(char)),

@@ -4,17 +4,17 @@
  * stream is returned, so a tool error is all the caller sees and nothing half-written escapes.
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { cartridgeEntries } from "./formats/imscc.ts";
-import { reviewCopyEntries } from "./formats/review-copy/review-docx.ts";
-import { jsonExportChunks } from "./formats/json.ts";
-import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./formats/web-packages.ts";
-import { bankCourse, questionBank } from "./banks/bank.ts";
-import { giftText } from "./banks/gift.ts";
-import { moodleXml } from "./banks/moodle-xml.ts";
-import { qtiPackageEntries, qtiPackageNotices } from "./banks/qti-package.ts";
-import { resolveAssets, scoUnits, type PackagedAsset } from "./plan.ts";
-import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "./types.ts";
-import { pulledStream, zipStream, type ZipEntry } from "./zip/zip-stream.ts";
+import { cartridgeEntries } from "./common-cartridge-package.ts";
+import { reviewCopyEntries } from "../formats/review-copy/review-docx.ts";
+import { jsonExportChunks } from "../formats/course-json/json-write.ts";
+import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, type WebPackageInput } from "./web-packages.ts";
+import { bankCourse, questionBank } from "../formats/question-bank/bank.ts";
+import { giftText } from "../formats/gift/gift-write.ts";
+import { moodleXml } from "../formats/moodle-xml/moodle-write.ts";
+import { qtiPackageEntries, qtiPackageNotices } from "../formats/qti/qti-package.ts";
+import { resolveAssets, scoUnits, type PackagedAsset } from "../formats/package/plan.ts";
+import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "../formats/package/types.ts";
+import { pulledStream, zipStream, type ZipEntry } from "../codecs/zip-write.ts";
 
 const fileSuffixes: Record<ExportFormat, string> = {
   scorm12: "-scorm12.zip",

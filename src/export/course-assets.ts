@@ -5,7 +5,7 @@
  * so reading them after the course was read is safe.
  */
 import type { AssetRow, AuthoringStore } from "../store/types.ts";
-import type { AssetSource } from "./types.ts";
+import type { AssetSource } from "../formats/package/types.ts";
 
 export function courseAssetSource(store: Pick<AuthoringStore, "read">, courseId: string, rows: readonly AssetRow[]): AssetSource {
   const byId = new Map(rows.filter((row) => row.courseId === courseId).map((row) => [row.id, row]));

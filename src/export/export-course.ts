@@ -15,7 +15,7 @@ import { fallbackStrings, interfaceLanguage, renderCourseHtmlChunks } from "../r
 import { bankFormats, buildPackage, isBankFormat } from "./build-package.ts";
 import { courseAssetSource } from "./course-assets.ts";
 import { exportUri } from "./export-store.ts";
-import { exportFormats, scoModes, type ExportFormat } from "./types.ts";
+import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
 
 /** Sends one progress notification; a no-op when the caller did not ask for progress. */
 export type ExportProgressReporter = (progress: number, total?: number, message?: string) => Promise<void>;

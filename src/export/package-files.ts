@@ -3,7 +3,7 @@
  * zip's files (path and uncompressed size) from its central directory, or the one file a JSON or XLIFF
  * export is. The list is bounded; `count` says how many files there are in all.
  */
-import { listZipEntries } from "../parse/zip.ts";
+import { listZipEntries } from "../codecs/zip-read.ts";
 import type { StoredExport } from "../store/packages.ts";
 
 export interface PackageFile {

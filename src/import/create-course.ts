@@ -11,7 +11,7 @@ import { insertDraftCourse, readCourseDocument } from "../authoring/courses.ts";
 import { CourseAuthoringError } from "../authoring/errors.ts";
 import type { CourseDocument, ModuleOutline } from "../authoring/schemas/course.ts";
 import { resolveTheme } from "../authoring/theme.ts";
-import { labelOf, type ImportedAsset, type ImportedCourse } from "./plan.ts";
+import { labelOf, type ImportedAsset, type ImportedCourse } from "../formats/draft-course.ts";
 
 /** Rewrites every `assetId` in a module's blocks (or the theme) from the source ID to the new one. */
 export function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>): T {

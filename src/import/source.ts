@@ -5,9 +5,10 @@
  * zip archive.
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { documentInArchive } from "./archive.ts";
+import { documentInArchive } from "../codecs/archive.ts";
 import { fromBase64 } from "../bytes.ts";
 import { ownFileHint } from "../authoring/schemas/fields.ts";
+import { inlineFileName } from "../formats/draft-course.ts";
 
 export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -43,7 +44,6 @@ export interface ImportDocument {
 type Detected = ImportFormat | "binary";
 
 /** How errors name a file sent inline, which has no name of its own. */
-export const inlineFileName = "the file in contentBase64";
 
 function tooLarge(field: string, bytes: number): CourseAuthoringError {
   return new CourseAuthoringError(

@@ -8,7 +8,7 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import type { BlockRange } from "../authoring/course-pages.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { timeSlicer, type TimeSlicer } from "../render/time-slicer.ts";
+import { timeSlicer, type TimeSlicer } from "../codecs/time-slicer.ts";
 
 /** Room for the JSON-RPC envelope and transport framing around `result`. */
 const envelopeBytes = 256;

@@ -6,7 +6,7 @@
  */
 import { declaredImageOrigins, renderCourseDocumentChunks } from "./page.ts";
 import { flatString } from "./html.ts";
-import { timeSlicer } from "./time-slicer.ts";
+import { timeSlicer } from "../codecs/time-slicer.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { buildPackage } from "../../src/export/build-package.ts";
-import type { ExportCourse } from "../../src/export/types.ts";
+import type { ExportCourse } from "../../src/formats/package/types.ts";
 import { renderCourseHtml } from "../../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./export-course.ts";
 import { startCmi5Lms, type Cmi5Lms } from "./lms-cmi5.ts";

@@ -8,7 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
-import type { AssetInfo, AssetSource, ExportCourse } from "../../src/export/types.ts";
+import type { AssetInfo, AssetSource, ExportCourse } from "../../src/formats/package/types.ts";
 
 /** A 1×1 transparent PNG. */
 export const pixelPng = Uint8Array.from(

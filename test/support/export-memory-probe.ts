@@ -4,7 +4,7 @@
  * memory growth as JSON. A fresh process keeps the measurement free of other tests' garbage.
  */
 import { buildPackage } from "../../src/export/build-package.ts";
-import type { AssetSource } from "../../src/export/types.ts";
+import type { AssetSource } from "../../src/formats/package/types.ts";
 import { renderCourseHtml } from "../../src/render/index.ts";
 import { sampleCourse } from "./export-course.ts";
 

@@ -34,7 +34,7 @@ export const scorm2004Imports: readonly SchemaImport[] = [
  * IMS Common Cartridge 1.3 manifest: IMS's CP profile plus what it imports. The profile names its imports
  * by their imsglobal.org URLs; listing it last means every namespace it imports is already loaded from the
  * local file above it, so libxml2 skips the remote locations (one "Skipping import" warning each) and no
- * IMS file needs editing. Every file is IMS's (see src/export/schemas/README.md); xml.xsd is the W3C copy
+ * IMS file needs editing. Every file is IMS's (see src/formats/SCHEMAS.md); xml.xsd is the W3C copy
  * in `scorm2004/`.
  */
 export const imsccManifestImports: readonly SchemaImport[] = [

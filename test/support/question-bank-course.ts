@@ -2,7 +2,7 @@
  * A course holding every question type in two pools (one drawn, with a pass mark and pictured choices),
  * and a content lesson with a question, for the question-bank export and import tests.
  */
-import type { ExportCourse } from "../../src/export/types.ts";
+import type { ExportCourse } from "../../src/formats/package/types.ts";
 import { memoryAssets, pixelPng } from "./export-course.ts";
 
 export const bankQuizId = "les_bankquiz";

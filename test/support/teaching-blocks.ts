@@ -4,7 +4,7 @@
  * and a graded check. Asset IDs are passed in, so the same blocks serve the renderer tests (fixed
  * IDs) and the MCP tests (uploaded assets).
  */
-import type { ExportCourse } from "../../src/export/types.ts";
+import type { ExportCourse } from "../../src/formats/package/types.ts";
 import { sampleCourse } from "./export-course.ts";
 export interface TeachingAssets {
   /** An image asset (PNG). */

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { idPattern } from "../ids.ts";
 import { languageTagPattern } from "../schemas/fields.ts";
-import { xliffFormats } from "./xliff-write.ts";
+import { xliffFormats } from "../../formats/xliff/xliff-write.ts";
 
 // The same rules as idField and languageField, checked without listing their patterns: five tools
 // repeating two regular expressions cost more of the agent's context than they tell it.

@@ -7,14 +7,14 @@
 import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
-import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "./inline-codes.ts";
-import { timeSlicer } from "../../render/time-slicer.ts";
+import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "../../formats/xliff/inline-codes.ts";
+import { timeSlicer } from "../../codecs/time-slicer.ts";
 import { structureAdded } from "./target-structure.ts";
 import type { UnitProblems } from "./unit-problems.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
-import { readXliff } from "./xliff-read.ts";
-import { writeXliff, type XliffFormat } from "./xliff-write.ts";
+import { readXliff } from "../../formats/xliff/xliff-read.ts";
+import { writeXliff, type XliffFormat } from "../../formats/xliff/xliff-write.ts";
 
 export interface XliffExport {
   record: StoredExport;

@@ -8,7 +8,7 @@ import type { AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { openSource } from "./access.ts";
 import { loadUnitTable } from "./translations.ts";
-import { readXliff } from "./xliff-read.ts";
+import { readXliff } from "../../formats/xliff/xliff-read.ts";
 
 export interface ImportOverwrites {
   courseId: string;

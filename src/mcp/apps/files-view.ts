@@ -8,7 +8,7 @@
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
-import { acceptedMediaTypes } from "../../authoring/media-types.ts";
+import { acceptedMediaTypes } from "../../codecs/media-types.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
 import { mcpAppMimeType } from "./course-preview-view.ts";
 import type { FilesViewConfig } from "../../player/config.ts";

@@ -14,7 +14,7 @@ import {
   resolveComment,
   resolveCommentArguments,
 } from "../../review/comments.ts";
-import { importReviewCopy, importReviewCopyArguments, partStates } from "../../review/review-copy/import-review-copy.ts";
+import { importReviewCopy, importReviewCopyArguments, partStates } from "../../review/import-review-copy.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 function commentLine(comment: CommentDocument): string {

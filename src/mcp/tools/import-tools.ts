@@ -7,8 +7,8 @@
 import * as v from "valibot";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { importCourse, importCourseArguments, importQuestionBank, isBankImport, type ImportedCourse } from "../../import/import-course.ts";
-import { bankFormatNames, bankImportFormats } from "../../import/banks/import-bank.ts";
-import type { ItemReport } from "../../import/banks/bank-plan.ts";
+import { bankFormatNames, bankImportFormats } from "../../import/import-bank.ts";
+import type { ItemReport } from "../../formats/question-bank/bank-plan.ts";
 import { maxImportBytes } from "../../import/source.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.ts";

@@ -1,0 +1,207 @@
+/**
+ * Reads Moodle XML (docs.moodle.org "Moodle XML format") into pools: each `category` question starts a
+ * pool named by the last part of its path; `multichoice`, `truefalse`, `shortanswer`, `matching`,
+ * `ordering` and `cloze` (short-answer blanks) become question blocks; `random` questions of a category
+ * become its draw; `<file>` pictures (base64, named by `@@PLUGINFILE@@`) become assets. Our own export's
+ * type tag turns a matching back into a sorting. Other types are reported as dropped.
+ */
+import { fromBase64 } from "../../bytes.ts";
+import { moodleTypeTagPrefix } from "./moodle-write.ts";
+import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
+import { childElement, childElements, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "../question-bank/xml-tree.ts";
+
+const formatName = "Moodle XML";
+
+const textIn = (node: XmlTree | undefined, name: string): string => textContent(childElement(childElement(node, name), "text"));
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#0*39;/g, "'").replace(/&nbsp;/g, " ").replace(/&amp;/g, "&");
+}
+
+/** A field's text as Markdown: markdown, plain and Moodle auto-format are kept; HTML loses its tags (noted). */
+function fieldText(node: XmlTree | undefined, notes: string[]): string {
+  const text = textContent(childElement(node, "text"));
+  if (node?.name !== "answer" && /<img\b/i.test(text)) notes.push(`a picture in the ${node?.name ?? "text"} was dropped: only pictures on choices are kept`);
+  if ((node?.attributes.format ?? "html") !== "html") return text.trim();
+  const plain = unescapeHtml(text.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p[^>]*>/gi, "\n\n").replace(/<img[^>]*>/gi, "").replace(/<[^>]*>/g, "")).trim();
+  if (/<(?!\/?p[ >]|img|br)[a-z]/i.test(text)) notes.push("HTML formatting was turned into plain text");
+  return plain;
+}
+
+/** The picture of an answer (`@@PLUGINFILE@@/name` with its `<file>`), or the URL of an external one. */
+async function answerPicture(answer: XmlTree, builder: BankBuilder, item: string): Promise<{ assetId?: string; url?: string; alt?: string } | undefined> {
+  const html = textContent(childElement(answer, "text"));
+  const image = /<img\b[^>]*\bsrc="([^"]*)"[^>]*>/i.exec(html);
+  if (!image) return undefined;
+  const alt = /\balt="([^"]*)"/i.exec(image[0])?.[1];
+  const src = unescapeHtml(image[1] ?? "");
+  const altField = alt ? { alt: unescapeHtml(alt) } : {};
+  if (/^https?:\/\//.test(src)) return { url: src, ...altField };
+  const name = decodeURIComponent(src.replace(/^@@PLUGINFILE@@\//, ""));
+  const file = childElements(answer, "file").find((candidate) => candidate.attributes.name === name);
+  if (!file) throw itemError(formatName, item, `an answer shows the picture "${name}", which is not in the file`, { file: name });
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64(textContent(file).replace(/\s+/g, ""));
+  } catch {
+    throw itemError(formatName, item, `the picture "${name}" is not valid base64`);
+  }
+  return { assetId: await builder.picture(item, name, bytes), ...altField };
+}
+
+function common(question: XmlTree, notes: string[]): { prompt: string; points: number; explanation?: string } {
+  const points = Number(textContent(childElement(question, "defaultgrade")) || "1");
+  const explanation = fieldText(childElement(question, "generalfeedback"), notes);
+  return { prompt: fieldText(childElement(question, "questiontext"), notes), points: Number.isFinite(points) && points >= 0 ? Math.min(points, 1000) : 1, ...(explanation ? { explanation } : {}) };
+}
+
+const feedbackOf = (answer: XmlTree, notes: string[]): { feedback?: string } => {
+  const text = fieldText(childElement(answer, "feedback"), notes);
+  return text ? { feedback: text } : {};
+};
+
+/** `{1:SHORTANSWER:=a~%100%b#fb~%0%*#wrong}` blanks of a cloze question; other sub-question types are refused. */
+function clozeBlanks(text: string, notes: string[]): { text: string; blanks: Record<string, unknown>[] } | null {
+  const blanks: Record<string, unknown>[] = [];
+  let unsupported = false;
+  const sentence = text.replace(/\{(\d*):(SHORTANSWER(?:_C)?|SA|MW|SAC|MWC|[A-Z_]+):((?:\\.|[^\\}])*)\}/g, (_match, _weight: string, kind: string, body: string) => {
+    if (!/^(SHORTANSWER(_C)?|SA|MW|SAC|MWC)$/.test(kind)) {
+      unsupported = true;
+      return "";
+    }
+    const answers: string[] = [];
+    let feedback: string | undefined;
+    for (const part of body.split(/(?<!\\)~/)) {
+      const match = /^(=|%(-?\d+(?:\.\d+)?)%)?((?:\\.|[^\\#])*)(?:#(.*))?$/.exec(part);
+      if (!match) continue;
+      const value = (match[3] ?? "").replace(/\\(.)/g, "$1");
+      const credit = match[1] === "=" ? 100 : Number(match[2] ?? "0");
+      if (credit >= 100) answers.push(value);
+      else if (value === "*" && match[4]) feedback = match[4].replace(/\\(.)/g, "$1");
+      else if (credit > 0) notes.push(`a partly right answer "${value}" of blank ${blanks.length + 1} was dropped`);
+    }
+    blanks.push({ answers, caseSensitive: /_C$|SAC|MWC/.test(kind), ...(feedback ? { feedback } : {}) });
+    return `{{${blanks.length}}}`;
+  });
+  if (unsupported || blanks.length === 0) return null;
+  return { text: sentence, blanks };
+}
+
+/** Splits "prompt\n\nsentence" where the sentence is the paragraph holding the first blank. */
+function promptAndSentence(text: string, marker: string): { prompt: string; text: string } {
+  const at = text.indexOf(marker);
+  const split = text.lastIndexOf("\n\n", at);
+  if (split < 0) return { prompt: "Fill in the blank.", text };
+  return { prompt: text.slice(0, split), text: text.slice(split + 2) };
+}
+
+async function readQuestion(question: XmlTree, pool: ImportedPool, builder: BankBuilder, item: string): Promise<void> {
+  const type = question.attributes.type ?? "";
+  const notes: string[] = [];
+  const tags = childElements(childElement(question, "tags"), "tag").map((tag) => textContent(childElement(tag, "text")).trim());
+  const ourType = tags.find((tag) => tag.startsWith(moodleTypeTagPrefix))?.slice(moodleTypeTagPrefix.length);
+  const answers = childElements(question, "answer");
+  const base = common(question, notes);
+  switch (type) {
+    case "multichoice": {
+      const single = textContent(childElement(question, "single")).trim() !== "false";
+      if (["false", "0"].includes(textContent(childElement(question, "shuffleanswers")).trim())) Object.assign(pool, { shuffleChoices: false });
+      const choices: Record<string, unknown>[] = [];
+      for (const answer of answers) {
+        const image = await answerPicture(answer, builder, item);
+        choices.push({ text: fieldText(answer, []) || (image ? "(picture)" : ""), correct: Number(answer.attributes.fraction ?? "0") > 0, ...feedbackOf(answer, notes), ...(image ? { image } : {}) });
+      }
+      const partial = answers.some((answer) => {
+        const fraction = Number(answer.attributes.fraction ?? "0");
+        return single && fraction > 0 && fraction < 100;
+      });
+      if (partial) notes.push("partly right choices became right: a single-answer question scores one right choice");
+      const correct = choices.filter((choice) => choice.correct).length;
+      const asSingle = single && correct === 1;
+      return builder.add(pool, item, { type: asSingle ? "single_choice" : "multiple_choice", ...base, choices }, notes);
+    }
+    case "truefalse": {
+      const right = answers.find((answer) => Number(answer.attributes.fraction ?? "0") >= 100);
+      const feedbackFor = (value: string): { feedback?: string } => {
+        const answer = answers.find((candidate) => textContent(childElement(candidate, "text")).trim().toLowerCase() === value);
+        return answer ? feedbackOf(answer, notes) : {};
+      };
+      const trueFeedback = feedbackFor("true").feedback;
+      const falseFeedback = feedbackFor("false").feedback;
+      return builder.add(pool, item, { type: "true_false", ...base, answer: textContent(childElement(right, "text")).trim().toLowerCase() === "true", ...(trueFeedback ? { trueFeedback } : {}), ...(falseFeedback ? { falseFeedback } : {}) }, notes);
+    }
+    case "shortanswer": {
+      const accepted = answers.filter((answer) => Number(answer.attributes.fraction ?? "0") >= 100).map((answer) => textContent(childElement(answer, "text")).trim());
+      const wildcard = answers.find((answer) => textContent(childElement(answer, "text")).trim() === "*" && Number(answer.attributes.fraction ?? "0") === 0);
+      if (answers.some((answer) => { const fraction = Number(answer.attributes.fraction ?? "0"); return fraction > 0 && fraction < 100; })) notes.push("partly right answers were dropped");
+      const feedback = wildcard ? feedbackOf(wildcard, notes).feedback : undefined;
+      const hasBlank = base.prompt.includes("_____");
+      const split = hasBlank ? promptAndSentence(base.prompt, "_____") : { prompt: base.prompt, text: "{{1}}" };
+      return builder.add(pool, item, {
+        type: "fill_in_blank",
+        ...base,
+        prompt: split.prompt,
+        text: hasBlank ? split.text.replace("_____", "{{1}}").replace(/_____/g, "") : split.text,
+        blanks: [{ answers: accepted, caseSensitive: textContent(childElement(question, "usecase")).trim() === "1", ...(feedback ? { feedback } : {}) }],
+      }, notes);
+    }
+    case "cloze": {
+      const cloze = clozeBlanks(base.prompt, notes);
+      if (!cloze) return builder.drop(item, "its embedded answers are not all short answers (numerical or choice blanks have no equivalent)");
+      const split = promptAndSentence(cloze.text, "{{1}}");
+      return builder.add(pool, item, { type: "fill_in_blank", ...base, prompt: split.prompt, text: split.text, blanks: cloze.blanks }, notes);
+    }
+    case "matching": {
+      const subquestions = childElements(question, "subquestion").map((sub) => ({ left: unescapeHtml(textContent(childElement(sub, "text")).replace(/<[^>]*>/g, "")).trim(), right: textContent(childElement(childElement(sub, "answer"), "text")).trim() }));
+      const distractors = subquestions.filter((sub) => sub.left === "");
+      const pairs = subquestions.filter((sub) => sub.left !== "");
+      if (ourType === "sorting") {
+        const titles = [...new Set([...distractors.map((sub) => sub.right), ...pairs.map((sub) => sub.right)])];
+        return builder.add(pool, item, { type: "sorting", ...base, categories: titles.map((title) => ({ title })), items: pairs.map((pair) => ({ text: pair.left, category: pair.right })) }, notes);
+      }
+      if (distractors.length > 0) notes.push(`${distractors.length} extra wrong answer(s) were dropped: a matching pairs each left item with one right item`);
+      return builder.add(pool, item, { type: "matching", ...base, pairs }, notes);
+    }
+    case "ordering": {
+      const items = [...answers].sort((a, b) => Number(a.attributes.fraction ?? "0") - Number(b.attributes.fraction ?? "0")).map((answer) => ({ text: fieldText(answer, notes) }));
+      const grading = textContent(childElement(question, "gradingtype")).trim();
+      if (grading && grading !== "ALL_OR_NOTHING") notes.push(`Moodle's ${grading} grading became all or nothing`);
+      return builder.add(pool, item, { type: "ordering", ...base, items }, notes);
+    }
+    default:
+      return builder.drop(item, `Moodle's ${type || "untyped"} question has no equivalent`);
+  }
+}
+
+export async function readMoodleXml(text: string): Promise<ImportedBank> {
+  const root = await readXmlTree(text, "the Moodle XML file");
+  if (root.name !== "quiz") throw itemError(formatName, "(the file)", `is XML but not Moodle XML: its root element is <${root.name}>, not <quiz>`);
+  const builder = new BankBuilder(formatName);
+  let pool: ImportedPool | undefined;
+  let draws = 0;
+  const closePool = (): void => {
+    if (pool && draws > 0) Object.assign(pool, { drawCount: draws });
+    draws = 0;
+  };
+  for (const [index, question] of childElements(root, "question").entries()) {
+    if (index % 200 === 199) await yieldToEventLoop();
+    const type = question.attributes.type ?? "";
+    if (type === "category") {
+      closePool();
+      const path = textIn(question, "category").replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());
+      pool = builder.pool(path.at(-1) ?? "");
+      continue;
+    }
+    pool ??= builder.pool("Imported questions");
+    if (type === "random") {
+      draws += 1;
+      continue;
+    }
+    const name = textIn(question, "name").trim();
+    const item = `${index + 1} "${name.slice(0, 80)}"`;
+    builder.countItem(item, pool);
+    await readQuestion(question, pool, builder, item);
+  }
+  closePool();
+  return builder.result();
+}

@@ -1,0 +1,239 @@
+/**
+ * A question bank as Moodle XML (docs.moodle.org "Moodle XML format"): a category per lesson
+ * (`$course$/top/<course>/<lesson>`), then its questions in Moodle's own types: `multichoice` (single and
+ * multiple answers), `truefalse`, `shortanswer` (one blank), `cloze` (several blanks, each worth the same,
+ * as in the player), `matching`, `ordering` (core since Moodle 4.4, all or nothing as in the player), and
+ * sorting as a `matching` of items to categories (every category also listed as a distractor, so none is
+ * lost). Pictures on choices are embedded as base64 `<file>` elements named by `@@PLUGINFILE@@` as
+ * Moodle does; a lesson's draw is written as that many `random` questions of its category. Markdown is
+ * kept as `format="markdown"`; each question is tagged with its type so an import of our own file gives
+ * the same blocks back. What Moodle cannot say is in the notices, also as a comment at the top of the file.
+ */
+import { toBase64 } from "../../bytes.ts";
+import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
+import type { PackagedAsset } from "../package/plan.ts";
+import type { AssetBody, AssetSource } from "../package/types.ts";
+import { el, xmlAttribute, xmlDocument, xmlText, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
+import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+
+export const moodleTypeTagPrefix = "course-authoring:";
+
+/** Moodle's grade fractions (question/format.php): a multiple-answer share must be one of them. */
+const moodleFractions = [100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0];
+
+function fraction(share: number): string {
+  return String(Math.round(share * 100000) / 100000);
+}
+
+function text(tag: string, value: string, format?: string): XmlElement {
+  return el(tag, format ? { format } : {}, el("text", {}, value));
+}
+
+/** Category paths separate levels with `/`; a slash inside a name is written `//`. */
+function categoryName(name: string): string {
+  return name.replace(/\//g, "//");
+}
+
+async function bytesOf(body: AssetBody): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body;
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+interface Embedded {
+  readonly name: string;
+  readonly base64: string;
+}
+
+type EmbedPicture = (assetId: string) => Promise<Embedded | undefined>;
+
+function fileElement(file: Embedded): XmlElement {
+  return el("file", { name: file.name, path: "/", encoding: "base64" }, file.base64);
+}
+
+/** A choice as HTML: its text, escaped, and its picture (embedded, or the URL). */
+async function choiceAnswer(choice: { text: string; correct: boolean; feedback?: string | undefined; image?: { assetId?: string | undefined; url?: string | undefined; alt?: string | undefined } | undefined }, share: string, embed: EmbedPicture): Promise<XmlElement> {
+  const file = choice.image?.assetId ? await embed(choice.image.assetId) : undefined;
+  const src = file ? `@@PLUGINFILE@@/${file.name}` : choice.image?.url;
+  const picture = src ? ` <img src="${xmlAttribute(src)}" alt="${xmlAttribute(choice.image?.alt ?? "")}">` : "";
+  return el(
+    "answer",
+    { fraction: share, format: "html" },
+    el("text", {}, `${xmlText(choice.text)}${picture}`),
+    // Moodle writes an answer's files right after its text.
+    file ? fileElement(file) : null,
+    choice.feedback ? text("feedback", choice.feedback, "markdown") : null,
+  );
+}
+
+function head(question: QuestionBlock, name: string, questionText: string): XmlChild[] {
+  return [
+    text("name", name),
+    text("questiontext", questionText, "markdown"),
+    text("generalfeedback", question.explanation ?? "", "markdown"),
+    el("defaultgrade", {}, String(question.points)),
+    el("penalty", {}, "0"),
+    el("hidden", {}, "0"),
+    el("idnumber", {}, question.id),
+  ];
+}
+
+const tags = (question: QuestionBlock): XmlElement => el("tags", {}, el("tag", {}, el("text", {}, `${moodleTypeTagPrefix}${question.type}`)));
+
+/** `{{n}}` of a sentence: `_____` for a short answer, Moodle's embedded answer for a cloze. */
+function clozeAnswer(blank: { answers: readonly string[]; caseSensitive: boolean; feedback?: string | undefined }): string {
+  const escape = (value: string): string => value.replace(/[\\}#~/"]/g, (character) => `\\${character}`).replace(/\n/g, " ");
+  const right = blank.answers.map((answer) => `%100%${escape(answer)}`);
+  const wrong = blank.feedback ? [`%0%*#${escape(blank.feedback)}`] : [];
+  return `{1:${blank.caseSensitive ? "SHORTANSWER_C" : "SHORTANSWER"}:${[...right, ...wrong].join("~")}}`;
+}
+
+async function questionElement(question: QuestionBlock, pool: BankPool, number: number, embed: EmbedPicture, notices: BankNotices): Promise<XmlElement> {
+  const name = `${pool.title} ${number}`;
+  switch (question.type) {
+    case "single_choice":
+    case "multiple_choice": {
+      const single = question.type === "single_choice";
+      const correct = question.choices.filter((choice) => choice.correct).length;
+      const wrong = question.choices.length - correct;
+      const correctShare = single ? 100 : 100 / correct;
+      if (!single) {
+        notices.question(question, pool, "Moodle gives partial credit for some of the right choices (any wrong one scores 0 here); the player gives the points only for exactly the right set.");
+        if (!moodleFractions.some((allowed) => Math.abs(allowed - correctShare) < 0.001)) notices.question(question, pool, `Moodle has no grade of ${fraction(correctShare)}% for each of its ${correct} right choices; choose Moodle's nearest grade when importing.`);
+      }
+      if (question.choices.some((choice) => choice.fixed)) notices.question(question, pool, "fixed choices (kept in place when shuffling) are not carried: Moodle shuffles all or none.");
+      const answers = await Promise.all(question.choices.map((choice) => choiceAnswer(choice, choice.correct ? fraction(correctShare) : single || wrong === 0 ? "0" : "-100", embed)));
+      return el(
+        "question",
+        { type: "multichoice" },
+        head(question, name, question.prompt),
+        el("single", {}, String(single)),
+        el("shuffleanswers", {}, String(pool.shuffleChoices)),
+        el("answernumbering", {}, "none"),
+        answers,
+        tags(question),
+      );
+    }
+    case "true_false":
+      return el(
+        "question",
+        { type: "truefalse" },
+        head(question, name, question.prompt),
+        el("answer", { fraction: question.answer ? "100" : "0", format: "moodle_auto_format" }, el("text", {}, "true"), text("feedback", question.trueFeedback ?? "", "markdown")),
+        el("answer", { fraction: question.answer ? "0" : "100", format: "moodle_auto_format" }, el("text", {}, "false"), text("feedback", question.falseFeedback ?? "", "markdown")),
+        tags(question),
+      );
+    case "fill_in_blank": {
+      const [only] = question.blanks;
+      if (question.blanks.length === 1 && only) {
+        const sentence = question.text.replace(/\{\{1\}\}/g, "_____");
+        return el(
+          "question",
+          { type: "shortanswer" },
+          head(question, name, `${question.prompt}\n\n${sentence}`),
+          el("usecase", {}, only.caseSensitive ? "1" : "0"),
+          only.answers.map((answer) => el("answer", { fraction: "100", format: "moodle_auto_format" }, el("text", {}, answer))),
+          only.feedback ? el("answer", { fraction: "0", format: "moodle_auto_format" }, el("text", {}, "*"), text("feedback", only.feedback, "markdown")) : null,
+          tags(question),
+        );
+      }
+      const sentence = question.text.replace(/\{\{(\d+)\}\}/g, (_match, number: string) => {
+        const blank = question.blanks[Number(number) - 1];
+        return blank ? clozeAnswer(blank) : "";
+      });
+      return el("question", { type: "cloze" }, head(question, name, `${question.prompt}\n\n${sentence}`), tags(question));
+    }
+    case "matching":
+      if (question.pairs.some((pair) => pair.feedback)) notices.question(question, pool, "feedback on each pair is not carried: Moodle's matching question has none.");
+      return el(
+        "question",
+        { type: "matching" },
+        head(question, name, question.prompt),
+        el("shuffleanswers", {}, "true"),
+        question.pairs.map((pair) => el("subquestion", { format: "html" }, el("text", {}, xmlText(pair.left)), el("answer", {}, el("text", {}, pair.right)))),
+        tags(question),
+      );
+    case "sorting":
+      notices.question(question, pool, "written as a Moodle matching question (each item matched to its category)" + (question.items.some((item) => item.feedback) ? "; feedback on each item is not carried." : "."));
+      return el(
+        "question",
+        { type: "matching" },
+        head(question, name, question.prompt),
+        el("shuffleanswers", {}, "true"),
+        // Every category as a distractor first, so a category no item belongs in is kept, in its order.
+        question.categories.map((category) => el("subquestion", { format: "html" }, el("text", {}, ""), el("answer", {}, el("text", {}, category.title)))),
+        question.items.map((item) => el("subquestion", { format: "html" }, el("text", {}, xmlText(item.text)), el("answer", {}, el("text", {}, item.category)))),
+        tags(question),
+      );
+    case "ordering":
+      if (question.items.some((item) => item.feedback)) notices.question(question, pool, "feedback on each item is not carried: Moodle's ordering question has none.");
+      return el(
+        "question",
+        { type: "ordering" },
+        head(question, name, question.prompt),
+        el("layouttype", {}, "VERTICAL"),
+        el("selecttype", {}, "ALL"),
+        el("selectcount", {}, "0"),
+        el("gradingtype", {}, "ALL_OR_NOTHING"),
+        el("showgrading", {}, "SHOW"),
+        el("numberingstyle", {}, "none"),
+        question.items.map((item, index) => el("answer", { fraction: String(index + 1), format: "moodle_auto_format" }, el("text", {}, item.text))),
+        tags(question),
+      );
+  }
+}
+
+function randomQuestion(pool: BankPool): XmlElement {
+  return el(
+    "question",
+    { type: "random" },
+    text("name", `Random (${pool.title})`),
+    // Moodle's random question keeps "include subcategories" in its question text.
+    text("questiontext", "0", "html"),
+    text("generalfeedback", "", "html"),
+    el("defaultgrade", {}, "1"),
+    el("penalty", {}, "0"),
+    el("hidden", {}, "0"),
+  );
+}
+
+function moodleNotices(bank: QuestionBank, notices: BankNotices): void {
+  commonNotices(bank, notices);
+  for (const pool of bank.pools) {
+    if (pool.passingScore !== null) notices.pool(pool, `the pass mark (${pool.passingScore}%) is a quiz setting in Moodle, not part of a question bank; set "Grade to pass" on the quiz.`);
+    if (pool.maxAttempts !== null) notices.pool(pool, `the ${pool.maxAttempts} allowed attempt(s) are a quiz setting in Moodle; set "Attempts allowed" on the quiz.`);
+    if (pool.drawCount !== null) notices.pool(pool, `the draw of ${pool.drawCount} question(s) per attempt is written as ${pool.drawCount} random question(s) of the lesson's category; Moodle 4.3 and later add random questions to a quiz from the category instead.`);
+  }
+}
+
+/** The Moodle XML document and its notices; picture bytes are read while it is built. */
+export async function moodleXml(bank: QuestionBank, assets: ReadonlyMap<string, PackagedAsset>, source: AssetSource): Promise<{ text: string; notices: readonly string[] }> {
+  const notices = new BankNotices();
+  moodleNotices(bank, notices);
+  const cache = new Map<string, Embedded>();
+  const embed: EmbedPicture = async (assetId) => {
+    const asset = assets.get(assetId);
+    if (!asset) return undefined;
+    const known = cache.get(assetId);
+    if (known) return known;
+    const file = { name: asset.path.replace(/^assets\//, ""), base64: toBase64(await bytesOf(await source.open(assetId))) };
+    cache.set(assetId, file);
+    return file;
+  };
+  const questions: XmlElement[] = [];
+  for (const pool of bank.pools) {
+    questions.push(
+      el(
+        "question",
+        { type: "category" },
+        el("category", {}, el("text", {}, `$course$/top/${categoryName(bank.title)}/${categoryName(pool.title)}`)),
+        text("info", `${pool.moduleTitle}: ${pool.title}`, "markdown"),
+        el("idnumber", {}, pool.lessonId),
+      ),
+    );
+    for (const [index, question] of pool.questions.entries()) questions.push(await questionElement(question, pool, index + 1, embed, notices));
+    if (pool.drawCount !== null) for (let count = 0; count < pool.drawCount; count++) questions.push(randomQuestion(pool));
+  }
+  const document = xmlDocument(el("quiz", {}, questions));
+  const comment = `<!-- ${notices.text("Moodle XML").replace(/--/g, "- -")} -->\n`;
+  return { text: document.replace(/\n/, `\n${comment}`), notices: notices.all };
+}

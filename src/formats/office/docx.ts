@@ -1,0 +1,321 @@
+/**
+ * A Word document as an outline: the Title style is the course title, headings (by style name, style
+ * outline level, or the paragraph's own outline level) become modules, lessons and heading blocks as in
+ * a Markdown outline; list paragraphs become Markdown lists, tables Markdown tables, quote styles quote
+ * blocks, code styles (or runs all in a monospace font) code blocks, pictures image blocks. Footnotes,
+ * headers, footers, comments, text boxes, charts and equations are reported as dropped.
+ */
+import type { Notice } from "../../notice.ts";
+import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
+import { planFromParts } from "../markdown/markdown-outline.ts";
+import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import type { OfficePackage, Relationship } from "./office-package.ts";
+import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
+
+interface StyleInfo {
+  name: string;
+  outlineLevel?: number;
+  basedOn?: string;
+  numbered: boolean;
+}
+
+type Paragraph =
+  | { kind: "heading"; level: number; text: string }
+  | { kind: "list"; ordered: boolean; depth: number; markdown: string; list: string }
+  | { kind: "quote" | "code" | "text"; markdown: string; plain: string }
+  | { kind: "block"; block: Record<string, unknown>; source: string };
+
+const on = (node: XmlNode | undefined) => node !== undefined && !/^(0|false|off|none)$/i.test(node.attributes.val ?? "true");
+
+export class DocxReader {
+  private readonly styles = new Map<string, StyleInfo>();
+  private readonly numberFormats = new Map<string, string>();
+  readonly content: OfficeContent;
+  private paragraphNumber = 0;
+
+  private constructor(
+    private readonly file: OfficePackage,
+    private readonly relationships: Map<string, Relationship>,
+  ) {
+    this.content = new OfficeContent(file);
+  }
+
+  static async create(file: OfficePackage): Promise<DocxReader> {
+    const reader = new DocxReader(file, await file.relationships(file.mainPart));
+    await reader.readStyles();
+    await reader.readNumbering();
+    return reader;
+  }
+
+  private async readStyles(): Promise<void> {
+    const part = await this.file.related(this.file.mainPart, "styles");
+    if (!part || !this.file.has(part)) return;
+    for (const style of childElements(await this.file.xml(part), "style")) {
+      const id = style.attributes.styleId;
+      if (!id) continue;
+      const pPr = firstChild(style, "pPr");
+      const level = firstChild(pPr, "outlineLvl")?.attributes.val;
+      this.styles.set(id, {
+        name: firstChild(style, "name")?.attributes.val ?? id,
+        ...(level !== undefined ? { outlineLevel: Number(level) } : {}),
+        ...(firstChild(style, "basedOn")?.attributes.val ? { basedOn: firstChild(style, "basedOn")?.attributes.val as string } : {}),
+        numbered: firstChild(pPr, "numPr") !== undefined,
+      });
+    }
+  }
+
+  /** numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. */
+  private async readNumbering(): Promise<void> {
+    const part = await this.file.related(this.file.mainPart, "numbering");
+    if (!part || !this.file.has(part)) return;
+    const numbering = await this.file.xml(part);
+    const abstract = new Map<string, XmlNode>();
+    for (const node of childElements(numbering, "abstractNum")) abstract.set(node.attributes.abstractNumId ?? "", node);
+    for (const num of childElements(numbering, "num")) {
+      const definition = abstract.get(firstChild(num, "abstractNumId")?.attributes.val ?? "");
+      for (const level of definition ? childElements(definition, "lvl") : []) {
+        this.numberFormats.set(`${num.attributes.numId}:${level.attributes.ilvl}`, firstChild(level, "numFmt")?.attributes.val ?? "bullet");
+      }
+    }
+  }
+
+  private styleChain(id: string | undefined): StyleInfo[] {
+    const chain: StyleInfo[] = [];
+    for (let current = id, hops = 0; current && hops < 10; hops++) {
+      const style = this.styles.get(current);
+      if (!style) break;
+      chain.push(style);
+      current = style.basedOn;
+    }
+    return chain;
+  }
+
+  private headingLevel(pPr: XmlNode | undefined, chain: readonly StyleInfo[], styleId: string | undefined): number | undefined {
+    const names = [...chain.map((style) => style.name), styleId ?? ""];
+    if (names.some((name) => /^title$/i.test(name))) return 0;
+    const own = firstChild(pPr, "outlineLvl")?.attributes.val;
+    if (own !== undefined && Number(own) < 9) return Number(own) + 1;
+    for (const name of names) {
+      const match = /^heading\s*([1-9])$/i.exec(name);
+      if (match) return Number(match[1]);
+    }
+    const styled = chain.find((style) => style.outlineLevel !== undefined && style.outlineLevel < 9);
+    return styled ? (styled.outlineLevel as number) + 1 : undefined;
+  }
+
+  /** A run sequence as Markdown (bold, italic, links) and as plain text; pictures collected on the way. */
+  private inline(node: XmlNode, where: string, pictures: Record<string, unknown>[]): { markdown: string; plain: string; monospace: boolean } {
+    let markdown = "";
+    let plain = "";
+    let runs = 0;
+    let monospaceRuns = 0;
+    const visit = (element: XmlNode, link?: string) => {
+      for (const child of childElements(element)) {
+        switch (child.name) {
+          case "r": {
+            const rPr = firstChild(child, "rPr");
+            let text = "";
+            for (const part of childElements(child)) {
+              if (part.name === "t") text += part.children.filter((item): item is string => typeof item === "string").join("");
+              else if (part.name === "tab") text += " ";
+              else if (part.name === "br" || part.name === "cr") text += "\n";
+              else if (part.name === "drawing" || part.name === "pict") this.drawing(part, where, pictures);
+              else if (part.name === "object") this.content.dropped(`an embedded object on ${where}`, "embedded OLE objects are not carried");
+              else if (part.name === "footnoteReference" || part.name === "endnoteReference") this.content.dropped(`a footnote on ${where}`, "footnotes and endnotes are not carried; add their text to the paragraph if it matters");
+            }
+            if (!text) break;
+            runs += 1;
+            const font = firstChild(rPr, "rFonts")?.attributes.ascii ?? "";
+            if (monospaceFonts.test(font)) monospaceRuns += 1;
+            plain += text;
+            let piece = escapeMarkdown(text).replace(/\n/g, "  \n");
+            const trimmed = piece.trim();
+            if (trimmed && on(firstChild(rPr, "b"))) piece = piece.replace(trimmed, `**${trimmed}**`);
+            if (trimmed && on(firstChild(rPr, "i"))) piece = piece.replace(trimmed, `*${trimmed}*`);
+            markdown += piece;
+            break;
+          }
+          case "hyperlink": {
+            const target = this.relationships.get(child.attributes["r:id"] ?? "")?.target;
+            const before = markdown.length;
+            visit(child, target);
+            const label = markdown.slice(before);
+            if (target && /^(https?:|mailto:)/i.test(target) && label.trim()) markdown = `${markdown.slice(0, before)}[${label}](<${target.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+            break;
+          }
+          case "ins":
+          case "smartTag":
+          case "customXml":
+          case "fldSimple":
+            visit(child, link);
+            break;
+          case "sdt":
+            visit(firstChild(child, "sdtContent") ?? child, link);
+            break;
+          case "oMath":
+          case "oMathPara":
+            this.content.dropped(`an equation on ${where}`, "equations are not carried; write it as text or add a picture of it");
+            break;
+        }
+      }
+    };
+    visit(node);
+    return { markdown: markdown.trim(), plain, monospace: runs > 0 && monospaceRuns === runs };
+  }
+
+  private drawing(node: XmlNode, where: string, pictures: Record<string, unknown>[]): void {
+    if (descendants(node, "txbxContent").length > 0) {
+      const text = descendants(node, "txbxContent").map((box) => textOf(box, "t")).join(" ").trim();
+      if (text) this.content.dropped(`a text box on ${where} ("${text.slice(0, 60)}")`, "text boxes are not carried; move the text into the document body");
+      return;
+    }
+    const blips = [...descendants(node, "blip").map((blip) => blip.attributes["r:embed"]), ...descendants(node, "imagedata").map((image) => image.attributes["r:id"])];
+    if (blips.length === 0) {
+      this.content.dropped(`a chart, diagram or shape on ${where}`, "only pictures are carried; export it as a PNG and add it with upload_asset");
+      return;
+    }
+    const description = descendants(node, "docPr")[0]?.attributes.descr ?? "";
+    for (const id of blips) {
+      const relationship = this.relationships.get(id ?? "");
+      const block = this.content.picture(relationship?.target, description, where);
+      if (block) pictures.push(block);
+    }
+  }
+
+  private paragraph(node: XmlNode): Paragraph[] {
+    const where = `paragraph ${this.paragraphNumber}`;
+    const pPr = firstChild(node, "pPr");
+    const styleId = firstChild(pPr, "pStyle")?.attributes.val;
+    const chain = this.styleChain(styleId);
+    const names = chain.map((style) => style.name).join(" ");
+    const pictures: Record<string, unknown>[] = [];
+    const { markdown, plain, monospace } = this.inline(node, where, pictures);
+    const out: Paragraph[] = [];
+    if (plain.trim()) {
+      const level = this.headingLevel(pPr, chain, styleId);
+      const numPr = firstChild(pPr, "numPr");
+      if (level !== undefined) out.push({ kind: "heading", level, text: plain.replace(/\s+/g, " ").trim() });
+      else if (/quot/i.test(names)) out.push({ kind: "quote", markdown, plain });
+      else if (/(code|preformatted|source text|html pre)/i.test(names) || monospace) out.push({ kind: "code", markdown, plain });
+      else if (numPr || chain.some((style) => style.numbered) || /^list (bullet|number)/i.test(names)) {
+        const numId = firstChild(numPr, "numId")?.attributes.val ?? "";
+        const depth = Number(firstChild(numPr, "ilvl")?.attributes.val ?? 0);
+        if (numId === "0") out.push({ kind: "text", markdown, plain });
+        else {
+          const format = this.numberFormats.get(`${numId}:${depth}`) ?? (/number/i.test(names) ? "decimal" : "bullet");
+          out.push({ kind: "list", ordered: format !== "bullet" && format !== "none", depth: Math.min(depth, 8), markdown, list: numId || names });
+        }
+      } else out.push({ kind: "text", markdown, plain });
+    }
+    for (const block of pictures) out.push({ kind: "block", block, source: "" });
+    return out;
+  }
+
+  private table(node: XmlNode): Paragraph {
+    const rows = childElements(node, "tr").map((row) =>
+      childElements(row, "tc").map((cell) =>
+        childElements(cell, "p")
+          .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
+          .filter(Boolean)
+          .join("<br>"),
+      ),
+    );
+    if (descendants(node, "tbl").length > 0) this.content.keptAsText(`paragraph ${this.paragraphNumber}: a table inside a table cell is kept as the cell's text`);
+    const markdown = markdownTable(rows);
+    return { kind: "block", block: { type: "text", markdown }, source: markdown };
+  }
+
+  /** The body's paragraphs and tables as outline parts. */
+  async parts(): Promise<MarkdownPart[]> {
+    const body = firstChild(await this.file.xml(this.file.mainPart), "body");
+    const items: { paragraph: Paragraph; line: number }[] = [];
+    const walk = (container: XmlNode) => {
+      for (const child of childElements(container)) {
+        this.paragraphNumber += child.name === "p" || child.name === "tbl" ? 1 : 0;
+        const line = this.paragraphNumber;
+        if (child.name === "p") for (const paragraph of this.paragraph(child)) items.push({ paragraph, line });
+        else if (child.name === "tbl") items.push({ paragraph: this.table(child), line });
+        else if (child.name === "sdt") walk(firstChild(child, "sdtContent") ?? child);
+      }
+    };
+    if (body) walk(body);
+    return mergeParagraphs(items);
+  }
+
+  /** Page furniture and review marks the body does not carry. */
+  reportSideParts(): void {
+    const relationships = [...this.relationships.values()];
+    const has = (suffix: string) => relationships.some((relationship) => relationship.type.endsWith(`/${suffix}`));
+    if (has("header") || has("footer")) this.content.dropped("headers and footers", "page furniture is not course content");
+    if (has("comments")) this.content.dropped("comments in the document", "Word comments are not course content (a review copy made by export_course brings comments back with import_review_copy)");
+  }
+}
+
+/** Consecutive list items become one list, consecutive code or quote paragraphs one block. */
+function mergeParagraphs(items: readonly { paragraph: Paragraph; line: number }[]): MarkdownPart[] {
+  const parts: MarkdownPart[] = [];
+  for (let index = 0; index < items.length; ) {
+    const { paragraph, line } = items[index] as { paragraph: Paragraph; line: number };
+    if (paragraph.kind === "heading") {
+      parts.push({ kind: "heading", line, source: paragraph.text, level: paragraph.level, text: paragraph.text });
+      index += 1;
+      continue;
+    }
+    if (paragraph.kind === "block") {
+      parts.push({ kind: "block", line, source: paragraph.source, paragraph: false, block: paragraph.block });
+      index += 1;
+      continue;
+    }
+    const run: Paragraph[] = [];
+    const sameList = (next: Paragraph) => next.kind === paragraph.kind && (next.kind !== "list" || paragraph.kind !== "list" || next.list === paragraph.list);
+    while (index < items.length && sameList((items[index] as { paragraph: Paragraph }).paragraph)) run.push((items[index++] as { paragraph: Paragraph }).paragraph);
+    if (paragraph.kind === "list") {
+      const listItems = run.map((item) => (item.kind === "list" ? item : null)).filter((item) => item !== null);
+      const counters: number[] = [];
+      const source = listItems
+        .map((item) => {
+          counters.length = item.depth + 1;
+          counters[item.depth] = (counters[item.depth] ?? 0) + 1;
+          return `${"   ".repeat(item.depth)}${item.ordered ? `${counters[item.depth]}.` : "-"} ${item.markdown}`;
+        })
+        .join("\n");
+      parts.push({ kind: "block", line, source, paragraph: false, block: { type: "text", markdown: source }, listItems: listItems.filter((item) => item.depth === 0).map((item) => item.markdown) });
+    } else if (paragraph.kind === "code") {
+      const code = run.map((item) => (item.kind === "code" ? item.plain : "")).join("\n");
+      parts.push({ kind: "block", line, source: code, paragraph: false, block: { type: "code", language: "plaintext", code } });
+    } else if (paragraph.kind === "quote") {
+      const text = run.map((item) => (item.kind === "quote" ? item.markdown : "")).join("\n\n");
+      parts.push({ kind: "block", line, source: text, paragraph: false, block: { type: "quote", text } });
+    } else {
+      for (const item of run) {
+        if (item.kind !== "text") continue;
+        parts.push({ kind: "block", line, source: item.markdown, paragraph: true, block: { type: "text", markdown: item.markdown } });
+      }
+    }
+  }
+  return parts;
+}
+
+export async function planFromDocx(file: OfficePackage, title: string | undefined, fallbackTitle: string): Promise<OfficePlan> {
+  const reader = await DocxReader.create(file);
+  let parts = await reader.parts();
+  reader.reportSideParts();
+  parts = withoutFailedPictures(parts, await reader.content.loadPictures());
+  // A document without headings under its title is one lesson of one module.
+  const titleLevel = parts.find((part) => part.kind === "heading")?.level;
+  const headings = parts.filter((part) => part.kind === "heading");
+  const onlyTitle = headings.length === 0 || (headings.length === 1 && titleLevel !== undefined);
+  if (onlyTitle) {
+    const heading = headings[0];
+    const lessonTitle = (heading?.kind === "heading" ? heading.text : undefined) ?? title ?? fallbackTitle;
+    const rest = parts.filter((part) => part !== heading);
+    parts = [
+      { kind: "heading", level: 0, line: 1, source: lessonTitle, text: title ?? lessonTitle },
+      { kind: "heading", level: 1, line: 1, source: lessonTitle, text: lessonTitle },
+      ...rest,
+    ];
+  }
+  const plan = planFromParts(parts, { title, fallbackTitle, place: (line) => `paragraph ${line}` });
+  const notices: Notice[] = [...reader.content.notices, ...plan.notices];
+  return { ...plan, assets: reader.content.assets, notices, report: reader.content.report, lessonNotes: [] };
+}

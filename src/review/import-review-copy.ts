@@ -1,0 +1,105 @@
+/**
+ * `import_review_copy`: a Word review copy a reviewer commented on (uploaded as an asset) becomes review
+ * comments on the course. Each comment goes on the part whose bookmark it falls in, authored as in the
+ * file and marked as from a review copy of version N; a part changed or deleted since that version says
+ * so. Tracked changes become comments quoting the suggested text. A copy of another course, or a course
+ * the person cannot comment on, is refused. Bringing the same copy back twice adds nothing new.
+ */
+import * as v from "valibot";
+import { openCourse } from "../authoring/access.ts";
+import { timestamp, type AuthoringSession } from "../authoring/context.ts";
+import { getCourse } from "../authoring/courses.ts";
+import { archivedCourse } from "../authoring/errors.ts";
+import { idField } from "../authoring/schemas/fields.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { anchorHashes } from "../formats/review-copy/part-hash.ts";
+import { officeKindOf, readUploadedFile } from "../import/office-import.ts";
+import { OfficePackage, officeError } from "../formats/office/office-package.ts";
+import type { CommentRow } from "../store/types.ts";
+import { commentLimits } from "./comments.ts";
+import { targetKindOf } from "./comment-targets.ts";
+import { readReviewCopy, type ReviewNote } from "../formats/review-copy/read-review-copy.ts";
+
+export const importReviewCopyArguments = v.object({
+  courseId: idField("course"),
+  assetId: v.pipe(idField("asset"), v.description("The commented .docx, uploaded with upload_asset or the files view.")),
+});
+
+export const partStates = ["unchanged", "changed", "deleted"] as const;
+export type PartState = (typeof partStates)[number];
+
+export interface ImportedReviewNote {
+  commentId: string;
+  kind: "comment" | "suggestion";
+  targetId: string;
+  author: string;
+  /** The part now, compared with the copy's version. */
+  partState: PartState;
+}
+
+export type ImportedReviewCopy = {
+  courseId: string;
+  copyVersion: number;
+  currentVersion: number;
+  imported: ImportedReviewNote[];
+  /** Comments already brought back from this copy before. */
+  alreadyImported: number;
+};
+
+function body(note: ReviewNote, version: number, state: PartState): string {
+  const kind = targetKindOf(note.anchor.id);
+  const when = note.date ? `, ${note.date.slice(0, 10)}` : "";
+  const header = `From a Word review copy of version ${version}, by ${note.author}${when}${note.kind === "suggestion" ? " (tracked change)" : ""}:`;
+  const text = note.kind === "suggestion" ? `Suggested change: ${note.text}` : note.text;
+  const passage = note.passage ? `\n\nOn the passage “${note.passage.slice(0, 300)}”.` : "";
+  const stateLine =
+    state === "changed" ? `\n\nThis ${kind} has changed since version ${version}.` : state === "deleted" ? `\n\nThis ${kind} was deleted after version ${version}.` : "";
+  const full = `${header}\n\n${text}${passage}${stateLine}`;
+  return full.length > commentLimits.bodyCharacters ? `${full.slice(0, commentLimits.bodyCharacters - 1)}…` : full;
+}
+
+export async function importReviewCopy(session: AuthoringSession, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
+  const { course } = await openCourse(session, args.courseId, "comment");
+  if (course.status === "archived") throw archivedCourse(course.id);
+  const file = await readUploadedFile(session, args.assetId);
+  if ((await officeKindOf(file)) !== "docx") throw officeError(file.fileName, "is not a Word document (.docx); a review copy is the .docx export_course format docx_review made");
+  const copy = await readReviewCopy(await OfficePackage.open(file.bytes, file.fileName, "docx"));
+  if (copy.courseId !== course.id) {
+    throw new CourseAuthoringError("invalid_arguments", `assetId: ${file.fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
+      field: "assetId",
+      file: file.fileName,
+      copyOf: copy.courseId,
+    });
+  }
+  const current = anchorHashes(await getCourse(session, { courseId: course.id, includeBlocks: true }, "read"));
+  const existing = new Set((await session.tx.listComments({ courseId: course.id, limit: 10_000 })).map((row) => `${row.targetId}\n${row.body}`));
+  const imported: ImportedReviewNote[] = [];
+  let alreadyImported = 0;
+  for (const note of copy.notes) {
+    const now = current.get(note.anchor.id);
+    const partState: PartState = now === undefined ? "deleted" : now === note.anchor.hash ? "unchanged" : "changed";
+    const text = body(note, copy.version, partState);
+    if (existing.has(`${note.anchor.id}\n${text}`)) {
+      alreadyImported += 1;
+      continue;
+    }
+    existing.add(`${note.anchor.id}\n${text}`);
+    const row: CommentRow = {
+      id: session.newId("comment"),
+      courseId: course.id,
+      targetKind: targetKindOf(note.anchor.id),
+      targetId: note.anchor.id,
+      body: text,
+      quote: null,
+      authorSub: session.actor.sub,
+      authorName: note.author.slice(0, 200),
+      createdAt: timestamp(session),
+      resolvedBy: null,
+      resolvedAt: null,
+      resolutionNote: null,
+    };
+    await session.tx.insertComment(row);
+    imported.push({ commentId: row.id, kind: note.kind, targetId: note.anchor.id, author: row.authorName ?? note.author, partState });
+  }
+  return { courseId: course.id, copyVersion: copy.version, currentVersion: course.version, imported, alreadyImported };
+}
