@@ -119,7 +119,7 @@ test("the store's SQL is written once: no statement appears in both store/sqlite
 });
 
 /** The small helpers every layer may use (README, Layout). */
-const sharedHelpers = ["course-authoring-error.ts", "bytes.ts", "notice.ts", "course-uris.ts", "unknown-arguments.ts"];
+const sharedHelpers = ["course-authoring-error.ts", "bytes.ts", "notice.ts", "course-uris.ts", "unknown-arguments.ts", "exhaustive.ts"];
 
 test("codecs/ (XML, zip, inflate, JSON, PDF, media sniffing, the event-loop yielder) import nothing but each other and the shared helpers", () => {
   const wrong = edges.filter((edge) => under(edge.from, ["codecs"]) && !under(edge.to, ["codecs"]) && !sharedHelpers.includes(edge.to));
@@ -156,4 +156,23 @@ test("each exchange format has one home: QTI, Moodle XML, GIFT, Office, XLIFF an
     .map((file) => relative(srcRoot, file))
     .filter((path) => /^(import|export|review)\/.*(qti|moodle|gift|xliff|docx|pptx|manifest)/.test(path));
   expect(stray).toEqual([]);
+});
+
+test("per-type mappings are exhaustive: no switch over a block, question or interaction type ends in a silent default", () => {
+  // A switch whose cases are block or question types must end in `unhandled(…)` (src/exhaustive.ts), so a new type fails to compile there.
+  const typeCase = /case "(single_choice|multiple_choice|true_false|fill_in_blank|matching|ordering|sorting|scenario|labeled_graphic|accordion|flashcards)":/;
+  const offenders = sourceFiles(srcRoot).flatMap((file) => {
+    const text = readFileSync(file, "utf8");
+    return [...text.matchAll(/switch \(([^)]*)\) \{([\s\S]*?)\n {0,6}\}\n/g)]
+      .filter((match) => typeCase.test(match[2]!) && /default:(?![\s\S]*unhandled\()/.test(match[2]!))
+      .map((match) => `${relative(srcRoot, file)}: switch (${match[1]})`);
+  });
+  expect(offenders).toEqual([]);
+});
+
+test("the graded types tools and formats read (questionTypes) are exactly the block types whose role is question", async () => {
+  const { blockRoles } = await import("../src/authoring/schemas/blocks.ts");
+  const { questionTypes } = await import("../src/authoring/schemas/question-blocks.ts");
+  const questions = Object.entries(blockRoles).flatMap(([type, role]) => (role === "question" ? [type] : []));
+  expect([...questionTypes].sort() as string[]).toEqual(questions.sort());
 });

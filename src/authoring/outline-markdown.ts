@@ -5,6 +5,7 @@
  */
 import type { Block } from "./schemas/blocks.ts";
 import type { CourseDocument, LessonDocument } from "./schemas/course.ts";
+import { unhandled } from "../exhaustive.ts";
 
 /**
  * `variant` names what the document is (a preview of the draft or of the published snapshot), so the
@@ -81,8 +82,16 @@ function blockLine(block: Block): string {
       return `attachment: ${block.title} (${block.assetId})`;
     case "continue":
       return `continue: ${block.label}${block.requireCompletion ? " (after completion)" : ""}`;
-    default:
+    case "single_choice":
+    case "multiple_choice":
+    case "true_false":
+    case "fill_in_blank":
+    case "matching":
+    case "ordering":
+    case "sorting":
       return `${block.type.replace("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
+    default:
+      return unhandled(block, "block type");
   }
 }
 

@@ -6,6 +6,7 @@
 import type { CourseEdit } from "./course-edit.ts";
 import { invalidArgument, notFound } from "./errors.ts";
 import type { BlockContent } from "./schemas/blocks.ts";
+import { unhandled } from "../exhaustive.ts";
 
 /**
  * Resolves objective references to IDs. A reference may be an objective ID, a key given earlier in the
@@ -113,8 +114,29 @@ function pictureFields(block: BlockContent): [string, PictureField][] {
       return block.events.map((event, index) => [`events[${index}].image`, event.image]);
     case "scenario":
       return [["character.image", block.character?.image] as [string, PictureField], ...block.scenes.map((scene, index): [string, PictureField] => [`scenes[${index}].image`, scene.image])];
-    default:
+    // These carry no picture inside them (an image, video or attachment block's own asset is read above).
+    case "text":
+    case "heading":
+    case "image":
+    case "video":
+    case "audio":
+    case "callout":
+    case "quote":
+    case "code":
+    case "divider":
+    case "accordion":
+    case "tabs":
+    case "flashcards":
+    case "true_false":
+    case "fill_in_blank":
+    case "matching":
+    case "ordering":
+    case "sorting":
+    case "attachment":
+    case "continue":
       return [];
+    default:
+      return unhandled(block, "block type");
   }
 }
 

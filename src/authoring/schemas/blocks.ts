@@ -56,6 +56,38 @@ export function isGradedType(type: string): boolean {
   return questionBlocks.isQuestionType(type) || type === "scenario";
 }
 
+/**
+ * Every block type's role. A new block type fails to compile here until it is placed, and a test holds
+ * `questionTypes` (the graded list tools and formats read) to the types marked "question".
+ */
+export const blockRoles: { readonly [T in BlockType]: "content" | "teaching" | "question" | "scenario" } = {
+  text: "content",
+  heading: "content",
+  image: "content",
+  video: "content",
+  audio: "content",
+  callout: "content",
+  quote: "content",
+  code: "content",
+  divider: "content",
+  accordion: "content",
+  tabs: "content",
+  flashcards: "content",
+  single_choice: "question",
+  multiple_choice: "question",
+  true_false: "question",
+  fill_in_blank: "question",
+  matching: "question",
+  ordering: "question",
+  sorting: "question",
+  scenario: "scenario",
+  labeled_graphic: "teaching",
+  process: "teaching",
+  timeline: "teaching",
+  attachment: "teaching",
+  continue: "teaching",
+};
+
 export const blockTypes: readonly BlockType[] = blockSchema.options.map((option) =>
   "pipe" in option ? option.pipe[0].entries.type.literal : option.entries.type.literal,
 );

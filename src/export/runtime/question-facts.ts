@@ -5,7 +5,9 @@
  */
 import type { QuestionFacts } from "../../player/lms/answers.ts";
 import { shuffledIndices } from "../../render/shuffle.ts";
-import type { RenderableCourse } from "../../render/types.ts";
+import type { RenderableBlock, RenderableCourse } from "../../render/types.ts";
+import { isGradedType, type Block } from "../../authoring/schemas/blocks.ts";
+import type { QuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { uiText, withInterfaceLanguage } from "../../render/ui-text.ts";
 
 function plainText(markdown: string): string {
@@ -18,49 +20,38 @@ function plainText(markdown: string): string {
   return text.length > 250 ? `${text.slice(0, 249)}…` : text;
 }
 
-type Loose = Record<string, unknown>;
-const texts = (value: unknown, key: string): string[] => (Array.isArray(value) ? value.map((entry) => String((entry as Loose)[key] ?? "")) : []);
+/** Every block type a quiz scores (questions and the scenario), each with its facts. */
+type GradedBlock = Extract<Block, { type: QuestionType | "scenario" }>;
+type FactsOf<T extends GradedBlock["type"]> = (block: Extract<GradedBlock, { type: T }>, base: Omit<QuestionFacts, "kind" | "labels">) => QuestionFacts;
 
-function factsOf(block: Loose): QuestionFacts | null {
+const factsByType: { readonly [T in GradedBlock["type"]]: FactsOf<T> } = {
+  single_choice: (block, base) => ({ ...base, kind: "choice", labels: block.choices.map((choice) => choice.text) }),
+  multiple_choice: (block, base) => ({ ...base, kind: "choice", labels: block.choices.map((choice) => choice.text) }),
+  true_false: (_block, base) => ({ ...base, kind: "true-false", labels: [uiText.trueLabel, uiText.falseLabel] }),
+  fill_in_blank: (block, base) => ({ ...base, kind: "fill-in", labels: [], caseMatters: block.blanks.some((blank) => blank.caseSensitive === true) }),
+  matching: (block, base) => ({ ...base, kind: "matching", labels: block.pairs.map((pair) => pair.left), targets: [...new Set(block.pairs.map((pair) => pair.right))] }),
+  ordering: (block, base) => {
+    // Items are named by the place the page first shows them at, as the page reports them.
+    const items = block.items.map((item) => item.text);
+    return { ...base, kind: "sequencing", labels: shuffledIndices(items.length, block.id).map((position) => items[position] ?? "") };
+  },
+  sorting: (block, base) => ({ ...base, kind: "matching", labels: block.items.map((item) => item.text), targets: block.categories.map((category) => category.title) }),
+  scenario: (block, base) => ({ ...base, description: plainText(block.title), kind: "performance", labels: block.scenes.map((scene) => scene.id) }),
+};
+
+function isGraded(block: RenderableBlock): block is GradedBlock {
+  return isGradedType(block.type);
+}
+
+function factsOf<T extends GradedBlock["type"]>(block: Extract<GradedBlock, { type: T }>): QuestionFacts {
   const base = {
-    description: plainText(typeof block.prompt === "string" ? block.prompt : ""),
-    weighting: typeof block.points === "number" ? block.points : 1,
-    objectiveIds: Array.isArray(block.objectiveIds) ? block.objectiveIds.filter((id): id is string => typeof id === "string") : [],
-    targets: [] as string[],
+    description: plainText("prompt" in block ? block.prompt : ""),
+    weighting: block.points,
+    objectiveIds: block.objectiveIds ?? [],
+    targets: [],
     caseMatters: false,
   };
-  const choices = Array.isArray(block.choices) ? (block.choices as Loose[]) : [];
-  switch (block.type) {
-    case "single_choice":
-    case "multiple_choice":
-      return { ...base, kind: "choice", labels: texts(choices, "text") };
-    case "true_false":
-      return { ...base, kind: "true-false", labels: [uiText.trueLabel, uiText.falseLabel] };
-    case "fill_in_blank": {
-      const blanks = Array.isArray(block.blanks) ? (block.blanks as Loose[]) : [];
-      return { ...base, kind: "fill-in", labels: [], caseMatters: blanks.some((blank) => blank.caseSensitive === true) };
-    }
-    case "matching": {
-      const pairs = Array.isArray(block.pairs) ? (block.pairs as Loose[]) : [];
-      const rights = [...new Set(texts(pairs, "right"))];
-      return { ...base, kind: "matching", labels: texts(pairs, "left"), targets: rights };
-    }
-    case "ordering": {
-      // Items are named by the place the page first shows them at, as the page reports them.
-      const items = texts(block.items, "text");
-      const shown = shuffledIndices(items.length, String(block.id ?? ""));
-      return { ...base, kind: "sequencing", labels: shown.map((position) => items[position] ?? "") };
-    }
-    case "sorting": {
-      const items = Array.isArray(block.items) ? (block.items as Loose[]) : [];
-      const titles = texts(block.categories, "title");
-      return { ...base, kind: "matching", labels: texts(items, "text"), targets: titles };
-    }
-    case "scenario":
-      return { ...base, description: plainText(typeof block.title === "string" ? block.title : ""), kind: "performance", labels: texts(block.scenes, "id") };
-    default:
-      return null;
-  }
+  return (factsByType[block.type as T] as FactsOf<T>)(block, base);
 }
 
 /** Facts for every question block of the course, by block id. */
@@ -73,8 +64,7 @@ function factsOfCourse(course: RenderableCourse): Record<string, QuestionFacts> 
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       for (const block of lesson.blocks ?? []) {
-        const found = factsOf(block as unknown as Loose);
-        if (found) facts[block.id] = found;
+        if (isGraded(block)) facts[block.id] = factsOf(block);
       }
     }
   }

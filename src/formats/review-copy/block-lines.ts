@@ -3,6 +3,7 @@
  * learner sees it, and everything a learner does not see at first: right answers, per-answer feedback,
  * explanations, points, and every path through a scenario written out from its start to each ending.
  */
+import type { Block, BlockType } from "../../authoring/schemas/blocks.ts";
 
 export interface Run {
   readonly text: string;
@@ -16,12 +17,13 @@ export interface Line {
   readonly runs: readonly Run[];
 }
 
-type Block = Readonly<Record<string, unknown>>;
+/** A loosely read part of a block (scenes, choices), read with `text` and `items`. */
+type Part = Readonly<Record<string, unknown>>;
 
 const text = (value: unknown): string => (typeof value === "string" ? value : value === undefined || value === null ? "" : String(value));
 const plain = (style: Line["style"] | undefined, ...runs: Run[]): Line => ({ ...(style ? { style } : {}), runs });
 const label = (words: string): Run => ({ text: words, bold: true });
-const items = (value: unknown): Block[] => (Array.isArray(value) ? (value.filter((item) => typeof item === "object" && item !== null) as Block[]) : []);
+const items = (value: unknown): Part[] => (Array.isArray(value) ? (value.filter((item) => typeof item === "object" && item !== null) as Part[]) : []);
 
 /** Markdown as lines a reader can follow: list items as bullets, emphasis and link markup dropped (link targets kept). */
 export function markdownLines(markdown: string): Line[] {
@@ -61,15 +63,15 @@ function labelled(words: string, value: unknown): Line[] {
   return text(value).trim() ? [plain("Answer", label(words), { text: text(value).trim() })] : [];
 }
 
-function questionFooter(block: Block): Line[] {
+function questionFooter(block: { explanation?: string | undefined; objectiveIds?: readonly string[] | undefined }, context: BlockLineContext): Line[] {
   const lines: Line[] = [];
   if (text(block.explanation).trim()) lines.push(plain("Answer", label("Explanation: "), { text: text(block.explanation).trim() }));
-  const objectives = Array.isArray(block.objectiveIds) ? block.objectiveIds.map(text).filter(Boolean) : [];
-  if (objectives.length > 0) lines.push(plain("Answer", label("Objectives: "), { text: objectives.join(", ") }));
+  const objectives = (block.objectiveIds ?? []).map((id) => context.objectiveText?.(id) ?? id).filter(Boolean);
+  if (objectives.length > 0) lines.push(plain("Answer", label("Objectives: "), { text: objectives.join("; ") }));
   return lines;
 }
 
-function choices(block: Block): Line[] {
+function choices(block: Part): Line[] {
   const lines = markdownLines(text(block.prompt));
   for (const choice of items(block.choices)) {
     const mark = choice.correct === true ? "✔ right: " : "✘ wrong: ";
@@ -80,7 +82,7 @@ function choices(block: Block): Line[] {
 }
 
 /** Every path from the start scene to an ending (or back to a scene already on the path), at most 50. */
-function scenarioPaths(block: Block): string[] {
+function scenarioPaths(block: Part): string[] {
   const scenes = new Map(items(block.scenes).map((scene) => [text(scene.id), scene]));
   const paths: string[] = [];
   const walk = (sceneId: string, trail: string[], seen: Set<string>) => {
@@ -88,7 +90,7 @@ function scenarioPaths(block: Block): string[] {
     const scene = scenes.get(sceneId);
     if (!scene) return;
     if (scene.ending && typeof scene.ending === "object") {
-      paths.push(`${[...trail, sceneId].join(" → ")} → ending (${text((scene.ending as Block).outcome)})`);
+      paths.push(`${[...trail, sceneId].join(" → ")} → ending (${text((scene.ending as Part).outcome)})`);
       return;
     }
     for (const choice of items(scene.choices)) {
@@ -102,7 +104,7 @@ function scenarioPaths(block: Block): string[] {
   return paths;
 }
 
-function scenario(block: Block): Line[] {
+function scenario(block: Part): Line[] {
   const lines = [plain(undefined, label(text(block.title)))];
   lines.push(...markdownLines(text(block.markdown)));
   for (const scene of items(block.scenes)) {
@@ -112,76 +114,111 @@ function scenario(block: Block): Line[] {
       lines.push(plain("Answer", label("Choice: "), { text: `“${text(choice.text)}” → scene ${text(choice.next)}` }));
       lines.push(...feedbackLine(choice.feedback));
     }
-    if (scene.ending && typeof scene.ending === "object") lines.push(plain("Answer", label("Ending: "), { text: text((scene.ending as Block).outcome) }));
+    if (scene.ending && typeof scene.ending === "object") lines.push(plain("Answer", label("Ending: "), { text: text((scene.ending as Part).outcome) }));
   }
   lines.push(plain("BlockLabel", label("Paths through the scenario")));
   for (const path of scenarioPaths(block)) lines.push(plain("ListBullet", { text: path }));
   return lines;
 }
 
-/** Any other block: its fields as "name: value" lines, nested lists indented by their path. */
-function fieldLines(value: unknown, path: string, lines: Line[]): void {
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => fieldLines(item, `${path} ${index + 1}`, lines));
-    return;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, child] of Object.entries(value)) {
-      if (key === "type" || key === "id") continue;
-      fieldLines(child, path ? `${path} › ${key}` : key, lines);
-    }
-    return;
-  }
-  if (value === undefined || value === null || value === "") return;
-  lines.push(plain("Answer", label(`${path}: `), { text: text(value) }));
+/** What a block's lines may need from its course: objectives are read by their text, not their IDs. */
+export interface BlockLineContext {
+  readonly objectiveText?: (objectiveId: string) => string | undefined;
 }
 
-export function blockLines(block: Block): Line[] {
-  switch (block.type) {
-    case "text":
-      return markdownLines(text(block.markdown));
-    case "heading":
-      return [plain(undefined, label(text(block.text)))];
-    case "image":
-      return [plain(undefined, { text: "Picture. ", italic: true }, { text: block.decorative === true ? "Decorative (no alt text)." : `Alt text: ${text(block.alt)}` }, ...(block.caption ? [{ text: ` Caption: ${text(block.caption)}` }] : []))];
-    case "quote":
-      return [...markdownLines(text(block.text)).map((line) => ({ ...line, style: "Quote" as const })), ...(block.attribution ? [plain("Quote", { text: `— ${text(block.attribution)}` })] : [])];
-    case "code":
-      return text(block.code).split("\n").map((codeLine) => plain("Code", { text: codeLine }));
-    case "callout":
-      return [plain(undefined, label(`${text(block.variant) || "info"}${block.title ? `: ${text(block.title)}` : ""}`)), ...markdownLines(text(block.markdown))];
-    case "divider":
-      return [plain(undefined, { text: "———", italic: true })];
-    case "single_choice":
-    case "multiple_choice":
-      return [...choices(block), ...questionFooter(block)];
-    case "true_false":
-      return [...markdownLines(text(block.prompt)), plain("Answer", label("Answer: "), { text: block.answer === true ? "True" : "False" }), ...labelled("Feedback on True: ", block.trueFeedback), ...labelled("Feedback on False: ", block.falseFeedback), ...questionFooter(block)];
-    case "fill_in_blank":
-      return [
-        ...markdownLines(text(block.prompt)),
-        ...markdownLines(text(block.text)),
-        ...items(block.blanks).map((blank, index) =>
-          plain("Answer", label(`Blank ${index + 1}: `), { text: (Array.isArray(blank.answers) ? blank.answers.map(text) : []).join(" | ") + (blank.caseSensitive === true ? " (case sensitive)" : "") }),
-        ),
-        ...questionFooter(block),
-      ];
-    case "matching":
-      return [...markdownLines(text(block.prompt)), ...items(block.pairs).flatMap((pair) => [plain("Answer", { text: `${text(pair.left)} → ${text(pair.right)}` }), ...feedbackLine(pair.feedback)]), ...questionFooter(block)];
-    case "ordering":
-      return [...markdownLines(text(block.prompt)), ...items(block.items).flatMap((item, index) => [plain("Answer", label(`${index + 1}. `), { text: text(item.text) }), ...feedbackLine(item.feedback)]), ...questionFooter(block)];
-    case "scenario":
-      return [...scenario(block), ...questionFooter(block)];
-    default: {
-      const lines: Line[] = [];
-      fieldLines(block, "", lines);
-      return lines;
+type LinesOf<T extends BlockType> = (block: Extract<Block, { type: T }>, context: BlockLineContext) => Line[];
+
+const heading = (words: string): Line => plain("BlockLabel", label(words));
+const numbered = (index: number, title: string): Line => plain(undefined, label(`${index + 1}. `), { text: title, bold: true });
+const picture = (alt: string | undefined, decorative = false): Line =>
+  plain(undefined, { text: "Picture. ", italic: true }, { text: decorative ? "Decorative (no alt text)." : `Alt text: ${text(alt)}` });
+
+function media(block: Extract<Block, { type: "video" | "audio" }>): Line[] {
+  const source = block.title ?? block.url ?? block.assetId ?? "";
+  const captions = block.captions || (block.captionTracks?.length ?? 0) > 0 ? "captions" : "no captions";
+  return [
+    plain(undefined, { text: `${block.type === "video" ? "Video" : "Audio"}: `, italic: true }, { text: `${text(source)} (${captions})` }),
+    ...(block.transcript ? [heading("Transcript"), ...markdownLines(block.transcript)] : []),
+  ];
+}
+
+function sorting(block: Extract<Block, { type: "sorting" }>, context: BlockLineContext): Line[] {
+  const lines = markdownLines(text(block.prompt));
+  for (const category of block.categories) {
+    lines.push(heading(`Category: ${category.title}`));
+    for (const item of block.items.filter((entry) => entry.category === category.title)) {
+      lines.push(plain("ListBullet", { text: item.text }));
+      lines.push(...feedbackLine(item.feedback));
     }
   }
+  return [...lines, ...questionFooter(block, context)];
+}
+
+/** Each block type as a person reads it; a new block type must say how it reads here. */
+const linesByType: { readonly [T in BlockType]: LinesOf<T> } = {
+  text: (block) => markdownLines(text(block.markdown)),
+  heading: (block) => [plain(undefined, label(text(block.text)))],
+  image: (block) => [
+    { ...picture(block.alt, block.decorative === true), runs: [...picture(block.alt, block.decorative === true).runs, ...(block.caption ? [{ text: ` Caption: ${text(block.caption)}` }] : [])] },
+  ],
+  quote: (block) => [...markdownLines(text(block.text)).map((line) => ({ ...line, style: "Quote" as const })), ...(block.attribution ? [plain("Quote", { text: `— ${text(block.attribution)}` })] : [])],
+  code: (block) => text(block.code).split("\n").map((codeLine) => plain("Code", { text: codeLine })),
+  callout: (block) => [plain(undefined, label(`${text(block.variant) || "info"}${block.title ? `: ${text(block.title)}` : ""}`)), ...markdownLines(text(block.markdown))],
+  divider: () => [plain(undefined, { text: "———", italic: true })],
+  video: media,
+  audio: media,
+  accordion: (block) => block.items.flatMap((item, index) => [numbered(index, item.title), ...markdownLines(item.markdown)]),
+  tabs: (block) => block.tabs.flatMap((tab, index) => [numbered(index, `Tab: ${tab.title}`), ...markdownLines(tab.markdown)]),
+  flashcards: (block) =>
+    block.cards.flatMap((card, index) => [plain(undefined, label(`Card ${index + 1}, front: `), { text: card.front }), plain(undefined, label("Back: ")), ...markdownLines(card.back)]),
+  labeled_graphic: (block) => [
+    picture(block.alt),
+    plain(undefined, { text: "Markers, numbered as on the picture:", italic: true }),
+    ...block.markers.flatMap((marker, index) => [numbered(index, marker.title), ...markdownLines(marker.markdown)]),
+  ],
+  process: (block) => block.steps.flatMap((step, index) => [numbered(index, `Step: ${step.title}`), ...(step.image ? [picture(step.image.alt)] : []), ...markdownLines(step.markdown)]),
+  timeline: (block) => block.events.flatMap((event) => [plain(undefined, label(`${event.date}: `), { text: event.title, bold: true }), ...markdownLines(event.markdown)]),
+  attachment: (block) => [plain(undefined, { text: "Download: ", italic: true }, { text: block.title }), ...(block.description ? [plain(undefined, { text: block.description })] : [])],
+  continue: (block) => [
+    plain(undefined, { text: "Continue button: ", italic: true }, { text: text(block.label) || "(the course language's default)" }, ...(block.requireCompletion ? [{ text: " (shown once the blocks above are done)" }] : [])),
+  ],
+  single_choice: (block, context) => [...choices(block), ...questionFooter(block, context)],
+  multiple_choice: (block, context) => [...choices(block), ...questionFooter(block, context)],
+  true_false: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    plain("Answer", label("Answer: "), { text: block.answer === true ? "True" : "False" }),
+    ...labelled("Feedback on True: ", block.trueFeedback),
+    ...labelled("Feedback on False: ", block.falseFeedback),
+    ...questionFooter(block, context),
+  ],
+  fill_in_blank: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...markdownLines(text(block.text)),
+    ...block.blanks.map((blank, index) => plain("Answer", label(`Blank ${index + 1}: `), { text: blank.answers.map(text).join(" | ") + (blank.caseSensitive === true ? " (case sensitive)" : "") })),
+    ...questionFooter(block, context),
+  ],
+  matching: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...block.pairs.flatMap((pair) => [plain("Answer", { text: `${text(pair.left)} → ${text(pair.right)}` }), ...feedbackLine(pair.feedback)]),
+    ...questionFooter(block, context),
+  ],
+  ordering: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...block.items.flatMap((item, index) => [plain("Answer", label(`${index + 1}. `), { text: text(item.text) }), ...feedbackLine(item.feedback)]),
+    ...questionFooter(block, context),
+  ],
+  sorting,
+  scenario: (block, context) => [...scenario(block as unknown as Part), ...questionFooter(block, context)],
+};
+
+export function blockLines<T extends BlockType>(block: Extract<Block, { type: T }>, context: BlockLineContext = {}): Line[] {
+  const lines = linesByType[block.type as T] as LinesOf<T> | undefined;
+  // A block stored before its type's fields were settled reads as nothing rather than breaking the copy.
+  return lines ? lines(block, context) : [];
 }
 
 /** "Single choice · 2 points", the label above a block. */
-export function blockLabel(block: Block): string {
+export function blockLabel(block: Part): string {
   const type = text(block.type).replace(/_/g, " ");
   const points = typeof block.points === "number" ? ` · ${block.points} point${block.points === 1 ? "" : "s"}` : "";
   return `${type.charAt(0).toUpperCase()}${type.slice(1)}${points}`;

@@ -7,6 +7,7 @@
  * The course ID and version are also kept as custom document properties.
  */
 import type { ExportCourse } from "../package/types.ts";
+import type { Block } from "../../authoring/schemas/blocks.ts";
 import { el, xmlDocument, type XmlElement } from "../../codecs/xml-write.ts";
 import type { ZipEntry } from "../../codecs/zip-write.ts";
 import { blockLabel, blockLines, markdownLines, type Line, type Run } from "./block-lines.ts";
@@ -14,8 +15,6 @@ import { reviewCopyProperties, reviewCopyStyles, type ReviewCopyInfo } from "./r
 import { anchorHashes } from "./part-hash.ts";
 
 const w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-
-type Part = Readonly<Record<string, unknown>>;
 
 class BodyWriter {
   readonly paragraphs: XmlElement[] = [];
@@ -65,6 +64,8 @@ export function reviewDocumentXml(course: ExportCourse, info: ReviewCopyInfo): s
   const body = new BodyWriter();
   const hashes = anchorHashes(course);
   const anchor = (id: string) => `${id}_${hashes.get(id)}`;
+  const objectives = new Map(course.objectives.map((objective) => [objective.id, objective.text]));
+  const context = { objectiveText: (id: string) => objectives.get(id) };
   const cover: Line[] = [
     { runs: [{ text: course.title }] },
     { runs: [{ text: "Review copy. ", bold: true }, { text: `Course ${course.id}, version ${info.version} (${info.variant}), made ${info.exportedAt.slice(0, 10)}.` }] },
@@ -84,8 +85,8 @@ export function reviewDocumentXml(course: ExportCourse, info: ReviewCopyInfo): s
       const lines: Line[] = [{ runs: [{ text: `Lesson ${moduleIndex + 1}.${lessonIndex + 1}: ${lesson.title}` }] }];
       if (lesson.kind === "quiz") lines.push({ style: "Answer", runs: [{ text: quizSettings(lesson), bold: true }] });
       body.anchored(anchor(lesson.id), lines, "Heading2");
-      for (const block of (lesson.blocks ?? []) as unknown as Part[]) {
-        body.anchored(anchor(String(block.id)), [{ style: "BlockLabel", runs: [{ text: blockLabel(block), italic: true }] }, ...blockLines(block)]);
+      for (const block of (lesson.blocks ?? []) as readonly Block[]) {
+        body.anchored(anchor(block.id), [{ style: "BlockLabel", runs: [{ text: blockLabel(block), italic: true }] }, ...blockLines(block, context)]);
       }
     });
   });

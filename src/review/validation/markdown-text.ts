@@ -4,7 +4,7 @@
  * own markdown-it parser, so validation and the page never disagree on what the Markdown says.
  */
 import type { Token } from "markdown-it";
-import { isQuestionBlock, type Block } from "../../authoring/schemas/blocks.ts";
+import type { Block } from "../../authoring/schemas/blocks.ts";
 import { markdownTokens } from "../../render/markdown.ts";
 
 export interface MarkdownField {
@@ -13,32 +13,54 @@ export interface MarkdownField {
   markdown: string;
 }
 
+type FieldsOf<T extends Block["type"]> = (block: Extract<Block, { type: T }>) => [string, string | undefined][];
+
+const question = (block: { prompt: string; explanation?: string | undefined }): [string, string | undefined][] => [
+  ["prompt", block.prompt],
+  ["explanation", block.explanation],
+];
+
+/** Where each block type keeps Markdown a learner reads; a new block type must say where its Markdown is. */
+const markdownByType: { readonly [T in Block["type"]]: FieldsOf<T> } = {
+  text: (block) => [["markdown", block.markdown]],
+  callout: (block) => [["markdown", block.markdown]],
+  quote: (block) => [["text", block.text]],
+  accordion: (block) => (block.items ?? []).map((item, index) => [`items[${index}].markdown`, item.markdown ?? ""]),
+  tabs: (block) => (block.tabs ?? []).map((tab, index) => [`tabs[${index}].markdown`, tab.markdown ?? ""]),
+  flashcards: (block) => (block.cards ?? []).map((card, index) => [`cards[${index}].back`, card.back ?? ""]),
+  video: (block) => [["transcript", block.transcript]],
+  audio: (block) => [["transcript", block.transcript]],
+  heading: () => [],
+  image: () => [],
+  code: () => [],
+  divider: () => [],
+  attachment: () => [],
+  continue: () => [],
+  labeled_graphic: (block) => block.markers.map((marker, index) => [`markers[${index}].markdown`, marker.markdown]),
+  process: (block) => block.steps.map((step, index) => [`steps[${index}].markdown`, step.markdown]),
+  timeline: (block) => block.events.map((event, index) => [`events[${index}].markdown`, event.markdown]),
+  scenario: (block) => [
+    ["markdown", block.markdown],
+    ...block.scenes.flatMap((scene, index): [string, string | undefined][] => [
+      [`scenes[${index}].markdown`, scene.markdown],
+      ...(scene.choices ?? []).map((choice, choiceIndex): [string, string | undefined] => [`scenes[${index}].choices[${choiceIndex}].feedback`, choice.feedback]),
+    ]),
+  ],
+  single_choice: question,
+  multiple_choice: question,
+  true_false: question,
+  fill_in_blank: question,
+  matching: question,
+  ordering: question,
+  sorting: question,
+};
+
 /** Every Markdown field of a block a learner reads. */
-export function markdownFields(block: Block): MarkdownField[] {
-  if (isQuestionBlock(block)) {
-    return present([
-      ["prompt", block.prompt],
-      ["explanation", block.explanation],
-    ]);
-  }
-  switch (block.type) {
-    case "text":
-    case "callout":
-      return present([["markdown", block.markdown]]);
-    case "quote":
-      return present([["text", block.text]]);
-    case "accordion":
-      return (block.items ?? []).map((item, index) => ({ field: `items[${index}].markdown`, markdown: item.markdown ?? "" }));
-    case "tabs":
-      return (block.tabs ?? []).map((tab, index) => ({ field: `tabs[${index}].markdown`, markdown: tab.markdown ?? "" }));
-    case "flashcards":
-      return (block.cards ?? []).map((card, index) => ({ field: `cards[${index}].back`, markdown: card.back ?? "" }));
-    case "video":
-    case "audio":
-      return present([["transcript", block.transcript]]);
-    default:
-      return [];
-  }
+export function markdownFields<T extends Block["type"]>(block: Extract<Block, { type: T }>): MarkdownField[] {
+  const entries = (markdownByType[block.type as T] as FieldsOf<T>)(block);
+  // Accordion, tabs and flashcards list every item, empty or not, so a field's index stays its item's.
+  const keepEmpty = block.type === "accordion" || block.type === "tabs" || block.type === "flashcards";
+  return entries.flatMap(([field, markdown]) => (markdown || (keepEmpty && markdown !== undefined) ? [{ field, markdown: markdown ?? "" }] : []));
 }
 
 /** The fields that carry a lesson's teaching prose, for the reading level. */
@@ -46,9 +68,6 @@ export function proseFields(block: Block): MarkdownField[] {
   return ["text", "callout", "quote", "accordion", "tabs"].includes(block.type) ? markdownFields(block) : [];
 }
 
-function present(entries: [string, string | undefined][]): MarkdownField[] {
-  return entries.flatMap(([field, markdown]) => (markdown ? [{ field, markdown }] : []));
-}
 
 export interface MarkdownImage {
   alt: string;
