@@ -119,7 +119,7 @@ test("the store's SQL is written once: no statement appears in both store/sqlite
 });
 
 /** The small helpers every layer may use (README, Layout). */
-const sharedHelpers = ["course-authoring-error.ts", "bytes.ts", "notice.ts", "course-uris.ts", "unknown-arguments.ts", "exhaustive.ts"];
+const sharedHelpers = ["course-authoring-error.ts", "bytes.ts", "notice.ts", "course-uris.ts", "unknown-arguments.ts", "exhaustive.ts", "json-response.ts"];
 
 test("codecs/ (XML, zip, inflate, JSON, PDF, media sniffing, the event-loop yielder) import nothing but each other and the shared helpers", () => {
   const wrong = edges.filter((edge) => under(edge.from, ["codecs"]) && !under(edge.to, ["codecs"]) && !sharedHelpers.includes(edge.to));

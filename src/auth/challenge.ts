@@ -6,6 +6,7 @@
  * error body is the closed `{error, error_description}` object and never echoes the token.
  */
 import type { AccessTokenVerifier, CallerIdentity } from "./types.ts";
+import { jsonResponse } from "../json-response.ts";
 
 export interface AuthenticationDeps {
   verifier: AccessTokenVerifier;
@@ -48,7 +49,7 @@ export function missingTokenResponse(resourceMetadataUrl: string): Response {
 
 /** The TemporarilyUnavailableError of spec 2.3, also used by the protected-resource metadata endpoint. */
 export function temporarilyUnavailableResponse(description: string): Response {
-  return jsonResponse(503, { error: "temporarily_unavailable", error_description: safeDescription(description) }, {
+  return oauthErrorResponse(503, { error: "temporarily_unavailable", error_description: safeDescription(description) }, {
     "Retry-After": String(unavailableRetryAfterSeconds),
   });
 }
@@ -64,14 +65,11 @@ function reject(
   if (error === "insufficient_scope") parameters.push(`scope=${quoted(requiredScopes.join(" "))}`);
   parameters.push(`resource_metadata=${quoted(deps.resourceMetadataUrl)}`);
   const status = error === "insufficient_scope" ? 403 : 401;
-  return { ok: false, response: jsonResponse(status, { error, error_description: text }, { "WWW-Authenticate": `Bearer ${parameters.join(", ")}` }) };
+  return { ok: false, response: oauthErrorResponse(status, { error, error_description: text }, { "WWW-Authenticate": `Bearer ${parameters.join(", ")}` }) };
 }
 
-function jsonResponse(status: number, body: { error: string; error_description: string }, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
-  });
+function oauthErrorResponse(status: number, body: { error: string; error_description: string }, headers: Record<string, string>): Response {
+  return jsonResponse(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /** RFC 6750 limits error_description to printable ASCII without `"` and `\`. */

@@ -4,11 +4,12 @@
  * OAuth-style JSON on the protected-resource metadata (spec 4.2), JSON-RPC on /mcp (spec 7 rule 2).
  */
 import { apiVersion } from "./api-version.ts";
-import { jsonResponse } from "./json.ts";
+import { jsonResponse } from "../json-response.ts";
 import { jsonRpcErrorResponse } from "./jsonrpc-error.ts";
 import { problemResponse, problemTypes } from "./problem.ts";
 import type { ErrorStyle } from "./router.ts";
 import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
+import { outageDetail } from "../store/unavailable.ts";
 
 export interface ErrorAnswers {
   rateLimited(path: string, retryAfterSeconds: number): Response;
@@ -19,7 +20,7 @@ export interface ErrorAnswers {
   internalError(path: string): Response;
 }
 
-const unavailableDetail = "The database is temporarily unavailable; retry shortly";
+const unavailableDetail = outageDetail;
 const rateDetail = (seconds: number) => `Too many requests from this address; retry after ${seconds} seconds.`;
 const versionDetail = (version: string) => `Service-Api-Version "${version.slice(0, 20)}" is not supported; the only version is ${apiVersion}`;
 const originDetail = (origin: string) => `Forbidden: origin ${origin.slice(0, 100)} is not allowed to call this server`;

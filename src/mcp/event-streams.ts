@@ -21,7 +21,7 @@ import type { JsonObject } from "../store/types.ts";
 import type { Logger } from "../log.ts";
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
-import { DatabaseUnavailableError } from "../store/unavailable.ts";
+import { DatabaseUnavailableError, outageDetail } from "../store/unavailable.ts";
 
 /** The key the SDK transport files server-initiated messages under (its standalone GET stream). */
 export const standaloneStreamId = "_GET_stream";
@@ -251,7 +251,7 @@ export function createEventStreams(options: EventStreamOptions) {
         return await openStream(request, sessionId, release);
       } catch (error) {
         release();
-        if (error instanceof DatabaseUnavailableError) return temporarilyUnavailableResponse("The database is temporarily unavailable; retry shortly");
+        if (error instanceof DatabaseUnavailableError) return temporarilyUnavailableResponse(outageDetail);
         throw error;
       }
     },

@@ -4,7 +4,7 @@
  * caller's rate limit, reads the body within its deadline, and hands the request to the sessions.
  */
 import type { Handler, RequestContext, Route } from "../http/router.ts";
-import type { DatabaseHealth } from "../store/unavailable.ts";
+import { outageDetail, type DatabaseHealth } from "../store/unavailable.ts";
 import type { McpRateLimit } from "./rate-limit.ts";
 import type { McpSessions } from "./sessions.ts";
 import { readJsonBody, type BodyPolicy } from "./request-body.ts";
@@ -12,7 +12,7 @@ import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
 
 /** The spec's TemporarilyUnavailableError (503 with Retry-After), for a database outage. */
 export function databaseUnavailableResponse(): Response {
-  return temporarilyUnavailableResponse("The database is temporarily unavailable; retry shortly");
+  return temporarilyUnavailableResponse(outageDetail);
 }
 
 export const mcpPath = "/mcp";

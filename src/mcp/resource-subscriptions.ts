@@ -17,8 +17,7 @@ import type { ResourceSubscriptionStore, Subscriber } from "../store/resource-su
 import type { StreamEventStore } from "../store/stream-events.ts";
 import type { Logger } from "../log.ts";
 import type { CallerIdentity } from "./registry.ts";
-import { DatabaseUnavailableError } from "../store/unavailable.ts";
-import { outageRetryAfterSeconds } from "./store-outage.ts";
+import { DatabaseUnavailableError, outageRefusalMessage, outageRetryAfterSeconds } from "../store/unavailable.ts";
 import { parsePreviewUri } from "./tools/preview-resources.ts";
 import { standaloneStreamId } from "./event-streams.ts";
 
@@ -59,7 +58,7 @@ async function answeringOutage<T>(what: string, work: () => Promise<T>): Promise
     return await work();
   } catch (error) {
     if (!(error instanceof DatabaseUnavailableError)) throw error;
-    throw new CourseAuthoringError("invalid_state", `the database is temporarily unavailable, so ${what} changed nothing; retry in ${outageRetryAfterSeconds} seconds`, {
+    throw new CourseAuthoringError("invalid_state", outageRefusalMessage(what), {
       retryable: true,
       retryAfterSeconds: outageRetryAfterSeconds,
     });

@@ -4,10 +4,10 @@
  * unexpected failure. Requests that arrive while the outage lasts get a 503 before reaching a tool.
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { DatabaseUnavailableError } from "../store/unavailable.ts";
+import { DatabaseUnavailableError, outageRefusalMessage, outageRetryAfterSeconds } from "../store/unavailable.ts";
 import { wrapToolHandlers, type CompiledTool } from "./registry.ts";
 
-export const outageRetryAfterSeconds = 5;
+export { outageRetryAfterSeconds };
 
 export function withStoreOutageAnswers<S>(tools: Map<string, CompiledTool<S>>): Map<string, CompiledTool<S>> {
   return wrapToolHandlers(tools, (name, handler) => async (args, context) => {
@@ -17,7 +17,7 @@ export function withStoreOutageAnswers<S>(tools: Map<string, CompiledTool<S>>): 
       if (!(error instanceof DatabaseUnavailableError)) throw error;
       throw new CourseAuthoringError(
         "invalid_state",
-        `the database is temporarily unavailable, so ${name} changed nothing; retry in ${outageRetryAfterSeconds} seconds`,
+        outageRefusalMessage(name),
         { retryable: true, retryAfterSeconds: outageRetryAfterSeconds },
       );
     }

@@ -11,6 +11,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** How long an adapter tells a client to wait after an outage. */
+export const outageRetryAfterSeconds = 5;
+
+/** The outage as an HTTP answer's detail says it. */
+export const outageDetail = "The database is temporarily unavailable; retry shortly";
+
+/** The outage as a tool or subscription refusal says it: nothing changed, when to retry. */
+export function outageRefusalMessage(what: string): string {
+  return `the database is temporarily unavailable, so ${what} changed nothing; retry in ${outageRetryAfterSeconds} seconds`;
+}
+
 /** Whether the store's database answered its last attempt; adapters consult it before new work. */
 export interface DatabaseHealth {
   readonly available: boolean;
