@@ -2,7 +2,8 @@
  * Speaker notes of an imported deck, kept as one open review comment per lesson: the author sees them
  * in list_comments and the review preview, learners never do, and resolving one says it was dealt with.
  */
-import { timestamp, type AuthoringSession } from "../authoring/context.ts";
+import type { AuthoringSession } from "../authoring/context.ts";
+import { newCommentRow } from "../review/comments.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 
 const bodyCharacters = 5000;
@@ -14,19 +15,6 @@ export async function insertLessonNotes(session: AuthoringSession, course: Cours
     const lesson = match ? course.modules[Number(match[1])]?.lessons[Number(match[2])] : undefined;
     if (!lesson) continue;
     const body = note.text.length > bodyCharacters ? `${note.text.slice(0, bodyCharacters - 40)}\n\n(the notes go on in the deck)` : note.text;
-    await session.tx.insertComment({
-      id: session.newId("comment"),
-      courseId: course.id,
-      targetKind: "lesson",
-      targetId: lesson.id,
-      body,
-      quote: null,
-      authorSub: session.actor.sub,
-      authorName: session.actor.name ?? session.actor.email ?? null,
-      createdAt: timestamp(session),
-      resolvedBy: null,
-      resolvedAt: null,
-      resolutionNote: null,
-    });
+    await session.tx.insertComment(newCommentRow(session, { courseId: course.id, targetKind: "lesson", targetId: lesson.id, body }));
   }
 }

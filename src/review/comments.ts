@@ -10,7 +10,7 @@ import { openCourse } from "../authoring/access.ts";
 import { timestamp, type AuthoringSession } from "../authoring/context.ts";
 import { archivedCourse, invalidArgument, notFound } from "../authoring/errors.ts";
 import { idField, pageSizeField, cursorField } from "../authoring/schemas/fields.ts";
-import type { CommentRow, CourseRow } from "../store/types.ts";
+import type { CommentRow, CommentTargetKind, CourseRow } from "../store/types.ts";
 import { containsQuote, TargetResolver, targetIdPattern, targetKindOf, type ResolvedTarget } from "./comment-targets.ts";
 import { decodeCommentCursor, encodeCommentCursor, type CommentDocument } from "./comment-schemas.ts";
 
@@ -49,6 +49,30 @@ async function openForComments(session: AuthoringSession, courseId: string): Pro
   return course;
 }
 
+/**
+ * A new open comment by the session's actor: the one place a comment row is made, for add_comment,
+ * a deck's speaker notes and a returned review copy. `authorName` defaults to the actor's name or e-mail.
+ */
+export function newCommentRow(
+  session: AuthoringSession,
+  fields: { courseId: string; targetKind: CommentTargetKind; targetId: string; body: string; quote?: string | null; authorName?: string | null },
+): CommentRow {
+  return {
+    id: session.newId("comment"),
+    courseId: fields.courseId,
+    targetKind: fields.targetKind,
+    targetId: fields.targetId,
+    body: fields.body,
+    quote: fields.quote ?? null,
+    authorSub: session.actor.sub,
+    authorName: fields.authorName !== undefined ? fields.authorName : (session.actor.name ?? session.actor.email ?? null),
+    createdAt: timestamp(session),
+    resolvedBy: null,
+    resolvedAt: null,
+    resolutionNote: null,
+  };
+}
+
 export async function addComment(session: AuthoringSession, args: v.InferOutput<typeof addCommentArguments>): Promise<{ comment: CommentDocument; counts: CommentCounts }> {
   const course = await openForComments(session, args.courseId);
   const kind = targetKindOf(args.targetId);
@@ -58,20 +82,7 @@ export async function addComment(session: AuthoringSession, args: v.InferOutput<
   if (args.quote !== undefined && !containsQuote(target.text, args.quote)) {
     throw invalidArgument("quote", `does not occur in ${kind} ${args.targetId}; copy the passage exactly as it is written there, or leave quote out`);
   }
-  const row: CommentRow = {
-    id: session.newId("comment"),
-    courseId: course.id,
-    targetKind: kind,
-    targetId: args.targetId,
-    body: args.body,
-    quote: args.quote ?? null,
-    authorSub: session.actor.sub,
-    authorName: session.actor.name ?? session.actor.email ?? null,
-    createdAt: timestamp(session),
-    resolvedBy: null,
-    resolvedAt: null,
-    resolutionNote: null,
-  };
+  const row = newCommentRow(session, { courseId: course.id, targetKind: kind, targetId: args.targetId, body: args.body, quote: args.quote ?? null });
   await session.tx.insertComment(row);
   return { comment: commentDocument(row, target), counts: await session.tx.countComments(course.id) };
 }
