@@ -3,7 +3,7 @@
  * lessons with their IDs, and one line per block. It is a summary for reading, not an export: long
  * texts are cut to their first words.
  */
-import type { Block } from "./schemas/blocks.ts";
+import type { Block, BlockContent } from "./schemas/blocks.ts";
 import type { CourseDocument, LessonDocument } from "./schemas/course.ts";
 import { unhandled } from "../exhaustive.ts";
 
@@ -39,13 +39,43 @@ export function courseOutlineMarkdown(course: CourseDocument, variant?: "draft" 
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
+/**
+ * A document read but not imported (import_course with dryRun): its title, objectives, modules,
+ * lessons and one line per block, as the import would create them, with no IDs since nothing exists yet.
+ */
+export function draftOutlineMarkdown(course: { title: string; description?: string | undefined; objectives: readonly { text: string }[]; modules: readonly DraftModule[] }): string {
+  const lines: string[] = [`# ${course.title}`, ""];
+  if (course.description) lines.push(course.description, "");
+  if (course.objectives.length) {
+    lines.push("## Learning objectives", "");
+    course.objectives.forEach((objective, index) => lines.push(`${index + 1}. ${objective.text}`));
+    lines.push("");
+  }
+  course.modules.forEach((module, moduleIndex) => {
+    lines.push(`## Module ${moduleIndex + 1}: ${module.title}`, "");
+    if (module.summary) lines.push(module.summary, "");
+    module.lessons.forEach((lesson, lessonIndex) => {
+      lines.push(`### Lesson ${moduleIndex + 1}.${lessonIndex + 1}: ${lesson.title}${lesson.kind === "quiz" ? " (quiz)" : ""}`, "");
+      for (const block of lesson.blocks ?? []) lines.push(`- ${blockLine(block)}`);
+      if (lesson.blocks?.length) lines.push("");
+    });
+  });
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+interface DraftModule {
+  readonly title: string;
+  readonly summary?: string | undefined;
+  readonly lessons: readonly { readonly title: string; readonly kind?: string | undefined; readonly blocks?: readonly BlockContent[] | undefined }[];
+}
+
 function lessonFacts(lesson: LessonDocument): string {
   const quiz = lesson.kind === "quiz" ? `quiz, pass at ${lesson.passingScore}%${lesson.maxAttempts ? `, ${lesson.maxAttempts} attempt(s)` : ""}` : "content";
   const minutes = lesson.estimatedMinutesIsSet ? `~${lesson.estimatedMinutes} min set, ~${lesson.derivedMinutes} min derived` : `~${lesson.estimatedMinutes} min`;
   return `_${quiz} · ${minutes} · ${lesson.blockCount} block(s)_`;
 }
 
-function blockLine(block: Block): string {
+export function blockLine(block: BlockContent): string {
   switch (block.type) {
     case "text":
       return `text: ${excerpt(block.markdown)}`;

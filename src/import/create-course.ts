@@ -34,7 +34,7 @@ export async function insertAssets(session: AuthoringSession, courseId: string, 
 }
 
 /** Domain errors name outline paths; the label says which block or line of the import that is. */
-function named(error: unknown, labels: ReadonlyMap<string, string>): unknown {
+export function namedByImportLabel(error: unknown, labels: ReadonlyMap<string, string>): unknown {
   if (!(error instanceof CourseAuthoringError) || typeof error.details.field !== "string") return error;
   const label = labelOf(error.details.field, labels);
   return label ? new CourseAuthoringError(error.code, `content: ${error.message}${label}; nothing was imported.`, error.details) : error;
@@ -64,7 +64,7 @@ export async function createImportedCourse(
     }
     edit.addedAssetBytes += assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
   } catch (error) {
-    throw named(error, labels);
+    throw namedByImportLabel(error, labels);
   }
   await commitCourseEdit(edit, "import_course", `Imported course "${edit.course.title}" from ${sourceName}`);
   return readCourseDocument(session, edit.course, "owner", true);

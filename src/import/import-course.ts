@@ -14,8 +14,10 @@ import { planFromJsonExport } from "../formats/course-json/json-read.ts";
 import { planFromMarkdown } from "../formats/markdown/markdown-outline.ts";
 import type { OfficeReport } from "../formats/office/office-content.ts";
 import { officeKindOf, planFromOffice, readUploadedFile } from "./office-import.ts";
-import { insertLessonNotes } from "./lesson-notes.ts";
-import { validateImportedCourse, type ImportPlan } from "../formats/draft-course.ts";
+import { insertLessonNotes, lessonsByOutlinePath } from "./lesson-notes.ts";
+import { importInto, type ImportedInto } from "./import-into.ts";
+import { draftOutlineMarkdown } from "../authoring/outline-markdown.ts";
+import { validateImportedCourse, type ImportPlan, type ImportedCourse as ImportedCourseOutline } from "../formats/draft-course.ts";
 import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
 import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./import-bank.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
@@ -40,19 +42,32 @@ export const importCourseArguments = v.object({
   into: v.optional(
     v.pipe(
       v.strictObject({ courseId: idField("course"), lessonId: v.optional(idField("lesson")), moduleId: v.optional(idField("module")), expectedVersion: expectedVersionField }),
-      v.description("Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId, of this course."),
+      v.description(
+        "Into an existing course you can edit, instead of a new one. Documents (docx, pptx, markdown, json): their modules are added after the course's, " +
+          "or with moduleId their lessons are added to that module; nothing already there changes. Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId.",
+      ),
     ),
+  ),
+  dryRun: v.optional(
+    v.pipe(v.boolean(), v.description("true: only read the document and return its outline and report (what would be imported); nothing is created or changed.")),
   ),
 });
 
 export interface ImportedCourse {
   importedFrom: "json" | "markdown" | "docx" | "pptx";
+  /** With dryRun: what the import would make, as a Markdown outline; nothing was written. */
+  outline?: string;
+  /** With into: where the document went. */
+  into?: ImportedInto;
   /** The document's path inside a zip archive, when one was imported. */
   archiveEntry?: string;
   /** In words, for the summary: "a Markdown outline", "json in a zip archive (course.json)". */
   sourceName: string;
   assetCount: number;
-  course: CourseDocument;
+  /** The new course (not with into or dryRun). */
+  course?: CourseDocument;
+  /** Counts of what the document makes. */
+  counts: { modules: number; lessons: number; blocks: number };
   /** What the import kept in another form or did not carry. */
   notices: readonly Notice[];
   /** For Word and PowerPoint: what was kept as text, what was dropped and why, and how many speaker notes became comments. */
@@ -72,7 +87,9 @@ export async function importQuestionBank(services: AuthoringServices, actor: Act
 
 export async function importCourse(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importCourseArguments>): Promise<ImportedCourse> {
   if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
-  if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
+  if (args.into?.lessonId !== undefined) {
+    throw new CourseAuthoringError("invalid_arguments", "into.lessonId: a document brings lessons of its own; give into.moduleId to add them to a module, or only into.courseId to add its modules.", { field: "into.lessonId" });
+  }
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
   const document = await readImportSource({ ...args, format: args.format, file }, officeKindOf);
   let plan: ImportPlan;
@@ -90,18 +107,30 @@ export async function importCourse(services: AuthoringServices, actor: Actor, ar
     sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
   }
   const validated = validateImportedCourse(plan);
-  const course = await writeAs(services, actor, async (session) => {
-    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
-    await insertLessonNotes(session, created, lessonNotes);
-    return created;
-  });
-  return {
+  const common = {
     importedFrom: document.kind === "office" ? document.officeKind : document.kind,
     ...(document.kind !== "office" && document.entry ? { archiveEntry: document.entry } : {}),
     sourceName,
     assetCount: plan.assets.length,
-    course,
+    counts: outlineCounts(validated.modules),
     notices: plan.notices,
     ...(officeReport ? { officeReport } : {}),
-  };
+  } as const;
+  if (args.dryRun) return { ...common, outline: draftOutlineMarkdown(validated) };
+  const into = args.into;
+  if (into) {
+    const source = { assets: plan.assets, labels: plan.labels, notes: lessonNotes, name: sourceName };
+    return { ...common, into: await writeAs(services, actor, (session) => importInto(session, into, validated, source)) };
+  }
+  const course = await writeAs(services, actor, async (session) => {
+    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
+    await insertLessonNotes(session, created.id, lessonNotes, lessonsByOutlinePath(created));
+    return created;
+  });
+  return { ...common, course };
+}
+
+function outlineCounts(modules: ImportedCourseOutline["modules"]): ImportedCourse["counts"] {
+  const lessons = modules.flatMap((module) => module.lessons);
+  return { modules: modules.length, lessons: lessons.length, blocks: lessons.reduce((sum, lesson) => sum + (lesson.blocks?.length ?? 0), 0) };
 }

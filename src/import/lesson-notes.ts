@@ -3,18 +3,30 @@
  * in list_comments and the review preview, learners never do, and resolving one says it was dealt with.
  */
 import type { AuthoringSession } from "../authoring/context.ts";
-import { newCommentRow } from "../review/comments.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
+import { newCommentRow } from "../review/comments.ts";
 
 const bodyCharacters = 5000;
 
-/** `path` is an outline path, `modules[i].lessons[j]`, of the course just written. */
-export async function insertLessonNotes(session: AuthoringSession, course: CourseDocument, notes: readonly { path: string; text: string }[]): Promise<void> {
+/** A slide's notes; `path` is the outline path of its lesson in the import, `modules[i].lessons[j]`. */
+export interface LessonNote {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** The lesson IDs of a course just written from an import, by the import's outline paths. */
+export function lessonsByOutlinePath(course: CourseDocument): (path: string) => string | undefined {
+  return (path) => {
+    const match = /^modules\[(\d+)\]\.lessons\[(\d+)\]$/.exec(path);
+    return match ? course.modules[Number(match[1])]?.lessons[Number(match[2])]?.id : undefined;
+  };
+}
+
+export async function insertLessonNotes(session: AuthoringSession, courseId: string, notes: readonly LessonNote[], lessonIdOf: (path: string) => string | undefined): Promise<void> {
   for (const note of notes) {
-    const match = /^modules\[(\d+)\]\.lessons\[(\d+)\]$/.exec(note.path);
-    const lesson = match ? course.modules[Number(match[1])]?.lessons[Number(match[2])] : undefined;
-    if (!lesson) continue;
+    const lessonId = lessonIdOf(note.path);
+    if (!lessonId) continue;
     const body = note.text.length > bodyCharacters ? `${note.text.slice(0, bodyCharacters - 40)}\n\n(the notes go on in the deck)` : note.text;
-    await session.tx.insertComment(newCommentRow(session, { courseId: course.id, targetKind: "lesson", targetId: lesson.id, body }));
+    await session.tx.insertComment(newCommentRow(session, { courseId, targetKind: "lesson", targetId: lessonId, body }));
   }
 }

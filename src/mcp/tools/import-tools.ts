@@ -20,7 +20,15 @@ const importResultSchema = v.object({
   importedFrom: v.picklist(["json", "markdown", "docx", "pptx", ...bankImportFormats]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
   course: v.optional(coursePageSchema),
-  into: v.optional(v.object({ courseId: v.string(), version: v.number() })),
+  into: v.optional(
+    v.object({
+      courseId: v.string(),
+      version: v.number(),
+      moduleIds: v.optional(v.pipe(v.array(v.string()), v.description("The modules the document added."))),
+      lessonIds: v.optional(v.pipe(v.array(v.string()), v.description("The lessons the document added."))),
+    }),
+  ),
+  outline: v.optional(v.pipe(v.string(), v.description("dryRun: the document as the import reads it (Markdown outline); nothing was created."))),
   pools: v.optional(v.array(v.object({ title: v.string(), questions: v.number(), drawCount: v.optional(v.number()) }))),
   report: v.optional(
     v.pipe(
@@ -42,8 +50,7 @@ function bankReport(report: readonly ItemReport[]): v.InferOutput<typeof importR
 }
 
 /** A Word or PowerPoint import's report in the question banks' shape: blocks kept, parts kept in another form (changed) or dropped, with why. */
-function officeReport(report: NonNullable<ImportedCourse["officeReport"]>, course: ImportedCourse["course"]) {
-  const blocks = course.modules.reduce((sum, module) => sum + module.lessons.reduce((count, lesson) => count + (lesson.blocks?.length ?? 0), 0), 0);
+function officeReport(report: NonNullable<ImportedCourse["officeReport"]>, blocks: number) {
   const items = [
     ...report.dropped.map((entry) => ({ item: entry.what, outcome: "dropped" as const, notes: [entry.why] })),
     ...report.keptAsText.map((text) => ({ item: text, outcome: "changed" as const })),
@@ -63,7 +70,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
     "archive holding one .json or .md) in contentBase64, or an upload by assetId (.docx, .pptx too: headings or slides make lessons). A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
-    "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". All or nothing: on any error, nothing is created. Returns the new course.",
+    "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". Documents go into an existing course with into, and dryRun: true reads one (outline and report) without creating anything. All or nothing: on any error, nothing is created or changed. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -87,19 +94,34 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
       };
     }
     const imported = await importCourse(services, user, args);
-    const created = imported.course;
     // What the result does not say: the parts kept in another form, what the source had that a new draft does not.
     await log?.(imported.notices);
-    return {
-      structuredContent: {
-        importedFrom: imported.importedFrom,
-        ...(imported.archiveEntry ? { archiveEntry: imported.archiveEntry } : {}),
-        course: writtenCourse(created, structuredBudgetBytes - 16 * 1024).course,
-        ...(imported.officeReport ? { report: officeReport(imported.officeReport, created) } : {}),
-      },
-      summary: `Imported ${imported.sourceName} as course ${created.id} "${created.title}" (version ${created.version}, draft) with ${outlineCounts(created)}${imported.assetCount ? ` and ${imported.assetCount} asset(s)` : ""}.`,
+    const { course: created, into, outline } = imported;
+    const counts = `${imported.counts.modules} module(s), ${imported.counts.lessons} lesson(s), ${imported.counts.blocks} block(s)${imported.assetCount ? ` and ${imported.assetCount} picture(s) or file(s)` : ""}`;
+    const structuredContent = {
+      importedFrom: imported.importedFrom,
+      ...(imported.archiveEntry ? { archiveEntry: imported.archiveEntry } : {}),
+      ...(created ? { course: writtenCourse(created, structuredBudgetBytes - 16 * 1024).course } : {}),
+      ...(into ? { into: { courseId: into.courseId, version: into.version, moduleIds: [...into.moduleIds], lessonIds: [...into.lessonIds] } } : {}),
+      ...(outline !== undefined ? { outline: boundedOutline(outline, structuredBudgetBytes) } : {}),
+      ...(imported.officeReport ? { report: officeReport(imported.officeReport, imported.counts.blocks) } : {}),
     };
+    const summary = created
+      ? `Imported ${imported.sourceName} as course ${created.id} "${created.title}" (version ${created.version}, draft) with ${outlineCounts(created)}${imported.assetCount ? ` and ${imported.assetCount} asset(s)` : ""}.`
+      : into
+        ? `Imported ${imported.sourceName} into course ${into.courseId} (now version ${into.version}): ${counts}${into.moduleIds.length ? ` as new module(s) ${into.moduleIds.join(", ")}` : ` as lesson(s) ${into.lessonIds.join(", ")}`}.`
+        : `Read ${imported.sourceName} without importing it: ${counts} would be imported. The outline is in the result; nothing was created.`;
+    return { structuredContent, summary };
   },
 });
+
+/** A dry run's outline within the result budget: cut at a line, saying how much was left out. */
+function boundedOutline(outline: string, budgetBytes: number): string {
+  const room = Math.max(4096, budgetBytes - 24 * 1024);
+  if (new TextEncoder().encode(outline).byteLength <= room) return outline;
+  let cut = outline.slice(0, room);
+  cut = cut.slice(0, Math.max(0, cut.lastIndexOf("\n")));
+  return `${cut}\n\n_(the outline goes on: ${outline.length - cut.length} more characters; import into a course and read it with get_course)_\n`;
+}
 
 export const importTools: ToolDefinition<AuthoringServices>[] = [importCourseTool];
