@@ -80,7 +80,7 @@ function blockLine(block: Block): string {
     case "attachment":
       return `attachment: ${block.title} (${block.assetId})`;
     case "continue":
-      return `continue: ${block.label}${block.requireCompletion ? " (after completion)" : ""}`;
+      return `continue: ${block.label ?? "(the course language's label)"}${block.requireCompletion ? " (after completion)" : ""}`;
     default:
       return `${block.type.replace("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
   }

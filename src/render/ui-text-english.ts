@@ -39,6 +39,8 @@ export const englishUiText = {
   showBack: "Show answer",
   showFront: "Show question",
   codeLabel: "Code",
+  /** A code block's language name when it is "plaintext" (the import's default), which is no word a learner reads. */
+  plainTextLanguage: "Plain text",
   blockUnavailable: "This block could not be displayed",
   levels: { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", all_levels: "All levels" } as Record<string, string>,
   calloutVariants: { info: "Information", tip: "Tip", note: "Note", warning: "Warning", danger: "Danger", success: "Success" } as Record<string, string>,
