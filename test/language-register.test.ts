@@ -276,6 +276,7 @@ describe("a course with every block type, made through the service, in French, G
   let alice: Agent;
   const pages = new Map<string, string>();
   const stored = new Map<string, Record<string, unknown>[]>();
+  const courseIds = new Map<string, string>();
 
   /** The course's page in the SCORM 2004 package (the adapter's words included). */
   async function exportedPage(courseId: string, language: string): Promise<string> {
@@ -304,6 +305,7 @@ describe("a course with every block type, made through the service, in French, G
       });
       const read = (await alice.call("get_course", { courseId: course.id })) as { modules: { lessons: { blocks: Record<string, unknown>[] }[] }[] };
       stored.set(language, read.modules.at(-1)?.lessons[0]?.blocks ?? []);
+      courseIds.set(language, course.id);
       pages.set(language, await exportedPage(course.id, language));
     }
   }, 120_000);
@@ -346,6 +348,20 @@ describe("a course with every block type, made through the service, in French, G
       expect(learnerFacingStrings(pages.get(language) ?? "").some((text) => text.includes(mark))).toBe(true);
     }
   });
+
+  test("question banks an LMS shows itself (QTI 3.0, 2.1, the cartridge's 1.2) word a true/false question's choices in the course's language", async () => {
+    const words = { fr: ["Vrai", "Faux"], de: ["Wahr", "Falsch"], es: ["Verdadero", "Falso"] };
+    for (const language of languages) {
+      for (const format of ["qti3", "qti21", "imscc"]) {
+        const files = unzipSync((await readExport(alice, (await exportPackage(alice, { courseId: courseIds.get(language) ?? "", format })).structured.uri)).bytes);
+        const choices = Object.entries(files)
+          .filter(([name]) => name.endsWith(".xml"))
+          .flatMap(([, bytes]) => [...new TextDecoder().decode(bytes).matchAll(/<(?:qti-simple-choice|simpleChoice|mattext)[^>]*>([^<]*)</g)].map(([, text]) => (text ?? "").trim()));
+        expect({ format, language, english: choices.filter((text) => text === "True" || text === "False") }).toEqual({ format, language, english: [] });
+        expect(choices).toEqual(expect.arrayContaining(words[language]));
+      }
+    }
+  }, 60_000);
 
   test("the English page shows those words, so the check can see them", () => {
     const found = new Set(learnerFacingStrings(pages.get("en") ?? "").flatMap(englishWordsIn));

@@ -8,6 +8,7 @@
  */
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { renderMarkdown } from "../../render/index.ts";
+import { trueFalseWords } from "../../render/ui-text.ts";
 import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
 import { el, xmlAttribute, xmlDocument, xmlId, xmlText, type XmlChild, type XmlElement } from "../../xml-writer.ts";
 
@@ -59,6 +60,8 @@ function plain(text: string): XmlElement {
 export interface QtiAssessmentOptions {
   /** The picture's path under `web_resources/`, or its URL; "" when it cannot be shown. */
   readonly pictureHref: (picture: { assetId?: string; url?: string }) => string;
+  /** The course's language: a true/false question's choices are worded in it (English when absent). */
+  readonly language?: string;
 }
 
 function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssessmentOptions): Question | null {
@@ -94,8 +97,8 @@ function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssess
         kind: "true_false",
         shuffle: false,
         choices: [
-          { text: "True", correct: data.answer === true, ...markdownOf(data.trueFeedback) },
-          { text: "False", correct: data.answer === false, ...markdownOf(data.falseFeedback) },
+          { text: trueFalseWords(options.language ?? "en").true, correct: data.answer === true, ...markdownOf(data.trueFeedback) },
+          { text: trueFalseWords(options.language ?? "en").false, correct: data.answer === false, ...markdownOf(data.falseFeedback) },
         ],
       };
     case "fill_in_blank": {
