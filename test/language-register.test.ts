@@ -216,6 +216,7 @@ describe("every string of each pack", () => {
     expect(interfaceTranslations.fr.ui?.questionHeading?.(3, 1.5)).toBe("Question 3 (1,5 point)");
     expect(interfaceTranslations.de.ui?.questionHeading?.(3, 1.5)).toBe("Frage 3 (1,5 Punkte)");
     expect(interfaceTranslations.es.ui?.estimatedMinutes?.(1)).toBe("Aproximadamente 1 min");
+    expect(interfaceTranslations.de.ui?.estimatedMinutes?.(1200)).toBe(`Etwa ${new Intl.NumberFormat("de").format(1200)} Min.`);
     expect(packStrings("es").filter((entry) => /Unos 1 /.test(entry.text))).toEqual([]);
     expect(interfaceTranslations.fr.runtime?.picked).toContain("Échap");
     expect(interfaceTranslations.de.runtime?.picked).toContain("Esc ");

@@ -112,6 +112,8 @@ export const englishRuntimeText = {
   resultsHeading: "Your result",
   attemptsUnlimited: "You can try again as often as you like.",
   passMarkLabel: "Pass mark: {passMark}%",
+  /** The results' large score figure, as the locale writes a percentage ("80 %" in French, German and Spanish). */
+  scorePercent: "{percent}%",
   questionCount: "Question {number} of {count}",
   passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
   completionDone: "You have completed every lesson.",
