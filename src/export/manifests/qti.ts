@@ -91,16 +91,19 @@ function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssess
       return { ...base, kind: "single", choices, shuffle };
     case "multiple_choice":
       return { ...base, kind: "multiple", choices, shuffle };
-    case "true_false":
+    case "true_false": {
+      // The LMS shows the choices as written, so they are worded in the course's language.
+      const words = trueFalseWords(options.language ?? "en");
       return {
         ...base,
         kind: "true_false",
         shuffle: false,
         choices: [
-          { text: trueFalseWords(options.language ?? "en").true, correct: data.answer === true, ...markdownOf(data.trueFeedback) },
-          { text: trueFalseWords(options.language ?? "en").false, correct: data.answer === false, ...markdownOf(data.falseFeedback) },
+          { text: words.true, correct: data.answer === true, ...markdownOf(data.trueFeedback) },
+          { text: words.false, correct: data.answer === false, ...markdownOf(data.falseFeedback) },
         ],
       };
+    }
     case "fill_in_blank": {
       const blanks = Array.isArray(data.blanks) ? (data.blanks as { answers?: unknown; caseSensitive?: unknown; feedback?: unknown }[]) : [];
       const [blank] = blanks;
