@@ -3,7 +3,7 @@
  * people (where a string sits, what a translator said) survives translate-toolkit's `xliff2po` as a PO
  * comment (`#.` for the developer's, `# ` for the translator's), and comes back through `po2xliff`: the
  * import succeeds, the translator's note stays the translator's, and the export's own notes are never
- * taken for a translator's.
+ * taken for a translator's. A unit's state travels as the PO's fuzzy flag.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -162,6 +162,16 @@ describe("XLIFF 1.2 notes through translate-toolkit", () => {
     const nextEntries = poEntries(readFileSync(join(directory, "next.po"), "utf8"));
     expect(nextEntries.get(`${courseId}/title`)?.translatorComments).toEqual([translatorNote]);
     for (const note of contextNotes) expect(nextEntries.get(note.unitId)?.developerComments).toContain(note.text);
+  }, 60_000);
+
+  test("a unit's state reaches the PO as its fuzzy flag: translated entries are not fuzzy, one whose source changed is", async () => {
+    await alice.call("update_course", { courseId, description: "How to work **safely** in any lab." });
+    writeFileSync(join(directory, "changed.xlf"), await exportXliff12(alice, courseId, "fr"));
+    run(["xliff2po", "--progress=none", "changed.xlf", "changed.po"], directory);
+    const entries = poEntries(readFileSync(join(directory, "changed.po"), "utf8"));
+    const fuzzy = [...entries.values()].filter((entry) => entry.lines.includes("#, fuzzy")).map((entry) => entry.location);
+    expect(fuzzy).toEqual([`${courseId}/description`]);
+    expect(entries.get(`${courseId}/description`)?.developerComments.length).toBe(1);
   }, 60_000);
 
   test("an XLIFF 1.2 file exported before (context notes `from=\"context\"`) still imports without taking them for a translator's", async () => {

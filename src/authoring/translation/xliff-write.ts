@@ -112,8 +112,10 @@ function unit12(unit: UnitView): string {
   const source = segmentMarkdown(unit.source);
   const target = targetOf(unit, source);
   const targetXml = target ? `<target state="${states12[unit.state]}">${inline12(target)}</target>` : "";
+  // translate-toolkit marks every unapproved target fuzzy: approving the translated ones lets a PO file tell them from outdated ones.
+  const approved = target && unit.state === "translated" ? ` approved="yes"` : "";
   return (
-    `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}" xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
+    `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}"${approved} xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
     `<note from="${contextNoteOrigin12}">${xmlText(unit.note)}</note><note from="state">${unit.state}</note>` +
     `${unit.translatorNote ? `<note from="translator">${xmlText(unit.translatorNote)}</note>` : ""}</trans-unit>\n`
   );
