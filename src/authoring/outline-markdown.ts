@@ -111,7 +111,7 @@ export function blockLine(block: BlockContent): string {
     case "attachment":
       return `attachment: ${block.title} (${block.assetId})`;
     case "continue":
-      return `continue: ${block.label}${block.requireCompletion ? " (after completion)" : ""}`;
+      return `continue: ${block.label ?? "(the course language's label)"}${block.requireCompletion ? " (after completion)" : ""}`;
     case "single_choice":
     case "multiple_choice":
     case "true_false":

@@ -50,7 +50,7 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       // A quiz with no question the CC QTI profile can carry stays a page, so the cartridge never has an empty assessment.
-      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson, { pictureHref }) : null;
+      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson, { pictureHref, language: course.language ?? "en" }) : null;
       const webPath = `lessons/${safeSegment(lesson.id)}.html`;
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
       // Each page also holds the introduction; the launch script opens it on its own lesson.

@@ -49,11 +49,19 @@ export function renderQuoteBlock(block: BlockOf<"quote">): SafeHtml {
   return html`<figure class="${ClassName.block} ${ClassName.quote}"><blockquote>${markdownHtml(block.text)}</blockquote>${attribution}</figure>`;
 }
 
+/** Names a code block's language takes when it has none, which read to a learner as the pack's "plain text". */
+const plainTextNames = new Set(["plaintext", "plain", "text", "txt"]);
+
+/** The language a code block shows: its name, or the pack's words for plain text (imports store "plaintext"). */
+function codeLanguageLabel(language: string): string {
+  return plainTextNames.has(language.toLowerCase()) ? uiText.plainTextLanguage : language;
+}
+
 export function renderCodeBlock(block: BlockOf<"code">, context: RenderContext): SafeHtml {
   const captionId = context.ids.next("code-caption");
   const caption = block.caption ? html` <span class="code-caption">${block.caption}</span>` : "";
   return html`<figure class="${ClassName.block} ${ClassName.codeBlock}" aria-labelledby="${captionId}">
-<figcaption id="${captionId}"><span class="${ClassName.codeLanguage}"><span class="${ClassName.visuallyHidden}">${uiText.codeLabel}: </span>${block.language}</span>${caption}</figcaption>
+<figcaption id="${captionId}"><span class="${ClassName.codeLanguage}"><span class="${ClassName.visuallyHidden}">${uiText.codeLabel}: </span>${codeLanguageLabel(block.language)}</span>${caption}</figcaption>
 <pre tabindex="0"><code class="language-${block.language}">${block.code}</code></pre>
 </figure>`;
 }

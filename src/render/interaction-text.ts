@@ -13,6 +13,8 @@ export const englishInteractionText = {
   nextStep: "Next step",
   timelineLabel: "Timeline",
   download: "(download)",
+  /** The continue button's label when the block stores none (or stores the English default on another language's course). */
+  continueLabel: "Continue",
   continueHint: "Answer or complete everything above to continue.",
   scenarioLabel: "Scenario",
   scenarioPoints: (points: number) => `Scored: ${points} ${points === 1 ? "point" : "points"} when it ends in success`,

@@ -7,6 +7,7 @@
 import type { Block } from "../authoring/schemas/blocks.ts";
 import type { RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { englishInteractionText } from "./interaction-text.ts";
 import { interactionText } from "./ui-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
@@ -74,10 +75,19 @@ export function renderAttachmentBlock(block: BlockOf<"attachment">, context: Ren
   return html`<div class="${ClassName.block} ${ClassName.attachment}">${link}${description}</div>`;
 }
 
+/**
+ * The continue button's words: the author's own, else the pack's. A stored "Continue" is the English
+ * default older courses kept whatever their language, so it reads from the pack too.
+ */
+function continueLabel(block: BlockOf<"continue">): string {
+  const label = block.label?.trim();
+  return label && label !== englishInteractionText.continueLabel ? label : interactionText.continueLabel;
+}
+
 export function renderContinueBlock(block: BlockOf<"continue">, context: RenderContext): SafeHtml {
   const hintId = context.ids.next("continue-hint");
   const hint = block.requireCompletion ? html`<p class="${ClassName.continueHint}" id="${hintId}" data-${DataName.continueHint}>${interactionText.continueHint}</p>` : "";
   return html`<div class="${ClassName.block} ${ClassName.continue}" data-${DataName.continue} data-${DataName.requireCompletion}="${block.requireCompletion ? "true" : "false"}" hidden>
-<button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.continueButton}${block.requireCompletion ? html` aria-describedby="${hintId}"` : ""}>${block.label}</button>${hint}
+<button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.continueButton}${block.requireCompletion ? html` aria-describedby="${hintId}"` : ""}>${continueLabel(block)}</button>${hint}
 </div>`;
 }

@@ -39,6 +39,8 @@ export const englishUiText = {
   showBack: "Show answer",
   showFront: "Show question",
   codeLabel: "Code",
+  /** A code block's language name when it is "plaintext" (the import's default), which is no word a learner reads. */
+  plainTextLanguage: "Plain text",
   blockUnavailable: "This block could not be displayed",
   levels: { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", all_levels: "All levels" } as Record<string, string>,
   calloutVariants: { info: "Information", tip: "Tip", note: "Note", warning: "Warning", danger: "Danger", success: "Success" } as Record<string, string>,
@@ -110,6 +112,8 @@ export const englishRuntimeText = {
   resultsHeading: "Your result",
   attemptsUnlimited: "You can try again as often as you like.",
   passMarkLabel: "Pass mark: {passMark}%",
+  /** The results' large score figure, as the locale writes a percentage ("80 %" in French, German and Spanish). */
+  scorePercent: "{percent}%",
   questionCount: "Question {number} of {count}",
   passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
   completionDone: "You have completed every lesson.",

@@ -76,6 +76,11 @@ export function* inInterfaceLanguage<T>(language: string, pieces: Iterable<T>): 
   }
 }
 
+/** A true/false question's two answers in `language`, for packages whose questions an LMS shows itself (QTI). */
+export function trueFalseWords(language: string): { true: string; false: string } {
+  return withInterfaceLanguage(language, () => ({ true: uiText.trueLabel, false: uiText.falseLabel }));
+}
+
 /** `compute`'s result with the interface strings of `language` (for what is read outside a render, like an LMS report's labels). */
 export function withInterfaceLanguage<T>(language: string, compute: () => T): T {
   function* once(): Generator<T> {

@@ -70,7 +70,8 @@ export const attachmentBlock = v.object({
 
 export const continueBlock = v.object({
   type: v.literal("continue"),
-  label: v.optional(requiredTextField(60), "Continue"),
+  // No stored default: an English "Continue" would show on every course whatever its language; the page takes the course language's word.
+  label: v.optional(v.pipe(requiredTextField(60), v.description("The button's words; leave it out for the course language's own (\"Continue\", \"Continuer\", \"Weiter\"…)."))),
   requireCompletion: v.optional(
     v.pipe(v.boolean(), v.description("When true, the button waits until every question, scenario and sorting above it in the lesson is answered.")),
     false,

@@ -10,6 +10,7 @@
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
 import { el, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
 import { itemIdentifier } from "./qti-names.ts";
+import { trueFalseWords } from "../../render/ui-text.ts";
 
 /** Where a question's pictures land in the package, by asset ID; URLs are kept as they are. */
 export type PictureHref = (picture: { assetId?: string | undefined; url?: string | undefined }) => string;
@@ -98,10 +99,12 @@ function choiceParts(question: Extract<QuestionBlock, { type: "single_choice" | 
   };
 }
 
-function trueFalseParts(question: Extract<QuestionBlock, { type: "true_false" }>): ItemParts {
+/** The two choices worded in the bank's language: the LMS shows them to learners as they are. */
+function trueFalseParts(question: Extract<QuestionBlock, { type: "true_false" }>, language: string): ItemParts {
+  const words = trueFalseWords(language);
   const options = [
-    { identifier: "true", text: "True", feedback: question.trueFeedback },
-    { identifier: "false", text: "False", feedback: question.falseFeedback },
+    { identifier: "true", text: words.true, feedback: question.trueFeedback },
+    { identifier: "false", text: words.false, feedback: question.falseFeedback },
   ];
   const withFeedback = options.filter((option) => option.feedback);
   return {
@@ -208,13 +211,13 @@ function orderingParts(question: Extract<QuestionBlock, { type: "ordering" }>): 
   };
 }
 
-function partsOf(question: QuestionBlock, shuffle: boolean, pictureHref: PictureHref): ItemParts {
+function partsOf(question: QuestionBlock, shuffle: boolean, pictureHref: PictureHref, language: string): ItemParts {
   switch (question.type) {
     case "single_choice":
     case "multiple_choice":
       return choiceParts(question, shuffle, pictureHref);
     case "true_false":
-      return trueFalseParts(question);
+      return trueFalseParts(question, language);
     case "fill_in_blank":
       return blanksParts(question);
     case "matching":
@@ -228,7 +231,7 @@ function partsOf(question: QuestionBlock, shuffle: boolean, pictureHref: Picture
 
 /** The item, in QTI 2.1 names, with the question type kept in `label` so our import knows a sorting from a matching. */
 export function qtiItem(question: QuestionBlock, options: { title: string; language: string; shuffle: boolean; pictureHref: PictureHref }): XmlElement {
-  const parts = partsOf(question, options.shuffle, options.pictureHref);
+  const parts = partsOf(question, options.shuffle, options.pictureHref, options.language);
   const explanation = question.explanation ? feedback(explanationId, question.explanation) : null;
   return el(
     "assessmentItem",

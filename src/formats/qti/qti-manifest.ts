@@ -8,6 +8,7 @@
  */
 import { isQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { renderMarkdown } from "../../render/index.ts";
+import { trueFalseWords } from "../../render/ui-text.ts";
 import type { RenderableBlock, RenderableLesson } from "../../render/types.ts";
 import { el, xmlAttribute, xmlDocument, xmlId, xmlText, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
 import { unhandled } from "../../exhaustive.ts";
@@ -60,6 +61,8 @@ function plain(text: string): XmlElement {
 export interface QtiAssessmentOptions {
   /** The picture's path under `web_resources/`, or its URL; "" when it cannot be shown. */
   readonly pictureHref: (picture: { assetId?: string; url?: string }) => string;
+  /** The course's language: a true/false question's choices are worded in it (English when absent). */
+  readonly language?: string;
 }
 
 function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssessmentOptions): Question | null {
@@ -89,16 +92,19 @@ function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssess
       return { ...base, kind: "single", choices, shuffle };
     case "multiple_choice":
       return { ...base, kind: "multiple", choices, shuffle };
-    case "true_false":
+    case "true_false": {
+      // The LMS shows the choices as written, so they are worded in the course's language.
+      const words = trueFalseWords(options.language ?? "en");
       return {
         ...base,
         kind: "true_false",
         shuffle: false,
         choices: [
-          { text: "True", correct: data.answer === true, ...markdownOf(data.trueFeedback) },
-          { text: "False", correct: data.answer === false, ...markdownOf(data.falseFeedback) },
+          { text: words.true, correct: data.answer === true, ...markdownOf(data.trueFeedback) },
+          { text: words.false, correct: data.answer === false, ...markdownOf(data.falseFeedback) },
         ],
       };
+    }
     case "fill_in_blank": {
       const blanks = Array.isArray(data.blanks) ? (data.blanks as { answers?: unknown; caseSensitive?: unknown; feedback?: unknown }[]) : [];
       const [blank] = blanks;

@@ -26,8 +26,12 @@ export interface XliffTargets {
 
 /** XLIFF 1.1's namespace: po2xliff writes it, with the 1.2 elements this reader knows. */
 const xliff11Namespace = "urn:oasis:names:tc:xliff:document:1.1";
-/** The notes export_translation writes itself (2.0 `category`, 1.2 `from`): not the translator's. */
-const serviceNotes = new Set(["context", "state"]);
+/**
+ * The notes export_translation writes itself (2.0 `category`, 1.2 `from`): not the translator's. 1.2's
+ * context note is `from="developer"`, and po2xliff writes a PO `#.` comment back the same way; files
+ * exported before that carry `from="context"`.
+ */
+const serviceNotes = new Set(["context", "state", "developer"]);
 
 /** Characters of XLIFF accepted in one import. */
 export const xliffMaxCharacters = 16 * 1024 * 1024;

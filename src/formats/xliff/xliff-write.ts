@@ -113,13 +113,22 @@ function unit20(unit: XliffUnit): string {
   );
 }
 
+/**
+ * 1.2's `from` for the note saying where a unit sits. translate-toolkit keeps only notes whose `from`
+ * holds "developer" (PO `#.`) or "translator" (PO `# `); where a string sits is the developer's word,
+ * and a PO tool never shows it as something a translator wrote.
+ */
+const contextNoteOrigin12 = "developer";
+
 function unit12(unit: XliffUnit): string {
   const source = segmentMarkdown(unit.source);
   const target = targetOf(unit, source);
   const targetXml = target ? `<target state="${states12[unit.state]}">${inline12(target)}</target>` : "";
+  // translate-toolkit marks every unapproved target fuzzy: approving the translated ones lets a PO file tell them from outdated ones.
+  const approved = target && unit.state === "translated" ? ` approved="yes"` : "";
   return (
-    `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}" xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
-    `<note from="context">${xmlText(unit.note)}</note><note from="state">${unit.state}</note>` +
+    `<trans-unit id="${xmlAttribute(unit.id)}" resname="${xmlAttribute(unit.id)}"${approved} xml:space="preserve"><source>${inline12(source)}</source>${targetXml}` +
+    `<note from="${contextNoteOrigin12}">${xmlText(unit.note)}</note><note from="state">${unit.state}</note>` +
     `${unit.translatorNote ? `<note from="translator">${xmlText(unit.translatorNote)}</note>` : ""}</trans-unit>\n`
   );
 }
