@@ -51,22 +51,40 @@ function* piecesOnly(pieces: Iterable<string | MarkdownRequest>): Generator<stri
   for (const piece of pieces) if (typeof piece === "string") yield piece;
 }
 
+/** A piece of the page, and the block it renders (null for the page's other pieces). */
+export interface CoursePiece {
+  readonly text: string;
+  readonly blockId: string | null;
+}
+
 /**
  * The pieces in time slices: the Markdown a piece asks for is rendered first, yielding to the event loop
  * whenever a slice is used up (between top-level Markdown blocks, inline runs and tokens), and the loop
  * gets a turn between pieces too, so no block, however many large fields it has, holds the loop.
  */
-async function* slicedPieces(course: RenderableCourse, options: RenderOptions, pause: TimeSlicer = timeSlicer()): AsyncGenerator<string> {
+async function* slicedPieces(course: RenderableCourse, options: RenderOptions, pause: TimeSlicer = timeSlicer()): AsyncGenerator<CoursePiece> {
   const scope = newScope(options);
+  let blockId: string | null = null;
   for (const piece of documentPieces(course, options, scope)) {
     if (typeof piece !== "string") {
-      await prerenderMarkdown(scope, piece.prerender, pause);
+      if (piece.prerender.length > 0) await prerenderMarkdown(scope, piece.prerender, pause);
+      blockId = piece.blockId ?? null;
       continue;
     }
-    yield piece;
+    yield { text: piece, blockId };
+    blockId = null;
     const waiting = pause();
     if (waiting) await waiting;
   }
+}
+
+/** `renderCourseHtmlChunks` read in time slices, each piece with the block it renders (for measuring a page by its blocks). */
+export function renderCoursePiecesSliced(course: RenderableCourse, options: RenderOptions): AsyncIterable<CoursePiece> {
+  return slicedPieces(course, withImageOrigins(course, options));
+}
+
+async function* slicedTexts(course: RenderableCourse, options: RenderOptions): AsyncGenerator<string> {
+  for await (const piece of slicedPieces(course, options)) yield piece.text;
 }
 
 /** The document's pieces, read either way: at once (`for…of`) or in time slices (`for await…of`, which exports use). */
@@ -81,7 +99,7 @@ export interface CoursePieces extends Iterable<string>, AsyncIterable<string> {}
 export function renderCourseHtmlChunks(course: RenderableCourse, options: RenderOptions): CoursePieces {
   return {
     [Symbol.iterator]: () => piecesOnly(documentPieces(course, options)),
-    [Symbol.asyncIterator]: () => slicedPieces(course, options),
+    [Symbol.asyncIterator]: () => slicedTexts(course, options),
   };
 }
 
@@ -94,7 +112,7 @@ export async function renderCourseHtmlSliced(course: RenderableCourse, options: 
   const pause = timeSlicer();
   const pieces: string[] = [];
   let length = 0;
-  for await (const piece of slicedPieces(course, withImageOrigins(course, options), pause)) {
+  for await (const { text: piece } of slicedPieces(course, withImageOrigins(course, options), pause)) {
     length += piece.length;
     if (length > maxLength) return null;
     for (const part of flatParts(piece)) {

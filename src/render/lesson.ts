@@ -6,7 +6,7 @@
 import { renderBlock } from "./blocks.ts";
 import type { LessonContext, QuestionMode, RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
-import { markdownRequest, type MarkdownRequest } from "./markdown.ts";
+import { longMarkdown, type MarkdownRequest } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
 import { markdownTextsOf } from "./picture-hosts.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
@@ -115,9 +115,9 @@ function lessonBanner(lesson: RenderableLesson, context: RenderContext): SafeHtm
 }
 
 /** The block's long Markdown, to be rendered in slices before the block (a fill-in-the-blank text renders with its blanks). */
-function blockMarkdownRequest(block: RenderableBlock): MarkdownRequest | null {
+function blockMarkdownRequest(block: RenderableBlock): MarkdownRequest {
   const texts = markdownTextsOf(block).filter((entry) => !(block.type === "fill_in_blank" && entry.field === "text"));
-  return markdownRequest(texts.map((entry) => entry.text));
+  return { prerender: longMarkdown(texts.map((entry) => entry.text)), blockId: block.id };
 }
 
 export function* renderLessonChunks(
@@ -139,8 +139,7 @@ ${lessonBanner(lesson, context)}<p class="${ClassName.eyebrow}">${isFinalAssessm
 ${meta ? html`<p class="${ClassName.lessonMeta}">${meta}</p>` : ""}
 `.markup;
   for (const block of lesson.blocks ?? []) {
-    const request = blockMarkdownRequest(block);
-    if (request) yield request;
+    yield blockMarkdownRequest(block);
     yield renderBlock(block, lessonContext, courseLanguage).markup;
   }
   yield html`

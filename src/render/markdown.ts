@@ -147,15 +147,16 @@ let scope: MarkdownScope | null = null;
  */
 export interface MarkdownRequest {
   readonly prerender: readonly string[];
+  /** The block the next piece renders, when it is a block (a caller measuring blocks reads it). */
+  readonly blockId?: string;
 }
 
 /** Texts shorter than this render in well under a millisecond: not worth a detour. */
 const prerenderMinLength = 200;
 
-/** The request for the long ones of `texts`, or null when none is long. */
-export function markdownRequest(texts: readonly (string | null | undefined)[]): MarkdownRequest | null {
-  const long = texts.filter((text): text is string => typeof text === "string" && text.length >= prerenderMinLength);
-  return long.length > 0 ? { prerender: long } : null;
+/** The long ones of `texts`, the ones worth rendering in slices. */
+export function longMarkdown(texts: readonly (string | null | undefined)[]): string[] {
+  return texts.filter((text): text is string => typeof text === "string" && text.length >= prerenderMinLength);
 }
 
 function scopeEnv(current: MarkdownScope | null): MarkdownEnv {

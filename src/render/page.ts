@@ -9,7 +9,7 @@ import { newAnswerSecrets } from "./answer-key.ts";
 import { playerScripts, type ClientFeatures } from "./player-scripts.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
-import { markdownRequest, type MarkdownRequest } from "./markdown.ts";
+import { longMarkdown, type MarkdownRequest } from "./markdown.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { completionPageId, introPageId, renderCompletion, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
@@ -128,8 +128,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const styles = builtStyles.course + themeStyles(themeOf(course)).trim() + builtStyles.print;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
-  const introMarkdown = markdownRequest([course.description, ...course.modules.map((module) => module.summary)]);
-  if (introMarkdown) yield introMarkdown;
+  yield { prerender: longMarkdown([course.description, ...course.modules.map((module) => module.summary)]) };
   yield html`<!doctype html>
 <html lang="${language}" dir="${textDirection(language)}">
 <head>
