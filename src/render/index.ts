@@ -11,7 +11,7 @@ import { timeSlicer, type TimeSlicer } from "./time-slicer.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 
-export { renderMarkdown } from "./markdown.ts";
+export { renderMarkdown, withPictureOrigins } from "./markdown.ts";
 export { declaredImageOrigins } from "./page.ts";
 export { fallbackStrings, interfaceLanguage } from "./ui-text.ts";
 export { courseEvents } from "../player/contract.ts";

@@ -181,6 +181,18 @@ export function* inMarkdownScope<T>(markdownScope: MarkdownScope, pieces: Iterab
 }
 
 /**
+ * `compute`'s result with Markdown pictures allowed only from `origins` (e.g. a question bank's HTML,
+ * which a learning platform shows without our page's policy): a picture on any other host is its alt text.
+ */
+export function withPictureOrigins<T>(origins: readonly string[], compute: () => T): T {
+  function* once(): Generator<T> {
+    yield compute();
+  }
+  const step = inMarkdownScope({ pictureOrigins: new Set(origins), prerendered: new Map() }, once()).next();
+  return step.value as T;
+}
+
+/**
  * Renders `sources` in time slices into `markdownScope.prerendered` (replacing what it held), so the
  * block that reads them next renders without holding the event loop for its Markdown.
  */
