@@ -42,7 +42,7 @@ function isSpace(code: number): boolean {
 
 /**
  * `text.split(/\s+/).filter(Boolean).length` without building the array: every read of a course counts
- * its words, and a block of 200 flashcards of one-word lines made millions of strings on each read.
+ * its words, and text of many one-word lines made one string per word on each read.
  */
 function wordsIn(text: string): number {
   let words = 0;

@@ -124,7 +124,7 @@ export async function renderCourseHtmlSliced(course: RenderableCourse, options: 
   return pieces.join("");
 }
 
-/** Characters flattened at once: a block of 200 large flashcards is megabytes, whose UTF-8 round trip alone takes a third of a second. */
+/** Characters flattened at once: one block can be megabytes of markup, too long a UTF-8 round trip to do in one step. */
 const flatPartLength = 128 * 1024;
 
 /** `flatString(piece)` in parts, never splitting a surrogate pair. */

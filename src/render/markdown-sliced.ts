@@ -1,7 +1,6 @@
 /**
- * markdown-it's `render`, in time slices. A field of 100 KB takes markdown-it a few hundred milliseconds
- * on a busy machine, all of it synchronous; a block of many such fields (200 flashcard backs) used to
- * hold the event loop for seconds. This runs the same core chain with the same rules, in the same order,
+ * markdown-it's `render`, in time slices. markdown-it renders a field in one synchronous call, and a
+ * block of many large fields (200 flashcard backs) held the event loop for all of them at once. This runs the same core chain with the same rules, in the same order,
  * and gives the event loop a turn between top-level blocks of the source, between inline runs and
  * between rendered tokens once a slice is used up. The output is exactly `markdown.render(source, env)`:
  * the block loop is markdown-it's own (`ParserBlock.tokenize`) at the top level, and every reference

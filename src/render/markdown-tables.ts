@@ -2,10 +2,10 @@
  * Tables within bounds. markdown-it's table rule turns every line after a table's header into a row of
  * as many cells as the header has, each cell its own inline parse and a handful of tokens, and it checks
  * every other block rule against each line to see whether the table ends there: a line of one character
- * costs a whole row, so 100 KB of one-character lines render to ~1.6 MB through ~400,000 tokens (the
- * red team measured ~2 s per 100 KB on a loaded machine). Real tables in a lesson are a few dozen rows.
- * So a table shows at most `maxTableRows` rows and `maxTableCells` cells; the rows past that are skipped
- * with a linear scan (no tokens, no inline parsing) and a note says how many were left out.
+ * costs a whole row, so a field of short lines costs far more than its size (bench/NOTES.md). Real tables
+ * in a lesson are a few dozen rows. So a table shows at most `maxTableRows` rows and `maxTableCells`
+ * cells; the rows past that are skipped with a linear scan (no tokens, no inline parsing) and a note says
+ * how many were left out.
  */
 import type { MarkdownIt as Markdown, StateBlock } from "markdown-it";
 import { escapeHtml } from "./html.ts";
