@@ -11,6 +11,7 @@ import { archivedCourse, staleVersion } from "./errors.ts";
 import { assertWithinLimit } from "./limits.ts";
 import { keepHistoryWithinBudget } from "./history-budget.ts";
 import { utf8Length } from "../bytes.ts";
+import { checkPictureHosts, PicturesToCheck } from "./picture-hosts.ts";
 
 /** Bookkeeping columns that change on every write and are carried by the revision itself. */
 const unrecordedFields = new Set(["version", "updatedAt"]);
@@ -21,6 +22,8 @@ export class CourseEdit {
   readonly usageDelta: CourseUsage = { lessons: 0, blocks: 0, contentBytes: 0 };
   /** Bytes of asset rows this edit added to the course (uploads, copies, imports). */
   addedAssetBytes = 0;
+  /** Picture hosts the written blocks declare and the Markdown pictures they show, checked at commit. */
+  readonly pictures = new PicturesToCheck();
 
   constructor(
     readonly session: AuthoringSession,
@@ -129,6 +132,7 @@ export interface CommittedEdit {
  * `always` records a revision without content changes (uploads, sharing), so the history shows them.
  */
 export async function commitCourseEdit(edit: CourseEdit, tool: string, summary: string, options: { always?: boolean } = {}): Promise<CommittedEdit> {
+  await checkPictureHosts(edit.pictures, edit.tx, edit.course.id);
   await enforceLimits(edit);
   if (edit.changes.length === 0 && !edit.isNewCourse && !options.always) return { version: edit.course.version, revisionId: null };
   const now = edit.isNewCourse ? edit.course.updatedAt : timestamp(edit.session);

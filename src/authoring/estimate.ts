@@ -33,9 +33,31 @@ export function estimateLessonMinutes(blocks: readonly Pick<BlockRow, "type" | "
   return blocks.length === 0 ? 0 : Math.max(1, Math.ceil(minutes));
 }
 
+/** JavaScript's `\s`: the characters `split(/\s+/)` splits at. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/**
+ * `text.split(/\s+/).filter(Boolean).length` without building the array: every read of a course counts
+ * its words, and text of many one-word lines made one string per word on each read.
+ */
+function wordsIn(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let index = 0; index < text.length; index++) {
+    const space = isSpace(text.charCodeAt(index));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
 function countWords(value: JsonValue, field = ""): number {
   if (nonProseFields.has(field)) return 0;
-  if (typeof value === "string") return value.split(/\s+/).filter(Boolean).length;
+  if (typeof value === "string") return wordsIn(value);
   if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + countWords(item), 0);
   if (value !== null && typeof value === "object") {
     return Object.entries(value).reduce<number>((sum, [key, item]) => sum + countWords(item, key), 0);

@@ -68,6 +68,7 @@ export async function insertLesson(
 export async function checkedBanner(edit: CourseEdit, banner: LessonBanner | null | undefined, field: string): Promise<LessonBannerRow | null | undefined> {
   if (!banner) return banner;
   await checkAssetReferences(edit, { type: "image", ...banner }, field);
+  edit.pictures.note({ type: "image", ...banner }, field);
   return JSON.parse(JSON.stringify(banner)) as LessonBannerRow;
 }
 
@@ -102,6 +103,7 @@ export async function insertBlocks(
 /** Resolves objective references and checks asset references; returns the block to store. */
 export async function prepareBlock(edit: CourseEdit, block: BlockContent, field: string, keys?: ObjectiveKeys): Promise<BlockContent> {
   await checkAssetReferences(edit, block, field);
+  edit.pictures.note(block, field);
   if ("objectiveIds" in block && block.objectiveIds.length > 0) {
     return { ...block, objectiveIds: await resolveObjectiveRefs(edit, block.objectiveIds, `${field}.objectiveIds`, keys) };
   }

@@ -7,8 +7,11 @@
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { timeSlicer, type TimeSlicer } from "./time-slicer.ts";
 
-/** An entry's bytes; a (lazy) iterable of strings is text in pieces, such as a page rendered lesson by lesson. */
-export type ZipBody = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<string> | (() => Promise<ZipBody>);
+/**
+ * An entry's bytes; a (lazy) iterable of strings is text in pieces, such as a page rendered block by block,
+ * and an async one is read as such first (the renderer's pieces rendered in time slices).
+ */
+export type ZipBody = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<string> | (() => Promise<ZipBody>);
 
 export interface ZipEntry {
   /** Path inside the archive, `/`-separated, never absolute and never with `..`. */
@@ -72,10 +75,28 @@ async function* bodyChunks(body: ZipBody, pause: TimeSlicer): AsyncGenerator<Uin
       reader.releaseLock();
     }
   } else if (Symbol.asyncIterator in body) {
-    for await (const chunk of body) if (chunk.length > 0) yield chunk;
+    yield* asyncChunks(body, pause);
   } else {
     yield* textSlices(body, pause);
   }
+}
+
+/** Bytes as they come; text pieces gathered into slices as `textSlices` does. */
+async function* asyncChunks(body: AsyncIterable<Uint8Array | string>, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
+  let text = "";
+  for await (const chunk of body) {
+    if (typeof chunk !== "string") {
+      if (text.length > 0) yield* bodyChunks(text, pause);
+      text = "";
+      if (chunk.length > 0) yield chunk;
+      continue;
+    }
+    text += chunk;
+    if (text.length < sliceBytes) continue;
+    yield* bodyChunks(text, pause);
+    text = "";
+  }
+  if (text.length > 0) yield* bodyChunks(text, pause);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { PackagedAsset } from "../formats/package/plan.ts";
 import { lessonLaunchAdapter } from "./runtime/adapters.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../formats/package/types.ts";
 import type { ZipEntry } from "../codecs/zip-write.ts";
-import { declaredImageOrigins } from "../render/index.ts";
+import { declaredImageOrigins, withPictureOrigins } from "../render/index.ts";
 
 export interface CartridgeOptions {
   readonly course: ExportCourse;
@@ -50,7 +50,8 @@ export function cartridgeEntries(options: CartridgeOptions): ZipEntry[] {
   for (const module of course.modules) {
     for (const lesson of module.lessons) {
       // A quiz with no question the CC QTI profile can carry stays a page, so the cartridge never has an empty assessment.
-      const assessment = lesson.kind === "quiz" ? qtiAssessment(lesson, { pictureHref, language: course.language ?? "en" }) : null;
+      // The platform shows the assessment's HTML without our page's policy, so Markdown pictures keep to the declared hosts here.
+      const assessment = lesson.kind === "quiz" ? withPictureOrigins(declaredImageOrigins(course), () => qtiAssessment(lesson, { pictureHref, language: course.language ?? "en" })) : null;
       const webPath = `lessons/${safeSegment(lesson.id)}.html`;
       const single: ExportCourse = { ...course, modules: [{ ...module, lessons: [lesson] }] };
       // Each page also holds the introduction; the launch script opens it on its own lesson.

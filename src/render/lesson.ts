@@ -6,8 +6,10 @@
 import { renderBlock } from "./blocks.ts";
 import type { LessonContext, QuestionMode, RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { longMarkdown, type MarkdownRequest } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
-import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
+import { markdownTextsOf } from "./picture-hosts.ts";
+import type { RenderableBlock, RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { ClassName, DataName } from "../player/markup-names.ts";
 
@@ -112,13 +114,19 @@ function lessonBanner(lesson: RenderableLesson, context: RenderContext): SafeHtm
 `;
 }
 
+/** The block's long Markdown, to be rendered in slices before the block (a fill-in-the-blank text renders with its blanks). */
+function blockMarkdownRequest(block: RenderableBlock): MarkdownRequest {
+  const texts = markdownTextsOf(block).filter((entry) => !(block.type === "fill_in_blank" && entry.field === "text"));
+  return { prerender: longMarkdown(texts.map((entry) => entry.text)), blockId: block.id };
+}
+
 export function* renderLessonChunks(
   placed: PlacedLesson,
   context: RenderContext,
   courseLanguage: string,
   previous: PageLink | undefined,
   next: PageLink | undefined,
-): Generator<string, void, undefined> {
+): Generator<string | MarkdownRequest, void, undefined> {
   const { lesson, module, moduleNumber, pageId } = placed;
   let questionNumber = 0;
   const lessonContext: LessonContext = { ...context, nextQuestionNumber: () => ++questionNumber, lessonKind: lesson.kind, questionMode: questionModeOf(lesson) };
@@ -130,7 +138,10 @@ ${lessonBanner(lesson, context)}<p class="${ClassName.eyebrow}">${isFinalAssessm
 <h1 id="${headingId}" tabindex="-1" data-${DataName.pageHeading}>${lesson.title}</h1>
 ${meta ? html`<p class="${ClassName.lessonMeta}">${meta}</p>` : ""}
 `.markup;
-  for (const block of lesson.blocks ?? []) yield renderBlock(block, lessonContext, courseLanguage).markup;
+  for (const block of lesson.blocks ?? []) {
+    yield blockMarkdownRequest(block);
+    yield renderBlock(block, lessonContext, courseLanguage).markup;
+  }
   yield html`
 ${lesson.kind === "quiz" ? quizPanel(lesson, context) : ""}
 ${pager(lesson.title, previous, next)}

@@ -8,11 +8,24 @@
 import MarkdownIt, { type MarkdownIt as Markdown, type StateCore, type Token } from "markdown-it";
 import { trustedHtml, type SafeHtml } from "./html.ts";
 import { uiText } from "./ui-text.ts";
-import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl } from "./urls.ts";
+import { boundTables } from "./markdown-tables.ts";
+import { renderMarkdownSliced } from "./markdown-sliced.ts";
+import type { TimeSlicer } from "../codecs/time-slicer.ts";
+import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl, remotePictureOrigin } from "./urls.ts";
 import { ClassName } from "../player/markup-names.ts";
+
+/**
+ * What a render tells the sanitiser: the origins remote pictures may come from (the page's `img-src`);
+ * a picture from any other host becomes its alt text, so the page never asks for it. Absent: no policy
+ * (a fragment rendered outside a page).
+ */
+type MarkdownEnv = {
+  pictureOrigins?: ReadonlySet<string>;
+};
 
 function createMarkdown(): Markdown {
   const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  boundTables(markdown);
   // The first gate: links and images share it, so it admits the union; `sanitiseInline` narrows it.
   markdown.validateLink = (url) => isSafeLinkUrl(url) || isSafeImageUrl(url);
   markdown.core.ruler.push("shift_headings", shiftHeadings);
@@ -66,7 +79,7 @@ function sanitiseChildren(state: StateCore, children: Token[]): Token[] {
       if (kind === "dropped") continue;
       if (kind === "external") result.push(hiddenNote(state, uiText.opensInNewTab));
     } else if (token.type === "image") {
-      if (!isSafeImageUrl(String(token.attrGet("src") ?? ""))) {
+      if (!isAllowedPicture(String(token.attrGet("src") ?? ""), state.env as MarkdownEnv)) {
         result.push(textToken(state, altText(token)));
         continue;
       }
@@ -75,6 +88,12 @@ function sanitiseChildren(state: StateCore, children: Token[]): Token[] {
     result.push(token);
   }
   return result;
+}
+
+function isAllowedPicture(src: string, env: MarkdownEnv): boolean {
+  if (!isSafeImageUrl(src)) return false;
+  const origin = remotePictureOrigin(src);
+  return origin === null || env.pictureOrigins === undefined || env.pictureOrigins.has(origin);
 }
 
 function altText(image: Token): string {
@@ -103,15 +122,91 @@ const markdown = createMarkdown();
  */
 const reader = new MarkdownIt({ html: false, linkify: false, typographer: false });
 reader.validateLink = () => true;
+boundTables(reader);
 
 /** The block-level tokens of `source`, each inline token with its children. */
 export function markdownTokens(source: string): Token[] {
   return reader.parse(source, {});
 }
 
+/**
+ * The Markdown side of one step of a page's render: the picture policy, and the fields of the block
+ * about to be rendered that were already rendered in time slices (`prerenderMarkdown`). Set only around
+ * a synchronous step (`inMarkdownScope`), so two renders whose steps interleave never see each other's.
+ */
+export interface MarkdownScope {
+  readonly pictureOrigins: ReadonlySet<string>;
+  readonly prerendered: Map<string, string>;
+}
+
+let scope: MarkdownScope | null = null;
+
+/**
+ * Yielded by a page's pieces before a piece whose Markdown is large: a caller that can wait renders these
+ * texts in time slices first (`prerenderMarkdown`); one that cannot skips it and the piece renders them.
+ */
+export interface MarkdownRequest {
+  readonly prerender: readonly string[];
+  /** The block the next piece renders, when it is a block (a caller measuring blocks reads it). */
+  readonly blockId?: string;
+}
+
+/** Texts shorter than this render in well under a millisecond: not worth a detour. */
+const prerenderMinLength = 200;
+
+/** The long ones of `texts`, the ones worth rendering in slices. */
+export function longMarkdown(texts: readonly (string | null | undefined)[]): string[] {
+  return texts.filter((text): text is string => typeof text === "string" && text.length >= prerenderMinLength);
+}
+
+function scopeEnv(current: MarkdownScope | null): MarkdownEnv {
+  return current ? { pictureOrigins: current.pictureOrigins } : {};
+}
+
+/** Runs each step of `pieces` inside `markdownScope`. */
+export function* inMarkdownScope<T>(markdownScope: MarkdownScope, pieces: Iterable<T>): Generator<T> {
+  const iterator = pieces[Symbol.iterator]();
+  for (;;) {
+    const previous = scope;
+    scope = markdownScope;
+    let step: IteratorResult<T>;
+    try {
+      step = iterator.next();
+    } finally {
+      scope = previous;
+    }
+    if (step.done) return;
+    yield step.value;
+  }
+}
+
+/**
+ * `compute`'s result with Markdown pictures allowed only from `origins` (e.g. a question bank's HTML,
+ * which a learning platform shows without our page's policy): a picture on any other host is its alt text.
+ */
+export function withPictureOrigins<T>(origins: readonly string[], compute: () => T): T {
+  function* once(): Generator<T> {
+    yield compute();
+  }
+  const step = inMarkdownScope({ pictureOrigins: new Set(origins), prerendered: new Map() }, once()).next();
+  return step.value as T;
+}
+
+/**
+ * Renders `sources` in time slices into `markdownScope.prerendered` (replacing what it held), so the
+ * block that reads them next renders without holding the event loop for its Markdown.
+ */
+export async function prerenderMarkdown(markdownScope: MarkdownScope, sources: readonly string[], pause: TimeSlicer): Promise<void> {
+  markdownScope.prerendered.clear();
+  for (const source of sources) {
+    if (markdownScope.prerendered.has(source)) continue;
+    markdownScope.prerendered.set(source, await renderMarkdownSliced(markdown, source, { ...scopeEnv(markdownScope) }, pause));
+  }
+}
+
 /** Renders author or agent Markdown as sanitised HTML: no raw HTML, no script-capable URLs. */
 export function renderMarkdown(source: string): string {
-  return markdown.render(source);
+  return scope?.prerendered.get(source) ?? markdown.render(source, scopeEnv(scope));
 }
 
 export function markdownHtml(source: string): SafeHtml {
@@ -163,6 +258,6 @@ const blankMarkdown = createBlankMarkdown();
 
 /** Markdown whose `{{n}}` placeholders become the markup `renderBlank(n)` returns (our own inputs). */
 export function markdownWithBlanksHtml(source: string, renderBlank: (number: number) => SafeHtml): SafeHtml {
-  const env: BlankEnv = { renderBlank: (number) => renderBlank(number).markup };
+  const env: BlankEnv & MarkdownEnv = { ...scopeEnv(scope), renderBlank: (number) => renderBlank(number).markup };
   return trustedHtml(blankMarkdown.render(source, env as unknown as Record<string, unknown>));
 }

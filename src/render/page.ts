@@ -9,6 +9,7 @@ import { newAnswerSecrets } from "./answer-key.ts";
 import { playerScripts, type ClientFeatures } from "./player-scripts.ts";
 import { ElementIds, type RenderContext } from "./context.ts";
 import { html, trustedHtml } from "./html.ts";
+import { longMarkdown, type MarkdownRequest } from "./markdown.ts";
 import { isFinalAssessment, renderLessonChunks, type PageLink, type PlacedLesson } from "./lesson.ts";
 import { completionPageId, introPageId, renderCompletion, renderContents, renderIntroduction } from "./outline.ts";
 import { moduleNumberOf } from "./numbering.ts";
@@ -18,6 +19,7 @@ import { themeLogo, themeOf, themeStyles } from "./theme.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
+import { maxImageOrigins } from "./picture-hosts.ts";
 import { ClassName, DataName } from "../player/markup-names.ts";
 
 const rightToLeftLanguages = new Set(["ar", "arc", "dv", "fa", "ha", "he", "khw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"]);
@@ -46,41 +48,7 @@ function connectSource(source: string): string | null {
   return schemeSources.has(normalised) || httpOrigin.test(normalised) ? normalised : null;
 }
 
-/** Most image origins a page's policy names; a course with more loads the rest as uploaded assets. */
-const maxImageOrigins = 50;
-
-/**
- * The http(s) origins the course declares for pictures: those of the URL fields of its blocks (an image,
- * a lesson banner, a poster, a pictured choice, a labelled graphic; an author chooses these, a translator cannot). A
- * Markdown picture in a text from any other host is not fetched, so an added tracking pixel stays inert.
- */
-export function declaredImageOrigins(course: RenderableCourse): string[] {
-  const origins = new Set<string>();
-  const visit = (value: unknown, depth: number): void => {
-    if (depth > 12 || origins.size >= maxImageOrigins) return;
-    if (Array.isArray(value)) for (const item of value) visit(item, depth + 1);
-    else if (value !== null && typeof value === "object") {
-      for (const [key, child] of Object.entries(value)) {
-        if (key === "url" && typeof child === "string") {
-          const origin = urlOrigin(child);
-          if (origin !== null && origins.size < maxImageOrigins) origins.add(origin);
-        } else visit(child, depth + 1);
-      }
-    }
-  };
-  for (const module of course.modules) for (const lesson of module.lessons) visit([lesson.banner ?? null, lesson.blocks ?? []], 0);
-  return [...origins];
-}
-
-function urlOrigin(url: string): string | null {
-  const scheme = urlScheme(url);
-  if (scheme !== "http" && scheme !== "https") return null;
-  try {
-    return connectSource(new URL(url.trim()).origin);
-  } catch {
-    return null;
-  }
-}
+export { declaredImageOrigins } from "./picture-hosts.ts";
 
 function contentSecurityPolicy(nonce: string, options: RenderOptions, baseHref: string | null, imageOrigins: readonly string[]): string {
   const connect = [...new Set((options.connectSources ?? []).map(connectSource).filter((source) => source !== null))];
@@ -144,7 +112,7 @@ function placeLessons(course: RenderableCourse, context: RenderContext): PlacedL
  * for, so an exporter can compress a large course block by block without ever holding the whole
  * document, and a caller can yield to the event loop between pieces.
  */
-export function* renderCourseDocumentChunks(course: RenderableCourse, options: RenderOptions): Generator<string, void, undefined> {
+export function* renderCourseDocumentChunks(course: RenderableCourse, options: RenderOptions): Generator<string | MarkdownRequest, void, undefined> {
   const ids = new ElementIds();
   ids.next(introPageId);
   ids.next("main");
@@ -160,6 +128,7 @@ export function* renderCourseDocumentChunks(course: RenderableCourse, options: R
   const styles = builtStyles.course + themeStyles(themeOf(course)).trim() + builtStyles.print;
   const links: PageLink[] = placed.map(({ lesson, pageId }) => ({ pageId, title: lesson.title }));
   const introLink: PageLink = { pageId: introPageId, title: uiText.introduction };
+  yield { prerender: longMarkdown([course.description, ...course.modules.map((module) => module.summary)]) };
   yield html`<!doctype html>
 <html lang="${language}" dir="${textDirection(language)}">
 <head>

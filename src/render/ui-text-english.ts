@@ -42,6 +42,7 @@ export const englishUiText = {
   /** A code block's language name when it is "plaintext" (the import's default), which is no word a learner reads. */
   plainTextLanguage: "Plain text",
   blockUnavailable: "This block could not be displayed",
+  tableRowsLeftOut: (rows: number, shown: number) => `${rows} more ${rows === 1 ? "row" : "rows"} of this table are not shown (a table shows at most ${shown}).`,
   levels: { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced", all_levels: "All levels" } as Record<string, string>,
   calloutVariants: { info: "Information", tip: "Tip", note: "Note", warning: "Warning", danger: "Danger", success: "Success" } as Record<string, string>,
   questionHeading: (number: number, points: number) => `Question ${number} (${points} ${points === 1 ? "point" : "points"})`,

@@ -59,3 +59,21 @@ export function isExternalUrl(url: string): boolean {
   const scheme = urlScheme(url);
   return scheme === "http" || scheme === "https" || url.trim().startsWith("//");
 }
+
+/**
+ * The origin a picture at `url` is fetched from when it is not the page's own: `https://host[:port]` for
+ * an absolute http(s) URL; "//" for a URL that names a host without a scheme (`//host/p.gif`, and
+ * `\\host/p.gif`, which browsers read the same way), which no policy lists; null for a relative path or a
+ * `data:` URL, which stay on the page.
+ */
+export function remotePictureOrigin(url: string): string | null {
+  const scheme = urlScheme(url);
+  const trimmed = url.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+/, "");
+  if (scheme === null) return /^[/\\]{2}/.test(trimmed) ? "//" : null;
+  if (scheme !== "http" && scheme !== "https") return null;
+  try {
+    return new URL(trimmed).origin.toLowerCase();
+  } catch {
+    return "//";
+  }
+}

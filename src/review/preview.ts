@@ -11,8 +11,8 @@ import { getCourse, type CourseVariant } from "../authoring/courses.ts";
 import type { AuthoringSession } from "../authoring/context.ts";
 import { selectLessonBlocks, type BlockRange, type CourseSelection } from "../authoring/course-pages.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
-import { renderCourseHtmlSliced } from "../render/index.ts";
-import { toBase64 } from "../bytes.ts";
+import { renderCourseHtmlSliced, renderCoursePiecesSliced, type RenderOptions } from "../render/index.ts";
+import { toBase64, utf8Length } from "../bytes.ts";
 import { themeAssetIds } from "../render/theme.ts";
 import { clientFeaturesOf } from "../render/page.ts";
 import { featureSetOf, type FeatureSet } from "../render/player-bundles.ts";
@@ -86,11 +86,16 @@ function dataUrlLength(mediaType: string, byteSize: number): number {
  * its player names the player's bundle instead of carrying it. Null when the page is too large even
  * without its assets and player.
  */
+const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
+
+/** How a preview page is rendered before its assets are inlined: each asset a placeholder URL. */
+function previewOptions(course: CourseDocument, variant: CourseVariant, playerDelivery: "inline" | "referenced"): RenderOptions {
+  return { mode: "preview", previewOf: { variant, version: course.version }, assetUrl: (assetId: string) => placeholder(assetId).slice(1, -1), playerDelivery };
+}
+
 export async function renderBoundedPreview(loaded: LoadedPreview, limit: number, answerSize: (html: string) => number): Promise<CoursePreview | null> {
-  const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
   const render = async (playerDelivery: "inline" | "referenced"): Promise<{ html: string; size: number } | null> => {
-    const options = { mode: "preview", previewOf: { variant: loaded.variant, version: loaded.course.version }, assetUrl: (assetId: string) => placeholder(assetId).slice(1, -1), playerDelivery } as const;
-    const html = await renderCourseHtmlSliced(loaded.course, options, limit);
+    const html = await renderCourseHtmlSliced(loaded.course, previewOptions(loaded.course, loaded.variant, playerDelivery), limit);
     const size = html === null ? Number.POSITIVE_INFINITY : answerSize(html);
     return html !== null && size <= limit ? { html, size } : null;
   };
@@ -114,6 +119,51 @@ export async function renderBoundedPreview(loaded: LoadedPreview, limit: number,
     page = parts.join(`"${fits ? url : omittedAssetUrl}"`);
   }
   return { course: loaded.course, html: page, omittedAssetIds: [...omitted], referencedPlayer };
+}
+
+/** Bytes `text` takes inside a JSON string (quotes, backslashes and controls escaped), as UTF-8. */
+function jsonStringBytes(text: string): number {
+  return utf8Length(JSON.stringify(text)) - 2;
+}
+
+/** Not a block ID any course has (IDs are `blk_…`): marks the stand-ins of `pageShell`. */
+const standInPrefix = "stand-in:";
+
+/**
+ * The part with each lesson's blocks replaced by one stand-in per block type: the page's shell (head,
+ * contents, introduction, lesson openings and closings, the scripts and style sheets its block types
+ * need) renders as the part would, without rendering a single block of it.
+ */
+function pageShell(document: CourseDocument): CourseDocument {
+  const standIns = (blocks: readonly { type: string }[]) => [...new Set(blocks.map((block) => block.type))].map((type) => ({ id: `${standInPrefix}${type}`, type }));
+  const modules = document.modules.map((module) => ({ ...module, lessons: module.lessons.map((lesson) => ({ ...lesson, blocks: standIns(lesson.blocks ?? []) })) }));
+  return { ...document, modules } as CourseDocument;
+}
+
+/** Per block measured in the whole course rather than in the part: a longer question number or element ID. */
+const blockMarginBytes = 32;
+
+/**
+ * Sizes of preview pages of parts of `course` without rendering each part: every block is rendered once
+ * (in time slices) and measured; a part's page is its shell (`pageShell`, rendered without blocks) plus
+ * the measured blocks it holds and a margin. The page is measured as the text of a JSON answer, with the
+ * player named rather than carried, as the smallest page a bounded read would send.
+ */
+export async function previewSizer(course: CourseDocument, variant: CourseVariant): Promise<(document: CourseDocument) => Promise<number>> {
+  const blockBytes = new Map<string, number>();
+  for await (const piece of renderCoursePiecesSliced(course, previewOptions(course, variant, "referenced"))) {
+    if (piece.blockId !== null) blockBytes.set(piece.blockId, jsonStringBytes(piece.text));
+  }
+  return async (document) => {
+    let bytes = 0;
+    for await (const piece of renderCoursePiecesSliced(pageShell(document), previewOptions(document, variant, "referenced"))) {
+      if (!piece.blockId?.startsWith(standInPrefix)) bytes += jsonStringBytes(piece.text);
+    }
+    for (const module of document.modules) {
+      for (const lesson of module.lessons) for (const block of lesson.blocks ?? []) bytes += (blockBytes.get(block.id) ?? Number.POSITIVE_INFINITY) + blockMarginBytes;
+    }
+    return bytes;
+  };
 }
 
 /** Every asset ID the course's blocks use (media, captions, posters, pictures, attachments), once each, in course order. */

@@ -12,7 +12,7 @@ import type { ReadResourceResult, ResourceTemplateType as ResourceTemplate } fro
 import type { CourseVariant } from "../../authoring/courses.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
 import { readAs, type AuthoringServices } from "../../authoring/services.ts";
-import { loadCoursePreview, referencedAssetIds, renderBoundedPreview, type PreviewTarget } from "../../review/preview.ts";
+import { loadCoursePreview, previewSizer, referencedAssetIds, renderBoundedPreview, type PreviewTarget } from "../../review/preview.ts";
 import { coursePreviewViewHtml, coursePreviewViewMeta, coursePreviewViewUri, mcpAppMimeType } from "../apps/course-preview-view.ts";
 import { courseUri, courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import type { CallerIdentity } from "../registry.ts";
@@ -100,17 +100,20 @@ function previewAnswer(uri: string, html: string, course: CourseDocument, varian
 
 /**
  * Where to read a preview too large to send: previews of its modules, lessons or runs of blocks, each
- * checked to fit by rendering it (with its assets left out, as a page that fits inlines them only while they fit).
+ * checked to fit by a size estimate (`previewSizer`: every block rendered once, each part's page shell
+ * without blocks), never by rendering each candidate, which for a wide lesson meant rendering its blocks
+ * again and again. Measured with every asset named as omitted and the player named, as a page that fits
+ * inlines assets only while they fit.
  */
 async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limit: number): Promise<NarrowerReads> {
   const { courseId, variant } = target;
+  const pageBytes = await previewSizer(course, variant);
   const reads: PartReads = {
     uri: (part) => previewPartUri(courseId, part, variant === "published"),
     fits: async (uri, document) => {
-      const loaded = { course: document, variant, dataUrls: new Map<string, string>(), omittedAssetIds: [] };
-      const assetIds = referencedAssetIds(document);
-      const page = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(previewAnswer(uri, html, document, variant, assetIds, "course-interactions"), Number.POSITIVE_INFINITY).size);
-      return page !== null;
+      const answer = previewAnswer(uri, "", document, variant, referencedAssetIds(document), "course-interactions");
+      const around = measuredWithin(answer, Number.POSITIVE_INFINITY).size;
+      return around + (await pageBytes(document)) <= limit;
     },
   };
   const { uris, overCap } = await narrowerParts(course, target, reads);
