@@ -22,6 +22,7 @@ import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type 
 import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
+import { mcpBodyShape } from "./mcp/request-body.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
@@ -261,6 +262,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         sessions,
         body: {
           maxBytes: maxMcpBodyBytes,
+          shape: mcpBodyShape(maxMcpBodyBytes),
           deadlineMs: requestDeadlines.bodySeconds * 1000,
           // The client went away mid-body: its business, not a server fault, so not an error in our logs.
           onIncomplete: (reason) => logger.info("request body not received", { reason }),

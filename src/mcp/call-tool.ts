@@ -65,7 +65,8 @@ export async function callTool<Services>(
     const suggestion = closestName(name, names);
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `Unknown tool "${name}".${suggestion ? ` Did you mean ${suggestion}?` : ""} Tools: ${names.join(", ")}`,
+      // A name is echoed only as long as a real one: the request may carry megabytes of it.
+      `Unknown tool "${name.slice(0, 100)}${name.length > 100 ? "…" : ""}".${suggestion ? ` Did you mean ${suggestion}?` : ""} Tools: ${names.join(", ")}`,
       suggestion ? { suggestion } : undefined,
     );
   }
