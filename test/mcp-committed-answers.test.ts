@@ -44,7 +44,7 @@ const hundredLessons = (moduleId: string) =>
 
 interface AgentLike {
   call(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
-  callRaw(name: string, args?: Record<string, unknown>): Promise<{ isError?: boolean; content: unknown[]; structuredContent?: Record<string, unknown> }>;
+  callRaw(name: string, args?: Record<string, unknown>): Promise<{ isError?: boolean; content: unknown[]; structuredContent?: unknown }>;
 }
 
 const agents: [string, () => AgentLike][] = [
@@ -63,8 +63,9 @@ describe("a write whose answer would pass the result cap", () => {
       const result = await agent.callRaw("edit_course", { courseId: course.id, expectedVersion: 1, operations: hundredLessons(moduleId) });
       expect(result.isError).toBeFalsy();
       // Accepted against the output schema by the SDK client, and small enough.
-      expect(result.structuredContent?.version).toBe(2);
-      expect(result.structuredContent?.courseId).toBe(course.id);
+      const structured = result.structuredContent as { version?: number; courseId?: string } | undefined;
+      expect(structured?.version).toBe(2);
+      expect(structured?.courseId).toBe(course.id);
       expect(JSON.stringify(result).length).toBeLessThanOrEqual(resultCap);
       const text = (result.content[0] as { type: string; text: string }).text;
       expect(text).toStartWith("edit_course succeeded and is committed as version 2: do not send it again");
