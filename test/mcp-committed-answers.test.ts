@@ -65,7 +65,7 @@ describe("a write whose answer would pass the result cap", () => {
       // Accepted against the output schema by the SDK client, and small enough.
       const structured = result.structuredContent as { version?: number; courseId?: string } | undefined;
       expect(structured?.version).toBe(2);
-      expect(structured?.courseId).toBe(course.id);
+      expect(structured?.courseId).toBe(String(course.id));
       expect(JSON.stringify(result).length).toBeLessThanOrEqual(resultCap);
       const text = (result.content[0] as { type: string; text: string }).text;
       expect(text).toStartWith("edit_course succeeded and is committed as version 2: do not send it again");
