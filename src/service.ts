@@ -50,6 +50,7 @@ import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
 import { createEventStreams } from "./mcp/event-streams.ts";
+import { createServerRequestRelay } from "./mcp/server-request-relay.ts";
 import { createResourceSubscriptions, type ResourceSubscriptions } from "./mcp/resource-subscriptions.ts";
 import { reportingCourseChanges } from "./store/course-changes.ts";
 import { InProcessStreamEvents, type StreamEventStore } from "./store/stream-events.ts";
@@ -234,6 +235,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
+    // Only shared sessions need it: in one process the answer always reaches the server that asked.
+    ...(sharing && streamEvents ? { relay: createServerRequestRelay({ events: streamEvents, logger }) } : {}),
     onSessionEnded: (id) => subscriptions?.forgetSession(id),
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
