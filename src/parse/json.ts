@@ -46,29 +46,42 @@ export interface JsonShapeProblem {
   at: number;
 }
 
-/** Where a scan stands between two slices of one text. */
-interface ScanState {
+/** Where a scan stands between two slices of one text (a class, so every scan sees one shape). */
+class ScanState {
   /** Where the next slice begins. */
-  position: number;
-  depth: number;
-  /** Commas seen in each open container: its members are that plus one. */
-  commas: Int32Array;
+  position = 0;
+  depth = 0;
   /** Commas and containers seen in all: at least the members of all containers together. */
-  membersInAll: number;
-  /** Whether each open container is an object (its strings alternate name, value) or an array. */
-  inObject: Uint8Array;
+  membersInAll = 0;
   /** The next string opens a member name. */
-  expectKey: boolean;
+  expectKey = false;
   /** Index of the opening quote of the string being read, or -1 outside strings. */
-  stringStart: number;
-  stringIsKey: boolean;
-  /** The previous character was a backslash inside a string. */
-  escaped: boolean;
+  stringStart = -1;
+  stringIsKey = false;
+  /** Commas seen in each open container: its members are that plus one. */
+  readonly commas: Int32Array;
+  /** Whether each open container is an object (its strings alternate name, value) or an array. */
+  readonly inObject: Uint8Array;
+
+  constructor(maxDepth: number) {
+    this.commas = new Int32Array(maxDepth + 2);
+    this.inObject = new Uint8Array(maxDepth + 2);
+  }
+
+  /** Ready for a new text; each container's slots are set when it opens, so they need no clearing. */
+  reset(): this {
+    this.position = 0;
+    this.depth = 0;
+    this.membersInAll = 0;
+    this.expectKey = false;
+    this.stringStart = -1;
+    this.stringIsKey = false;
+    return this;
+  }
 }
 
-function startScan(limits: JsonShapeLimits): ScanState {
-  return { position: 0, depth: 0, membersInAll: 0, commas: new Int32Array(limits.maxDepth + 2), inObject: new Uint8Array(limits.maxDepth + 2), expectKey: false, stringStart: -1, stringIsKey: false, escaped: false };
-}
+/** The state of the synchronous scan, reused by every call (nothing can interleave with one): a request's scan allocates nothing. */
+let syncState: ScanState | undefined;
 
 function stringProblem(limits: JsonShapeLimits, isKey: boolean, at: number): JsonShapeProblem {
   const limit = isKey ? "maxKeyLength" : "maxStringLength";
@@ -83,17 +96,22 @@ function stringProblem(limits: JsonShapeLimits, isKey: boolean, at: number): Jso
 function scanSlice(text: string, to: number, limits: JsonShapeLimits, state: ScanState): JsonShapeProblem | null {
   const { maxDepth, maxMembers, maxMembersInAll, maxKeyLength, maxStringLength } = limits;
   const { commas, inObject } = state;
-  let { depth, membersInAll, expectKey, stringStart, stringIsKey, escaped } = state;
-  for (let index = state.position; index < to; index++) {
-    const code = text.charCodeAt(index);
+  let { depth, membersInAll, expectKey, stringStart, stringIsKey } = state;
+  let index = state.position;
+  while (index < to) {
     if (stringStart >= 0) {
-      if (escaped) escaped = false;
-      else if (code === 0x5c) escaped = true;
-      else if (code === 0x22) {
-        if (index - stringStart - 1 > (stringIsKey ? maxKeyLength : maxStringLength)) return stringProblem(limits, stringIsKey, stringStart);
-        stringStart = -1;
-      }
-    } else if (code === 0x22) {
+      // Through a string's content in a loop of its own; an escape steps over the character it escapes
+      // (past `to` too: the next slice goes on from there).
+      let code = 0;
+      while (index < to && (code = text.charCodeAt(index)) !== 0x22) index += code === 0x5c ? 2 : 1;
+      if (index >= to) break;
+      if (index - stringStart - 1 > (stringIsKey ? maxKeyLength : maxStringLength)) return stringProblem(limits, stringIsKey, stringStart);
+      stringStart = -1;
+      index += 1;
+      continue;
+    }
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
       stringStart = index;
       stringIsKey = expectKey;
       expectKey = false;
@@ -113,10 +131,16 @@ function scanSlice(text: string, to: number, limits: JsonShapeLimits, state: Sca
       if (depth > 0) depth -= 1;
       expectKey = false;
     }
+    index += 1;
   }
-  // A string still open at the end of the text is as long as the rest of it.
-  if (stringStart >= 0 && to - stringStart - 1 > (stringIsKey ? maxKeyLength : maxStringLength)) return stringProblem(limits, stringIsKey, stringStart);
-  Object.assign(state, { position: to, depth, membersInAll, expectKey, stringStart, stringIsKey, escaped });
+  // A string still open where the slice ends is at least this long already.
+  if (stringStart >= 0 && Math.min(index, text.length) - stringStart - 1 > (stringIsKey ? maxKeyLength : maxStringLength)) return stringProblem(limits, stringIsKey, stringStart);
+  state.position = index;
+  state.depth = depth;
+  state.membersInAll = membersInAll;
+  state.expectKey = expectKey;
+  state.stringStart = stringStart;
+  state.stringIsKey = stringIsKey;
   return null;
 }
 
@@ -124,12 +148,13 @@ const sliceLength = 1024 * 1024;
 
 /** The first place `text` passes a limit, or null; one synchronous pass, for texts already bounded in size. */
 export function jsonShapeProblem(text: string, limits: JsonShapeLimits): JsonShapeProblem | null {
-  return scanSlice(text, text.length, limits, startScan(limits));
+  if (syncState === undefined || syncState.commas.length < limits.maxDepth + 2) syncState = new ScanState(limits.maxDepth);
+  return scanSlice(text, text.length, limits, syncState.reset());
 }
 
 /** As `jsonShapeProblem`, yielding to the event loop between slices of a long text. */
 export async function jsonShapeProblemSliced(text: string, limits: JsonShapeLimits): Promise<JsonShapeProblem | null> {
-  const state = startScan(limits);
+  const state = new ScanState(limits.maxDepth);
   for (;;) {
     const problem = scanSlice(text, Math.min(text.length, state.position + sliceLength), limits, state);
     if (problem || state.position >= text.length) return problem;
