@@ -60,8 +60,11 @@ export function committedAnswer(tool: { name: string; output: v.GenericSchema },
     `${tool.name} succeeded and is committed${version}: do not send it again (it would be applied twice). ` +
     `Its whole answer would be ${size} bytes, over this server's ${resultMaxBytes}-byte cap per result, so the lists in it are shortened. ${howToRead(structured)}`;
   const fits = v.safeParse(tool.output, structured).success;
+  const text = `${notice}\n${summary}\n${json}`;
+  // Further content (a resource link, a view) stays when it still fits beside the shortened answer.
+  const further = result.content && utf8Length(text) + utf8Length(json) + utf8Length(JSON.stringify(result.content)) <= resultMaxBytes ? result.content : [];
   return {
-    content: [{ type: "text", text: `${notice}\n${summary}\n${json}` }],
+    content: [{ type: "text", text }, ...further],
     // Only array lengths changed; should a list have a minimum, the answer still says the write committed.
     ...(fits ? { structuredContent: structured } : {}),
   };
