@@ -22,6 +22,7 @@ import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type 
 import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
+import { mcpBodyShape } from "./mcp/request-body.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
@@ -49,6 +50,7 @@ import { authoringResources } from "./mcp/tools/resources.ts";
 import { authoringPrompts } from "./mcp/tools/prompts.ts";
 import { withExportResources } from "./mcp/tools/export-resources.ts";
 import { createEventStreams } from "./mcp/event-streams.ts";
+import { createServerRequestRelay } from "./mcp/server-request-relay.ts";
 import { createResourceSubscriptions, type ResourceSubscriptions } from "./mcp/resource-subscriptions.ts";
 import { reportingCourseChanges } from "./store/course-changes.ts";
 import { InProcessStreamEvents, type StreamEventStore } from "./store/stream-events.ts";
@@ -233,6 +235,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
+    // Only shared sessions need it: in one process the answer always reaches the server that asked.
+    ...(sharing && streamEvents ? { relay: createServerRequestRelay({ events: streamEvents, logger }) } : {}),
     onSessionEnded: (id) => subscriptions?.forgetSession(id),
     maxSessions: config.mcpMaxSessions,
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
@@ -261,6 +265,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         sessions,
         body: {
           maxBytes: maxMcpBodyBytes,
+          shape: mcpBodyShape(maxMcpBodyBytes),
           deadlineMs: requestDeadlines.bodySeconds * 1000,
           // The client went away mid-body: its business, not a server fault, so not an error in our logs.
           onIncomplete: (reason) => logger.info("request body not received", { reason }),

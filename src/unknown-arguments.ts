@@ -69,8 +69,12 @@ function editDistance(a: string, b: string): number {
   return previous[right.length] as number;
 }
 
+/** Longer than any name a person or model means: no suggestion, and no edit distance over a huge string. */
+const longestGuessedName = 100;
+
 /** The valid name an unknown one most likely meant: a known synonym, else the nearest by edit distance. */
 export function closestName(unknown: string, allowed: readonly string[]): string | undefined {
+  if (unknown.length > longestGuessedName) return undefined;
   for (const name of allowed) if (synonyms[name]?.some((alias) => alias.toLowerCase() === unknown.toLowerCase())) return name;
   // altText → alt, courseID → courseId: one name inside the other is the likeliest intent.
   const lower = unknown.toLowerCase();
@@ -90,7 +94,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Unknown names reported at most: enough for an agent to correct itself, and the walk stops there, so
+ * arguments of thousands of unknown names cost no more than twenty.
+ */
+export const maxReportedUnknownArguments = 20;
+
 function walk(schema: AnySchema, value: unknown, path: string, found: UnknownArgument[]): void {
+  if (found.length >= maxReportedUnknownArguments) return;
   const inner = unwrap(schema);
   switch (inner.type) {
     case "object":
@@ -106,12 +117,13 @@ function walk(schema: AnySchema, value: unknown, path: string, found: UnknownArg
           const suggestion = closestName(key, allowed);
           found.push({ path: where, allowed, ...(suggestion ? { suggestion } : {}) });
         }
+        if (found.length >= maxReportedUnknownArguments) return;
       }
       return;
     }
     case "array": {
       if (!Array.isArray(value)) return;
-      value.forEach((item, index) => walk(inner.item as AnySchema, item, `${path}[${index}]`, found));
+      for (let index = 0; index < value.length && found.length < maxReportedUnknownArguments; index++) walk(inner.item as AnySchema, value[index], `${path}[${index}]`, found);
       return;
     }
     case "variant": {
@@ -134,7 +146,7 @@ function walk(schema: AnySchema, value: unknown, path: string, found: UnknownArg
         walk(option, value, path, attempt);
         if (!best || attempt.length < best.length) best = attempt;
       }
-      found.push(...(best ?? []));
+      found.push(...(best ?? []).slice(0, maxReportedUnknownArguments - found.length));
       return;
     }
     default:
@@ -143,7 +155,7 @@ function walk(schema: AnySchema, value: unknown, path: string, found: UnknownArg
   }
 }
 
-/** Every argument name in `value` that `schema` does not define, in document order. */
+/** The argument names in `value` that `schema` does not define, in document order, the first `maxReportedUnknownArguments` of them. */
 export function findUnknownArguments(schema: v.GenericSchema, value: unknown): UnknownArgument[] {
   const found: UnknownArgument[] = [];
   walk(schema as AnySchema, value, "", found);
@@ -157,5 +169,6 @@ export function describeUnknownArguments(unknown: readonly UnknownArgument[]): s
       const hint = item.suggestion ? `did you mean ${item.suggestion}?` : `allowed here: ${item.allowed.join(", ")}`;
       return `${item.path}: unknown argument (${hint})`;
     })
-    .join("; ");
+    .join("; ")
+    .concat(unknown.length >= maxReportedUnknownArguments ? `; only the first ${maxReportedUnknownArguments} unknown names are listed` : "");
 }

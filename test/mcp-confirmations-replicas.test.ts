@@ -3,6 +3,9 @@
  * secret the first replica stored there (not derived from any setting), so a state one replica sealed is
  * accepted by the other; a state sealed with another key, or expired, is refused and nothing is deleted.
  * The test seals its own states with the SDK's codec (the stored key, and a key of its own) to prove both.
+ * A 2025 session client (the official SDK v1) behind a round-robin proxy with no sticky routing answers
+ * delete_course's elicitation, asked through the legacy shim: its answer often reaches the other replica,
+ * which relays it to the one waiting (issue 39, item 8), so every call completes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -10,7 +13,10 @@ import { SQL } from "bun";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { startTestIssuer, type TestIssuer } from "./support/test-issuer.ts";
 import { createTestDatabase, type TestDatabase } from "./support/postgres.ts";
-import { emptyWorkingDirectory, startReplica, type Replica } from "./support/replicas.ts";
+import { emptyWorkingDirectory, startReplica, startRoundRobinProxy, type Replica } from "./support/replicas.ts";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { modernRequest } from "./support/modern-client.ts";
 
 type Json = Record<string, any>;
@@ -147,4 +153,49 @@ describe("the requestState key shared through the database", () => {
     expect(replayed.result.structuredContent?.deleted).toBeUndefined();
     expect(await courseCount(courseId)).toBe(0);
   });
+});
+
+describe("a 2025 session's elicitation answered through a round-robin proxy", () => {
+  test("the SDK v1 client's answer reaches whichever replica, and every delete_course it confirms completes", async () => {
+    const proxy = startRoundRobinProxy(replicas.map((replica) => replica.url));
+    /** For each POST the client sent: whether it carried an answer (a JSON-RPC response), and the replica that took it. */
+    const posts: { answer: boolean; replica: number | undefined }[] = [];
+    const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const before = proxy.served.length;
+      const response = await fetch(input, init);
+      if (init?.method === "POST") {
+        const body = JSON.parse(String(init.body)) as Json;
+        const served = proxy.served.slice(before).find((entry) => entry.method === "POST");
+        posts.push({ answer: !("method" in body), replica: served?.replica });
+      }
+      return response;
+    };
+    const client = new LegacyClient({ name: "eliciting-2025", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { confirm: true } };
+    });
+    await client.connect(new LegacyTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${aliceToken}` } }, fetch: recordingFetch }));
+    let crossed = false;
+    try {
+      for (let round = 0; round < 4; round++) {
+        const courseId = await course(`Confirmed across replicas ${round}`);
+        const postsBefore = posts.length;
+        const result = (await client.callTool({ name: "delete_course", arguments: { courseId } }, undefined, { timeout: 20_000 })) as Json;
+        expect(result.structuredContent).toEqual({ courseId, deleted: true });
+        expect(await courseCount(courseId)).toBe(0);
+        const call = posts.slice(postsBefore).find((post) => !post.answer);
+        const answer = posts.slice(postsBefore).find((post) => post.answer);
+        expect(answer).toBeDefined();
+        crossed ||= call?.replica !== undefined && answer?.replica !== undefined && call.replica !== answer.replica;
+      }
+      expect(asked).toHaveLength(4);
+      // Strict alternation sends at least one answer to the replica that did not ask.
+      expect(crossed).toBe(true);
+    } finally {
+      await client.close();
+      await proxy.stop();
+    }
+  }, 120_000);
 });

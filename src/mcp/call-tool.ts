@@ -14,6 +14,7 @@ import type { Logger } from "../log.ts";
 import type { CompiledTool, ToolContext } from "./registry.ts";
 import { closestName, describeUnknownArguments, findUnknownArguments } from "../unknown-arguments.ts";
 import { utf8Length } from "../bytes.ts";
+import { committedAnswer } from "./committed-answer.ts";
 
 /**
  * A JSON-RPC error whose message and data travel as written: the SDK's own error class, so its
@@ -65,7 +66,8 @@ export async function callTool<Services>(
     const suggestion = closestName(name, names);
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `Unknown tool "${name}".${suggestion ? ` Did you mean ${suggestion}?` : ""} Tools: ${names.join(", ")}`,
+      // A name is echoed only as long as a real one: the request may carry megabytes of it.
+      `Unknown tool "${name.slice(0, 100)}${name.length > 100 ? "…" : ""}".${suggestion ? ` Did you mean ${suggestion}?` : ""} Tools: ${names.join(", ")}`,
       suggestion ? { suggestion } : undefined,
     );
   }
@@ -93,6 +95,8 @@ export async function callTool<Services>(
     const dataBytes = known?.bytes ?? byteLength(data);
     const size = byteLength(result.summary) + 1 + 2 * dataBytes + (result.content ? byteLength(JSON.stringify(result.content)) : 0);
     if (size > options.resultMaxBytes) {
+      // A write has committed by now: its answer must say so, never that it was refused.
+      if (tool.definition.annotations.readOnlyHint !== true) return committedAnswer(tool.definition, result, size, options.resultMaxBytes, structuredBudget(options.resultMaxBytes));
       const narrow = tool.definition.narrow ?? "ask for less";
       return toolErrorResult(
         new CourseAuthoringError("limit_exceeded", `the answer of ${name} would be ${size} bytes, over this server's ${options.resultMaxBytes}-byte cap per result; ${narrow}.`, {

@@ -4,6 +4,7 @@
  * request open. Every refusal is a JSON-RPC error response, never problem+json.
  */
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
+import { describeJsonShapeProblem, jsonShapeProblem, type JsonShapeLimits } from "../codecs/json.ts";
 
 export interface BodyPolicy {
   maxBytes: number;
@@ -11,7 +12,26 @@ export interface BodyPolicy {
   deadlineMs: number;
   /** Told when a client stopped sending mid-body: its business, not a server fault. */
   onIncomplete?: (reason: string) => void;
+  /** The JSON's shape, checked before it is parsed; `mcpBodyShape` unless told. */
+  shape?: JsonShapeLimits;
 }
+
+/**
+ * The shape of any /mcp body, checked by one flat scan before JSON.parse. Parsing many distinct member
+ * names, then the SDK's message schemas, argument checks and serialisers, cost microseconds a member,
+ * so a body of a few MB of members held the event loop for seconds; these bounds hold it to a fraction
+ * of a second. No legitimate request comes near them: the largest argument arrays hold 1,000 items
+ * (set_translation_units), a whole edit_course batch or create_course outline an agent writes is a few
+ * thousand members, tool arguments nest about a dozen deep, member names are field and `_meta` names,
+ * and the longest value, a base64 upload or import (10 MB decoded), is bounded only by the body cap.
+ */
+export const mcpBodyShape = (maxBytes: number): JsonShapeLimits => ({
+  maxDepth: 64,
+  maxMembers: 10_000,
+  maxMembersInAll: 100_000,
+  maxStringLength: maxBytes,
+  maxKeyLength: 1_024,
+});
 
 export type BodyResult = { ok: true; body: unknown } | { ok: false; response: Response };
 
@@ -107,8 +127,11 @@ export async function readJsonBody(request: Request, policy: BodyPolicy): Promis
   // A declared length never touches `request.body`: asking for it makes the runtime build a stream the read then goes through.
   const bytes = request.headers.has("content-length") ? await readDeclared(request, policy) : request.body === null ? new Uint8Array(0) : await readChunked(request.body, policy);
   if (!(bytes instanceof Uint8Array)) return bytes;
+  const text = utf8.decode(bytes);
+  const problem = jsonShapeProblem(text, policy.shape ?? mcpBodyShape(policy.maxBytes));
+  if (problem) return { ok: false, response: jsonRpcErrorResponse(400, -32600, `Invalid Request: the request body ${describeJsonShapeProblem(problem)}; nothing was done`) };
   try {
-    return { ok: true, body: JSON.parse(utf8.decode(bytes)) };
+    return { ok: true, body: JSON.parse(text) };
   } catch {
     return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body is not valid JSON") };
   }

@@ -14,6 +14,7 @@
  * (bench/NOTES.md, "The session read without the SDK transport's parses").
  */
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type EventStore, type JSONRPCMessage, type JSONRPCRequest, type Transport, type TransportSendOptions, type WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { ServerRequestRelay } from "./server-request-relay.ts";
 
 type RequestId = JSONRPCRequest["id"];
 
@@ -61,6 +62,7 @@ const sseHeaders = (sessionId: string): Record<string, string> => ({
 });
 
 const isResponse = (message: JSONRPCMessage): boolean => "id" in message && ("result" in message || "error" in message) && !("method" in message);
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => "id" in message && "method" in message;
 
 /** A plain request in flight: answered as one string if its response is its first message, else streamed. */
 interface InFlight {
@@ -81,12 +83,18 @@ export interface SessionTransportOptions {
   eventStore?: (EventStore & { storeSerialized?(streamId: string, message: JSONRPCMessage, serialized: string): Promise<string> }) | undefined;
   /** The SSE `retry` field of priming events, as given to the SDK transport. */
   retryInterval?: number | undefined;
+  /** Brings the client's answers to this server's requests from other replicas (server-request-relay.ts). */
+  relay?: ServerRequestRelay | undefined;
 }
 
 /** What the session table and the request path use of a session's transport. */
 export interface SessionHttpTransport {
   handleRequest(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }, plain?: boolean): Promise<Response>;
   close(): Promise<void>;
+  /** Whether the SDK transport would accept this POST's headers in this session (absent: a bare SDK transport). */
+  acceptsPost?(request: Request): boolean;
+  /** Hands the client's response to the server when it answers one of this server's requests; false if not. */
+  deliverResponse?(message: JSONRPCMessage): boolean;
 }
 
 export class SessionTransport implements Transport, SessionHttpTransport {
@@ -96,6 +104,14 @@ export class SessionTransport implements Transport, SessionHttpTransport {
   private supportedVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   private readonly inFlight = new Map<RequestId, InFlight>();
   private closed = false;
+  /**
+   * This server's requests to the client awaiting an answer, by the id they went out with: a fresh UUID,
+   * not the server's counter (which every replica's server of the session starts at 0), so an answer
+   * relayed from another replica can only match the request it was written for.
+   */
+  private readonly awaited = new Map<string, RequestId>();
+  private readonly wireIds = new Map<RequestId, string>();
+  private relayWatch: Promise<(() => void) | undefined> | undefined;
 
   constructor(
     readonly sdk: WebStandardStreamableHTTPServerTransport,
@@ -107,6 +123,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
       this.closed = true;
       for (const flight of this.inFlight.values()) this.end(flight);
       this.inFlight.clear();
+      void this.relayWatch?.then((stop) => stop?.());
       this.onclose?.();
     };
   }
@@ -135,6 +152,49 @@ export class SessionTransport implements Transport, SessionHttpTransport {
   handleRequest(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }, plain = false): Promise<Response> {
     if (plain && this.acceptsHere(request)) return this.answerPlain(request, options.parsedBody as JSONRPCRequest, options.authInfo);
     return this.sdk.handleRequest(request, options);
+  }
+
+  acceptsPost(request: Request): boolean {
+    return this.acceptsHere(request);
+  }
+
+  deliverResponse(message: JSONRPCMessage): boolean {
+    const wireId = (message as { id?: unknown }).id;
+    const id = typeof wireId === "string" ? this.awaited.get(wireId) : undefined;
+    if (id === undefined) return false;
+    this.awaited.delete(wireId as string);
+    this.wireIds.delete(id);
+    this.onmessage?.({ ...message, id } as JSONRPCMessage);
+    return true;
+  }
+
+  /** A request of the server's, as it goes out: under a unique id, watched for from every replica. */
+  private async outgoing(message: JSONRPCRequest): Promise<JSONRPCMessage> {
+    const wireId = crypto.randomUUID();
+    this.awaited.set(wireId, message.id);
+    this.wireIds.set(message.id, wireId);
+    const relay = this.options.relay;
+    const sessionId = this.sdk.sessionId;
+    if (relay && sessionId !== undefined) {
+      // Watching starts before the request leaves, so its answer cannot arrive unseen.
+      this.relayWatch ??= relay.watch(sessionId, (answer) => void this.deliverResponse(answer)).catch((error: unknown) => {
+        this.relayWatch = undefined;
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        return undefined;
+      });
+      await this.relayWatch;
+    }
+    return { ...message, id: wireId };
+  }
+
+  /** A cancellation of one of the server's requests names it as the client knows it. */
+  private cancellationOnTheWire(message: JSONRPCMessage): JSONRPCMessage {
+    const params = (message as { params?: { requestId?: RequestId } }).params;
+    const wireId = params?.requestId === undefined ? undefined : this.wireIds.get(params.requestId);
+    if (wireId === undefined) return message;
+    this.awaited.delete(wireId);
+    this.wireIds.delete(params!.requestId!);
+    return { ...message, params: { ...params, requestId: wireId } } as JSONRPCMessage;
   }
 
   /** The SDK transport's own checks for a POST in an established session, all of which pass. */
@@ -175,7 +235,10 @@ export class SessionTransport implements Transport, SessionHttpTransport {
     });
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(outgoing: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    let message = outgoing;
+    if (isRequest(message)) message = await this.outgoing(message);
+    else if ((message as { method?: unknown }).method === "notifications/cancelled") message = this.cancellationOnTheWire(message);
     const final = isResponse(message);
     const requestId = final ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const flight = requestId === undefined ? undefined : this.inFlight.get(requestId);

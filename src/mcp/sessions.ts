@@ -7,7 +7,7 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { classifyInboundRequest, isInitializeRequest, PROTOCOL_VERSION_META_KEY, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isInitializeRequest, PROTOCOL_VERSION_META_KEY, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCMessage, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
@@ -18,6 +18,7 @@ import { createSessionTable, type OpenSession } from "./session-table.ts";
 import { createSessionRestore } from "./session-restore.ts";
 import type { EventStreams } from "./event-streams.ts";
 import { SessionTransport } from "./session-transport.ts";
+import { responsesOf, type ServerRequestRelay } from "./server-request-relay.ts";
 
 
 export interface SessionOptions {
@@ -51,6 +52,11 @@ export interface SessionOptions {
   besideTheSdk?: BesideTheSdk[];
   /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
   onSessionEnded?: (id: string) => void;
+  /**
+   * Carries the client's answers to a server request to the replica that sent it (shared sessions);
+   * absent, an answer reaches only this replica's server.
+   */
+  relay?: ServerRequestRelay;
 }
 
 /** What the auth layer established about the caller, handed to the transport as its `authInfo`. */
@@ -177,7 +183,7 @@ export function createMcpSessions(options: SessionOptions) {
           onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
           ...streams,
         }),
-        streams ?? {},
+        { ...streams, relay: options.relay },
       );
       await server.connect(transport);
       // The replayed handshake's answer goes nowhere: nothing of it is stored.
@@ -213,6 +219,8 @@ export function createMcpSessions(options: SessionOptions) {
     table.touch(id);
     const taskCall = request.method === "POST" && options.taskCalls ? taskCallOf(parsedBody) : undefined;
     if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
+    const answers = request.method === "POST" && session.transport.acceptsPost?.(request) ? responsesOf(parsedBody) : undefined;
+    if (answers) return answered(session, id, answers);
     const response = await table.during(id, async () => {
       if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
       const answer = await session.transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) }, plain);
@@ -225,6 +233,18 @@ export function createMcpSessions(options: SessionOptions) {
       if (options.sharing) options.onSessionEnded?.(id);
     }
     return response;
+  }
+
+  /**
+   * The client's answers to the server's requests: to this replica's server when it sent the request,
+   * else to the replica that did (through the relay). Accepted as the SDK transport accepts them (202).
+   */
+  async function answered(session: OpenSession, id: string, answers: JSONRPCMessage[]): Promise<Response> {
+    for (const answer of answers) {
+      if (session.transport.deliverResponse?.(answer)) continue;
+      await options.relay?.forward(id, answer);
+    }
+    return new Response(null, { status: 202 });
   }
 
   async function openSession(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
@@ -246,7 +266,7 @@ export function createMcpSessions(options: SessionOptions) {
         },
         onsessionclosed: (id) => void closeSession(id, "closed"),
       });
-      const transport = new SessionTransport(sdkTransport, streams ?? {});
+      const transport = new SessionTransport(sdkTransport, { ...streams, relay: options.relay });
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
     } finally {
