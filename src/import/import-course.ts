@@ -1,7 +1,8 @@
 /**
  * The import use case: read the source (text, base64 or a zip holding one document), plan a course
- * from our JSON export or a Markdown outline, validate it with create_course's schemas, and write it
- * with its assets in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
+ * from our JSON export or a Markdown outline, validate it with create_course's schemas (all of that a
+ * heavy-work job off the request loop, `plan-import.ts`), and write it with its assets in one
+ * transaction, or nothing at all. Adapters (the MCP tool) only translate.
  */
 import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
@@ -10,13 +11,10 @@ import { titleField } from "../authoring/schemas/fields.ts";
 import type { Notice } from "../notice.ts";
 import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
-import { planFromJsonExport } from "./json-document.ts";
-import { planFromMarkdown } from "./markdown-outline.ts";
 import type { OfficeReport } from "./office/office-content.ts";
-import { officeKindOf, planFromOffice, readUploadedFile } from "./office/office-import.ts";
+import { readUploadedFile } from "./office/office-import.ts";
 import { insertLessonNotes } from "./office/lesson-notes.ts";
-import { validateImportedCourse, type ImportPlan } from "./plan.ts";
-import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import { importBytes, importFormats, maxImportBytes } from "./source.ts";
 import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./banks/import-bank.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";
@@ -74,34 +72,21 @@ export async function importCourse(services: AuthoringServices, actor: Actor, ar
   if (isBankImport(args.format)) throw new CourseAuthoringError("invalid_arguments", "format: a question bank is imported with importQuestionBank", { field: "format" });
   if (args.into) throw new CourseAuthoringError("invalid_arguments", `into: only question banks (format ${bankImportFormats.join(", ")}) are imported into an existing course; omit into to create a course.`, { field: "into" });
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
-  const document = await readImportSource({ ...args, format: args.format, file }, officeKindOf);
-  let plan: ImportPlan;
-  let sourceName: string;
-  let officeReport: ImportedCourse["officeReport"];
-  let lessonNotes: readonly { path: string; text: string }[] = [];
-  if (document.kind === "office") {
-    const office = await planFromOffice(document, document.officeKind, args.title);
-    plan = office;
-    lessonNotes = office.lessonNotes;
-    officeReport = { ...office.report, speakerNotes: office.lessonNotes.length };
-    sourceName = `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`;
-  } else {
-    plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
-    sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
-  }
-  const validated = validateImportedCourse(plan);
+  // Decoding, reading and planning run off the request loop; the transaction below only stores the result.
+  const { content, contentBase64, title } = args;
+  const planned = await services.heavyWork.run("planImport", { format: args.format, content, contentBase64, file: file && { fileName: file.fileName, bytes: file.bytes }, title });
   const course = await writeAs(services, actor, async (session) => {
-    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
-    await insertLessonNotes(session, created, lessonNotes);
+    const created = await createImportedCourse(session, planned.validated, planned.assets, planned.labels, planned.sourceName);
+    await insertLessonNotes(session, created, planned.lessonNotes);
     return created;
   });
   return {
-    importedFrom: document.kind === "office" ? document.officeKind : document.kind,
-    ...(document.kind !== "office" && document.entry ? { archiveEntry: document.entry } : {}),
-    sourceName,
-    assetCount: plan.assets.length,
+    importedFrom: planned.importedFrom,
+    ...(planned.archiveEntry ? { archiveEntry: planned.archiveEntry } : {}),
+    sourceName: planned.sourceName,
+    assetCount: planned.assets.length,
     course,
-    notices: plan.notices,
-    ...(officeReport ? { officeReport } : {}),
+    notices: planned.notices,
+    ...(planned.officeReport ? { officeReport: planned.officeReport } : {}),
   };
 }

@@ -1,0 +1,214 @@
+/**
+ * A small pool of worker threads that runs heavy-work jobs (`jobs.ts`) off the request loop. Threads
+ * are started on the first job that needs one, up to `size`; each runs one job at a time, and jobs
+ * wait in order for a free thread. Every job has a CPU-time budget: a watchdog on this thread reads
+ * the busy thread's own CPU time (`thread-cpu.ts`) and, past the budget, terminates that thread
+ * (the next job starts a fresh one) and fails the job with `limit_exceeded` naming the budget. Idle
+ * threads do not keep the process alive, and all but one are closed after a while.
+ */
+import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { fromWireError, type HeavyWork, type JobInput, type JobName, type JobOutput, type JobTable } from "./heavy-work.ts";
+import type { FromWorker, ToWorker } from "./messages.ts";
+import { threadCpuMs } from "./thread-cpu.ts";
+
+export interface WorkerPoolOptions {
+  /** The worker entry, as the composition root names it (so it resolves in a compiled binary too). */
+  entry: URL;
+  /** Threads at most. */
+  size: number;
+  /** CPU time one job may use, in ms. */
+  cpuBudgetMs: number;
+  /** The setting that holds the budget, named in the error. */
+  budgetSetting: string;
+  /** A job's name in words: "the import". */
+  describe: (job: string) => string;
+  /** An idle thread beyond the first is closed after this long (ms). */
+  idleCloseMs?: number;
+  /** Told when a thread fails outside a job (it could not start, or crashed). */
+  onThreadError?: (message: string) => void;
+}
+
+export interface WorkerPool<Table extends JobTable> extends HeavyWork<Table> {
+  /** Threads started and not yet closed (for tests and metrics). */
+  readonly threads: number;
+  /** Terminates every thread; queued and running jobs fail. */
+  close(): Promise<void>;
+}
+
+interface QueuedJob {
+  id: number;
+  job: string;
+  input: unknown;
+  resolve: (output: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** Bun's Worker can stop holding the process open (`unref`), which the DOM typings do not show. */
+type PoolWorker = Worker & { ref(): void; unref(): void };
+
+interface PoolThread {
+  worker: PoolWorker;
+  /** "pid/task/tid" once the thread said it is ready; null before, or where /proc is missing. */
+  thread: string | null;
+  ready: boolean;
+  running: (QueuedJob & { startedAt: number; cpuAtStart: number | null }) | null;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** How often the watchdog looks at busy threads. */
+const watchEveryMs = 50;
+
+export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOptions): WorkerPool<Table> {
+  const threads = new Set<PoolThread>();
+  const queue: QueuedJob[] = [];
+  let nextId = 1;
+  let closed = false;
+  let watchdog: ReturnType<typeof setInterval> | undefined;
+  const idleCloseMs = options.idleCloseMs ?? 60_000;
+
+  function start(): void {
+    const worker = new Worker(options.entry) as PoolWorker;
+    const thread: PoolThread = { worker, thread: null, ready: false, running: null, idleTimer: undefined };
+    threads.add(thread);
+    worker.onmessage = (event: MessageEvent<FromWorker>) => received(thread, event.data);
+    worker.onerror = (event: ErrorEvent) => crashed(thread, event.message || "the worker thread failed");
+    worker.addEventListener("close", () => crashed(thread, "the worker thread exited"));
+  }
+
+  function received(thread: PoolThread, message: FromWorker): void {
+    if (message.kind === "ready") {
+      thread.ready = true;
+      thread.thread = message.thread;
+      return dispatch();
+    }
+    const job = thread.running;
+    if (!job || job.id !== message.id) return;
+    thread.running = null;
+    if (message.kind === "done") job.resolve(message.output);
+    else job.reject(fromWireError(message.error, job.job));
+    becomeIdle(thread);
+    dispatch();
+  }
+
+  /** A thread that died: its job fails; one that never started fails the queue rather than restart forever. */
+  function crashed(thread: PoolThread, reason: string): void {
+    if (!threads.delete(thread)) return;
+    thread.worker.terminate();
+    clearTimeout(thread.idleTimer);
+    if (closed) return;
+    options.onThreadError?.(reason);
+    const failure = new Error(`heavy work failed: ${reason}`);
+    if (thread.running) thread.running.reject(failure);
+    else if (!thread.ready) for (const job of queue.splice(0)) job.reject(failure);
+    dispatch();
+  }
+
+  function becomeIdle(thread: PoolThread): void {
+    // An idle thread must not keep a stopping process (or a test run) alive.
+    thread.worker.unref();
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => {
+      if (thread.running || threads.size <= 1) return;
+      threads.delete(thread);
+      thread.worker.terminate();
+    }, idleCloseMs);
+    thread.idleTimer.unref?.();
+  }
+
+  function dispatch(): void {
+    for (const thread of threads) {
+      if (queue.length === 0) break;
+      if (thread.ready && !thread.running) begin(thread, queue.shift() as QueuedJob);
+    }
+    // A thread that is starting will take a waiting job; start more only for the jobs beyond those.
+    const starting = [...threads].filter((thread) => !thread.ready).length;
+    for (let waiting = starting; waiting < queue.length && threads.size < options.size; waiting += 1) start();
+    watch();
+  }
+
+  function begin(thread: PoolThread, job: QueuedJob): void {
+    clearTimeout(thread.idleTimer);
+    thread.worker.ref();
+    thread.running = { ...job, startedAt: performance.now(), cpuAtStart: thread.thread ? threadCpuMs(thread.thread) : null };
+    const message: ToWorker = { id: job.id, job: job.job, input: job.input };
+    thread.worker.postMessage(message);
+  }
+
+  /** The watchdog runs only while a job does. */
+  function watch(): void {
+    const busy = [...threads].some((thread) => thread.running);
+    if (busy && !watchdog) {
+      watchdog = setInterval(checkBudgets, watchEveryMs);
+      watchdog.unref?.();
+    } else if (!busy && watchdog) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+    }
+  }
+
+  function checkBudgets(): void {
+    for (const thread of threads) {
+      const job = thread.running;
+      if (!job) continue;
+      const used = usedMs(thread, job);
+      if (used.ms > options.cpuBudgetMs) stopOverBudget(thread, job, used.measure);
+    }
+    watch();
+  }
+
+  /**
+   * Thread CPU time where Linux tells it; elsewhere the job's wall time, which is fair only because a
+   * thread runs one job at a time. A CPU-measured job also stops at a generous wall-time backstop, in
+   * case it waits on something that never comes.
+   */
+  function usedMs(thread: PoolThread, job: NonNullable<PoolThread["running"]>): { ms: number; measure: "thread CPU time" | "wall time" } {
+    const wall = performance.now() - job.startedAt;
+    const now = thread.thread && job.cpuAtStart !== null ? threadCpuMs(thread.thread) : null;
+    if (now === null || job.cpuAtStart === null) return { ms: wall, measure: "wall time" };
+    if (wall > options.cpuBudgetMs * 10 + 60_000) return { ms: wall, measure: "wall time" };
+    return { ms: now - job.cpuAtStart, measure: "thread CPU time" };
+  }
+
+  function stopOverBudget(thread: PoolThread, job: NonNullable<PoolThread["running"]>, measure: string): void {
+    threads.delete(thread);
+    clearTimeout(thread.idleTimer);
+    thread.running = null;
+    thread.worker.terminate();
+    job.reject(overBudget(job.job, measure));
+    dispatch();
+  }
+
+  function overBudget(job: string, measure: string): CourseAuthoringError {
+    const seconds = Number((options.cpuBudgetMs / 1000).toFixed(3));
+    return new CourseAuthoringError(
+      "limit_exceeded",
+      `${options.describe(job)} took more than ${seconds} s of processing (${options.budgetSetting}), so it was stopped and nothing was written. Send a smaller file, or split the work.`,
+      { limit: options.budgetSetting, budgetMs: options.cpuBudgetMs, measured: measure, job },
+    );
+  }
+
+  return {
+    get threads() {
+      return threads.size;
+    },
+    run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>): Promise<JobOutput<Table[Name]>> {
+      if (closed) return Promise.reject(new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment"));
+      return new Promise<JobOutput<Table[Name]>>((resolve, reject) => {
+        queue.push({ id: nextId++, job, input, resolve: (output) => resolve(output as JobOutput<Table[Name]>), reject });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      if (watchdog) clearInterval(watchdog);
+      const stopping = new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment");
+      for (const job of queue.splice(0)) job.reject(stopping);
+      for (const thread of threads) {
+        clearTimeout(thread.idleTimer);
+        thread.running?.reject(stopping);
+        thread.worker.terminate();
+      }
+      threads.clear();
+    },
+  };
+}
