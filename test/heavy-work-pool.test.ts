@@ -46,6 +46,16 @@ function longWordDocument(emptyParagraphs: number): Uint8Array {
 
 const oneQuestionGift = "::Q1:: What is 2 + 2? {=4 ~3 ~5}\n";
 
+/** A Markdown table of one-character rows just under a text block's 100 KB: costly to render, cheap to store. */
+const longTable = `| a |\n| --- |\n${"| b |\n".repeat(15_000)}`;
+
+/** A course whose three text blocks are such tables: its HTML export spends seconds rendering them. */
+async function createLongTablesCourse(agent: Agent): Promise<string> {
+  const blocks = [1, 2, 3].map(() => ({ type: "text", markdown: longTable }));
+  const course = await agent.call("create_course", { title: "Long tables", modules: [{ title: "Tables", lessons: [{ title: "Rows", blocks }] }] });
+  return course.id as string;
+}
+
 describe("a pool with the default budget", () => {
   let service: TestService;
   let alice: Agent;
@@ -73,6 +83,17 @@ describe("a pool with the default budget", () => {
     assertResponsive(seen, 2000);
     const course = (await alice.call("get_course", { courseId: ((seen.outcome.value as Json).course as Json).id })) as Json;
     expect(course.title).toBe("Long module");
+  });
+
+  test("an HTML export of a course of long Markdown tables is rendered and zipped on a worker: health and a second user's get_course have no gap over 2 s", async () => {
+    const courseId = await createLongTablesCourse(alice);
+    const work = alice.call("export_course", { courseId, format: "html" });
+    const seen = await watchResponsiveness(service, work, { secondUser: () => bob.call("get_course", { courseId: bobsCourse }) });
+    if (!seen.outcome.ok) throw seen.outcome.error;
+    assertResponsive(seen, 2000);
+    const exported = seen.outcome.value as Json;
+    expect(exported.format).toBe("html");
+    expect(exported.size as number).toBeGreaterThan(10_000);
   });
 
   test("errors a parser throws on its thread arrive as the same tool errors: code, message and field", async () => {
@@ -121,5 +142,15 @@ describe("a pool with a tiny CPU budget (WORKER_JOB_CPU_MS=200)", () => {
     // The stopped thread was replaced: the next job runs on a fresh one.
     const bank = await alice.call("import_course", { format: "gift", content: oneQuestionGift, title: "After the stop" });
     expect((bank.course as Json).title).toBe("After the stop");
+  });
+
+  test("an export past the budget is stopped and named the same way, and no package is kept", async () => {
+    const courseId = await createLongTablesCourse(alice);
+    const refused = await alice.fail("export_course", { courseId, format: "html" });
+    expect(refused.code).toBe("limit_exceeded");
+    expect(refused.message).toContain("the export took more than 0.2 s of processing (WORKER_JOB_CPU_MS)");
+    expect(refused.details).toMatchObject({ limit: "WORKER_JOB_CPU_MS", job: "buildPackageJob" });
+    const json = await alice.call("export_course", { courseId: (await alice.call("create_course", { title: "Small" })).id as string, format: "json" });
+    expect(json.format).toBe("json");
   });
 });

@@ -8,14 +8,30 @@
  */
 import { CourseAuthoringError, errorCodes, type ErrorCode } from "../course-authoring-error.ts";
 
+/**
+ * What a running job may ask of its caller, across the thread boundary: `call` waits for the caller's
+ * answer (an asset's bytes; a chunk of output taken, which paces the job to its reader), `event` does
+ * not (progress, a notice). Most jobs need neither.
+ */
+export interface JobHost {
+  call(method: string, args: unknown): Promise<unknown>;
+  event(event: unknown): void;
+}
+
+/** The caller's side of `JobHost`: how it answers a job's calls and hears its events. */
+export interface JobCaller {
+  call?(method: string, args: unknown): Promise<unknown>;
+  event?(event: unknown): void;
+}
+
 /** Job functions by name; each takes one cloneable input and resolves to one cloneable output. */
-export type JobTable = { readonly [name: string]: (input: never) => Promise<unknown> };
+export type JobTable = { readonly [name: string]: (input: never, host: JobHost) => Promise<unknown> };
 export type JobName<Table extends JobTable> = keyof Table & string;
-export type JobInput<Job> = Job extends (input: infer Input) => Promise<unknown> ? Input : never;
-export type JobOutput<Job> = Job extends (input: never) => Promise<infer Output> ? Output : never;
+export type JobInput<Job> = Job extends (input: infer Input, host: JobHost) => Promise<unknown> ? Input : never;
+export type JobOutput<Job> = Job extends (input: never, host: JobHost) => Promise<infer Output> ? Output : never;
 
 export interface HeavyWork<Table extends JobTable> {
-  run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>): Promise<JobOutput<Table[Name]>>;
+  run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>, caller?: JobCaller): Promise<JobOutput<Table[Name]>>;
 }
 
 /** An error as it crosses from a worker: a service error keeps code, message and details; anything else only that it failed. */

@@ -1,10 +1,12 @@
 /**
- * The heavy-work jobs: pure CPU work on untrusted input (parsing imported files) named once, so the
- * worker thread dispatches by name and every caller's input and output types come from this table.
- * Each body is the parser's own function, wrapped only where it needs plain input; only parsing
- * modules are imported here, since every worker thread loads what this file imports.
+ * The heavy-work jobs: CPU work on untrusted input (parsing imported files, rendering and packaging
+ * exports) named once, so the worker thread dispatches by name and every caller's input and output
+ * types come from this table. Each body is the parser's or builder's own function, wrapped only where
+ * it needs plain input; only parsing and rendering modules are imported here (no store, no MCP),
+ * since every worker thread loads what this file imports.
  */
 import { readXliff } from "../authoring/translation/xliff-read.ts";
+import { buildPackageJob } from "../export/package-job.ts";
 import { readCheckedBank } from "../import/banks/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy/review-copy-file.ts";
@@ -19,6 +21,8 @@ export const jobs = {
   readXliff,
   /** import_review_copy: the copy's notes. */
   readReviewCopyFile,
+  /** export_course: the package rendered, written and streamed back chunk by chunk. */
+  buildPackageJob,
 } as const;
 
 export type Jobs = typeof jobs;
@@ -30,6 +34,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readCheckedBank: "the question bank import",
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
+  buildPackageJob: "the export",
 };
 
 /** The heavy work every use case may ask for. */

@@ -7,7 +7,7 @@
  * threads do not keep the process alive, and all but one are closed after a while.
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { fromWireError, type HeavyWork, type JobInput, type JobName, type JobOutput, type JobTable } from "./heavy-work.ts";
+import { fromWireError, toWireError, type HeavyWork, type JobCaller, type JobInput, type JobName, type JobOutput, type JobTable } from "./heavy-work.ts";
 import type { FromWorker, ToWorker } from "./messages.ts";
 import { threadCpuMs } from "./thread-cpu.ts";
 
@@ -39,6 +39,7 @@ interface QueuedJob {
   id: number;
   job: string;
   input: unknown;
+  caller: JobCaller | undefined;
   resolve: (output: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -83,6 +84,8 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
     }
     const job = thread.running;
     if (!job || job.id !== message.id) return;
+    if (message.kind === "event") return job.caller?.event?.(message.event);
+    if (message.kind === "call") return answerCall(thread, job, message);
     thread.running = null;
     if (message.kind === "done") job.resolve(message.output);
     else job.reject(fromWireError(message.error, job.job));
@@ -101,6 +104,19 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
     if (thread.running) thread.running.reject(failure);
     else if (!thread.ready) for (const job of queue.splice(0)) job.reject(failure);
     dispatch();
+  }
+
+  /** A job's call to its caller, answered on the same thread unless the job has ended (or its thread was stopped) since. */
+  function answerCall(thread: PoolThread, job: QueuedJob, message: Extract<FromWorker, { kind: "call" }>): void {
+    const post = (answer: ToWorker) => {
+      if (thread.running?.id === job.id) thread.worker.postMessage(answer);
+    };
+    const handler = job.caller?.call;
+    const answer = handler ? handler(message.method, message.args) : Promise.reject(new Error(`the caller answers no ${message.method}`));
+    answer.then(
+      (value) => post({ kind: "answer", id: job.id, call: message.call, ok: true, value }),
+      (error: unknown) => post({ kind: "answer", id: job.id, call: message.call, ok: false, error: toWireError(error) }),
+    );
   }
 
   function becomeIdle(thread: PoolThread): void {
@@ -130,7 +146,7 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
     clearTimeout(thread.idleTimer);
     thread.worker.ref();
     thread.running = { ...job, startedAt: performance.now(), cpuAtStart: thread.thread ? threadCpuMs(thread.thread) : null };
-    const message: ToWorker = { id: job.id, job: job.job, input: job.input };
+    const message: ToWorker = { kind: "job", id: job.id, job: job.job, input: job.input };
     thread.worker.postMessage(message);
   }
 
@@ -191,10 +207,10 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
     get threads() {
       return threads.size;
     },
-    run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>): Promise<JobOutput<Table[Name]>> {
+    run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>, caller?: JobCaller): Promise<JobOutput<Table[Name]>> {
       if (closed) return Promise.reject(new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment"));
       return new Promise<JobOutput<Table[Name]>>((resolve, reject) => {
-        queue.push({ id: nextId++, job, input, resolve: (output) => resolve(output as JobOutput<Table[Name]>), reject });
+        queue.push({ id: nextId++, job, input, caller, resolve: (output) => resolve(output as JobOutput<Table[Name]>), reject });
         dispatch();
       });
     },
