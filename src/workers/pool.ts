@@ -60,89 +60,103 @@ interface PoolThread {
 const watchEveryMs = 50;
 
 export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOptions): WorkerPool<Table> {
-  const threads = new Set<PoolThread>();
-  const queue: QueuedJob[] = [];
-  let nextId = 1;
-  let closed = false;
-  let watchdog: ReturnType<typeof setInterval> | undefined;
-  const idleCloseMs = options.idleCloseMs ?? 60_000;
+  return new ThreadPool<Table>(options);
+}
 
-  function start(): void {
-    const worker = new Worker(options.entry) as PoolWorker;
-    const thread: PoolThread = { worker, thread: null, ready: false, running: null, idleTimer: undefined };
-    threads.add(thread);
-    worker.onmessage = (event: MessageEvent<FromWorker>) => received(thread, event.data);
-    worker.onerror = (event: ErrorEvent) => crashed(thread, event.message || "the worker thread failed");
-    worker.addEventListener("close", () => crashed(thread, "the worker thread exited"));
+class ThreadPool<Table extends JobTable> implements WorkerPool<Table> {
+  private readonly pool = new Set<PoolThread>();
+  private readonly queue: QueuedJob[] = [];
+  private nextId = 1;
+  private closed = false;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+  private readonly idleCloseMs: number;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.idleCloseMs = options.idleCloseMs ?? 60_000;
   }
 
-  function received(thread: PoolThread, message: FromWorker): void {
+  get threads(): number {
+    return this.pool.size;
+  }
+
+  private start(): void {
+    const worker = new Worker(this.options.entry) as PoolWorker;
+    const thread: PoolThread = { worker, thread: null, ready: false, running: null, idleTimer: undefined };
+    this.pool.add(thread);
+    worker.onmessage = (event: MessageEvent<FromWorker>) => this.received(thread, event.data);
+    worker.onerror = (event: ErrorEvent) => this.crashed(thread, event.message || "the worker thread failed");
+    worker.addEventListener("close", () => this.crashed(thread, "the worker thread exited"));
+  }
+
+  private received(thread: PoolThread, message: FromWorker): void {
     if (message.kind === "ready") {
       thread.ready = true;
       thread.thread = message.thread;
-      return dispatch();
+      // Idle until a job begins, so a thread that finds the queue empty holds nothing open.
+      this.becomeIdle(thread);
+      return this.dispatch();
     }
     const job = thread.running;
     if (!job || job.id !== message.id) return;
     if (message.kind === "event") return job.caller?.event?.(message.event);
-    if (message.kind === "call") return answerCall(thread, job, message);
+    if (message.kind === "call") return this.answerCall(thread, job, message);
     thread.running = null;
     if (message.kind === "done") job.resolve(message.output);
     else job.reject(fromWireError(message.error, job.job));
-    becomeIdle(thread);
-    dispatch();
+    this.becomeIdle(thread);
+    this.dispatch();
   }
 
   /** A thread that died: its job fails; one that never started fails the queue rather than restart forever. */
-  function crashed(thread: PoolThread, reason: string): void {
-    if (!threads.delete(thread)) return;
+  private crashed(thread: PoolThread, reason: string): void {
+    if (!this.pool.delete(thread)) return;
     thread.worker.terminate();
     clearTimeout(thread.idleTimer);
-    if (closed) return;
-    options.onThreadError?.(reason);
+    if (this.closed) return;
+    this.options.onThreadError?.(reason);
     const failure = new Error(`heavy work failed: ${reason}`);
     if (thread.running) thread.running.reject(failure);
-    else if (!thread.ready) for (const job of queue.splice(0)) job.reject(failure);
-    dispatch();
+    else if (!thread.ready) for (const job of this.queue.splice(0)) job.reject(failure);
+    this.dispatch();
   }
 
   /** A job's call to its caller, answered on the same thread unless the job has ended (or its thread was stopped) since. */
-  function answerCall(thread: PoolThread, job: QueuedJob, message: Extract<FromWorker, { kind: "call" }>): void {
+  private answerCall(thread: PoolThread, job: QueuedJob, message: Extract<FromWorker, { kind: "call" }>): void {
     const post = (answer: ToWorker) => {
       if (thread.running?.id === job.id) thread.worker.postMessage(answer);
     };
-    const handler = job.caller?.call;
-    const answer = handler ? handler(message.method, message.args) : Promise.reject(new Error(`the caller answers no ${message.method}`));
+    const caller = job.caller;
+    const answer = caller?.call ? caller.call(message.method, message.args) : Promise.reject(new Error(`the caller answers no ${message.method}`));
     answer.then(
       (value) => post({ kind: "answer", id: job.id, call: message.call, ok: true, value }),
       (error: unknown) => post({ kind: "answer", id: job.id, call: message.call, ok: false, error: toWireError(error) }),
     );
   }
 
-  function becomeIdle(thread: PoolThread): void {
+  private becomeIdle(thread: PoolThread): void {
     // An idle thread must not keep a stopping process (or a test run) alive.
     thread.worker.unref();
     clearTimeout(thread.idleTimer);
     thread.idleTimer = setTimeout(() => {
-      if (thread.running || threads.size <= 1) return;
-      threads.delete(thread);
+      if (thread.running || this.pool.size <= 1) return;
+      this.pool.delete(thread);
       thread.worker.terminate();
-    }, idleCloseMs);
+    }, this.idleCloseMs);
     thread.idleTimer.unref?.();
   }
 
-  function dispatch(): void {
-    for (const thread of threads) {
-      if (queue.length === 0) break;
-      if (thread.ready && !thread.running) begin(thread, queue.shift() as QueuedJob);
+  private dispatch(): void {
+    for (const thread of this.pool) {
+      if (this.queue.length === 0) break;
+      if (thread.ready && !thread.running) this.begin(thread, this.queue.shift() as QueuedJob);
     }
     // A thread that is starting will take a waiting job; start more only for the jobs beyond those.
-    const starting = [...threads].filter((thread) => !thread.ready).length;
-    for (let waiting = starting; waiting < queue.length && threads.size < options.size; waiting += 1) start();
-    watch();
+    const starting = [...this.pool].filter((thread) => !thread.ready).length;
+    for (let waiting = starting; waiting < this.queue.length && this.pool.size < this.options.size; waiting += 1) this.start();
+    this.watch();
   }
 
-  function begin(thread: PoolThread, job: QueuedJob): void {
+  private begin(thread: PoolThread, job: QueuedJob): void {
     clearTimeout(thread.idleTimer);
     thread.worker.ref();
     thread.running = { ...job, startedAt: performance.now(), cpuAtStart: thread.thread ? threadCpuMs(thread.thread) : null };
@@ -151,25 +165,25 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
   }
 
   /** The watchdog runs only while a job does. */
-  function watch(): void {
-    const busy = [...threads].some((thread) => thread.running);
-    if (busy && !watchdog) {
-      watchdog = setInterval(checkBudgets, watchEveryMs);
-      watchdog.unref?.();
-    } else if (!busy && watchdog) {
-      clearInterval(watchdog);
-      watchdog = undefined;
+  private watch(): void {
+    const busy = [...this.pool].some((thread) => thread.running);
+    if (busy && !this.watchdog) {
+      this.watchdog = setInterval(() => this.checkBudgets(), watchEveryMs);
+      this.watchdog.unref?.();
+    } else if (!busy && this.watchdog) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
     }
   }
 
-  function checkBudgets(): void {
-    for (const thread of threads) {
+  private checkBudgets(): void {
+    for (const thread of this.pool) {
       const job = thread.running;
       if (!job) continue;
-      const used = usedMs(thread, job);
-      if (used.ms > options.cpuBudgetMs) stopOverBudget(thread, job, used.measure);
+      const used = this.usedMs(thread, job);
+      if (used.ms > this.options.cpuBudgetMs) this.stopOverBudget(thread, job, used.measure);
     }
-    watch();
+    this.watch();
   }
 
   /**
@@ -177,54 +191,50 @@ export function createWorkerPool<Table extends JobTable>(options: WorkerPoolOpti
    * thread runs one job at a time. A CPU-measured job also stops at a generous wall-time backstop, in
    * case it waits on something that never comes.
    */
-  function usedMs(thread: PoolThread, job: NonNullable<PoolThread["running"]>): { ms: number; measure: "thread CPU time" | "wall time" } {
+  private usedMs(thread: PoolThread, job: NonNullable<PoolThread["running"]>): { ms: number; measure: "thread CPU time" | "wall time" } {
     const wall = performance.now() - job.startedAt;
     const now = thread.thread && job.cpuAtStart !== null ? threadCpuMs(thread.thread) : null;
     if (now === null || job.cpuAtStart === null) return { ms: wall, measure: "wall time" };
-    if (wall > options.cpuBudgetMs * 10 + 60_000) return { ms: wall, measure: "wall time" };
+    if (wall > this.options.cpuBudgetMs * 10 + 60_000) return { ms: wall, measure: "wall time" };
     return { ms: now - job.cpuAtStart, measure: "thread CPU time" };
   }
 
-  function stopOverBudget(thread: PoolThread, job: NonNullable<PoolThread["running"]>, measure: string): void {
-    threads.delete(thread);
+  private stopOverBudget(thread: PoolThread, job: NonNullable<PoolThread["running"]>, measure: string): void {
+    this.pool.delete(thread);
     clearTimeout(thread.idleTimer);
     thread.running = null;
     thread.worker.terminate();
-    job.reject(overBudget(job.job, measure));
-    dispatch();
+    job.reject(this.overBudget(job.job, measure));
+    this.dispatch();
   }
 
-  function overBudget(job: string, measure: string): CourseAuthoringError {
-    const seconds = Number((options.cpuBudgetMs / 1000).toFixed(3));
+  private overBudget(job: string, measure: string): CourseAuthoringError {
+    const seconds = Number((this.options.cpuBudgetMs / 1000).toFixed(3));
     return new CourseAuthoringError(
       "limit_exceeded",
-      `${options.describe(job)} took more than ${seconds} s of processing (${options.budgetSetting}), so it was stopped and nothing was written. Send a smaller file, or split the work.`,
-      { limit: options.budgetSetting, budgetMs: options.cpuBudgetMs, measured: measure, job },
+      `${this.options.describe(job)} took more than ${seconds} s of processing (${this.options.budgetSetting}), so it was stopped and nothing was written. Send a smaller file, or split the work.`,
+      { limit: this.options.budgetSetting, budgetMs: this.options.cpuBudgetMs, measured: measure, job },
     );
   }
 
-  return {
-    get threads() {
-      return threads.size;
-    },
-    run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>, caller?: JobCaller): Promise<JobOutput<Table[Name]>> {
-      if (closed) return Promise.reject(new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment"));
-      return new Promise<JobOutput<Table[Name]>>((resolve, reject) => {
-        queue.push({ id: nextId++, job, input, caller, resolve: (output) => resolve(output as JobOutput<Table[Name]>), reject });
-        dispatch();
-      });
-    },
-    async close() {
-      closed = true;
-      if (watchdog) clearInterval(watchdog);
-      const stopping = new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment");
-      for (const job of queue.splice(0)) job.reject(stopping);
-      for (const thread of threads) {
-        clearTimeout(thread.idleTimer);
-        thread.running?.reject(stopping);
-        thread.worker.terminate();
-      }
-      threads.clear();
-    },
-  };
+  run<Name extends JobName<Table>>(job: Name, input: JobInput<Table[Name]>, caller?: JobCaller): Promise<JobOutput<Table[Name]>> {
+    if (this.closed) return Promise.reject(new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment"));
+    return new Promise<JobOutput<Table[Name]>>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job, input, caller, resolve: (output) => resolve(output as JobOutput<Table[Name]>), reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    const stopping = new CourseAuthoringError("invalid_state", "the service is stopping; try again in a moment");
+    for (const job of this.queue.splice(0)) job.reject(stopping);
+    for (const thread of this.pool) {
+      clearTimeout(thread.idleTimer);
+      thread.running?.reject(stopping);
+      thread.worker.terminate();
+    }
+    this.pool.clear();
+  }
 }
