@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
+import { join } from "node:path";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { assertResponsive, watchResponsiveness } from "./support/responsiveness.ts";
@@ -43,6 +44,9 @@ function longWordDocument(emptyParagraphs: number): Uint8Array {
     "word/document.xml": [utf8(`<?xml version="1.0" encoding="UTF-8"?><w:document ${w}><w:body>${body}</w:body></w:document>`), { level: 0 }],
   });
 }
+
+/** These tests wait for seconds of parsing or rendering on a shared 2-core machine, and one starts a whole process. */
+const slowTestMs = 120_000;
 
 const oneQuestionGift = "::Q1:: What is 2 + 2? {=4 ~3 ~5}\n";
 
@@ -83,7 +87,7 @@ describe("a pool with the default budget", () => {
     assertResponsive(seen, 2000);
     const course = (await alice.call("get_course", { courseId: ((seen.outcome.value as Json).course as Json).id })) as Json;
     expect(course.title).toBe("Long module");
-  });
+  }, slowTestMs);
 
   test("an HTML export of a course of long Markdown tables is rendered and zipped on a worker: health and a second user's get_course have no gap over 2 s", async () => {
     const courseId = await createLongTablesCourse(alice);
@@ -94,7 +98,7 @@ describe("a pool with the default budget", () => {
     const exported = seen.outcome.value as Json;
     expect(exported.format).toBe("html");
     expect(exported.size as number).toBeGreaterThan(10_000);
-  });
+  }, slowTestMs);
 
   test("errors a parser throws on its thread arrive as the same tool errors: code, message and field", async () => {
     const notGift = await alice.fail("import_course", { format: "gift", content: '{"a": 1}' });
@@ -142,7 +146,7 @@ describe("a pool with a tiny CPU budget (WORKER_JOB_CPU_MS=200)", () => {
     // The stopped thread was replaced: the next job runs on a fresh one.
     const bank = await alice.call("import_course", { format: "gift", content: oneQuestionGift, title: "After the stop" });
     expect((bank.course as Json).title).toBe("After the stop");
-  });
+  }, slowTestMs);
 
   test("an export past the budget is stopped and named the same way, and no package is kept", async () => {
     const courseId = await createLongTablesCourse(alice);
@@ -152,5 +156,11 @@ describe("a pool with a tiny CPU budget (WORKER_JOB_CPU_MS=200)", () => {
     expect(refused.details).toMatchObject({ limit: "WORKER_JOB_CPU_MS", job: "buildPackageJob" });
     const json = await alice.call("export_course", { courseId: (await alice.call("create_course", { title: "Small" })).id as string, format: "json" });
     expect(json.format).toBe("json");
-  });
+  }, slowTestMs);
 });
+
+test("a stopped service leaves no worker thread behind: a process that imported and exported through the pool exits by itself", async () => {
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "support", "heavy-work-exit-probe.ts")], { stdout: "pipe", stderr: "pipe" });
+  const [code, out, err] = await Promise.all([probe.exited, new Response(probe.stdout).text(), new Response(probe.stderr).text()]);
+  expect({ code, out: out.trim(), err: err.trim().slice(0, 500) }).toEqual({ code: 0, out: "stopped", err: "" });
+}, slowTestMs);
