@@ -212,7 +212,7 @@ class ThreadPool<Table extends JobTable> implements WorkerPool<Table> {
     const seconds = Number((this.options.cpuBudgetMs / 1000).toFixed(3));
     return new CourseAuthoringError(
       "limit_exceeded",
-      `${this.options.describe(job)} took more than ${seconds} s of processing (${this.options.budgetSetting}), so it was stopped and nothing was written. Send a smaller file, or split the work.`,
+      `${this.options.describe(job)} took more than ${seconds} s of processing (${this.options.budgetSetting}), so it was stopped and nothing was written. Split the file or the course into smaller parts, or ask the operator to raise the limit.`,
       { limit: this.options.budgetSetting, budgetMs: this.options.cpuBudgetMs, measured: measure, job },
     );
   }
