@@ -9,7 +9,9 @@ COPY src ./src
 RUN bun run src/build-player.ts
 # Whitespace only: Bun 1.4.5's syntax and identifier minifiers miscompile oidc-provider's token endpoint
 # (the development sign-in answers 500); test/build-binary.test.ts builds with these very lines.
-RUN bun build --compile --minify-whitespace --sourcemap src/main.ts --outfile /app/course-authoring-service
+# The heavy-work thread's entry is a second entrypoint: Bun bundles it separately into the binary, and
+# src/service.ts names it by the same path relative to src/ (./workers/worker-entry.ts).
+RUN bun build --compile --minify-whitespace --sourcemap src/main.ts src/workers/worker-entry.ts --outfile /app/course-authoring-service
 
 FROM debian:bookworm-slim AS runtime
 RUN useradd --system --uid 10001 --home-dir /app service && mkdir -p /app/data && chown -R service /app

@@ -3,6 +3,7 @@
  * names are part of the product (DESIGN.md section 3); an invalid value stops start-up with one line
  * that names the variable, and no value is ever echoed when it could be a secret.
  */
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
 import { defaultAuthoringLimits, limitDescriptions, type AuthoringLimits, type LimitName } from "./authoring/limits.ts";
@@ -54,7 +55,15 @@ export interface Config {
   databasePoolSize: number;
   /** Largest MCP tool result (its text and structured content), in bytes; larger reads page or narrow. */
   mcpResultMaxBytes: number;
+  /** Worker threads for heavy work (parsing imports, rendering and packaging exports). */
+  workerPoolSize: number;
+  /** CPU time one heavy-work job may use before its thread is stopped, in ms. */
+  workerJobCpuMs: number;
 }
+
+/** One thread is left to the request loop; a one-core machine still gets one worker. */
+export const defaultWorkerPoolSize = Math.max(1, availableParallelism() - 1);
+export const defaultWorkerJobCpuMs = 30_000;
 
 /** About 15k tokens: under the 25k-token cap hosts such as Claude Code put on one tool result. */
 export const defaultMcpResultMaxBytes = 60 * 1024;
@@ -169,6 +178,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsHost: read(env, "METRICS_HOST", listenAddress) ?? "127.0.0.1",
     databasePoolSize: read(env, "DATABASE_POOL_SIZE", v.pipe(port, v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000"))) ?? 10,
     mcpResultMaxBytes: resultMaxBytes ?? defaultMcpResultMaxBytes,
+    workerPoolSize: read(env, "WORKER_POOL_SIZE", v.pipe(positiveCount, v.maxValue(64, "must be at most 64"))) ?? defaultWorkerPoolSize,
+    workerJobCpuMs: read(env, "WORKER_JOB_CPU_MS", v.pipe(positiveCount, v.minValue(10, "must be at least 10"))) ?? defaultWorkerJobCpuMs,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import packageJson from "../package.json" with { type: "json" };
-import { ConfigError, dataDirectory, isLoopbackUrl, type Config } from "./config.ts";
+import { ConfigError, dataDirectory, defaultWorkerJobCpuMs, defaultWorkerPoolSize, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { createApp } from "./app.ts";
 import { createAuthorizationServerMetadataSource } from "./auth/authorization-server-metadata.ts";
@@ -55,6 +55,8 @@ import { createResourceSubscriptions, type ResourceSubscriptions } from "./mcp/r
 import { reportingCourseChanges } from "./store/course-changes.ts";
 import { InProcessStreamEvents, type StreamEventStore } from "./store/stream-events.ts";
 import { InProcessResourceSubscriptions, type ResourceSubscriptionStore } from "./store/resource-subscriptions.ts";
+import { createWorkerPool, type WorkerPool } from "./workers/pool.ts";
+import { jobDescriptions, type Jobs } from "./workers/jobs.ts";
 
 export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;
@@ -75,13 +77,43 @@ export type OpenedServices = AuthoringServices & { shared: PostgresDatabase | un
 /** Chooses the store and the package storage from `DATABASE_URL`: the one place implementations are picked. */
 export async function openAuthoringServices(
   databaseUrl: string,
-  options: { poolSize?: number; limits?: AuthoringLimits } = {},
+  options: { poolSize?: number; limits?: AuthoringLimits; workers?: HeavyWorkSettings; logger?: Logger } = {},
 ): Promise<OpenedServices> {
   const limits = options.limits ?? defaultAuthoringLimits;
+  const opened = await openStores(databaseUrl, options.poolSize, limits);
+  // Threads start on the first job, so services that never parse or render cost none.
+  const heavyWork = createHeavyWork(options.workers ?? { size: defaultWorkerPoolSize, cpuBudgetMs: defaultWorkerJobCpuMs }, options.logger);
+  const close = async () => {
+    await heavyWork.close();
+    await opened.close();
+  };
+  return { ...opened, heavyWork, close };
+}
+
+export interface HeavyWorkSettings {
+  size: number;
+  cpuBudgetMs: number;
+}
+
+/** The worker entry by a path relative to this file, which a compiled binary (it lists the entry) resolves too. */
+const workerEntry = new URL("./workers/worker-entry.ts", import.meta.url);
+
+function createHeavyWork(settings: HeavyWorkSettings, logger: Logger | undefined): WorkerPool<Jobs> {
+  return createWorkerPool<Jobs>({
+    entry: workerEntry,
+    size: settings.size,
+    cpuBudgetMs: settings.cpuBudgetMs,
+    budgetSetting: "WORKER_JOB_CPU_MS",
+    describe: (job) => jobDescriptions[job as keyof Jobs] ?? "the work",
+    onThreadError: (message) => logger?.error("heavy-work thread failed", { error: message }),
+  });
+}
+
+async function openStores(databaseUrl: string, poolSize: number | undefined, limits: AuthoringLimits): Promise<Omit<OpenedServices, "heavyWork">> {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     let shared: PostgresDatabase;
     try {
-      shared = await openPostgresDatabase(databaseUrl, { max: options.poolSize }, { newExportId, kept: keptPackagesLimit(limits.userExports) });
+      shared = await openPostgresDatabase(databaseUrl, { max: poolSize }, { newExportId, kept: keptPackagesLimit(limits.userExports) });
     } catch (error) {
       // Never a silent fall-back to SQLite: the operator asked for this database.
       if (error instanceof DatabaseConnectError) throw new ConfigError("DATABASE_URL", error.message);
@@ -133,7 +165,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
   }
   // Then the database: a bad DATABASE_URL stops start-up before anything listens.
-  const opened = await openAuthoringServices(config.databaseUrl, { poolSize: config.databasePoolSize, limits: config.limits });
+  const opened = await openAuthoringServices(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    limits: config.limits,
+    workers: { size: config.workerPoolSize, cpuBudgetMs: config.workerJobCpuMs },
+    logger,
+  });
   // Every committed write reports the courses it changed; subscribed sessions hear of it (set below).
   let subscriptions: ResourceSubscriptions | undefined;
   const mcpLimit = config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp), config.rateLimitMcpWriteBytes);

@@ -1,6 +1,9 @@
 /**
  * The layers point one way (developers' guide): `http` → `auth` → `mcp` → use cases (`authoring`,
- * `review`, `export`, `import`) → `render`, `store`. These tests read every `import`/`export … from` in
+ * `review`, `export`, `import`) → `render`, `store`. Heavy work (`workers/`) runs the use cases'
+ * parsers and renderers on other threads: use cases see only its contract (`workers/heavy-work.ts`,
+ * the job table's types), the composition root alone starts the pool, and the worker entry loads
+ * parsing and rendering code, never a store implementation, a transport or an adapter. These tests read every `import`/`export … from` in
  * `src/` and fail naming the file and the import that runs back up, so a wrong arrow is caught when it
  * is written rather than when a second store or a second adapter needs the code below it.
  */
@@ -47,8 +50,8 @@ test("the domain (authoring/) imports neither config.ts, a store implementation,
   expect(show(wrong)).toEqual([]);
 });
 
-test("no use case, renderer or store reads config.ts: configuration reaches them through the composition root", () => {
-  const wrong = edges.filter((edge) => under(edge.from, [...useCases, "render", "store"]) && edge.to === "config.ts");
+test("no use case, renderer, store or worker reads config.ts: configuration reaches them through the composition root", () => {
+  const wrong = edges.filter((edge) => under(edge.from, [...useCases, "render", "store", "workers"]) && edge.to === "config.ts");
   expect(show(wrong)).toEqual([]);
 });
 
@@ -74,6 +77,41 @@ test("render/ and store/ import no use case, adapter or transport (render may re
       !(under(edge.from, ["render"]) && under(edge.to, ["authoring/schemas"])),
   );
   expect(show(wrong)).toEqual([]);
+});
+
+test("only the composition root (service.ts) starts the heavy-work pool: nothing else imports workers/pool.ts or the worker entry", () => {
+  const wrong = edges.filter((edge) => ["workers/pool.ts", "workers/worker-entry.ts"].includes(edge.to) && edge.from !== "service.ts");
+  expect(show(wrong)).toEqual([]);
+  expect(edges).toContainEqual({ from: "service.ts", to: "workers/pool.ts" });
+});
+
+test("workers/ imports no transport, adapter or store implementation (it sits under the use cases, beside the stores)", () => {
+  const above = ["mcp", "http", "auth", "discovery", "dev-identity-provider"];
+  const wrong = edges.filter((edge) => under(edge.from, ["workers"]) && (under(edge.to, above) || isStoreImplementation(edge.to) || ["app.ts", "service.ts"].includes(edge.to)));
+  expect(show(wrong)).toEqual([]);
+});
+
+/** Every module a file loads, following imports (type-only ones too: the check is the stricter for it). */
+function closureOf(start: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [start];
+  while (pending.length > 0) {
+    const module = pending.pop() as string;
+    if (seen.has(module)) continue;
+    seen.add(module);
+    pending.push(...edges.filter((edge) => edge.from === module).map((edge) => edge.to));
+  }
+  return seen;
+}
+
+test("a worker thread loads parsing and rendering code only: nothing the worker entry reaches is a store implementation, a transport, an adapter or the composition root", () => {
+  const reached = closureOf("workers/worker-entry.ts");
+  expect(reached.has("render/index.ts")).toBe(true);
+  expect(reached.has("import/plan-import.ts")).toBe(true);
+  const wrong = [...reached].filter(
+    (path) => isStoreImplementation(path) || under(path, ["mcp", "http", "auth", "discovery", "dev-identity-provider", "metrics"]) || ["app.ts", "service.ts", "config.ts", "main.ts"].includes(path),
+  );
+  expect(wrong).toEqual([]);
 });
 
 /** The runtime-neutral core (design card): web standards only, Bun's APIs stay in the adapters that pick the runtime. */

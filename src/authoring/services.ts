@@ -1,6 +1,7 @@
 /**
- * The authoring services the MCP tools run against: the store, the clock, the ID source and the
- * folder of built export packages. The composition root (`service.ts`) chooses their implementations.
+ * The authoring services the MCP tools run against: the store, the clock, the ID source, the folder
+ * of built export packages and the heavy work (worker threads). The composition root (`service.ts`)
+ * chooses their implementations.
  * `readAs`/`writeAs` run one tool call as one transaction, so a call that fails part-way changes nothing.
  */
 import type { PackageStorage } from "../store/packages.ts";
@@ -9,6 +10,7 @@ import type { Actor, AuthoringSession } from "./context.ts";
 import type { CourseRowsCache } from "./course-rows-cache.ts";
 import type { IdGenerator } from "./ids.ts";
 import type { AuthoringLimits } from "./limits.ts";
+import type { CourseHeavyWork } from "../workers/jobs.ts";
 
 export interface AuthoringServices {
   store: AuthoringStore;
@@ -20,6 +22,8 @@ export interface AuthoringServices {
   limits: AuthoringLimits;
   /** Content rows of recently read courses, reused while their version stands (reads only). */
   courseRows?: CourseRowsCache;
+  /** Parsing and rendering off the request loop: worker threads in the service, this thread in harnesses. */
+  heavyWork: CourseHeavyWork;
   /** Told, after a write committed, how many history bytes it stored (the rate limit charges them). */
   onBytesWritten?: (actorSub: string, bytes: number) => void;
 }

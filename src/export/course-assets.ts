@@ -5,7 +5,12 @@
  * so reading them after the course was read is safe.
  */
 import type { AssetRow, AuthoringStore } from "../store/types.ts";
-import type { AssetSource } from "../formats/package/types.ts";
+import type { AssetInfo, AssetSource } from "../formats/package/types.ts";
+
+/** The descriptions `courseAssetSource` gives, as plain data for a build on another thread. */
+export function assetInfos(courseId: string, rows: readonly AssetRow[]): Map<string, AssetInfo> {
+  return new Map(rows.filter((row) => row.courseId === courseId).map((row) => [row.id, { mimeType: row.mediaType, fileName: row.filename, size: row.byteSize }]));
+}
 
 export function courseAssetSource(store: Pick<AuthoringStore, "read">, courseId: string, rows: readonly AssetRow[]): AssetSource {
   const byId = new Map(rows.filter((row) => row.courseId === courseId).map((row) => [row.id, row]));

@@ -11,9 +11,10 @@ import { behindLine, untranslatedBlocks } from "../authoring/translation/transla
 import { readAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
-import { fallbackStrings, interfaceLanguage, renderCourseHtmlChunks } from "../render/index.ts";
-import { bankFormats, buildPackage, isBankFormat } from "./build-package.ts";
-import { courseAssetSource } from "./course-assets.ts";
+import { fallbackStrings, interfaceLanguage } from "../render/index.ts";
+import { bankFormats, isBankFormat } from "./build-package.ts";
+import { assetInfos, courseAssetSource } from "./course-assets.ts";
+import { packageOffThread } from "./package-off-thread.ts";
 import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
 
@@ -166,16 +167,17 @@ export async function exportCourse(
     }
   }
   const progress = progressChain(context.progress);
-  const built = await buildPackage(course, {
-    format: args.format,
-    scoMode: args.scoMode,
-    variant: args.variant,
-    ...(args.scope !== undefined ? { scope: args.scope } : {}),
-    assets: courseAssetSource(services.store, course.id, assets),
-    renderer: renderCourseHtmlChunks,
-    onProgress: (done, total, message) => progress.report(done, total, message),
-    onNotice: (notice) => notices.push({ level: "warning", text: notice }),
-  });
+  // Rendering, writing and deflating run on a worker thread; asset bytes are read here and handed over.
+  const built = await packageOffThread(
+    services.heavyWork,
+    {
+      course,
+      assets: assetInfos(course.id, assets),
+      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}) },
+    },
+    courseAssetSource(services.store, course.id, assets),
+    { onProgress: (done, total, message) => progress.report(done, total, message), onNotice: (notice) => notices.push({ level: "warning", text: notice }) },
+  );
   let reportedBytes = 0;
   const record = await services.exports.save(
     { courseId: course.id, format: args.format, variant: args.variant, courseVersion: course.version, fileName: built.fileName, mimeType: built.mimeType, createdBy: context.user.sub },

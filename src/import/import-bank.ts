@@ -11,7 +11,6 @@ import { beginCourseEdit, commitCourseEdit } from "../authoring/course-edit.ts";
 import { courseEditOperations } from "../authoring/operations/index.ts";
 import { refuseTranslationEdit } from "../authoring/translation/access.ts";
 import type { Actor } from "../authoring/context.ts";
-import { blockSchema } from "../authoring/schemas/blocks.ts";
 import { limits } from "../authoring/schemas/fields.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
 import { writeAs, type AuthoringServices } from "../authoring/services.ts";
@@ -19,12 +18,9 @@ import { CourseAuthoringError, describeIssues } from "../course-authoring-error.
 import { createImportedCourse, insertAssets, withNewAssetIds } from "./create-course.ts";
 import { validateImportedCourse } from "../formats/draft-course.ts";
 import { type ImportedBank, type ImportedPool, type ItemReport } from "../formats/question-bank/bank-plan.ts";
-import { readGift } from "../formats/gift/gift-read.ts";
-import { readMoodleXml } from "../formats/moodle-xml/moodle-read.ts";
-import { readQtiPackage } from "../formats/qti/qti-read.ts";
+import type { BankImportFormat } from "../formats/question-bank/read-bank.ts";
 
-export const bankImportFormats = ["qti3", "qti21", "moodle_xml", "gift"] as const;
-export type BankImportFormat = (typeof bankImportFormats)[number];
+export { bankImportFormats, readBank, readCheckedBank, type BankImportFormat } from "../formats/question-bank/read-bank.ts";
 
 export const bankFormatNames: Record<BankImportFormat, string> = { qti3: "a QTI 3.0 package", qti21: "a QTI 2.1 package", moodle_xml: "a Moodle XML file", gift: "a GIFT file" };
 
@@ -42,65 +38,6 @@ export interface ImportedBankResult {
   readonly pools: { title: string; questions: number; drawCount?: number }[];
   readonly assetCount: number;
   readonly report: ItemReport[];
-}
-
-function isZip(bytes: Uint8Array): boolean {
-  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
-}
-
-function notWhatItClaims(format: BankImportFormat, actual: string): CourseAuthoringError {
-  return new CourseAuthoringError("invalid_arguments", `content: format is ${format} but the content is ${actual}; nothing was imported.`, { field: "content", format });
-}
-
-function textOf(bytes: Uint8Array, format: BankImportFormat): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
-  } catch {
-    throw notWhatItClaims(format, "not UTF-8 text");
-  }
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Reads the file in the format it claims; anything else is refused before a question is read. */
-export async function readBank(format: BankImportFormat, bytes: Uint8Array): Promise<ImportedBank> {
-  if (format === "qti3" || format === "qti21") {
-    if (!isZip(bytes)) throw notWhatItClaims(format, "not a zip archive (a QTI content package is a zip with imsmanifest.xml)");
-    return readQtiPackage(bytes, format);
-  }
-  if (isZip(bytes)) throw notWhatItClaims(format, "a zip archive");
-  const text = textOf(bytes, format);
-  if (format === "moodle_xml") {
-    if (!/^\s*<(\?xml|quiz|!--)/.test(text)) throw notWhatItClaims(format, "not XML");
-    return readMoodleXml(text);
-  }
-  if (/^\s*<(\?xml|[A-Za-z])/.test(text)) throw notWhatItClaims(format, "XML, not GIFT text");
-  if (/^\s*[[{]/.test(text) && parsesAsJson(text)) throw notWhatItClaims(format, "JSON, not GIFT text");
-  return readGift(text);
-}
-
-/** Every block is checked with the block schemas before anything is written; an error names its item. */
-function checkBlocks(bank: ImportedBank): void {
-  for (const pool of bank.pools) {
-    pool.blocks.forEach((block, index) => {
-      const parsed = v.safeParse(blockSchema, block);
-      if (parsed.success) return;
-      const { fields } = describeIssues(parsed.issues);
-      const described = fields.slice(0, 3).map((field) => `${field.path || "(question)"}: ${field.message}`).join("; ");
-      throw new CourseAuthoringError("invalid_arguments", `content: item ${pool.items[index] ?? index + 1} cannot be a ${String(block.type)} question: ${described}; nothing was imported.`, {
-        field: "content",
-        item: pool.items[index],
-        fields: fields.slice(0, 10),
-      });
-    });
-  }
 }
 
 function quizSettings(pool: ImportedPool): Record<string, unknown> {
@@ -137,8 +74,8 @@ function editSteps(bank: ImportedBank, target: BankTarget, assetIds: ReadonlyMap
 }
 
 export async function importBank(services: AuthoringServices, actor: Actor, format: BankImportFormat, bytes: Uint8Array, options: { title?: string | undefined; into?: BankTarget | undefined }): Promise<ImportedBankResult> {
-  const bank = await readBank(format, bytes);
-  checkBlocks(bank);
+  // Reading and checking run off the request loop, before any transaction opens.
+  const bank = await services.heavyWork.run("readCheckedBank", { format, bytes });
   const pools = bank.pools.map((pool) => ({ title: pool.title, questions: pool.blocks.length, ...(pool.drawCount !== undefined ? { drawCount: pool.drawCount } : {}) }));
   const sourceName = bankFormatNames[format];
   const into = options.into;

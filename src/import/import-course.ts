@@ -1,7 +1,8 @@
 /**
  * The import use case: read the source (text, base64 or a zip holding one document), plan a course
- * from our JSON export or a Markdown outline, validate it with create_course's schemas, and write it
- * with its assets in one transaction, or nothing at all. Adapters (the MCP tool) only translate.
+ * from our JSON export or a Markdown outline, validate it with create_course's schemas (all of that a
+ * heavy-work job off the request loop, `plan-import.ts`), and write it with its assets in one
+ * transaction, or nothing at all. Adapters (the MCP tool) only translate.
  */
 import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
@@ -10,15 +11,13 @@ import { titleField } from "../authoring/schemas/fields.ts";
 import type { Notice } from "../notice.ts";
 import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { createImportedCourse } from "./create-course.ts";
-import { planFromJsonExport } from "../formats/course-json/json-read.ts";
-import { planFromMarkdown } from "../formats/markdown/markdown-outline.ts";
 import type { OfficeReport } from "../formats/office/office-content.ts";
-import { officeKindOf, planFromOffice, readUploadedFile } from "./office-import.ts";
 import { insertLessonNotes, lessonsByOutlinePath } from "./lesson-notes.ts";
 import { importInto, type ImportedInto } from "./import-into.ts";
 import { draftOutlineMarkdown } from "../authoring/outline-markdown.ts";
-import { validateImportedCourse, type ImportPlan, type ImportedCourse as ImportedCourseOutline } from "../formats/draft-course.ts";
-import { importBytes, importFormats, maxImportBytes, readImportSource } from "./source.ts";
+import type { ImportedCourse as ImportedCourseOutline } from "../formats/draft-course.ts";
+import { importBytes, importFormats, maxImportBytes } from "./source.ts";
+import { readUploadedFile } from "./office-import.ts";
 import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./import-bank.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";
@@ -91,40 +90,27 @@ export async function importCourse(services: AuthoringServices, actor: Actor, ar
     throw new CourseAuthoringError("invalid_arguments", "into.lessonId: a document brings lessons of its own; give into.moduleId to add them to a module, or only into.courseId to add its modules.", { field: "into.lessonId" });
   }
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string)) : undefined;
-  const document = await readImportSource({ ...args, format: args.format, file }, officeKindOf);
-  let plan: ImportPlan;
-  let sourceName: string;
-  let officeReport: ImportedCourse["officeReport"];
-  let lessonNotes: readonly { path: string; text: string }[] = [];
-  if (document.kind === "office") {
-    const office = await planFromOffice(document, document.officeKind, args.title);
-    plan = office;
-    lessonNotes = office.lessonNotes;
-    officeReport = { ...office.report, speakerNotes: office.lessonNotes.length };
-    sourceName = `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`;
-  } else {
-    plan = document.kind === "json" ? await planFromJsonExport(document.text, args.title) : await planFromMarkdown(document.text, args.title);
-    sourceName = document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline";
-  }
-  const validated = validateImportedCourse(plan);
+  // Decoding, reading and planning run off the request loop; the transactions below only store the result.
+  const { content, contentBase64, title } = args;
+  const planned = await services.heavyWork.run("planImport", { format: args.format, content, contentBase64, file: file && { fileName: file.fileName, bytes: file.bytes }, title });
   const common = {
-    importedFrom: document.kind === "office" ? document.officeKind : document.kind,
-    ...(document.kind !== "office" && document.entry ? { archiveEntry: document.entry } : {}),
-    sourceName,
-    assetCount: plan.assets.length,
-    counts: outlineCounts(validated.modules),
-    notices: plan.notices,
-    ...(officeReport ? { officeReport } : {}),
+    importedFrom: planned.importedFrom,
+    ...(planned.archiveEntry ? { archiveEntry: planned.archiveEntry } : {}),
+    sourceName: planned.sourceName,
+    assetCount: planned.assets.length,
+    counts: outlineCounts(planned.validated.modules),
+    notices: planned.notices,
+    ...(planned.officeReport ? { officeReport: planned.officeReport } : {}),
   } as const;
-  if (args.dryRun) return { ...common, outline: draftOutlineMarkdown(validated) };
+  if (args.dryRun) return { ...common, outline: draftOutlineMarkdown(planned.validated) };
   const into = args.into;
   if (into) {
-    const source = { assets: plan.assets, labels: plan.labels, notes: lessonNotes, name: sourceName };
-    return { ...common, into: await writeAs(services, actor, (session) => importInto(session, into, validated, source)) };
+    const source = { assets: planned.assets, labels: planned.labels, notes: planned.lessonNotes, name: planned.sourceName };
+    return { ...common, into: await writeAs(services, actor, (session) => importInto(session, into, planned.validated, source)) };
   }
   const course = await writeAs(services, actor, async (session) => {
-    const created = await createImportedCourse(session, validated, plan.assets, plan.labels, sourceName);
-    await insertLessonNotes(session, created.id, lessonNotes, lessonsByOutlinePath(created));
+    const created = await createImportedCourse(session, planned.validated, planned.assets, planned.labels, planned.sourceName);
+    await insertLessonNotes(session, created.id, planned.lessonNotes, lessonsByOutlinePath(created));
     return created;
   });
   return { ...common, course };

@@ -13,12 +13,13 @@ import { archivedCourse } from "../authoring/errors.ts";
 import { idField } from "../authoring/schemas/fields.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { anchorHashes } from "../formats/review-copy/part-hash.ts";
-import { officeKindOf, readUploadedFile } from "../import/office-import.ts";
-import { OfficePackage, officeError } from "../formats/office/office-package.ts";
-import type { CommentRow } from "../store/types.ts";
+import { readUploadedFile } from "../import/office-import.ts";
+import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
+import type { Actor } from "../authoring/context.ts";
+import type { CommentRow, CourseRow } from "../store/types.ts";
 import { commentLimits } from "./comments.ts";
 import { targetKindOf } from "./comment-targets.ts";
-import { readReviewCopy, type ReviewNote } from "../formats/review-copy/read-review-copy.ts";
+import type { ReviewCopy, ReviewNote } from "../formats/review-copy/read-review-copy.ts";
 
 export const importReviewCopyArguments = v.object({
   courseId: idField("course"),
@@ -58,16 +59,32 @@ function body(note: ReviewNote, version: number, state: PartState): string {
   return full.length > commentLimits.bodyCharacters ? `${full.slice(0, commentLimits.bodyCharacters - 1)}…` : full;
 }
 
-export async function importReviewCopy(session: AuthoringSession, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
-  const { course } = await openCourse(session, args.courseId, "comment");
+/**
+ * Three steps, so no other call waits on this one: the course and the file are read (access checked
+ * first), the file is parsed off the request loop, then one transaction checks access and the course's
+ * state again and stores the comments.
+ */
+export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
+  const file = await readAs(services, actor, async (session) => {
+    await openReviewableCourse(session, args.courseId);
+    return readUploadedFile(session, args.assetId);
+  });
+  const copy = await services.heavyWork.run("readReviewCopyFile", { fileName: file.fileName, bytes: file.bytes });
+  return writeAs(services, actor, (session) => storeReviewNotes(session, args.courseId, file.fileName, copy));
+}
+
+async function openReviewableCourse(session: AuthoringSession, courseId: string): Promise<CourseRow> {
+  const { course } = await openCourse(session, courseId, "comment");
   if (course.status === "archived") throw archivedCourse(course.id);
-  const file = await readUploadedFile(session, args.assetId);
-  if ((await officeKindOf(file)) !== "docx") throw officeError(file.fileName, "is not a Word document (.docx); a review copy is the .docx export_course format docx_review made");
-  const copy = await readReviewCopy(await OfficePackage.open(file.bytes, file.fileName, "docx"));
+  return course;
+}
+
+async function storeReviewNotes(session: AuthoringSession, courseId: string, fileName: string, copy: ReviewCopy): Promise<ImportedReviewCopy> {
+  const course = await openReviewableCourse(session, courseId);
   if (copy.courseId !== course.id) {
-    throw new CourseAuthoringError("invalid_arguments", `assetId: ${file.fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
+    throw new CourseAuthoringError("invalid_arguments", `assetId: ${fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
       field: "assetId",
-      file: file.fileName,
+      file: fileName,
       copyOf: copy.courseId,
     });
   }

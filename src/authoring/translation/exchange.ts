@@ -5,7 +5,7 @@
  * source (inline codes, blanks) before anything is written.
  */
 import type { PackageStorage, StoredExport } from "../../store/packages.ts";
-import type { AuthoringSession } from "../context.ts";
+import type { Actor, AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "../../formats/xliff/inline-codes.ts";
 import { timeSlicer } from "../../codecs/time-slicer.ts";
@@ -13,7 +13,8 @@ import { structureAdded } from "./target-structure.ts";
 import type { UnitProblems } from "./unit-problems.ts";
 import { sameLanguage } from "./access.ts";
 import { applyTranslationUnits, unitsForExport, type ApplyResult, type UnitTable, type UnitView } from "./translations.ts";
-import { readXliff } from "../../formats/xliff/xliff-read.ts";
+import type { XliffTargets } from "../../formats/xliff/xliff-read.ts";
+import { writeAs, type AuthoringServices } from "../services.ts";
 import { writeXliff, type XliffFormat } from "../../formats/xliff/xliff-write.ts";
 
 export interface XliffExport {
@@ -56,9 +57,14 @@ export async function exportTranslationUnits(
   return { record, units: chosen.length, sourceLanguage: source.language };
 }
 
-/** import_translation: the file's targets as one revision of the translation. */
-export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
-  const file = await readXliff(args.xliff);
+/** import_translation: the file read off the request loop, then its targets stored as one revision of the translation. */
+export async function importTranslation(services: AuthoringServices, actor: Actor, args: { courseId: string; language: string; xliff: string }): Promise<ApplyResult> {
+  const file = await services.heavyWork.run("readXliff", args.xliff);
+  return writeAs(services, actor, (session) => importTranslationUnits(session, args, file));
+}
+
+/** The read file's targets as one revision of the translation. */
+export async function importTranslationUnits(session: AuthoringSession, args: { courseId: string; language: string }, file: XliffTargets): Promise<ApplyResult> {
   // po2xliff writes no target-language: then the import's language decides.
   if (file.trgLang !== "" && !sameLanguage(file.trgLang, args.language)) {
     const field = file.format === "xliff20" ? "trgLang" : "target-language";

@@ -4,11 +4,12 @@
  * cannot be read, or a translation that does not exist yet, replaces nothing (the import itself then
  * says what is wrong, or starts the translation).
  */
-import type { AuthoringSession } from "../context.ts";
+import type { Actor, AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { openSource } from "./access.ts";
 import { loadUnitTable } from "./translations.ts";
-import { readXliff } from "../../formats/xliff/xliff-read.ts";
+import type { XliffTargets } from "../../formats/xliff/xliff-read.ts";
+import { readAs, type AuthoringServices } from "../services.ts";
 
 export interface ImportOverwrites {
   courseId: string;
@@ -18,14 +19,19 @@ export interface ImportOverwrites {
   replaced: number;
 }
 
-export async function importOverwrites(session: AuthoringSession, args: { courseId: string; language: string; xliff: string }): Promise<ImportOverwrites | undefined> {
-  let file: Awaited<ReturnType<typeof readXliff>>;
+/** The file is read off the request loop, then compared with the stored targets in a read. */
+export async function importOverwrites(services: AuthoringServices, actor: Actor, args: { courseId: string; language: string; xliff: string }): Promise<ImportOverwrites | undefined> {
+  let file: XliffTargets;
   try {
-    file = await readXliff(args.xliff);
+    file = await services.heavyWork.run("readXliff", args.xliff);
   } catch (error) {
     if (error instanceof CourseAuthoringError) return undefined;
     throw error;
   }
+  return readAs(services, actor, (session) => overwrittenBy(session, args, file));
+}
+
+async function overwrittenBy(session: AuthoringSession, args: { courseId: string; language: string }, file: XliffTargets): Promise<ImportOverwrites | undefined> {
   const { source, link } = await openSource(session, args.courseId, args.language, "read");
   if (!link) return undefined;
   const table = await loadUnitTable(session, source, link.courseId);

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { appliedSchema, createTranslationArguments, exportTranslationArguments, getTranslationUnitsArguments, importTranslationArguments, setTranslationUnitsArguments, translationSummarySchema, unitPageSchema } from "../../authoring/translation/arguments.ts";
-import { exportTranslationUnits, importTranslationUnits, setTranslationUnits } from "../../authoring/translation/exchange.ts";
+import { exportTranslationUnits, importTranslation, setTranslationUnits } from "../../authoring/translation/exchange.ts";
 import { behindLine, createTranslation, readTranslationUnits, type ApplyResult, type UnitView } from "../../authoring/translation/translations.ts";
 import { describeChanges } from "../../authoring/translation/source-changes.ts";
 import { invalidArgument } from "../../authoring/errors.ts";
@@ -145,12 +145,12 @@ const importTranslationTool = defineTool<AuthoringServices, typeof importTransla
   output: appliedSchema,
   annotations: write,
   async confirm(args, { user, services }) {
-    const overwrites = await readAs(services, user, (session) => importOverwrites(session, args));
+    const overwrites = await importOverwrites(services, user, args);
     if (!overwrites) return undefined;
     return `Import over the ${overwrites.language} translation of course "${overwrites.title}" (${overwrites.courseId})? ${overwrites.replaced} unit(s) already translated will take the file's text instead (restore_revision can bring them back).`;
   },
   async handler(args, { user, services }) {
-    return appliedAnswer(await writeAs(services, user, (session) => importTranslationUnits(session, args)), "Imported");
+    return appliedAnswer(await importTranslation(services, user, args), "Imported");
   },
 });
 

@@ -1,0 +1,41 @@
+/**
+ * The heavy-work jobs: CPU work on untrusted input (parsing imported files, rendering and packaging
+ * exports) named once, so the worker thread dispatches by name and every caller's input and output
+ * types come from this table. Each body is the parser's or builder's own function, wrapped only where
+ * it needs plain input; only parsing and rendering modules are imported here (no store, no MCP),
+ * since every worker thread loads what this file imports.
+ */
+import { readXliff } from "../formats/xliff/xliff-read.ts";
+import { buildPackageJob } from "../export/package-job.ts";
+import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
+import { planImport } from "../import/plan-import.ts";
+import { readReviewCopyFile } from "../review/review-copy/review-copy-file.ts";
+import type { HeavyWork } from "./heavy-work.ts";
+
+export const jobs = {
+  /** import_course (not banks): source decoded, planned as a course and validated. */
+  planImport,
+  /** import_course of a question bank: read in its claimed format, every question checked. */
+  readCheckedBank,
+  /** import_translation (and its overwrite check): the XLIFF file's targets. */
+  readXliff,
+  /** import_review_copy: the copy's notes. */
+  readReviewCopyFile,
+  /** export_course: the package rendered, written and streamed back chunk by chunk. */
+  buildPackageJob,
+} as const;
+
+export type Jobs = typeof jobs;
+export type JobName = keyof Jobs;
+
+/** What each job is, in the words of the error that says it took too long ("the import took more than 20 s…"). */
+export const jobDescriptions: Record<JobName, string> = {
+  planImport: "the import",
+  readCheckedBank: "the question bank import",
+  readXliff: "reading the XLIFF file",
+  readReviewCopyFile: "reading the review copy",
+  buildPackageJob: "the export",
+};
+
+/** The heavy work every use case may ask for. */
+export type CourseHeavyWork = HeavyWork<Jobs>;
