@@ -229,7 +229,13 @@ export async function startService(config: Config, logger: Logger = createLogger
       claim: (nonce, expiresAt) => services.store.write((tx) => tx.claimConfirmation(nonce, expiresAt.toISOString(), new Date().toISOString())),
     }),
   };
-  const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
+  const modernListen = streamEvents && subscriptions && createModernListen({
+    subscriptions,
+    events: streamEvents,
+    logger,
+    records: services.shared?.sessions,
+    maxStreamsPerUser: config.mcpMaxListenStreamsPerUser,
+  });
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
