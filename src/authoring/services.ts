@@ -20,6 +20,8 @@ export interface AuthoringServices {
   limits: AuthoringLimits;
   /** Content rows of recently read courses, reused while their version stands (reads only). */
   courseRows?: CourseRowsCache;
+  /** How long an unfinished chunked upload is kept (`UPLOAD_LIFETIME_SECONDS`); an hour unless told. */
+  uploadLifetimeMs?: number;
   /** Told, after a write committed, how many history bytes it stored (the rate limit charges them). */
   onBytesWritten?: (actorSub: string, bytes: number) => void;
 }
