@@ -1,14 +1,16 @@
 /**
  * Course assets: uploads arrive as base64, are decoded, size-checked and recognised from their bytes,
  * then stored once per content hash. A name or claimed type that disagrees with the bytes is refused,
- * so what a course embeds is what it says it is.
+ * so what a course embeds is what it says it is. The checks run before the write transaction opens,
+ * which then only stores what they found.
  */
 import * as v from "valibot";
 import { openCourse } from "./access.ts";
-import { timestamp, type AuthoringSession } from "./context.ts";
+import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
-import { invalidArgument, limitExceeded } from "./errors.ts";
+import { archivedCourse, invalidArgument, limitExceeded, staleVersion } from "./errors.ts";
+import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "./asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "./media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
@@ -51,11 +53,42 @@ export function assetDocument(row: AssetRow): AssetDocument {
   return { id: row.id, filename: row.filename, mediaType: row.mediaType, byteSize: row.byteSize, sha256: row.sha256, createdAt: row.createdAt };
 }
 
+/** A file whose bytes were checked and hashed before any transaction opened: storing it only writes. */
+export interface CheckedFile {
+  filename: string;
+  mediaType: string;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+/**
+ * Recognises the bytes (PDF scanning, Office sniffing) and hashes them: the heavy part of storing a
+ * file, run outside any transaction so that on SQLite, where one write holds the only queue, every
+ * other user's call goes on meanwhile.
+ */
+export async function checkFile(bytes: Uint8Array, claims: { filename: string; mediaType?: string | null | undefined }, field: string): Promise<CheckedFile> {
+  const type = await recogniseUpload(bytes, claims, field);
+  return { filename: claims.filename, mediaType: type.mediaType, bytes, sha256: await sha256Hex(bytes) };
+}
+
+/** The course may take a new asset from this person: the same checks beginCourseEdit makes, read only. */
+export async function assertMayAddAsset(session: AuthoringSession, courseId: string, expectedVersion: number | undefined): Promise<void> {
+  const { course } = await openCourse(session, courseId, "edit");
+  if (course.status === "archived") throw archivedCourse(course.id);
+  if (expectedVersion !== undefined && expectedVersion !== course.version) throw staleVersion(expectedVersion, course.version);
+}
+
+/**
+ * upload_asset in three steps: the course is checked in a read (so a caller who may not edit it learns
+ * nothing from the file's checks), the bytes are decoded and checked outside any transaction, and the
+ * write only stores them, checking the course and version again.
+ */
 export async function uploadAsset(
-  session: AuthoringSession,
+  services: AuthoringServices,
+  actor: Actor,
   args: v.InferOutput<typeof uploadAssetArguments>,
 ): Promise<{ courseId: string; version: number; asset: AssetDocument }> {
-  const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+  await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId, args.expectedVersion));
   const bytes = decodeBase64(args.dataBase64);
   if (bytes.byteLength > limits.assetBytes) {
     throw limitExceeded("dataBase64", `decodes to ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`, {
@@ -63,13 +96,16 @@ export async function uploadAsset(
       limit: limits.assetBytes,
     });
   }
-  const type = await recogniseUpload(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
-  const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
-  edit.addedAssetBytes += row.byteSize;
-  const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
-    always: true,
+  const file = await checkFile(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
+  return writeAs(services, actor, async (session) => {
+    const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+    const row = await storeAsset(session, edit.course.id, file);
+    edit.addedAssetBytes += row.byteSize;
+    const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
+      always: true,
+    });
+    return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
   });
-  return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
 }
 
 /**
@@ -97,15 +133,18 @@ export async function recogniseUpload(bytes: Uint8Array, claims: { filename: str
   return type;
 }
 
-/** Stores a recognised file's bytes as a new asset of the course, with its size and content hash; upload and import both come here. */
-export async function storeAsset(session: AuthoringSession, courseId: string, file: { filename: string; mediaType: string; bytes: Uint8Array }): Promise<AssetRow> {
+/**
+ * Stores a recognised file's bytes as a new asset of the course, with its size and content hash (given
+ * when already computed outside the transaction); upload and import both come here.
+ */
+export async function storeAsset(session: AuthoringSession, courseId: string, file: { filename: string; mediaType: string; bytes: Uint8Array; sha256?: string }): Promise<AssetRow> {
   const row: AssetRow = {
     id: session.newId("asset"),
     courseId,
     filename: file.filename,
     mediaType: file.mediaType,
     byteSize: file.bytes.byteLength,
-    sha256: await sha256Hex(file.bytes),
+    sha256: file.sha256 ?? (await sha256Hex(file.bytes)),
     createdBy: session.actor.sub,
     createdAt: timestamp(session),
   };
