@@ -232,6 +232,9 @@ describe("a heavy PDF is checked while everyone else is answered (SQLite)", () =
     bob = await connectAgent(service, await devAccessToken(service, "bob"));
     aliceCourse = String((await alice.call("create_course", { title: "Handouts" })).id);
     bobCourse = String((await bob.call("create_course", { title: "Bob's own" })).id);
+    // Once with a small file of the same shape, so the first measured upload does not also pay for compiling the scanner.
+    await alice.callRaw("upload_asset", { courseId: aliceCourse, filename: "warm.pdf", dataBase64: base64(heavyPdf(20_000, 10_001)) });
+    await bob.call("get_course", { courseId: bobCourse });
   }, 60_000);
 
   afterAll(async () => {
@@ -249,21 +252,21 @@ describe("a heavy PDF is checked while everyone else is answered (SQLite)", () =
     expect(JSON.stringify(seen.outcome.value)).toContain("more than 10000 object streams");
   }
 
-  test("upload_asset of 400,000 small objects (6.4 MB): health and bob's get_course answer with no gap over 2 s", async () => {
+  test("upload_asset of 400,000 small objects (7.5 MB): health and bob's get_course answer with no gap over 2 s", async () => {
     const pdf = heavyPdf(400_000, 10_001);
     expect(pdf.length).toBeGreaterThan(6_000_000);
     await expectRefusedForObjectStreams(alice.callRaw("upload_asset", { courseId: aliceCourse, filename: "heavy.pdf", dataBase64: base64(pdf) }) as Promise<Json>);
   }, 180_000);
 
-  test("upload_asset at the 10 MB limit (630,000 small objects): health and bob's get_course answer with no gap over 2 s", async () => {
-    const pdf = heavyPdf(630_000, 10_001);
-    expect(pdf.length).toBeGreaterThan(9_500_000);
+  test("upload_asset at the 10 MiB limit (560,000 small objects, 10.4 MB): health and bob's get_course answer with no gap over 2 s", async () => {
+    const pdf = heavyPdf(560_000, 10_001);
+    expect(pdf.length).toBeGreaterThan(10_000_000);
     expect(pdf.length).toBeLessThanOrEqual(10 * 1024 * 1024);
     await expectRefusedForObjectStreams(alice.callRaw("upload_asset", { courseId: aliceCourse, filename: "heavier.pdf", dataBase64: base64(pdf) }) as Promise<Json>);
   }, 240_000);
 
-  test("finish_upload of the same 10 MB PDF sent in chunks: health and bob's get_course answer with no gap over 2 s", async () => {
-    const pdf = heavyPdf(630_000, 10_001);
+  test("finish_upload of the same 10.4 MB PDF sent in chunks: health and bob's get_course answer with no gap over 2 s", async () => {
+    const pdf = heavyPdf(560_000, 10_001);
     const begun = await alice.call("begin_upload", { courseId: aliceCourse, filename: "chunked.pdf", byteSize: pdf.length });
     for (let index = 0; index * chunkBytes < pdf.length; index++) {
       await alice.call("upload_chunk", { uploadId: begun.uploadId, index, dataBase64: base64(pdf.subarray(index * chunkBytes, (index + 1) * chunkBytes)) });

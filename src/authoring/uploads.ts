@@ -23,6 +23,7 @@ import { expectedVersionField, idField, limits } from "./schemas/fields.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { UploadRow } from "../store/types.ts";
 import { fromBase64 } from "../bytes.ts";
+import { TimeSlicer } from "../parse/event-loop.ts";
 
 export const uploadLimits = {
   /** Bytes per chunk (the last may be shorter); small enough for any host's message size. */
@@ -208,11 +209,13 @@ async function readCompleteUpload(session: AuthoringSession, uploadId: string): 
 /** The whole file from its chunks, recognised as upload_asset recognises a file; a refusal names the file. */
 async function checkUploadedFile(row: UploadRow, chunks: string[]): Promise<CheckedFile> {
   const bytes = new Uint8Array(row.byteSize);
+  const slicer = new TimeSlicer();
   let at = 0;
   for (const chunk of chunks) {
     const part = fromBase64(chunk);
     bytes.set(part, at);
     at += part.byteLength;
+    if (slicer.due()) await slicer.pause();
   }
   try {
     return await checkFile(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
