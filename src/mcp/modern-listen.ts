@@ -69,36 +69,47 @@ function streamSlots(maxPerUser: number) {
   };
 }
 
+const refuse = (id: JSONRPCRequest["id"], code: number, message: string, data?: unknown) =>
+  Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+
+/**
+ * Runs `open` holding one of the user's slots, or refuses as 2026-07-28 refuses a task beyond its cap
+ * (`-32600`, `limit_exceeded`). An answer that is not a stream gives its slot back at once.
+ */
+async function withStreamSlot(
+  slots: ReturnType<typeof streamSlots>,
+  max: number,
+  message: JSONRPCRequest,
+  user: CallerIdentity,
+  open: (release: () => void) => Promise<Response>,
+): Promise<Response> {
+  const release = slots.take(user.sub);
+  if (!release) {
+    return refuse(
+      message.id,
+      ProtocolErrorCode.InvalidRequest,
+      `limit_exceeded: you already have ${max} subscriptions/listen streams open (at most ${max} per user, MCP_MAX_LISTEN_STREAMS_PER_USER); close one, or watch more resources on one stream, before opening another`,
+      { code: "limit_exceeded", limit: max, current: max, setting: "MCP_MAX_LISTEN_STREAMS_PER_USER" },
+    );
+  }
+  try {
+    const response = await open(release);
+    if (!response.headers.get("Content-Type")?.startsWith("text/event-stream")) release();
+    return response;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
 export function createModernListen(deps: ModernListenDeps) {
   const open = new Set<() => void>();
   const keepAliveMs = deps.keepAliveMs ?? 15_000;
   const maxStreamsPerUser = deps.maxStreamsPerUser;
   const slots = streamSlots(maxStreamsPerUser);
 
-  const refuse = (id: JSONRPCRequest["id"], code: number, message: string, data?: unknown) =>
-    Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
-
-  /** Opens the stream holding one of the user's slots, or refuses as 2026-07-28 refuses a task beyond its cap. */
-  async function listen(message: JSONRPCRequest, user: CallerIdentity): Promise<Response> {
-    const release = slots.take(user.sub);
-    if (!release) {
-      return refuse(
-        message.id,
-        ProtocolErrorCode.InvalidRequest,
-        `limit_exceeded: you already have ${maxStreamsPerUser} subscriptions/listen streams open (at most ${maxStreamsPerUser} per user, MCP_MAX_LISTEN_STREAMS_PER_USER); close one, or watch more resources on one stream, before opening another`,
-        { code: "limit_exceeded", limit: maxStreamsPerUser, current: maxStreamsPerUser, setting: "MCP_MAX_LISTEN_STREAMS_PER_USER" },
-      );
-    }
-    try {
-      const response = await openStream(message, user, release);
-      // A refusal carries no stream: its slot is free again at once.
-      if (!response.headers.get("Content-Type")?.startsWith("text/event-stream")) release();
-      return response;
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
+  /** Opens the stream holding one of the user's slots. */
+  const listen = (message: JSONRPCRequest, user: CallerIdentity) => withStreamSlot(slots, maxStreamsPerUser, message, user, (release) => openStream(message, user, release));
 
   async function openStream(message: JSONRPCRequest, user: CallerIdentity, release: () => void): Promise<Response> {
     const id = message.id;
