@@ -54,5 +54,10 @@ function useIncrementalVacuum(database: Database): void {
   const mode = database.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum;
   if (mode === incremental) return;
   database.run("PRAGMA auto_vacuum = INCREMENTAL");
-  database.run("VACUUM");
+  try {
+    database.run("VACUUM");
+  } catch {
+    // Another process holds the file busy (a backup reading it): serving matters more than reclaiming
+    // space, and the next start tries again. Until then incremental_vacuum does nothing.
+  }
 }
