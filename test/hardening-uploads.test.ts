@@ -192,6 +192,22 @@ for (const kind of storeKinds) {
     }, 90_000);
 
     if (kind === "sqlite") {
+      test("a database made before incremental auto-vacuum is switched to it at its next start", async () => {
+        const dataDir = mkdtempSync(join(tmpdir(), "cas-uploads-vacuum-"));
+        cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        const old = new Database(join(dataDir, "course-authoring.db"), { create: true });
+        old.run("CREATE TABLE leftover (id INTEGER PRIMARY KEY)");
+        expect(old.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum).toBe(0);
+        old.close();
+        await start({}, dataDir);
+        const reopened = new Database(join(dataDir, "course-authoring.db"), { readonly: true });
+        try {
+          expect(reopened.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum).toBe(2);
+        } finally {
+          reopened.close();
+        }
+      }, 60_000);
+
       test("the pages swept chunks held are given back: page count falls, no free pages left", async () => {
         const service = await start({ UPLOAD_LIFETIME_SECONDS: "2" });
         const reader = storeReader(kind, service, database.env);
