@@ -192,8 +192,8 @@ export type FinishedUpload = {
   image?: ImageSize;
 };
 
-/** A complete upload's row and chunks, read in one short read transaction. */
-async function readCompleteUpload(session: AuthoringSession, uploadId: string): Promise<{ row: UploadRow; chunks: string[] }> {
+/** A complete upload's row and chunks, read in one short read transaction; a course that cannot take it fails here, before any check. */
+async function readCompleteUpload(session: AuthoringSession, uploadId: string, expectedVersion: number | undefined): Promise<{ row: UploadRow; chunks: string[] }> {
   const row = await openUpload(session, uploadId, "read");
   if (row.bytesReceived !== row.byteSize) {
     throw new CourseAuthoringError(
@@ -202,7 +202,7 @@ async function readCompleteUpload(session: AuthoringSession, uploadId: string): 
       { field: "uploadId", bytesReceived: row.bytesReceived, byteSize: row.byteSize },
     );
   }
-  await assertMayAddAsset(session, row.courseId, undefined);
+  await assertMayAddAsset(session, row.courseId, expectedVersion);
   return { row, chunks: await session.tx.readUploadChunks(row.uploadId) };
 }
 
@@ -231,7 +231,7 @@ async function checkUploadedFile(row: UploadRow, chunks: string[]): Promise<Chec
  * (the upload must still be there, unchanged, and the course still editable).
  */
 export async function finishUpload(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof finishUploadArguments>): Promise<FinishedUpload> {
-  const { row, chunks } = await readAs(services, actor, (session) => readCompleteUpload(session, args.uploadId));
+  const { row, chunks } = await readAs(services, actor, (session) => readCompleteUpload(session, args.uploadId, args.expectedVersion));
   const file = await checkUploadedFile(row, chunks);
   const size = imageSize(file.bytes, file.mediaType);
   return writeAs(services, actor, async (session) => {
