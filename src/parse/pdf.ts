@@ -189,8 +189,7 @@ async function referencedObjects(values: string[], text: string, streams: Object
   }
   const inStreams = new Map<number, string>();
   for (const stream of streams.streams) {
-    indexWantedObjects(stream, wantedNumbers, inStreams);
-    if (slicer.due()) await slicer.pause();
+    await indexWantedObjects(stream, wantedNumbers, inStreams, slicer);
   }
   for (const key of wanted) {
     const body = inStreams.get(Number(key.split(" ")[0]));
@@ -267,8 +266,15 @@ async function objectStreams(bytes: Uint8Array, text: string, slicer: TimeSlicer
 }
 
 /** An object stream starts with pairs "number offset", offsets counted from /First; the wanted objects go in `objects` (a later stream's wins). */
-function indexWantedObjects({ decoded, count, first }: ObjectStream, wanted: ReadonlySet<number>, objects: Map<number, string>): void {
-  const pairs = decoded.slice(0, first).trim().split(/\s+/).map(Number);
+async function indexWantedObjects({ decoded, count, first }: ObjectStream, wanted: ReadonlySet<number>, objects: Map<number, string>, slicer: TimeSlicer): Promise<void> {
+  // Read token by token with pauses, and no further than /N needs: one stream's list can be megabytes long.
+  const header = decoded.slice(0, first);
+  const token = /\S+/g;
+  const pairs: number[] = [];
+  for (let match = token.exec(header); match !== null && pairs.length < count * 2 + 2; match = token.exec(header)) {
+    pairs.push(Number(match[0]));
+    if (slicer.due()) await slicer.pause();
+  }
   for (let index = 0; index < Math.min(count, pairs.length / 2); index++) {
     const number = pairs[index * 2];
     const offset = pairs[index * 2 + 1];
