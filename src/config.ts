@@ -36,6 +36,8 @@ export interface Config {
   mcpMaxSessions: number;
   /** MCP sessions of one user; a new one beyond it closes that user's least recently used idle one. */
   mcpMaxSessionsPerUser: number;
+  /** 2026-07-28 `subscriptions/listen` streams one user may hold open on a replica; one more is refused. */
+  mcpMaxListenStreamsPerUser: number;
   /** Per-user token bucket on /mcp (units a minute, bucket size); undefined when off. */
   rateLimitMcp: { perMinute: number; burst: number } | undefined;
   /** Bytes a write stores per unit it costs in the /mcp rate limit (`RATE_LIMIT_MCP_WRITE_BYTES`). */
@@ -59,11 +61,19 @@ export interface Config {
   workerPoolSize: number;
   /** CPU time one heavy-work job may use before its thread is stopped, in ms. */
   workerJobCpuMs: number;
+  /** How long an unfinished chunked upload is kept; expired ones are swept on a timer and at start-up. */
+  uploadLifetimeMs: number;
 }
 
 /** One thread is left to the request loop; a one-core machine still gets one worker. */
 export const defaultWorkerPoolSize = Math.max(1, availableParallelism() - 1);
 export const defaultWorkerJobCpuMs = 30_000;
+
+/** Listen streams per user: each holds a connection, a timer and shared records, so the cap is fixed at most this. */
+export const maxListenStreamsPerUser = 100;
+
+/** An hour: long enough for a large file over a slow link, short enough that abandoned chunks do not linger. */
+export const defaultUploadLifetimeSeconds = 60 * 60;
 
 /** About 15k tokens: under the 25k-token cap hosts such as Claude Code put on one tool result. */
 export const defaultMcpResultMaxBytes = 60 * 1024;
@@ -152,6 +162,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const scopes = read(env, "AUTH_REQUIRED_SCOPES", v.pipe(v.string(), v.regex(/^[\x21\x23-\x5B\x5D-\x7E ]+$/, "must be space-separated scope tokens")));
   const origins = read(env, "ALLOWED_ORIGINS", v.string());
   const stateless = read(env, "MCP_STATELESS", v.picklist(["true", "false", "1", "0"], "must be true or false"));
+  const listenStreams = read(env, "MCP_MAX_LISTEN_STREAMS_PER_USER", v.pipe(positiveCount, v.maxValue(maxListenStreamsPerUser, `must be at most ${maxListenStreamsPerUser}`)));
+  const uploadLifetime = read(env, "UPLOAD_LIFETIME_SECONDS", v.pipe(positiveCount, v.maxValue(7 * 24 * 3600, "must be at most 604800 (a week)")));
   const resultMaxBytes = read(env, "MCP_RESULT_MAX_BYTES", v.pipe(v.string(), v.regex(/^\d+$/, "must be a whole number of bytes"), v.transform(Number), v.number(), v.minValue(8192, "must be at least 8192"), v.maxValue(10_000_000, "must be at most 10000000")));
   return {
     port: listenPort,
@@ -168,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (origins ?? "").split(",").map((o) => o.trim()).filter(Boolean).map(withoutTrailingSlash),
     mcpMaxSessions: read(env, "MCP_MAX_SESSIONS", positiveCount) ?? 1000,
     mcpMaxSessionsPerUser: read(env, "MCP_MAX_SESSIONS_PER_USER", positiveCount) ?? 20,
+    mcpMaxListenStreamsPerUser: listenStreams ?? maxListenStreamsPerUser,
     rateLimitMcp: rateLimit(env, "RATE_LIMIT_MCP"),
     rateLimitMcpWriteBytes: read(env, "RATE_LIMIT_MCP_WRITE_BYTES", positiveCount) ?? 64 * 1024,
     rateLimitRest: rateLimit(env, "RATE_LIMIT_REST"),
@@ -180,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpResultMaxBytes: resultMaxBytes ?? defaultMcpResultMaxBytes,
     workerPoolSize: read(env, "WORKER_POOL_SIZE", v.pipe(positiveCount, v.maxValue(64, "must be at most 64"))) ?? defaultWorkerPoolSize,
     workerJobCpuMs: read(env, "WORKER_JOB_CPU_MS", v.pipe(positiveCount, v.minValue(10, "must be at least 10"))) ?? defaultWorkerJobCpuMs,
+    uploadLifetimeMs: (uploadLifetime ?? defaultUploadLifetimeSeconds) * 1000,
   };
 }
 

@@ -34,6 +34,7 @@ import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { serverIcons } from "./mcp/icons.ts";
+import { startUploadSweeper } from "./authoring/upload-sweeper.ts";
 import { monotonicClock, type AuthoringServices } from "./authoring/services.ts";
 import { CourseRowsCache } from "./authoring/course-rows-cache.ts";
 import { randomId } from "./authoring/ids.ts";
@@ -176,6 +177,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const mcpLimit = config.rateLimitMcp && mcpRateLimit(createRateLimiter(config.rateLimitMcp), config.rateLimitMcpWriteBytes);
   const services: OpenedServices = {
     ...opened,
+    uploadLifetimeMs: config.uploadLifetimeMs,
     store: reportingCourseChanges(opened.store, (courseIds) => subscriptions?.courseChanged(courseIds)),
     // Writes cost their bytes as well as their calls, so a bulk writer (a restore loop) waits like a busy caller.
     ...(mcpLimit ? { onBytesWritten: (sub: string, bytes: number) => mcpLimit.written(sub, bytes) } : {}),
@@ -210,6 +212,14 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   // Exports expire after a day; those of courses nobody touches again are swept here.
   void services.exports.sweepExpired().catch((error: unknown) => logger.warn("sweeping expired exports failed", { error: String(error) }));
+  // Unfinished uploads expire; their chunks are deleted now (left by the last run) and on a timer after.
+  const uploadSweeper = startUploadSweeper({
+    store: services.store,
+    now: services.now,
+    lifetimeMs: config.uploadLifetimeMs,
+    onSwept: (count) => logger.info("expired uploads deleted", { count }),
+    onError: (error: unknown) => logger.warn("sweeping expired uploads failed", { error: String(error) }),
+  });
   const metrics = config.metricsPort === undefined ? undefined : createServiceMetrics(() => knownPaths);
   // Task records live in the store; a single SQLite process knows that tasks left working by its last run are dead.
   const tasks = createMcpTasks<typeof services>({
@@ -268,7 +278,13 @@ export async function startService(config: Config, logger: Logger = createLogger
       claim: (nonce, expiresAt) => services.store.write((tx) => tx.claimConfirmation(nonce, expiresAt.toISOString(), new Date().toISOString())),
     }),
   };
-  const modernListen = streamEvents && subscriptions && createModernListen({ subscriptions, events: streamEvents, logger, records: services.shared?.sessions });
+  const modernListen = streamEvents && subscriptions && createModernListen({
+    subscriptions,
+    events: streamEvents,
+    logger,
+    records: services.shared?.sessions,
+    maxStreamsPerUser: config.mcpMaxListenStreamsPerUser,
+  });
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -364,6 +380,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         modernListen?.closeAll();
         await sessions.closeAll();
         await tasks.stop();
+        await uploadSweeper.stop();
         await metricsServer?.stop(true);
         await server.stop(true);
         metadata.close();

@@ -1,19 +1,22 @@
 /**
  * Course assets: uploads arrive as base64, are decoded, size-checked and recognised from their bytes,
  * then stored once per content hash. A name or claimed type that disagrees with the bytes is refused,
- * so what a course embeds is what it says it is.
+ * so what a course embeds is what it says it is. The checks run before the write transaction opens,
+ * which then only stores what they found.
  */
 import * as v from "valibot";
 import { openCourse } from "./access.ts";
-import { timestamp, type AuthoringSession } from "./context.ts";
+import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
-import { invalidArgument, limitExceeded } from "./errors.ts";
+import { archivedCourse, invalidArgument, limitExceeded, staleVersion } from "./errors.ts";
+import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "../formats/asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "../codecs/media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
 import type { AssetRow } from "../store/types.ts";
 import { fromBase64, sha256Hex } from "../bytes.ts";
+import { TimeSlicer } from "../codecs/event-loop.ts";
 
 /** Base64 of the size limit, with slack for line breaks; longer strings are refused before decoding. */
 const maxBase64Characters = Math.ceil((limits.assetBytes * 4) / 3) + 1_000_000;
@@ -51,25 +54,59 @@ export function assetDocument(row: AssetRow): AssetDocument {
   return { id: row.id, filename: row.filename, mediaType: row.mediaType, byteSize: row.byteSize, sha256: row.sha256, createdAt: row.createdAt };
 }
 
+/** A file whose bytes were checked and hashed before any transaction opened: storing it only writes. */
+export interface CheckedFile {
+  filename: string;
+  mediaType: string;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+/**
+ * Recognises the bytes (PDF scanning, Office sniffing) and hashes them: the heavy part of storing a
+ * file, run outside any transaction so that on SQLite, where one write holds the only queue, every
+ * other user's call goes on meanwhile.
+ */
+export async function checkFile(bytes: Uint8Array, claims: { filename: string; mediaType?: string | null | undefined }, field: string): Promise<CheckedFile> {
+  const type = await recogniseUpload(bytes, claims, field);
+  return { filename: claims.filename, mediaType: type.mediaType, bytes, sha256: await sha256Hex(bytes) };
+}
+
+/** The course may take a new asset from this person: the same checks beginCourseEdit makes, read only. */
+export async function assertMayAddAsset(session: AuthoringSession, courseId: string, expectedVersion: number | undefined): Promise<void> {
+  const { course } = await openCourse(session, courseId, "edit");
+  if (course.status === "archived") throw archivedCourse(course.id);
+  if (expectedVersion !== undefined && expectedVersion !== course.version) throw staleVersion(expectedVersion, course.version);
+}
+
+/**
+ * upload_asset in three steps: the course is checked in a read (so a caller who may not edit it learns
+ * nothing from the file's checks), the bytes are decoded and checked outside any transaction, and the
+ * write only stores them, checking the course and version again.
+ */
 export async function uploadAsset(
-  session: AuthoringSession,
+  services: AuthoringServices,
+  actor: Actor,
   args: v.InferOutput<typeof uploadAssetArguments>,
 ): Promise<{ courseId: string; version: number; asset: AssetDocument }> {
-  const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
-  const bytes = decodeBase64(args.dataBase64);
+  await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId, args.expectedVersion));
+  const bytes = await decodeBase64InSlices(args.dataBase64);
   if (bytes.byteLength > limits.assetBytes) {
     throw limitExceeded("dataBase64", `decodes to ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`, {
       byteSize: bytes.byteLength,
       limit: limits.assetBytes,
     });
   }
-  const type = await recogniseUpload(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
-  const row = await storeAsset(session, edit.course.id, { filename: args.filename, mediaType: type.mediaType, bytes });
-  edit.addedAssetBytes += row.byteSize;
-  const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
-    always: true,
+  const file = await checkFile(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
+  return writeAs(services, actor, async (session) => {
+    const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+    const row = await storeAsset(session, edit.course.id, file);
+    edit.addedAssetBytes += row.byteSize;
+    const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
+      always: true,
+    });
+    return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
   });
-  return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
 }
 
 /**
@@ -97,21 +134,44 @@ export async function recogniseUpload(bytes: Uint8Array, claims: { filename: str
   return type;
 }
 
-/** Stores a recognised file's bytes as a new asset of the course, with its size and content hash; upload and import both come here. */
-export async function storeAsset(session: AuthoringSession, courseId: string, file: { filename: string; mediaType: string; bytes: Uint8Array }): Promise<AssetRow> {
+/**
+ * Stores a recognised file's bytes as a new asset of the course, with its size and content hash (given
+ * when already computed outside the transaction); upload and import both come here.
+ */
+export async function storeAsset(session: AuthoringSession, courseId: string, file: { filename: string; mediaType: string; bytes: Uint8Array; sha256?: string }): Promise<AssetRow> {
   const row: AssetRow = {
     id: session.newId("asset"),
     courseId,
     filename: file.filename,
     mediaType: file.mediaType,
     byteSize: file.bytes.byteLength,
-    sha256: await sha256Hex(file.bytes),
+    sha256: file.sha256 ?? (await sha256Hex(file.bytes)),
     createdBy: session.actor.sub,
     createdAt: timestamp(session),
   };
   await session.tx.insertAsset(row, file.bytes);
   return row;
 }
+
+/**
+ * decodeBase64, a slice at a time with pauses between: ten megabytes of base64 decoded in one call held
+ * the event loop for hundreds of milliseconds on a busy machine.
+ */
+export async function decodeBase64InSlices(text: string): Promise<Uint8Array> {
+  const compact = text.replace(/\s+/g, "");
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return decodeBase64(compact);
+  const padding = compact.endsWith("==") ? 2 : compact.endsWith("=") ? 1 : 0;
+  const bytes = new Uint8Array((compact.length / 4) * 3 - padding);
+  const slicer = new TimeSlicer();
+  // Whole quadruples per slice, so only the last one can carry padding.
+  for (let at = 0; at < compact.length; at += base64SliceCharacters) {
+    bytes.set(fromBase64(compact.slice(at, at + base64SliceCharacters)), (at / 4) * 3);
+    if (slicer.due()) await slicer.pause();
+  }
+  return bytes;
+}
+
+const base64SliceCharacters = 256 * 1024;
 
 /** Strict standard base64 (whitespace ignored); anything else names the field. */
 export function decodeBase64(text: string): Uint8Array {

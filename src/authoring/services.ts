@@ -24,6 +24,8 @@ export interface AuthoringServices {
   courseRows?: CourseRowsCache;
   /** Parsing and rendering off the request loop: worker threads in the service, this thread in harnesses. */
   heavyWork: CourseHeavyWork;
+  /** How long an unfinished chunked upload is kept (`UPLOAD_LIFETIME_SECONDS`); an hour unless told. */
+  uploadLifetimeMs?: number;
   /** Told, after a write committed, how many history bytes it stored (the rate limit charges them). */
   onBytesWritten?: (actorSub: string, bytes: number) => void;
 }

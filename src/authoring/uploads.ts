@@ -4,27 +4,40 @@
  * recognised exactly as upload_asset recognises a file. Until then nothing of it is an asset; a
  * cancelled, refused or abandoned upload is deleted with its chunks. Each upload belongs to the person
  * who began it: a chunk from anyone else, out of order, or beyond the declared size is refused.
+ *
+ * An open upload's declared size counts against the course owner's asset quota from begin_upload on,
+ * so unfinished uploads cannot park more than the quota allows; expired ones are swept on a timer
+ * (upload-sweeper.ts). Finishing checks the file's bytes between a read and the write, never inside a
+ * transaction, so a heavy file does not hold the store for anyone else.
  */
 import * as v from "valibot";
 import { openCourse } from "./access.ts";
-import { assetDocument, recogniseUpload, storeAsset, uploadAssetArguments, type AssetDocument } from "./assets.ts";
-import { timestamp, type AuthoringSession } from "./context.ts";
+import { assertMayAddAsset, assetDocument, checkFile, storeAsset, uploadAssetArguments, type AssetDocument, type CheckedFile } from "./assets.ts";
+import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { archivedCourse, invalidArgument, limitExceeded } from "./errors.ts";
 import { imageSize, type ImageSize } from "./image-size.ts";
+import { limitExceededError } from "./limits.ts";
+import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { expectedVersionField, idField, limits } from "./schemas/fields.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { UploadRow } from "../store/types.ts";
 import { fromBase64 } from "../bytes.ts";
+import { TimeSlicer } from "../codecs/event-loop.ts";
 
 export const uploadLimits = {
   /** Bytes per chunk (the last may be shorter); small enough for any host's message size. */
   chunkBytes: 256 * 1024,
   /** Unfinished uploads one person may have at once. */
   openPerPerson: 20,
-  /** An upload not finished within this time is deleted with its chunks. */
+  /** An upload not finished within this time is deleted with its chunks (UPLOAD_LIFETIME_SECONDS changes it). */
   lifetimeMs: 60 * 60 * 1000,
 } as const;
+
+/** How long this deployment keeps an unfinished upload. */
+export function uploadLifetimeMs(services: Pick<AuthoringServices, "uploadLifetimeMs">): number {
+  return services.uploadLifetimeMs ?? uploadLimits.lifetimeMs;
+}
 
 const uploadIdField = idField("upload");
 
@@ -68,22 +81,50 @@ function progressOf(row: UploadRow): UploadProgress {
   };
 }
 
-/** The upload when it is this person's and still open; an expired one is deleted on the way. */
-async function openUpload(session: AuthoringSession, uploadId: string): Promise<UploadRow> {
+/**
+ * The upload when it is this person's and still open. An expired one is as gone as a finished one; a
+ * write deletes it on the way, a read leaves it to the sweeper.
+ */
+async function openUpload(session: AuthoringSession, uploadId: string, mode: "read" | "write" = "write"): Promise<UploadRow> {
   const row = await session.tx.findUpload(uploadId);
-  const gone = () => new CourseAuthoringError("not_found", `uploadId: upload ${uploadId} was not found: it was finished, cancelled or expired (uploads last ${uploadLimits.lifetimeMs / 60_000} minutes). Begin it again.`, { field: "uploadId", uploadId });
+  const gone = () =>
+    new CourseAuthoringError("not_found", `uploadId: upload ${uploadId} was not found: it was finished, cancelled or expired (an upload not finished in time is deleted). Begin it again.`, {
+      field: "uploadId",
+      uploadId,
+    });
   if (!row) throw gone();
   if (row.ownerSub !== session.actor.sub) {
     throw new CourseAuthoringError("forbidden", `uploadId: upload ${uploadId} was begun by another person; only they can send, finish or cancel it.`, { field: "uploadId", uploadId });
   }
   if (row.expiresAt < timestamp(session)) {
-    await session.tx.deleteUpload(uploadId);
+    if (mode === "write") await session.tx.deleteUpload(uploadId);
     throw gone();
   }
   return row;
 }
 
-export async function beginUpload(session: AuthoringSession, args: v.InferOutput<typeof beginUploadArguments>): Promise<UploadProgress> {
+/**
+ * The course owner's asset quota covers the assets stored and the declared bytes of every unfinished
+ * upload into their courses, so parking uploads cannot hold more than the quota. The refusal names the
+ * three figures.
+ */
+async function assertQuotaAllows(session: AuthoringSession, courseOwnerSub: string, filename: string, byteSize: number, now: string): Promise<void> {
+  const limit = session.limits.userAssetBytes;
+  const used = (await session.tx.ownerUsage(courseOwnerSub)).assetBytes;
+  const open = await session.tx.openUploadBytes(courseOwnerSub, now);
+  if (used + open + byteSize <= limit) return;
+  const refusal = limitExceededError(
+    "userAssetBytes",
+    limit,
+    courseOwnerSub,
+    used + open,
+    byteSize,
+    ` Current use is ${used} bytes of stored assets and ${open} bytes declared by unfinished uploads (finish or cancel them, or wait for them to expire); ${filename} would add ${byteSize} bytes to the limit of ${limit} bytes.`,
+  );
+  throw new CourseAuthoringError(refusal.code, refusal.message, { ...refusal.details, field: "byteSize", usedBytes: used, openUploadBytes: open });
+}
+
+export async function beginUpload(session: AuthoringSession, args: v.InferOutput<typeof beginUploadArguments>, lifetimeMs: number = uploadLimits.lifetimeMs): Promise<UploadProgress> {
   const { course } = await openCourse(session, args.courseId, "edit");
   if (course.status === "archived") throw archivedCourse(course.id);
   if (args.byteSize > limits.assetBytes) {
@@ -97,6 +138,7 @@ export async function beginUpload(session: AuthoringSession, args: v.InferOutput
   if ((await session.tx.countUploads(session.actor.sub)) >= uploadLimits.openPerPerson) {
     throw limitExceeded("uploadId", `you have ${uploadLimits.openPerPerson} unfinished uploads; finish or cancel one before beginning another`, { limit: uploadLimits.openPerPerson });
   }
+  await assertQuotaAllows(session, course.ownerSub, args.filename, args.byteSize, now);
   const row: UploadRow = {
     uploadId: session.newId("upload"),
     ownerSub: session.actor.sub,
@@ -108,7 +150,7 @@ export async function beginUpload(session: AuthoringSession, args: v.InferOutput
     chunksReceived: 0,
     bytesReceived: 0,
     createdAt: now,
-    expiresAt: new Date(Date.parse(now) + uploadLimits.lifetimeMs).toISOString(),
+    expiresAt: new Date(Date.parse(now) + lifetimeMs).toISOString(),
   };
   await session.tx.insertUpload(row);
   return progressOf(row);
@@ -150,9 +192,9 @@ export type FinishedUpload = {
   image?: ImageSize;
 };
 
-/** Assembles the chunks, recognises the file as upload_asset would and stores it as an asset. */
-export async function finishUpload(session: AuthoringSession, args: v.InferOutput<typeof finishUploadArguments>): Promise<FinishedUpload> {
-  const row = await openUpload(session, args.uploadId);
+/** A complete upload's row and chunks, read in one short read transaction; a course that cannot take it fails here, before any check. */
+async function readCompleteUpload(session: AuthoringSession, uploadId: string, expectedVersion: number | undefined): Promise<{ row: UploadRow; chunks: string[] }> {
+  const row = await openUpload(session, uploadId, "read");
   if (row.bytesReceived !== row.byteSize) {
     throw new CourseAuthoringError(
       "invalid_state",
@@ -160,27 +202,51 @@ export async function finishUpload(session: AuthoringSession, args: v.InferOutpu
       { field: "uploadId", bytesReceived: row.bytesReceived, byteSize: row.byteSize },
     );
   }
+  await assertMayAddAsset(session, row.courseId, expectedVersion);
+  return { row, chunks: await session.tx.readUploadChunks(row.uploadId) };
+}
+
+/** The whole file from its chunks, recognised as upload_asset recognises a file; a refusal names the file. */
+async function checkUploadedFile(row: UploadRow, chunks: string[]): Promise<CheckedFile> {
   const bytes = new Uint8Array(row.byteSize);
+  const slicer = new TimeSlicer();
   let at = 0;
-  for (const chunk of await session.tx.readUploadChunks(row.uploadId)) {
+  for (const chunk of chunks) {
     const part = fromBase64(chunk);
     bytes.set(part, at);
     at += part.byteLength;
+    if (slicer.due()) await slicer.pause();
   }
-  let type: Awaited<ReturnType<typeof recogniseUpload>>;
   try {
-    type = await recogniseUpload(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
+    return await checkFile(bytes, { filename: row.filename, mediaType: row.mediaType }, "uploadId");
   } catch (error) {
     if (error instanceof CourseAuthoringError) throw new CourseAuthoringError(error.code, `${row.filename}: ${error.message}`, { ...error.details, filename: row.filename });
     throw error;
   }
-  const edit = await beginCourseEdit(session, row.courseId, args.expectedVersion);
-  const asset = await storeAsset(session, edit.course.id, { filename: row.filename, mediaType: type.mediaType, bytes });
-  edit.addedAssetBytes += asset.byteSize;
-  await session.tx.deleteUpload(row.uploadId);
-  const committed = await commitCourseEdit(edit, "finish_upload", `Uploaded asset ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) from the files view`, { always: true });
-  const size = imageSize(bytes, type.mediaType);
-  return { courseId: edit.course.id, version: committed.version, asset: assetDocument(asset), ...(size ? { image: size } : {}) };
+}
+
+/**
+ * Assembles the chunks, recognises the file as upload_asset would and stores it as an asset: the chunks
+ * are read in one read, the bytes checked outside any transaction, and the write only stores the result
+ * (the upload must still be there, unchanged, and the course still editable).
+ */
+export async function finishUpload(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof finishUploadArguments>): Promise<FinishedUpload> {
+  const { row, chunks } = await readAs(services, actor, (session) => readCompleteUpload(session, args.uploadId, args.expectedVersion));
+  const file = await checkUploadedFile(row, chunks);
+  const size = imageSize(file.bytes, file.mediaType);
+  return writeAs(services, actor, async (session) => {
+    const current = await openUpload(session, row.uploadId);
+    if (current.createdAt !== row.createdAt || current.bytesReceived !== row.bytesReceived) {
+      throw new CourseAuthoringError("conflict", `uploadId: upload ${row.uploadId} changed while it was being checked; finish it again.`, { field: "uploadId" });
+    }
+    const edit = await beginCourseEdit(session, row.courseId, args.expectedVersion);
+    // Deleted first, so the asset can take the pages its chunks held.
+    await session.tx.deleteUpload(row.uploadId);
+    const asset = await storeAsset(session, edit.course.id, file);
+    edit.addedAssetBytes += asset.byteSize;
+    const committed = await commitCourseEdit(edit, "finish_upload", `Uploaded asset ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) from the files view`, { always: true });
+    return { courseId: edit.course.id, version: committed.version, asset: assetDocument(asset), ...(size ? { image: size } : {}) };
+  });
 }
 
 export async function cancelUpload(session: AuthoringSession, args: v.InferOutput<typeof cancelUploadArguments>): Promise<{ uploadId: string; cancelled: true }> {

@@ -23,3 +23,32 @@ export class WorkSlicer {
     await yieldToEventLoop();
   }
 }
+
+/**
+ * Yields once `budgetMs` of work has passed since the last yield. For loops whose units cost anything
+ * from nothing to a millisecond (a PDF's objects, each maybe a stream to inflate): a count of units
+ * cannot bound the time between yields, the clock can. Reading it costs well under a microsecond, and
+ * `due()` is synchronous, so a hot loop awaits only when it actually yields:
+ * `if (slicer.due()) await slicer.pause();`
+ */
+export class TimeSlicer {
+  private since = performance.now();
+
+  constructor(private readonly budgetMs = 10) {}
+
+  /** Whether the budget is spent and the loop should `pause()`. */
+  due(): boolean {
+    return performance.now() - this.since >= this.budgetMs;
+  }
+
+  /** Yields to the event loop and starts a new budget. */
+  async pause(): Promise<void> {
+    await yieldToEventLoop();
+    this.since = performance.now();
+  }
+
+  /** Resolves at once, or after a yield when the budget is spent. */
+  async check(): Promise<void> {
+    if (this.due()) await this.pause();
+  }
+}

@@ -10,11 +10,13 @@
  * page (a destination, or a `/GoTo` action). Links a reader clicks (`/URI` in an annotation) are kept.
  * A PDF whose object streams cannot be inflated within the limits cannot be checked, so it is refused.
  *
- * Time is linear in the file (every search moves forward), and the text is read in slices with a
- * yield to the event loop between them.
+ * Time is linear in the file (every search moves forward), and one clock (`TimeSlicer`) paces the
+ * whole scan: matches, objects, object streams and their inflation yield to the event loop whenever
+ * 10 ms of work have passed, however small or many the pieces (400,000 tiny objects, or 10,000 tiny
+ * object streams, each cost little but together held the loop for seconds between count-based yields).
  */
 import { inflateBounded } from "./inflate.ts";
-import { yieldToEventLoop } from "./event-loop.ts";
+import { TimeSlicer } from "./event-loop.ts";
 
 export const pdfScanLimits = {
   /** Object streams inflated per file. */
@@ -55,68 +57,145 @@ export function decodePdfName(raw: string): string {
   return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
 }
 
-/** Matches handled between yields, whatever the slice: a file can be nothing but matches. */
-const matchesPerTurn = 2048;
-
-/** Each match of the global `pattern` in `text`, read slice by slice with a yield between slices and every few thousand matches. */
-async function* matchesOf(text: string, pattern: RegExp): AsyncGenerator<RegExpMatchArray & { at: number }> {
-  let count = 0;
+/**
+ * Calls `visit` for each match of the global `pattern` in `text`, read slice by slice, pausing whenever
+ * the scan's time budget is spent; `visit` returning false stops the scan. A plain loop, not an async
+ * generator: a file can be nothing but matches, and a promise per match is work the collector pays for.
+ */
+async function eachMatch(text: string, shared: RegExp, slicer: TimeSlicer, visit: (match: RegExpExecArray, at: number) => boolean | void): Promise<void> {
+  // A copy of its own: scans of two uploads interleave at their pauses, and `lastIndex` is the regex's state.
+  const pattern = new RegExp(shared.source, shared.flags);
   for (let start = 0; start < text.length; start += sliceLength) {
-    for (const match of text.slice(start, start + sliceLength + sliceOverlap).matchAll(pattern)) {
-      const index = match.index ?? 0;
-      if (index >= sliceLength) break;
-      yield Object.assign(match, { at: start + index });
-      if (++count % matchesPerTurn === 0) await yieldToEventLoop();
+    const slice = text.slice(start, start + sliceLength + sliceOverlap);
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(slice); match !== null; match = pattern.exec(slice)) {
+      if (match.index >= sliceLength) break;
+      if (visit(match, start + match.index) === false) return;
+      if (match[0].length === 0) pattern.lastIndex += 1;
+      if (slicer.due()) await slicer.pause();
     }
-    if (start + sliceLength < text.length) await yieldToEventLoop();
+    if (slicer.due()) await slicer.pause();
   }
 }
+
+/**
+ * The bytes as text, one character per byte so that an index in one is the same place in the other:
+ * ASCII as itself, every byte above 0x7F as "~". Only ASCII means anything to the scan (names,
+ * keywords, delimiters); a high byte is a plain name character, as "~" is. Decoding bytes above 0x7F
+ * (latin1, which decoders read as windows-1252) cost hundreds of milliseconds per 10 MB in one
+ * uninterruptible call; pure ASCII becomes a string by copying, and the mapping pauses as it goes.
+ */
+async function textOf(bytes: Uint8Array, slicer: TimeSlicer): Promise<string> {
+  const ascii = new Uint8Array(bytes.length);
+  for (let at = 0; at < bytes.length; at += textPieceBytes) {
+    const end = Math.min(bytes.length, at + textPieceBytes);
+    for (let index = at; index < end; index++) {
+      const byte = bytes[index] ?? 0;
+      ascii[index] = byte < 0x80 ? byte : 0x7e;
+    }
+    if (slicer.due()) await slicer.pause();
+  }
+  return Buffer.from(ascii.buffer, ascii.byteOffset, ascii.byteLength).toString("latin1");
+}
+
+const textPieceBytes = 256 * 1024;
 
 interface NameScan {
   /** Why the text is refused, or null. */
   refused: string | null;
-  /** Where the value of each /OpenAction begins. */
+  /** Where the value of each /OpenAction begins: the first few past the limit, enough to know it was passed. */
   openActions: number[];
+  /** How many /OpenAction names there were in all. */
+  openActionCount: number;
 }
 
-async function scanNames(text: string): Promise<NameScan> {
-  const openActions: number[] = [];
-  for await (const match of matchesOf(text, suspectNames)) {
+async function scanNames(text: string, slicer: TimeSlicer): Promise<NameScan> {
+  const scan: NameScan = { refused: null, openActions: [], openActionCount: 0 };
+  await eachMatch(text, suspectNames, slicer, (match, at) => {
     const name = decodePdfName(match[1] ?? "");
     const why = refusedNames[name];
-    if (why) return { refused: `(/${name}): it holds ${why}`, openActions };
-    if (name === "OpenAction") openActions.push(match.at + match[0].length);
-  }
-  return { refused: null, openActions };
+    if (why) {
+      scan.refused = `(/${name}): it holds ${why}`;
+      return false;
+    }
+    if (name !== "OpenAction") return;
+    scan.openActionCount += 1;
+    if (scan.openActions.length <= pdfScanLimits.openActions) scan.openActions.push(at + match[0].length);
+  });
+  return scan;
 }
 
 /** Why the PDF is refused, as "(/Name): what it does", or null when it only displays. */
 export async function activePdfContent(bytes: Uint8Array): Promise<string | null> {
-  const text = new TextDecoder("latin1").decode(bytes);
-  const outside = await scanNames(text);
+  const slicer = new TimeSlicer();
+  const text = await textOf(bytes, slicer);
+  const outside = await scanNames(text, slicer);
   if (outside.refused) return outside.refused;
-  const streams = await objectStreams(bytes, text);
+  const streams = await objectStreams(bytes, text, slicer);
   if (typeof streams === "string") return streams;
   const openActions = outside.openActions.map((at) => ({ source: text, at }));
-  for (const decoded of streams.texts) {
-    const inside = await scanNames(decoded);
+  let openActionCount = outside.openActionCount;
+  for (const stream of streams.streams) {
+    const inside = await scanNames(stream.decoded, slicer);
     if (inside.refused) return `${inside.refused}, inside a compressed object stream`;
-    openActions.push(...inside.openActions.map((at) => ({ source: decoded, at })));
+    openActionCount += inside.openActionCount;
+    if (openActions.length <= pdfScanLimits.openActions) openActions.push(...inside.openActions.map((at) => ({ source: stream.decoded, at })));
   }
-  if (openActions.length > pdfScanLimits.openActions) return `(/OpenAction): it names more than ${pdfScanLimits.openActions} actions to run as it opens`;
-  for (const { source, at } of openActions) {
-    const problem = openActionProblem(source.slice(at, at + 4096).trimStart(), text, streams);
+  if (openActionCount > pdfScanLimits.openActions) return `(/OpenAction): it names more than ${pdfScanLimits.openActions} actions to run as it opens`;
+  const values = openActions.map(({ source, at }) => source.slice(at, at + 4096).trimStart());
+  const referenced = await referencedObjects(values, text, streams, slicer);
+  for (const value of values) {
+    const problem = openActionProblem(value, referenced);
     if (problem) return problem;
   }
   return null;
 }
 
-/** What the object streams hold: their whole text, and each object by number. */
+/** One object stream: its decoded text and where its objects begin (`/N` objects, offsets from `/First`). */
+interface ObjectStream {
+  decoded: string;
+  count: number;
+  first: number;
+}
+
+/**
+ * What the object streams hold, and where each "N G obj" of the file itself begins its body, as three
+ * parallel lists. Plain lists of numbers, not a map keyed by "N G": a file of 400,000 objects made such a
+ * map stop the process for hundreds of milliseconds as it grew, and only the few objects an /OpenAction
+ * names are ever looked up (`referencedObjects`).
+ */
 interface ObjectStreams {
-  texts: string[];
-  objects: Map<string, string>;
-  /** Where each "N G obj" of the file itself begins its body, by "N G" (the last definition wins). */
-  bodies: Map<string, number>;
+  streams: ObjectStream[];
+  headers: { bodies: number[]; numbers: number[]; generations: number[] };
+}
+
+const reference = /^(\d+)\s+(\d+)\s+R\b/;
+
+/**
+ * The objects the /OpenAction values refer to ("N G R"), by "N G": the body in the file itself (the
+ * last definition wins) or, failing that, the object of that number in an object stream. One pass over
+ * the headers and, only when a reference is left, one over the streams' object lists.
+ */
+async function referencedObjects(values: string[], text: string, streams: ObjectStreams, slicer: TimeSlicer): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const wanted = new Set(values.map((value) => reference.exec(value)).flatMap((match) => (match ? [`${match[1]} ${match[2]}`] : [])));
+  if (wanted.size === 0) return found;
+  const wantedNumbers = new Set([...wanted].map((key) => Number(key.split(" ")[0])));
+  const { bodies, numbers, generations } = streams.headers;
+  for (let index = 0; index < bodies.length; index++) {
+    if (!wantedNumbers.has(numbers[index] ?? -1)) continue;
+    const key = `${numbers[index]} ${generations[index]}`;
+    if (wanted.has(key)) found.set(key, text.slice(bodies[index], (bodies[index] ?? 0) + 4096).trimStart());
+  }
+  const inStreams = new Map<number, string>();
+  for (const stream of streams.streams) {
+    await indexWantedObjects(stream, wantedNumbers, inStreams, slicer);
+  }
+  for (const key of wanted) {
+    const body = inStreams.get(Number(key.split(" ")[0]));
+    if (!found.has(key) && body !== undefined) found.set(key, body);
+  }
+  return found;
 }
 
 /**
@@ -142,21 +221,20 @@ function forwardFinder(text: string, word: string, skip?: (at: number) => boolea
  * character per byte, so an index in one is the same place in the other. Every "N G obj" is looked at
  * (even one inside another stream's data: a reader may reach it through the cross-reference table).
  */
-async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStreams | string> {
-  const texts: string[] = [];
-  const objects = new Map<string, string>();
-  const bodies = new Map<string, number>();
-  const starts: number[] = [];
-  for await (const match of matchesOf(text, objectHeader)) {
-    const body = match.at + match[0].length;
-    starts.push(body);
-    bodies.set(`${match[1]} ${match[2]}`, body);
-  }
+async function objectStreams(bytes: Uint8Array, text: string, slicer: TimeSlicer): Promise<ObjectStreams | string> {
+  const streams: ObjectStream[] = [];
+  const headers: ObjectStreams["headers"] = { bodies: [], numbers: [], generations: [] };
+  const starts = headers.bodies;
+  await eachMatch(text, objectHeader, slicer, (match, at) => {
+    headers.bodies.push(at + match[0].length);
+    headers.numbers.push(Number(match[1]));
+    headers.generations.push(Number(match[2]));
+  });
   const nextStream = forwardFinder(text, "stream", (at) => text.startsWith("endstream", at - 3));
   const nextEnd = forwardFinder(text, "endstream");
   let budget: number = pdfScanLimits.inflatedBytes;
   for (const [index, body] of starts.entries()) {
-    if (index % 4096 === 4095) await yieldToEventLoop();
+    if (slicer.due()) await slicer.pause();
     const keyword = nextStream(body);
     if (keyword < 0) break;
     if (keyword >= (starts[index + 1] ?? text.length)) continue;
@@ -165,7 +243,7 @@ async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStr
     if (dataStart < 0) continue;
     const dictionary = text.slice(body, keyword).replace(namePattern, (_, raw: string) => `/${decodePdfName(raw)}`);
     if (!/\/Type\s*\/ObjStm\b/.test(dictionary)) continue;
-    if (texts.length >= pdfScanLimits.objectStreams) return `(/ObjStm): it has more than ${pdfScanLimits.objectStreams} object streams, more than can be checked`;
+    if (streams.length >= pdfScanLimits.objectStreams) return `(/ObjStm): it has more than ${pdfScanLimits.objectStreams} object streams, more than can be checked`;
     const filters = [...(/\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]]+)/.exec(dictionary)?.[1] ?? "").matchAll(/\/([^\s/<>[\]]+)/g)].map((match) => match[1]);
     const end = nextEnd(dataStart);
     if (end < 0) return "(/ObjStm): an object stream has no end, so it cannot be checked";
@@ -180,25 +258,29 @@ async function objectStreams(bytes: Uint8Array, text: string): Promise<ObjectStr
       if (outcome.kind === "damaged") return `(/ObjStm): an object stream does not inflate (${outcome.reason}), so it cannot be checked`;
       if (outcome.kind === "limit") return `(/ObjStm): its object streams inflate to more than ${outcome.limit === "maxBytes" ? `${pdfScanLimits.inflatedBytes} bytes` : `${pdfScanLimits.ratio}:1`}, more than can be checked`;
       budget -= outcome.bytes.length;
-      decoded = new TextDecoder("latin1").decode(outcome.bytes);
+      decoded = await textOf(outcome.bytes, slicer);
     }
-    texts.push(decoded);
-    indexObjects(dictionary, decoded, objects);
+    streams.push({ decoded, count: Number(/\/N\s+(\d+)/.exec(dictionary)?.[1] ?? 0), first: Number(/\/First\s+(\d+)/.exec(dictionary)?.[1] ?? 0) });
   }
-  return { texts, objects, bodies };
+  return { streams, headers };
 }
 
-/** An object stream starts with pairs "number offset", offsets counted from /First. */
-function indexObjects(dictionary: string, decoded: string, objects: Map<string, string>): void {
-  const count = Number(/\/N\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
-  const first = Number(/\/First\s+(\d+)/.exec(dictionary)?.[1] ?? 0);
-  const pairs = decoded.slice(0, first).trim().split(/\s+/).map(Number);
+/** An object stream starts with pairs "number offset", offsets counted from /First; the wanted objects go in `objects` (a later stream's wins). */
+async function indexWantedObjects({ decoded, count, first }: ObjectStream, wanted: ReadonlySet<number>, objects: Map<number, string>, slicer: TimeSlicer): Promise<void> {
+  // Read token by token with pauses, and no further than /N needs: one stream's list can be megabytes long.
+  const header = decoded.slice(0, first);
+  const token = /\S+/g;
+  const pairs: number[] = [];
+  for (let match = token.exec(header); match !== null && pairs.length < count * 2 + 2; match = token.exec(header)) {
+    pairs.push(Number(match[0]));
+    if (slicer.due()) await slicer.pause();
+  }
   for (let index = 0; index < Math.min(count, pairs.length / 2); index++) {
     const number = pairs[index * 2];
     const offset = pairs[index * 2 + 1];
     const next = index + 1 < count ? pairs[index * 2 + 3] : undefined;
-    if (number === undefined || offset === undefined || Number.isNaN(number) || Number.isNaN(offset)) continue;
-    objects.set(String(number), decoded.slice(first + offset, next === undefined || Number.isNaN(next) ? decoded.length : first + next).trim());
+    if (number === undefined || offset === undefined || Number.isNaN(number) || Number.isNaN(offset) || !wanted.has(number)) continue;
+    objects.set(number, decoded.slice(first + offset, next === undefined || Number.isNaN(next) ? decoded.length : first + next).trim());
   }
 }
 
@@ -211,13 +293,12 @@ function trimEndOfLine(data: Uint8Array): Uint8Array {
 }
 
 /** An /OpenAction may show a page (a destination array, or a /GoTo action); anything else is refused. */
-function openActionProblem(value: string, text: string, streams: ObjectStreams): string | null {
+function openActionProblem(value: string, referenced: ReadonlyMap<string, string>): string | null {
   if (value.startsWith("[")) return null;
   if (value.startsWith("<<")) return actionDictionaryProblem(value);
-  const reference = /^(\d+)\s+(\d+)\s+R\b/.exec(value);
-  if (!reference) return "(/OpenAction): it opens with an action that cannot be read";
-  const at = streams.bodies.get(`${reference[1]} ${reference[2]}`);
-  const body = at !== undefined ? text.slice(at, at + 4096).trimStart() : streams.objects.get(reference[1] ?? "");
+  const target = reference.exec(value);
+  if (!target) return "(/OpenAction): it opens with an action that cannot be read";
+  const body = referenced.get(`${target[1]} ${target[2]}`);
   if (body === undefined) return "(/OpenAction): it opens with an action in an object this service cannot find";
   return body.startsWith("[") ? null : body.startsWith("<<") ? actionDictionaryProblem(body) : "(/OpenAction): it opens with an action that cannot be read";
 }

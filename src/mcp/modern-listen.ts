@@ -36,19 +36,82 @@ export interface ModernListenDeps {
   records?: SessionRecordStore;
   /** Milliseconds between SSE comment frames that keep an idle stream open. */
   keepAliveMs?: number;
+  /** Streams one user may hold open on this replica (`MCP_MAX_LISTEN_STREAMS_PER_USER`, at most 100). */
+  maxStreamsPerUser: number;
 }
 
 const encoder = new TextEncoder();
 const sseHeaders = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" };
 
+/**
+ * Open streams counted per user, as sessions are: each holds a connection, a keep-alive timer and shared
+ * records, so one user must not open them without end. A slot is taken before any await, so requests
+ * arriving together cannot all pass the check, and given back exactly once when the stream ends or its
+ * opening fails.
+ */
+function streamSlots(maxPerUser: number) {
+  const openPerUser = new Map<string, number>();
+  return {
+    /** A release function, or undefined when the user already holds `maxPerUser` streams. */
+    take(sub: string): (() => void) | undefined {
+      const current = openPerUser.get(sub) ?? 0;
+      if (current >= maxPerUser) return undefined;
+      openPerUser.set(sub, current + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (openPerUser.get(sub) ?? 1) - 1;
+        if (left <= 0) openPerUser.delete(sub);
+        else openPerUser.set(sub, left);
+      };
+    },
+  };
+}
+
+const refuse = (id: JSONRPCRequest["id"], code: number, message: string, data?: unknown) =>
+  Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+
+/**
+ * Runs `open` holding one of the user's slots, or refuses as 2026-07-28 refuses a task beyond its cap
+ * (`-32600`, `limit_exceeded`). An answer that is not a stream gives its slot back at once.
+ */
+async function withStreamSlot(
+  slots: ReturnType<typeof streamSlots>,
+  max: number,
+  message: JSONRPCRequest,
+  user: CallerIdentity,
+  open: (release: () => void) => Promise<Response>,
+): Promise<Response> {
+  const release = slots.take(user.sub);
+  if (!release) {
+    return refuse(
+      message.id,
+      ProtocolErrorCode.InvalidRequest,
+      `limit_exceeded: you already have ${max} subscriptions/listen streams open (at most ${max} per user, MCP_MAX_LISTEN_STREAMS_PER_USER); close one, or watch more resources on one stream, before opening another`,
+      { code: "limit_exceeded", limit: max, current: max, setting: "MCP_MAX_LISTEN_STREAMS_PER_USER" },
+    );
+  }
+  try {
+    const response = await open(release);
+    if (!response.headers.get("Content-Type")?.startsWith("text/event-stream")) release();
+    return response;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
 export function createModernListen(deps: ModernListenDeps) {
   const open = new Set<() => void>();
   const keepAliveMs = deps.keepAliveMs ?? 15_000;
+  const maxStreamsPerUser = deps.maxStreamsPerUser;
+  const slots = streamSlots(maxStreamsPerUser);
 
-  const refuse = (id: JSONRPCRequest["id"], code: number, message: string, data?: unknown) =>
-    Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+  /** Opens the stream holding one of the user's slots. */
+  const listen = (message: JSONRPCRequest, user: CallerIdentity) => withStreamSlot(slots, maxStreamsPerUser, message, user, (release) => openStream(message, user, release));
 
-  async function listen(message: JSONRPCRequest, user: CallerIdentity): Promise<Response> {
+  async function openStream(message: JSONRPCRequest, user: CallerIdentity, release: () => void): Promise<Response> {
     const id = message.id;
     const filter = (message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications;
     const requested = filter?.resourceSubscriptions ?? [];
@@ -106,6 +169,7 @@ export function createModernListen(deps: ModernListenDeps) {
           clearInterval(keepAlive);
           stopWatching();
           forget();
+          release();
           open.delete(closeGracefully);
           if (graceful) {
             controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } })}\n\n`));

@@ -315,10 +315,13 @@ export interface StoreTransaction extends TaskRecordStatements {
   insertUpload(row: UploadRow): Promise<void>;
   findUpload(uploadId: string): Promise<UploadRow | undefined>;
   countUploads(ownerSub: string): Promise<number>;
+  /** Declared bytes of the unexpired uploads into the courses `courseOwnerSub` owns. */
+  openUploadBytes(courseOwnerSub: string, now: string): Promise<number>;
   /** Stores chunk `index` only when it is the next one expected; false otherwise. */
   appendUploadChunk(uploadId: string, index: number, base64: string, bytes: number): Promise<boolean>;
   readUploadChunks(uploadId: string): Promise<string[]>;
   deleteUpload(uploadId: string): Promise<void>;
+  /** Deletes the uploads that expired before `now` with their chunks (their space is reclaimed); returns how many. */
   deleteExpiredUploads(now: string): Promise<number>;
 
   insertComment(row: CommentRow): Promise<void>;

@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { assetSchema, listAssets, listAssetsArguments, uploadAsset, uploadAssetArguments } from "../../authoring/assets.ts";
-import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
+import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
 import { filesViewUri } from "../apps/files-view.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
@@ -22,7 +22,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
   output: v.object({ courseId: v.string(), version: v.number(), asset: assetSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
-    const result = await writeAs(services, user, (session) => uploadAsset(session, args));
+    const result = await uploadAsset(services, user, args);
     const asset = result.asset;
     return {
       structuredContent: result,

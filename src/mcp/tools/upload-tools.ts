@@ -15,6 +15,7 @@ import {
   finishUploadArguments as finishArguments,
   uploadChunk,
   uploadChunkArguments,
+  uploadLifetimeMs,
   type UploadProgress,
 } from "../../authoring/uploads.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
@@ -38,7 +39,7 @@ const beginUploadTool = defineTool<AuthoringServices, typeof beginUploadArgument
   annotations: appAnnotations,
   meta: appOnly,
   async handler(args, { user, services }) {
-    const progress = await writeAs(services, user, (session) => beginUpload(session, args));
+    const progress = await writeAs(services, user, (session) => beginUpload(session, args, uploadLifetimeMs(services)));
     return { structuredContent: progressOf(progress), summary: `Upload ${progress.uploadId} of ${progress.filename}: send ${progress.chunkCount} chunk(s) of ${progress.chunkBytes} bytes.` };
   },
 });
@@ -81,7 +82,7 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
       return { structuredContent: {}, summary: `Cancelled upload ${cancelled.uploadId}; nothing of it was kept.` };
     }
     try {
-      const finished = await writeAs(services, user, (session) => finishUpload(session, args));
+      const finished = await finishUpload(services, user, args);
       const { asset } = finished;
       const size = finished.image ? `, ${finished.image.width}×${finished.image.height} px` : "";
       return {

@@ -2,7 +2,8 @@
  * Chunked upload sessions for both stores: one row per upload (who, which course, the file's declared
  * name and size, how many chunks arrived) and its chunks as base64 text (portable across SQLite and
  * PostgreSQL). A chunk is accepted only as the next one in order, by a single conditional update, so two
- * racing sends of one chunk cannot both land. Finishing, cancelling or expiring deletes both.
+ * racing sends of one chunk cannot both land. Finishing, cancelling or expiring deletes both, and the
+ * store may then give the chunks' space back to the file system (`reclaimFreedSpace`).
  */
 import type { UploadRow } from "../types.ts";
 import type { SqlRecord } from "./statements.ts";
@@ -51,6 +52,18 @@ export abstract class SqlUploadRecords extends SqlTaskRecords {
     return record ? uploadFromRecord(record) : undefined;
   }
 
+  /**
+   * Bytes declared by the unfinished, unexpired uploads into the courses `courseOwnerSub` owns: they
+   * become that owner's assets when finished, so they count against the owner's asset quota already.
+   */
+  async openUploadBytes(courseOwnerSub: string, now: string): Promise<number> {
+    const record = await this.get(
+      "SELECT COALESCE(SUM(byte_size), 0) AS bytes FROM uploads WHERE expires_at >= ? AND course_id IN (SELECT id FROM courses WHERE owner_sub = ?)",
+      [now, courseOwnerSub],
+    );
+    return Number(record?.bytes ?? 0);
+  }
+
   async countUploads(ownerSub: string): Promise<number> {
     const record = await this.get("SELECT COUNT(*) AS count FROM uploads WHERE owner_sub = ?", [ownerSub]);
     return Number(record?.count ?? 0);
@@ -73,13 +86,23 @@ export abstract class SqlUploadRecords extends SqlTaskRecords {
   }
 
   async deleteUpload(uploadId: string): Promise<void> {
-    await this.run("DELETE FROM upload_chunks WHERE upload_id = ?", [uploadId]);
+    const chunks = await this.run("DELETE FROM upload_chunks WHERE upload_id = ?", [uploadId]);
     await this.run("DELETE FROM uploads WHERE upload_id = ?", [uploadId]);
+    if (chunks > 0) await this.reclaimFreedSpace();
   }
 
   /** Removes uploads that were never finished in time, with their chunks; returns how many. */
   async deleteExpiredUploads(now: string): Promise<number> {
-    await this.run("DELETE FROM upload_chunks WHERE upload_id IN (SELECT upload_id FROM uploads WHERE expires_at < ?)", [now]);
-    return Number(await this.run("DELETE FROM uploads WHERE expires_at < ?", [now]));
+    const chunks = await this.run("DELETE FROM upload_chunks WHERE upload_id IN (SELECT upload_id FROM uploads WHERE expires_at < ?)", [now]);
+    const uploads = Number(await this.run("DELETE FROM uploads WHERE expires_at < ?", [now]));
+    if (chunks > 0) await this.reclaimFreedSpace();
+    return uploads;
   }
+
+  /**
+   * Gives the pages deleted chunks held back to the file system, where the store keeps freed pages for
+   * itself otherwise (SQLite): a user's abandoned megabytes must not stay on disk. Nothing by default:
+   * PostgreSQL's autovacuum reuses the space.
+   */
+  protected async reclaimFreedSpace(): Promise<void> {}
 }

@@ -39,5 +39,25 @@ function prepare(database: Database): void {
   database.run("PRAGMA journal_mode = WAL");
   database.run("PRAGMA synchronous = NORMAL");
   database.run("PRAGMA foreign_keys = ON");
+  useIncrementalVacuum(database);
   applyMigrations(database);
+}
+
+/**
+ * Deleted rows (swept upload chunks above all) leave free pages SQLite keeps for itself; with
+ * incremental auto-vacuum the store hands them back to the file system when it deletes chunks
+ * (`PRAGMA incremental_vacuum`). A new file takes the mode at once; a file made before it is rebuilt once
+ * by VACUUM (which needs free disk space of about the file's size, and runs only this one time).
+ */
+function useIncrementalVacuum(database: Database): void {
+  const incremental = 2;
+  const mode = database.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum;
+  if (mode === incremental) return;
+  database.run("PRAGMA auto_vacuum = INCREMENTAL");
+  try {
+    database.run("VACUUM");
+  } catch {
+    // Another process holds the file busy (a backup reading it): serving matters more than reclaiming
+    // space, and the next start tries again. Until then incremental_vacuum does nothing.
+  }
 }

@@ -134,6 +134,14 @@ class SqliteTransaction extends SqlTransaction {
     return this.statement(sql).run(...(bindings as SQLQueryBindings[])).changes;
   }
 
+  /**
+   * The database uses incremental auto-vacuum (open.ts): freed pages are moved to the end of the file
+   * and cut off within this transaction, so swept chunks leave the file smaller, not full of free pages.
+   */
+  protected override async reclaimFreedSpace(): Promise<void> {
+    this.statement("PRAGMA incremental_vacuum").run();
+  }
+
   override async find<K extends EntityKind>(kind: K, id: string): Promise<EntityRows[K] | undefined> {
     if (kind !== "course" || this.readingSince !== this.memo.generation) return super.find(kind, id);
     const known = this.memo.get(id);
