@@ -50,7 +50,10 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
     const char = text[index] as string;
     if (char === "\n" || (char === "\\" && text[index + 1] === "\n")) {
       // Trailing spaces (a hard break), the newlines, then the next line's block marker.
-      const trailing = /[ \t]*$/.exec(buffer)?.[0] ?? "";
+      // Read backwards: /[ \t]*$/ rescans a long run of spaces inside the line from each of them.
+      let trailingStart = buffer.length;
+      while (trailingStart > 0 && (buffer[trailingStart - 1] === " " || buffer[trailingStart - 1] === "\t")) trailingStart--;
+      const trailing = buffer.slice(trailingStart);
       buffer = buffer.slice(0, buffer.length - trailing.length);
       const breakRun = /^\\?(?:\n[ \t]*)+/.exec(rest)?.[0] ?? "\n";
       const marker = lineStartMarker.exec(text.slice(index + breakRun.length))?.[0] ?? "";
