@@ -10,6 +10,8 @@ import { describe, expect, test } from "bun:test";
 import { svgStart } from "../src/authoring/media-types.ts";
 import { safeFileStem } from "../src/authoring/asset-names.ts";
 import { segmentMarkdown } from "../src/authoring/translation/inline-codes.ts";
+import { markdownLines } from "../src/export/formats/review-copy/block-lines.ts";
+import { linksAsWords, picturesAsWords, withoutSingleEmphasis } from "../src/export/formats/review-copy/markdown-scan.ts";
 import { withoutLinkTargets } from "../src/export/runtime/question-facts.ts";
 import { categoryLine } from "../src/import/banks/gift-read.ts";
 import { clozeParts } from "../src/import/banks/moodle-read.ts";
@@ -153,5 +155,42 @@ describe("other expressions applied to user input", () => {
     ]);
     const spaces = " ".repeat(100_000);
     expect(segmentMarkdown(`a${spaces}b\nc`)[0]).toEqual({ kind: "text", text: `a${spaces}b` });
+  });
+});
+
+describe("review copy Markdown (src/export/formats/review-copy, a block of up to 100 KB)", () => {
+  const pieces = ["!", "[", "]", "(", ")", "<", ">", "a", " ", "*", "_", "\t", "\r", "0", "]("];
+
+  test("pictures become [picture: alt] as before, and 100,000 unclosed ![]( stay", () => {
+    const old = (text: string) => text.replace(/!\[([^\]]*)\]\(([^)]*)\)/g, "[picture: $1]");
+    expect(picturesAsWords("See ![the map](map.png).")).toBe("See [picture: the map].");
+    sameOn(randomStrings(21, pieces, 5000, 12), picturesAsWords, old);
+    expect(picturesAsWords("![](".repeat(100_000))).toBe("![](".repeat(100_000));
+  });
+
+  test("links become 'label (target)' as before, and 100,000 of [(]((( stay", () => {
+    const old = (text: string) => text.replace(/\[([^\]]+)\]\(<?([^)>]*)>?\)/g, "$1 ($2)");
+    expect(linksAsWords("Read [the guide](<https://example.org/a b>) and [this](x.html).")).toBe("Read the guide (https://example.org/a b) and this (x.html).");
+    sameOn(randomStrings(22, pieces, 8000, 12), linksAsWords, old);
+    expect(linksAsWords(`${"[(]((".repeat(100_000)}>`)).toBe(`${"[(]((".repeat(100_000)}>`);
+  });
+
+  test("single * and _ emphasis is dropped as before, and 100,000 of *0 with no closing mark stay", () => {
+    const old = (text: string) => text.replace(/(^|\W)[*_](\S.*?)[*_](?=\W|$)/g, "$1$2");
+    expect(withoutSingleEmphasis("An *important* and _quiet_ word, snake_case kept")).toBe("An important and quiet word, snake_case kept");
+    sameOn(randomStrings(23, ["*", "_", " ", "\t", "a", "0", "\r", ".", "\u2028"], 8000, 10), withoutSingleEmphasis, old);
+    const hostile = `*${"\t*0".repeat(100_000)}`;
+    expect(withoutSingleEmphasis(hostile)).toBe(hostile);
+  });
+
+  test("list items are read as before, and a 100,000-space item with a carriage return is no item", () => {
+    const old = /^\s*(?:[-+*]|\d+[.)])\s+(.*)$/;
+    const replaced = /^\s*(?:[-+*]|\d+[.)])\s+(?!\s)(.*)$/;
+    expect(markdownLines("- one\n2. two")).toEqual([
+      { style: "ListBullet", runs: [{ text: "one" }] },
+      { style: "ListBullet", runs: [{ text: "two" }] },
+    ]);
+    sameOn(randomStrings(24, ["-", "*", "1", ".", ")", " ", "\t", "\r", "a"], 5000, 8), (line) => replaced.exec(line)?.[1] ?? null, (line) => old.exec(line)?.[1] ?? null);
+    expect(markdownLines(`*\t${"\t".repeat(100_000)}*\r`)).toEqual([{ runs: [{ text: `*\t${"\t".repeat(100_000)}*` }] }]);
   });
 });
