@@ -153,3 +153,17 @@ describe("QTI: feedback indexed by identifier (the red team's 110 KB froze it 8.
     expect(error.message).toContain("blanks: must have at most 20 blanks");
   }, 120_000);
 });
+
+describe("uploads: the SVG sniffer read without backtracking (found by the regex audit for issue 39)", () => {
+  test("a 400-byte text file of empty comments, exponential for the old SVG check, is sniffed at once; health and another user answer with no gap over 2 s", async () => {
+    const courseId = String((await alice.call("create_course", { title: "Uploads" })).id);
+    const text = `<!---->${"\t<!---->\t<!---->".repeat(30)} not a picture`;
+    expect(text.length).toBeLessThan(512);
+    const seen = await watchResponsiveness(service, alice.call("upload_asset", { courseId, filename: "notes.txt", mediaType: "text/plain", dataBase64: Buffer.from(text).toString("base64") }), {
+      secondUser: () => bob.call("get_course", { courseId: bobCourseId }),
+    });
+    assertResponsive(seen, 2000);
+    if (!seen.outcome.ok) throw seen.outcome.error;
+    expect((seen.outcome.value.asset as { mediaType: string }).mediaType).toStartWith("text/plain");
+  }, 120_000);
+});
