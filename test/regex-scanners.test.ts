@@ -156,6 +156,24 @@ describe("other expressions applied to user input", () => {
     const spaces = " ".repeat(100_000);
     expect(segmentMarkdown(`a${spaces}b\nc`)[0]).toEqual({ kind: "text", text: `a${spaces}b` });
   });
+
+  test("translation code spans close at the first run as long as what is left of the opening one, and 100,000 unclosed backticks are text", () => {
+    // The old reader matched /^`+/ again at every backtick of a run, then searched the rest of the text.
+    expect(segmentMarkdown("Use `code` and ```a`` b``")).toEqual([
+      { kind: "text", text: "Use " },
+      { kind: "ph", id: "1", code: "`code`" },
+      { kind: "text", text: " and `" },
+      { kind: "ph", id: "2", code: "``a``" },
+      { kind: "text", text: " b``" },
+    ]);
+    const ticks = "`".repeat(100_000);
+    expect(segmentMarkdown(`${ticks}${"a".repeat(100_000)}`)).toEqual([{ kind: "text", text: `${ticks}${"a".repeat(100_000)}` }]);
+    expect(segmentMarkdown(`${ticks}a\`b`)).toEqual([
+      { kind: "text", text: `${"`".repeat(99_999)}` },
+      { kind: "ph", id: "1", code: "`a`" },
+      { kind: "text", text: "b" },
+    ]);
+  });
 });
 
 describe("review copy Markdown (src/export/formats/review-copy, a block of up to 100 KB)", () => {

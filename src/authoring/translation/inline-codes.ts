@@ -33,8 +33,20 @@ export function segmentMarkdown(markdown: string): Segment[] {
   return segments;
 }
 
+/** For each index of `text`, the longest run of backticks at or after it. */
+function longestBacktickRuns(text: string): Uint32Array {
+  const longest = new Uint32Array(text.length + 1);
+  let run = 0;
+  for (let at = text.length - 1; at >= 0; at--) {
+    run = text[at] === "`" ? run + 1 : 0;
+    longest[at] = Math.max(run, longest[at + 1] ?? 0);
+  }
+  return longest;
+}
+
 function segmentRange(text: string, counter: { next: number }): Segment[] {
   const out: Segment[] = [];
+  let longest: Uint32Array | undefined;
   let buffer = "";
   const flush = () => {
     if (buffer !== "") out.push({ kind: "text", text: buffer });
@@ -67,13 +79,22 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       continue;
     }
     if (char === "`") {
-      const run = /^`+/.exec(rest)?.[0] ?? "`";
-      const end = text.indexOf(run, index + run.length);
-      if (end > index) {
-        placeholder(text.slice(index, end + run.length));
-        index = end + run.length;
+      // A run of n backticks opens a code span closed by the first n after it; failing that, its first
+      // backtick is text and the n - 1 after it try again. Read from the longest run later in the text
+      // (found once), not by matching /^`+/ and searching again at every backtick of the run: quadratic.
+      let runEnd = index;
+      while (text[runEnd] === "`") runEnd++;
+      longest ??= longestBacktickRuns(text);
+      const closing = Math.min(runEnd - index, longest[runEnd] ?? 0);
+      buffer += "`".repeat(runEnd - index - closing);
+      if (closing === 0) {
+        index = runEnd;
         continue;
       }
+      const end = text.indexOf("`".repeat(closing), runEnd);
+      placeholder(text.slice(runEnd - closing, end + closing));
+      index = end + closing;
+      continue;
     }
     const blank = /^\{\{\d+\}\}/.exec(rest);
     if (blank) {
