@@ -157,6 +157,23 @@ describe("other expressions applied to user input", () => {
     expect(segmentMarkdown(`a${spaces}b\nc`)[0]).toEqual({ kind: "text", text: `a${spaces}b` });
   });
 
+  test("translation autolinks and tags are placeholders as before, and 50,000 of <http:// with no > after are text", () => {
+    // The old expression read an address again from every `<` of the run, to the first space or `>`.
+    expect(segmentMarkdown('See <https://example.org/a> and <b class="x">bold</b>, <mailto:a@b.c> <http://no space>')).toEqual([
+      { kind: "text", text: "See " },
+      { kind: "ph", id: "1", code: "<https://example.org/a>" },
+      { kind: "text", text: " and " },
+      { kind: "ph", id: "2", code: '<b class="x">' },
+      { kind: "text", text: "bold" },
+      { kind: "ph", id: "3", code: "</b>" },
+      { kind: "text", text: ", " },
+      { kind: "ph", id: "4", code: "<mailto:a@b.c>" },
+      { kind: "text", text: " <http://no space>" },
+    ]);
+    const links = `${"<http://".repeat(50_000)} x>`;
+    expect(segmentMarkdown(links)).toEqual([{ kind: "text", text: links }]);
+  });
+
   test("translation code spans close at the first run as long as what is left of the opening one, and 100,000 unclosed backticks are text", () => {
     // The old reader matched /^`+/ again at every backtick of a run, then searched the rest of the text.
     expect(segmentMarkdown("Use `code` and ```a`` b``")).toEqual([

@@ -44,9 +44,38 @@ function longestBacktickRuns(text: string): Uint32Array {
   return longest;
 }
 
+/** The first whitespace or `>` at or after a point, remembered: the points asked only grow. */
+function stopFinder(text: string): (from: number) => number {
+  let found = -1;
+  return (from) => {
+    if (found >= from) return found;
+    for (found = from; found < text.length && text[found] !== ">" && !/\s/.test(text[found] as string); found++);
+    return found;
+  };
+}
+
+/**
+ * The autolink or HTML tag at `at` (a `<`), as `/^<(?:https?:\/\/[^\s>]+|mailto:[^\s>]+|\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?)>/`
+ * matched it, or null. A link's address runs to the first whitespace or `>`, found by a forward-only
+ * search: the expression read it again from every `<` of a long run of `<http://` with no `>` after.
+ * A tag stops at the next `<` or `>`, so the expression is kept for it, on that stretch only.
+ */
+function tagAt(text: string, at: number, nextStop: (from: number) => number): string | null {
+  for (const scheme of ["http://", "https://", "mailto:"]) {
+    if (!text.startsWith(scheme, at + 1)) continue;
+    const address = at + 1 + scheme.length;
+    const stop = nextStop(address);
+    if (stop > address && text[stop] === ">") return text.slice(at, stop + 1);
+  }
+  let end = at + 1;
+  while (end < text.length && text[end] !== "<" && text[end] !== ">") end++;
+  return /^<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>$/.exec(text.slice(at, end + 1))?.[0] ?? null;
+}
+
 function segmentRange(text: string, counter: { next: number }): Segment[] {
   const out: Segment[] = [];
   let longest: Uint32Array | undefined;
+  let nextStop: ((from: number) => number) | undefined;
   let buffer = "";
   const flush = () => {
     if (buffer !== "") out.push({ kind: "text", text: buffer });
@@ -102,10 +131,10 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       index += blank[0].length;
       continue;
     }
-    const tag = /^<(?:https?:\/\/[^\s>]+|mailto:[^\s>]+|\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?)>/.exec(rest);
+    const tag = char === "<" ? tagAt(text, index, (nextStop ??= stopFinder(text))) : null;
     if (tag) {
-      placeholder(tag[0]);
-      index += tag[0].length;
+      placeholder(tag);
+      index += tag.length;
       continue;
     }
     if (char === "[" || (char === "!" && text[index + 1] === "[")) {
