@@ -16,6 +16,7 @@ import { limits } from "../../authoring/schemas/fields.ts";
 import type { CourseDocument } from "../../authoring/schemas/course.ts";
 import { writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { CourseAuthoringError, describeIssues } from "../../course-authoring-error.ts";
+import { yieldToEventLoop } from "../../parse/event-loop.ts";
 import { createImportedCourse, insertAssets, withNewAssetIds } from "../create-course.ts";
 import { validateImportedCourse } from "../plan.ts";
 import { type ImportedBank, type ImportedPool, type ItemReport } from "./bank-plan.ts";
@@ -86,12 +87,20 @@ export async function readBank(format: BankImportFormat, bytes: Uint8Array): Pro
   return readGift(text);
 }
 
-/** Every block is checked with the block schemas before anything is written; an error names its item. */
-function checkBlocks(bank: ImportedBank): void {
+/** Blocks checked between two yields to the event loop: a large question takes a while to check. */
+const blocksPerSlice = 25;
+
+/**
+ * Every block is checked with the block schemas before anything is written; an error names its item.
+ * Checked in slices, in turns of their own: the reader's last item was read in the turn before.
+ */
+async function checkBlocks(bank: ImportedBank): Promise<void> {
+  let checked = 0;
   for (const pool of bank.pools) {
-    pool.blocks.forEach((block, index) => {
+    for (const [index, block] of pool.blocks.entries()) {
+      if (checked++ % blocksPerSlice === 0) await yieldToEventLoop();
       const parsed = v.safeParse(blockSchema, block);
-      if (parsed.success) return;
+      if (parsed.success) continue;
       const { fields } = describeIssues(parsed.issues);
       const described = fields.slice(0, 3).map((field) => `${field.path || "(question)"}: ${field.message}`).join("; ");
       throw new CourseAuthoringError("invalid_arguments", `content: item ${pool.items[index] ?? index + 1} cannot be a ${String(block.type)} question: ${described}; nothing was imported.`, {
@@ -99,7 +108,7 @@ function checkBlocks(bank: ImportedBank): void {
         item: pool.items[index],
         fields: fields.slice(0, 10),
       });
-    });
+    }
   }
 }
 
@@ -138,7 +147,7 @@ function editSteps(bank: ImportedBank, target: BankTarget, assetIds: ReadonlyMap
 
 export async function importBank(services: AuthoringServices, actor: Actor, format: BankImportFormat, bytes: Uint8Array, options: { title?: string | undefined; into?: BankTarget | undefined }): Promise<ImportedBankResult> {
   const bank = await readBank(format, bytes);
-  checkBlocks(bank);
+  await checkBlocks(bank);
   const pools = bank.pools.map((pool) => ({ title: pool.title, questions: pool.blocks.length, ...(pool.drawCount !== undefined ? { drawCount: pool.drawCount } : {}) }));
   const sourceName = bankFormatNames[format];
   const into = options.into;

@@ -10,7 +10,7 @@ import { inflateEntry, readCentralDirectory } from "../archive.ts";
 import { unsafeEntryName, type ZipEntry } from "../../parse/zip.ts";
 import { qti21Name } from "../../export/banks/qti-names.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "./bank-plan.ts";
-import { WorkSlicer } from "../../parse/event-loop.ts";
+import { WorkSlicer, yieldToEventLoop } from "../../parse/event-loop.ts";
 import { childElement, childElements, descendants, readXmlTree, textContent, type XmlTree } from "./xml-tree.ts";
 
 const qti3Namespace = "http://www.imsglobal.org/xsd/imsqtiasi_v3p0";
@@ -76,7 +76,11 @@ class Package {
   /** The part as a tree, with its size in bytes (how much work reading it was). */
   async xmlAndSize(path: string): Promise<{ tree: XmlTree; size: number } | null> {
     const bytes = await this.bytesOf(path);
-    return bytes ? { tree: normalised(await readXmlTree(new TextDecoder().decode(bytes), path)), size: bytes.byteLength } : null;
+    if (!bytes) return null;
+    const tree = await readXmlTree(new TextDecoder().decode(bytes), path);
+    // Each pass over a large part in a turn of its own: parsing, building, renaming, then reading the item.
+    if (bytes.byteLength >= itemBytesPerSlice) await yieldToEventLoop();
+    return { tree: normalised(tree), size: bytes.byteLength };
   }
 }
 
