@@ -114,6 +114,13 @@ function looksLikeCsv(bytes: Uint8Array): boolean {
   });
 }
 
+/**
+ * How an SVG file begins: an XML declaration, comments, a DOCTYPE, then `<svg`. A comment ends at its first
+ * `-->`, as a browser reads it: a lazy `[\s\S]*?` could also end at any later one, which made a run of
+ * comments exponential (a 400-byte head held the loop).
+ */
+export const svgStart = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--(?:[^-]|-(?!->))*-->\s*)*(?:<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i;
+
 async function detect(bytes: Uint8Array): Promise<Detected> {
   const head = ascii(bytes, 0, 16);
   if (bytes[0] === 0x89 && head.slice(1, 8) === "PNG\r\n\x1a\n") return "image/png";
@@ -129,7 +136,7 @@ async function detect(bytes: Uint8Array): Promise<Detected> {
   if (head.startsWith("PK\x03\x04")) return detectOffice(bytes);
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "");
   if (/^WEBVTT(?:[ \t\r\n]|$)/.test(text)) return "text/vtt";
-  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(text)) return "svg";
+  if (svgStart.test(text)) return "svg";
   return detectText(bytes);
 }
 

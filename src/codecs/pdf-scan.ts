@@ -47,6 +47,25 @@ const nameChar = "[^\\s/<>\\[\\]()%{}\\u0000]";
 const namePattern = new RegExp(`/(${nameChar}*)`, "g");
 /** The names worth decoding: those spelled like a refused name or /OpenAction, and any with an escape. */
 const suspectNames = new RegExp(`/((?:${[...Object.keys(refusedNames), "OpenAction"].join("|")})(?!${nameChar})|${nameChar}*#${nameChar}*)`, "g");
+/**
+ * The value of a dictionary's first `/Filter` (an array `[…]` or one `/Name`), or "" when it has none,
+ * as `/\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]]+)/.exec(dictionary)?.[1]`, read by index: that expression
+ * reads to the end again from every `/Filter[` when no `]` follows (quadratic on repeated `/Filter[`).
+ */
+export function filterValue(dictionary: string): string {
+  const lastClose = dictionary.lastIndexOf("]");
+  for (let at = dictionary.indexOf("/Filter"); at >= 0; at = dictionary.indexOf("/Filter", at + 1)) {
+    let value = at + "/Filter".length;
+    while (value < dictionary.length && /\s/.test(dictionary[value] as string)) value++;
+    if (dictionary[value] === "[" && value < lastClose) return dictionary.slice(value, dictionary.indexOf("]", value) + 1);
+    if (dictionary[value] !== "/") continue;
+    let end = value + 1;
+    while (end < dictionary.length && !/[\s/<>[\]]/.test(dictionary[end] as string)) end++;
+    if (end > value + 1) return dictionary.slice(value, end);
+  }
+  return "";
+}
+
 const objectHeader = /(\d{1,10})\s+(\d{1,5})\s+obj\b/g;
 const sliceLength = 256 * 1024;
 /** More than any name or object header worth reading, so none is cut at a slice boundary. */
@@ -244,7 +263,7 @@ async function objectStreams(bytes: Uint8Array, text: string, slicer: TimeSlicer
     const dictionary = text.slice(body, keyword).replace(namePattern, (_, raw: string) => `/${decodePdfName(raw)}`);
     if (!/\/Type\s*\/ObjStm\b/.test(dictionary)) continue;
     if (streams.length >= pdfScanLimits.objectStreams) return `(/ObjStm): it has more than ${pdfScanLimits.objectStreams} object streams, more than can be checked`;
-    const filters = [...(/\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]]+)/.exec(dictionary)?.[1] ?? "").matchAll(/\/([^\s/<>[\]]+)/g)].map((match) => match[1]);
+    const filters = [...filterValue(dictionary).matchAll(/\/([^\s/<>[\]]+)/g)].map((match) => match[1]);
     const end = nextEnd(dataStart);
     if (end < 0) return "(/ObjStm): an object stream has no end, so it cannot be checked";
     let decoded: string;

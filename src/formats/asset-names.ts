@@ -37,7 +37,8 @@ export function safeFileStem(name: string): string {
   const stem = name
     .replace(/\.[^.]*$/, "")
     .replace(/[^A-Za-z0-9_-]+/g, "_")
-    .replace(/^[_-]+|[_-]+$/g, "")
+    // The lookbehind starts a trailing run only at its first character: /[_-]+$/ rescans a long run from each of its characters.
+    .replace(/^[_-]+|(?<![_-])[_-]+$/g, "")
     .slice(0, 60);
   return stem || "file";
 }

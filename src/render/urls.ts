@@ -6,7 +6,8 @@
 
 /** The scheme as a browser parses it (lower case, no colon), or null for a relative URL. */
 export function urlScheme(url: string): string | null {
-  const normalised = url.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+  // The lookbehind starts a trailing run only at its first character (a bare run-then-$ rescans it from each one).
+  const normalised = url.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|(?<![\u0000-\u0020])[\u0000-\u0020]+$/g, "");
   const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(normalised);
   return match?.[1] ? match[1].toLowerCase() : null;
 }

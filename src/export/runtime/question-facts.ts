@@ -10,10 +10,34 @@ import { isGradedType, type Block } from "../../authoring/schemas/blocks.ts";
 import type { QuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { uiText, withInterfaceLanguage } from "../../render/ui-text.ts";
 
+/**
+ * `text` with each `[label](target)` (or `![alt](target)`, as `opener` says) replaced by its label, as
+ * `text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")` does, read by index: the expression reads to the end
+ * again from every `[` when no `]` or `)` follows (quadratic on `![](![](…`). Where one fails for want of a
+ * `]` or `)`, every later opener fails the same way, so the scan stops or goes on past that `]`.
+ */
+export function withoutLinkTargets(text: string, opener: "[" | "!["): string {
+  let result = "";
+  let from = 0;
+  for (let start = text.indexOf(opener); start >= 0; ) {
+    const labelStart = start + opener.length;
+    const close = text.indexOf("]", labelStart);
+    if (close < 0) break;
+    if (text[close + 1] !== "(") {
+      start = text.indexOf(opener, close + 1);
+      continue;
+    }
+    const end = text.indexOf(")", close + 2);
+    if (end < 0) break;
+    result += text.slice(from, start) + text.slice(labelStart, close);
+    from = end + 1;
+    start = text.indexOf(opener, from);
+  }
+  return result + text.slice(from);
+}
+
 function plainText(markdown: string): string {
-  const text = markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+  const text = withoutLinkTargets(withoutLinkTargets(markdown, "!["), "[")
     .replace(/[*_`#>]+/g, "")
     .replace(/\s+/g, " ")
     .trim();

@@ -7,7 +7,8 @@
  * do not balance are an error naming the question and its line.
  */
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
-import { yieldToEventLoop } from "../question-bank/xml-tree.ts";
+import { WorkSlicer } from "../../codecs/event-loop.ts";
+import { stripTags, trailingWhitespace } from "../question-bank/text-scan.ts";
 
 interface Chunk {
   readonly text: string;
@@ -18,8 +19,11 @@ interface Chunk {
 
 const formatName = "GIFT";
 
+/** Characters read between two yields to the event loop: a few milliseconds of work. */
+const charactersPerSlice = 256 * 1024;
+
 /** Splits the file into question chunks at blank lines outside braces, dropping `//` comment lines. */
-function chunksOf(source: string): Chunk[] {
+async function chunksOf(source: string): Promise<Chunk[]> {
   const lines = source.replace(/^\uFEFF/, "").split(/\r?\n/);
   const chunks: Chunk[] = [];
   let current: string[] = [];
@@ -32,15 +36,18 @@ function chunksOf(source: string): Chunk[] {
     current = [];
     hint = undefined;
   };
-  lines.forEach((line, index) => {
+  // A large file is split in slices, with the event loop free between them.
+  const slicer = new WorkSlicer(charactersPerSlice);
+  for (const [index, line] of lines.entries()) {
+    await slicer.done(line.length + 1);
     if (/^\s*\/\//.test(line)) {
       const typed = /^\/\/ \S+ \(([a-z_]+)\)\s*$/.exec(line)?.[1];
       if (typed && depth === 0) pendingHint = typed;
-      return;
+      continue;
     }
     if (line.trim() === "" && depth === 0) {
       flush();
-      return;
+      continue;
     }
     if (current.length === 0) {
       startLine = index + 1;
@@ -58,7 +65,7 @@ function chunksOf(source: string): Chunk[] {
         throw itemError(formatName, `at line ${index + 1}`, `has ${what} (escape a literal brace as \\{ or \\})`, { line: index + 1 });
       }
     }
-  });
+  }
   if (depth !== 0) throw itemError(formatName, `starting at line ${startLine}`, "opens an answer block with { that is never closed with }", { line: startLine });
   flush();
   return chunks;
@@ -137,7 +144,8 @@ function withFeedback(text: string | undefined): { feedback?: string } {
 }
 
 function plainFromHtml(html: string): string {
-  return html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  // A scanner, not /<[^>]*>/g, which reads to the end of the text again from every `<` that has no `>`.
+  return stripTags(html).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
 function textOf(raw: string, notes: string[]): string {
@@ -210,7 +218,8 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
   }
   if (answers.every((answer) => answer.mark === "=")) {
     // The sentence keeps its spaces up to the blank.
-    const lastSpace = /\s*$/.exec(unescape(rest.slice(0, open)))?.[0].replace(/\n/g, "") ?? "";
+    // Read backwards, not with /\s*$/, which scans a long run of spaces again from each of them.
+    const lastSpace = trailingWhitespace(unescape(rest.slice(0, open))).replace(/\n/g, "");
     const split = before.lastIndexOf("\n\n");
     const [prompt, lead] = split >= 0 ? [before.slice(0, split), before.slice(split + 2)] : after === "" ? [before, ""] : ["Fill in the blank.", before];
     if (answers.some((answer) => answer.feedback)) notes.push("feedback per accepted answer was dropped (a blank has one feedback for a wrong answer)");
@@ -227,18 +236,41 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
   builder.add(pool, item, { type: single ? "single_choice" : "multiple_choice", prompt: before || after, ...base, ...explanation, choices }, after && before ? [...notes, "text after the answers was dropped"] : notes);
 }
 
+/** Characters a regular expression's `.` does not match: a category line ends at none of them but `\n`. */
+const lineBreaks = new Set(["\n", "\r", "\u2028", "\u2029"]);
+
+/**
+ * A `$CATEGORY:` line at the start of a chunk (after any whitespace): its path, without the spaces
+ * before it, and the length read up to and including its newline; null when the chunk starts otherwise.
+ * Read by index, as `/^\s*\$CATEGORY:[ \t]*(.*)(?:\n|$)/` would, but without that expression's
+ * backtracking between `[ \t]*` and `(.*)`, quadratic on a long run of tabs before a `\r`.
+ */
+export function categoryLine(text: string): { path: string; length: number } | null {
+  let at = 0;
+  while (at < text.length && /\s/.test(text[at] as string)) at++;
+  if (!text.startsWith("$CATEGORY:", at)) return null;
+  at += "$CATEGORY:".length;
+  while (text[at] === " " || text[at] === "\t") at++;
+  let end = at;
+  while (end < text.length && !lineBreaks.has(text[end] as string)) end++;
+  if (end < text.length && text[end] !== "\n") return null;
+  return { path: text.slice(at, end), length: end < text.length ? end + 1 : end };
+}
+
 export async function readGift(source: string): Promise<ImportedBank> {
   const builder = new BankBuilder(formatName);
   let pool: ImportedPool | undefined;
-  for (const [index, read] of chunksOf(source).entries()) {
+  const slicer = new WorkSlicer(charactersPerSlice);
+  for (const read of await chunksOf(source)) {
     let chunk = read;
-    if (index % 200 === 199) await yieldToEventLoop();
-    const category = /^\s*\$CATEGORY:[ \t]*(.*)(?:\n|$)/.exec(chunk.text);
+    // Every chunk costs at least a line's worth, so many small questions yield as often as a long one.
+    await slicer.done(Math.max(chunk.text.length, 1024));
+    const category = categoryLine(chunk.text);
     if (category) {
-      const path = (category[1] ?? "").replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());
+      const path = category.path.replace(/\/\//g, "\u0000").split("/").map((part) => part.replace(/\u0000/g, "/").trim());
       pool = builder.pool(path.at(-1) ?? "");
       // A question may follow its category line without a blank line between.
-      const rest = chunk.text.slice(category[0].length);
+      const rest = chunk.text.slice(category.length);
       if (rest.trim() === "") continue;
       chunk = { ...chunk, text: rest, line: chunk.line + 1 };
     }

@@ -30,7 +30,8 @@ interface ModuleDraft {
 const objectivesHeading = /^(learning\s+)?(objectives|outcomes|goals)$/i;
 const quizTitle = /\b(quiz|quizzes|test|exam|assessment|knowledge check)\b/i;
 /** IDs our own outline resource prints after titles, e.g. "Basics (`mod_…`)". */
-const idSuffix = /\s*\(`[a-z]{3}_[0-9a-z]+`\)\s*$/;
+// The lookbehind starts the match only at the first of a run of spaces, which a bare \s* rescans from each of them.
+export const idSuffix = /(?<!\s)\s*\(`[a-z]{3}_[0-9a-z]+`\)\s*$/;
 const outlineNumbering = /^(module|lesson)\s+[\d.]+:\s*/i;
 
 function noOutline(message: string): CourseAuthoringError {

@@ -8,6 +8,7 @@
 import { fromBase64 } from "../../bytes.ts";
 import { moodleTypeTagPrefix } from "./moodle-write.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
+import { firstImageTag, stripImageTags, stripTags } from "../question-bank/text-scan.ts";
 import { childElement, childElements, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "../question-bank/xml-tree.ts";
 
 const formatName = "Moodle XML";
@@ -23,7 +24,8 @@ function fieldText(node: XmlTree | undefined, notes: string[]): string {
   const text = textContent(childElement(node, "text"));
   if (node?.name !== "answer" && /<img\b/i.test(text)) notes.push(`a picture in the ${node?.name ?? "text"} was dropped: only pictures on choices are kept`);
   if ((node?.attributes.format ?? "html") !== "html") return text.trim();
-  const plain = unescapeHtml(text.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p[^>]*>/gi, "\n\n").replace(/<img[^>]*>/gi, "").replace(/<[^>]*>/g, "")).trim();
+  // Tags go by scanners: /<img[^>]*>/gi and /<[^>]*>/g read to the end again from every unclosed `<`.
+  const plain = unescapeHtml(stripTags(stripImageTags(text.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p[^>]*>/gi, "\n\n")))).trim();
   if (/<(?!\/?p[ >]|img|br)[a-z]/i.test(text)) notes.push("HTML formatting was turned into plain text");
   return plain;
 }
@@ -31,13 +33,19 @@ function fieldText(node: XmlTree | undefined, notes: string[]): string {
 /** The picture of an answer (`@@PLUGINFILE@@/name` with its `<file>`), or the URL of an external one. */
 async function answerPicture(answer: XmlTree, builder: BankBuilder, item: string): Promise<{ assetId?: string; url?: string; alt?: string } | undefined> {
   const html = textContent(childElement(answer, "text"));
-  const image = /<img\b[^>]*\bsrc="([^"]*)"[^>]*>/i.exec(html);
+  // A scanner: the expression /<img\b[^>]*\bsrc="([^"]*)"[^>]*>/i it replaces is cubic on repeated `<img` and `src=""`.
+  const image = firstImageTag(html);
   if (!image) return undefined;
-  const alt = /\balt="([^"]*)"/i.exec(image[0])?.[1];
-  const src = unescapeHtml(image[1] ?? "");
+  const alt = /\balt="([^"]*)"/i.exec(image.tag)?.[1];
+  const src = unescapeHtml(image.src);
   const altField = alt ? { alt: unescapeHtml(alt) } : {};
   if (/^https?:\/\//.test(src)) return { url: src, ...altField };
-  const name = decodeURIComponent(src.replace(/^@@PLUGINFILE@@\//, ""));
+  let name: string;
+  try {
+    name = decodeURIComponent(src.replace(/^@@PLUGINFILE@@\//, ""));
+  } catch {
+    throw itemError(formatName, item, `an answer shows the picture "${src.slice(0, 200)}", whose name is not valid URL encoding`);
+  }
   const file = childElements(answer, "file").find((candidate) => candidate.attributes.name === name);
   if (!file) throw itemError(formatName, item, `an answer shows the picture "${name}", which is not in the file`, { file: name });
   let bytes: Uint8Array;
@@ -60,11 +68,75 @@ const feedbackOf = (answer: XmlTree, notes: string[]): { feedback?: string } => 
   return text ? { feedback: text } : {};
 };
 
+/** A cloze sub-question found in a text: where it starts and ends, its type and its answers as written. */
+interface ClozePart {
+  readonly start: number;
+  readonly end: number;
+  readonly kind: string;
+  readonly body: string;
+}
+
+const clozeLineBreaks = new Set(["\n", "\r", "\u2028", "\u2029"]);
+
+/** Reads `{weight:KIND:` at `start` (a `{`): the type and where the answers begin, or null. */
+function clozeHead(text: string, start: number): { kind: string; bodyStart: number } | null {
+  let at = start + 1;
+  while (at < text.length && /[0-9]/.test(text[at] as string)) at++;
+  if (text[at] !== ":") return null;
+  const kindStart = ++at;
+  while (at < text.length && /[A-Z_]/.test(text[at] as string)) at++;
+  if (at === kindStart || text[at] !== ":") return null;
+  return { kind: text.slice(kindStart, at), bodyStart: at + 1 };
+}
+
+/**
+ * The index of the `}` closing answers that begin at `from` (a backslash escapes the next character,
+ * but not a line break), or the index where no closing brace can be found: -1 at the end of the text,
+ * or -2 - (the index of a backslash before a line break).
+ */
+function clozeBodyEnd(text: string, from: number): number {
+  for (let at = from; at < text.length; at++) {
+    const character = text[at];
+    if (character === "}") return at;
+    if (character !== "\\") continue;
+    if (at + 1 >= text.length || clozeLineBreaks.has(text[at + 1] as string)) return -2 - at;
+    at++;
+  }
+  return -1;
+}
+
+/**
+ * The cloze sub-questions of `text` in order, as the global expression
+ * `/\{(\d*):([A-Z_]+):((?:\\.|[^\\}])*)\}/g` finds them, read by index. Where answers never close,
+ * every later `{` inside them would be read to the same point and fail the same way, so the scan goes on
+ * after that point instead of from the next `{` (the expression's quadratic cost on `{:A:{:A:…`).
+ */
+export function clozeParts(text: string): ClozePart[] {
+  const parts: ClozePart[] = [];
+  let from = 0;
+  for (let start = text.indexOf("{", from); start >= 0; start = text.indexOf("{", from)) {
+    const head = clozeHead(text, start);
+    if (!head) {
+      from = start + 1;
+      continue;
+    }
+    const end = clozeBodyEnd(text, head.bodyStart);
+    if (end === -1) break;
+    if (end < -1) {
+      from = -2 - end + 1;
+      continue;
+    }
+    parts.push({ start, end: end + 1, kind: head.kind, body: text.slice(head.bodyStart, end) });
+    from = end + 1;
+  }
+  return parts;
+}
+
 /** `{1:SHORTANSWER:=a~%100%b#fb~%0%*#wrong}` blanks of a cloze question; other sub-question types are refused. */
 function clozeBlanks(text: string, notes: string[]): { text: string; blanks: Record<string, unknown>[] } | null {
   const blanks: Record<string, unknown>[] = [];
   let unsupported = false;
-  const sentence = text.replace(/\{(\d*):(SHORTANSWER(?:_C)?|SA|MW|SAC|MWC|[A-Z_]+):((?:\\.|[^\\}])*)\}/g, (_match, _weight: string, kind: string, body: string) => {
+  const blankOf = (kind: string, body: string): string => {
     if (!/^(SHORTANSWER(_C)?|SA|MW|SAC|MWC)$/.test(kind)) {
       unsupported = true;
       return "";
@@ -82,7 +154,14 @@ function clozeBlanks(text: string, notes: string[]): { text: string; blanks: Rec
     }
     blanks.push({ answers, caseSensitive: /_C$|SAC|MWC/.test(kind), ...(feedback ? { feedback } : {}) });
     return `{{${blanks.length}}}`;
-  });
+  };
+  let sentence = "";
+  let from = 0;
+  for (const part of clozeParts(text)) {
+    sentence += text.slice(from, part.start) + blankOf(part.kind, part.body);
+    from = part.end;
+  }
+  sentence += text.slice(from);
   if (unsupported || blanks.length === 0) return null;
   return { text: sentence, blanks };
 }
@@ -152,7 +231,7 @@ async function readQuestion(question: XmlTree, pool: ImportedPool, builder: Bank
       return builder.add(pool, item, { type: "fill_in_blank", ...base, prompt: split.prompt, text: split.text, blanks: cloze.blanks }, notes);
     }
     case "matching": {
-      const subquestions = childElements(question, "subquestion").map((sub) => ({ left: unescapeHtml(textContent(childElement(sub, "text")).replace(/<[^>]*>/g, "")).trim(), right: textContent(childElement(childElement(sub, "answer"), "text")).trim() }));
+      const subquestions = childElements(question, "subquestion").map((sub) => ({ left: unescapeHtml(stripTags(textContent(childElement(sub, "text")))).trim(), right: textContent(childElement(childElement(sub, "answer"), "text")).trim() }));
       const distractors = subquestions.filter((sub) => sub.left === "");
       const pairs = subquestions.filter((sub) => sub.left !== "");
       if (ourType === "sorting") {

@@ -10,10 +10,15 @@ import { inflateEntry, readCentralDirectory } from "../../codecs/archive.ts";
 import { unsafeEntryName, type ZipEntry } from "../../codecs/zip-read.ts";
 import { qti21Name } from "./qti-names.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
-import { childElement, childElements, descendants, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "../question-bank/xml-tree.ts";
+import { WorkSlicer, yieldToEventLoop } from "../../codecs/event-loop.ts";
+import { childElement, childElements, descendants, readXmlTree, textContent, type XmlTree } from "../question-bank/xml-tree.ts";
 
 const qti3Namespace = "http://www.imsglobal.org/xsd/imsqtiasi_v3p0";
 const qti21Namespace = "http://www.imsglobal.org/xsd/imsqti_v2p1";
+
+/** Item bytes read between two yields to the event loop, and what even the smallest item counts for. */
+const itemBytesPerSlice = 64 * 1024;
+const minimumItemCost = 4 * 1024;
 
 const supportedInteractions = new Set(["choiceInteraction", "orderInteraction", "matchInteraction", "textEntryInteraction"]);
 
@@ -65,8 +70,17 @@ class Package {
   }
 
   async xml(path: string): Promise<XmlTree | null> {
+    return (await this.xmlAndSize(path))?.tree ?? null;
+  }
+
+  /** The part as a tree, with its size in bytes (how much work reading it was). */
+  async xmlAndSize(path: string): Promise<{ tree: XmlTree; size: number } | null> {
     const bytes = await this.bytesOf(path);
-    return bytes ? normalised(await readXmlTree(new TextDecoder().decode(bytes), path)) : null;
+    if (!bytes) return null;
+    const tree = await readXmlTree(new TextDecoder().decode(bytes), path);
+    // Each pass over a large part in a turn of its own: parsing, building, renaming, then reading the item.
+    if (bytes.byteLength >= itemBytesPerSlice) await yieldToEventLoop();
+    return { tree: normalised(tree), size: bytes.byteLength };
   }
 }
 
@@ -127,12 +141,62 @@ function pointsOf(item: XmlTree, declarations: readonly XmlTree[]): number {
   return mapped > 0 ? Math.min(mapped, 1000) : 1;
 }
 
-/** Feedback of `FB_<id>` or `<id>`, taken out of the list so what is left goes to the explanation. */
-function takeFeedback(feedback: Feedback[], identifier: string): { feedback?: string } {
-  const index = feedback.findIndex((entry) => entry.identifier === `FB_${identifier}` || entry.identifier === identifier);
-  if (index < 0) return {};
-  const [found] = feedback.splice(index, 1);
-  return found?.text ? { feedback: found.text } : {};
+/**
+ * An item's feedback, indexed by identifier: each choice, pair or blank takes the first entry named
+ * `FB_<id>` or `<id>`, and what no one took goes to the explanation, in document order. A search and a
+ * splice of the list per choice cost choices × feedback (seconds for a 100 KB item); this costs each once.
+ */
+class FeedbackIndex {
+  private readonly taken: boolean[];
+  /** Per identifier, the positions of its entries in document order, and how many of them are taken. */
+  private readonly byIdentifier = new Map<string, { positions: number[]; next: number }>();
+
+  constructor(private readonly entries: readonly Feedback[]) {
+    this.taken = entries.map(() => false);
+    entries.forEach((entry, position) => {
+      const queue = this.byIdentifier.get(entry.identifier);
+      if (queue) queue.positions.push(position);
+      else this.byIdentifier.set(entry.identifier, { positions: [position], next: 0 });
+    });
+  }
+
+  /** The first untaken entry of `identifier`'s, or -1. Entries are taken first to last, so it is the next one. */
+  private head(identifier: string): number {
+    const queue = this.byIdentifier.get(identifier);
+    return queue && queue.next < queue.positions.length ? (queue.positions[queue.next] as number) : -1;
+  }
+
+  /** Feedback of `FB_<id>` or `<id>`, whichever comes first, taken so that it is not also the explanation. */
+  take(identifier: string): { feedback?: string } {
+    const prefixed = this.head(`FB_${identifier}`);
+    const plain = this.head(identifier);
+    const position = prefixed < 0 ? plain : plain < 0 ? prefixed : Math.min(prefixed, plain);
+    if (position < 0) return {};
+    const found = this.entries[position] as Feedback;
+    (this.byIdentifier.get(found.identifier) as { next: number }).next += 1;
+    this.taken[position] = true;
+    return found.text ? { feedback: found.text } : {};
+  }
+
+  /** The entries no choice, pair or blank took, in document order. */
+  left(): Feedback[] {
+    return this.entries.filter((_entry, position) => !this.taken[position]);
+  }
+}
+
+/** Each `stringMatch` and `match` of the response processing, by the identifiers of the variables it compares. */
+function matchesByVariable(root: XmlTree): Map<string, XmlTree[]> {
+  const processing = childElement(root, "responseProcessing") ?? root;
+  const byVariable = new Map<string, XmlTree[]>();
+  for (const match of [...descendants(processing, "stringMatch"), ...descendants(processing, "match")]) {
+    const identifiers = new Set(childElements(match, "variable").map((variable) => variable.attributes.identifier ?? ""));
+    for (const identifier of identifiers) {
+      const list = byVariable.get(identifier);
+      if (list) list.push(match);
+      else byVariable.set(identifier, [match]);
+    }
+  }
+  return byVariable;
 }
 
 async function readItem(root: XmlTree, context: ItemContext): Promise<Record<string, unknown> | string> {
@@ -147,11 +211,17 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
   if (kinds.size === 0) return "has no interaction";
   if (kinds.size > 1 || (interactions.length > 1 && !kinds.has("textEntryInteraction"))) return "has several interactions; a question block has one";
   const declarations = childElements(root, "responseDeclaration");
-  const declaration = (identifier: string | undefined): XmlTree | undefined => declarations.find((candidate) => candidate.attributes.identifier === identifier);
-  const feedback: Feedback[] = [...childElements(root, "modalFeedback"), ...descendants(body, "feedbackBlock")].map((node) => ({
-    identifier: node.attributes.identifier ?? "",
-    text: paragraphsOf(descendants(node, "p").length > 0 ? descendants(node, "p") : [node]),
-  }));
+  // Indexed once: a text entry per blank would otherwise search every declaration.
+  const declarationsById = new Map<string, XmlTree>();
+  for (const candidate of declarations) if (candidate.attributes.identifier !== undefined && !declarationsById.has(candidate.attributes.identifier)) declarationsById.set(candidate.attributes.identifier, candidate);
+  const declaration = (identifier: string | undefined): XmlTree | undefined =>
+    identifier === undefined ? declarations.find((candidate) => candidate.attributes.identifier === undefined) : declarationsById.get(identifier);
+  const feedback = new FeedbackIndex(
+    [...childElements(root, "modalFeedback"), ...descendants(body, "feedbackBlock")].map((node) => {
+      const paragraphs = descendants(node, "p");
+      return { identifier: node.attributes.identifier ?? "", text: paragraphsOf(paragraphs.length > 0 ? paragraphs : [node]) };
+    }),
+  );
   const promptDiv = body.children.find((child) => child.name === "div" && child.attributes.class === "prompt");
   const interaction = interactions[0] as XmlTree;
   const interactionPrompt = textContent(childElement(interaction, "prompt")).trim();
@@ -159,8 +229,9 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
   let prompt = promptDiv ? paragraphsOf(childElements(promptDiv, "p")) : [paragraphsOf(looseParagraphs), interactionPrompt].filter(Boolean).join("\n\n");
   const base = { points: pointsOf(root, declarations) };
   const finish = (block: Record<string, unknown>): Record<string, unknown> => {
-    const explanation = feedback.filter((entry) => entry.identifier === "EXPLANATION").map((entry) => entry.text);
-    const others = feedback.filter((entry) => entry.identifier !== "EXPLANATION" && entry.text);
+    const left = feedback.left();
+    const explanation = left.filter((entry) => entry.identifier === "EXPLANATION").map((entry) => entry.text);
+    const others = left.filter((entry) => entry.identifier !== "EXPLANATION" && entry.text);
     if (others.length > 0) context.notes.push(`feedback ${others.map((entry) => entry.identifier).join(", ")} is shown whatever the answer, in the explanation`);
     const text = [...explanation, ...others.map((entry) => entry.text)].join("\n\n");
     return { ...block, prompt: prompt || "(no prompt)", ...base, ...(text ? { explanation: text } : {}) };
@@ -174,8 +245,8 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
       const simple = childElements(interaction, "simpleChoice");
       if (correct.size === 0) return "has no correct response";
       if (root.attributes.label === "true_false" || (simple.length === 2 && simple.every((choice) => ["true", "false"].includes(choice.attributes.identifier ?? "")))) {
-        const trueFeedback = takeFeedback(feedback, "true").feedback;
-        const falseFeedback = takeFeedback(feedback, "false").feedback;
+        const trueFeedback = feedback.take("true").feedback;
+        const falseFeedback = feedback.take("false").feedback;
         return finish({ type: "true_false", answer: correct.has("true"), ...(trueFeedback ? { trueFeedback } : {}), ...(falseFeedback ? { falseFeedback } : {}) });
       }
       const choices: { correct: boolean }[] = [];
@@ -185,7 +256,7 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
           text: textWithout(choice, inChoice).trim() || (image ? "(picture)" : ""),
           correct: correct.has(choice.attributes.identifier ?? ""),
           ...(choice.attributes.fixed === "true" ? { fixed: true } : {}),
-          ...takeFeedback(feedback, choice.attributes.identifier ?? ""),
+          ...feedback.take(choice.attributes.identifier ?? ""),
           ...(image ? { image: await picture(image, context) } : {}),
         } as { correct: boolean });
       }
@@ -196,7 +267,7 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
       const order = responseValues(declaration(interaction.attributes.responseIdentifier));
       const byId = new Map(childElements(interaction, "simpleChoice").map((choice) => [choice.attributes.identifier ?? "", choice]));
       if (order.length < 2 || order.some((identifier) => !byId.has(identifier))) return "has no complete correct order";
-      return finish({ type: "ordering", items: order.map((identifier) => ({ text: textWithout(byId.get(identifier) as XmlTree, inChoice).trim(), ...takeFeedback(feedback, identifier) })) });
+      return finish({ type: "ordering", items: order.map((identifier) => ({ text: textWithout(byId.get(identifier) as XmlTree, inChoice).trim(), ...feedback.take(identifier) })) });
     }
     case "matchInteraction": {
       const [sourceSet, targetSet] = childElements(interaction, "simpleMatchSet");
@@ -217,12 +288,12 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
         return finish({
           type: "sorting",
           categories: targets.map((target) => ({ title: textOfChoice(target) })),
-          items: sources.map((source) => ({ text: textOfChoice(source), category: targetText.get(pairs.get(source.attributes.identifier ?? "") ?? "") ?? "", ...takeFeedback(feedback, source.attributes.identifier ?? "") })),
+          items: sources.map((source) => ({ text: textOfChoice(source), category: targetText.get(pairs.get(source.attributes.identifier ?? "") ?? "") ?? "", ...feedback.take(source.attributes.identifier ?? "") })),
         });
       }
       return finish({
         type: "matching",
-        pairs: sources.map((source) => ({ left: textOfChoice(source), right: targetText.get(pairs.get(source.attributes.identifier ?? "") ?? "") ?? "", ...takeFeedback(feedback, source.attributes.identifier ?? "") })),
+        pairs: sources.map((source) => ({ left: textOfChoice(source), right: targetText.get(pairs.get(source.attributes.identifier ?? "") ?? "") ?? "", ...feedback.take(source.attributes.identifier ?? "") })),
       });
     }
     default: {
@@ -230,8 +301,9 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
       const sentenceHolder = body.children.find((child) => child.name === "div" && child.attributes.class === "sentence");
       const holders = sentenceHolder ? childElements(sentenceHolder, "p") : body.children.filter((child) => descendants(child, "textEntryInteraction").length > 0 || child.name === "textEntryInteraction");
       const blanks: Record<string, unknown>[] = [];
-      const matchesFor = (identifier: string): XmlTree[] =>
-        descendants(childElement(root, "responseProcessing") ?? root, "stringMatch").concat(descendants(childElement(root, "responseProcessing") ?? root, "match")).filter((match) => childElements(match, "variable").some((variable) => variable.attributes.identifier === identifier));
+      // Indexed once: searching the whole response processing per blank is blanks × its size.
+      const matchesByIdentifier = matchesByVariable(root);
+      const matchesFor = (identifier: string): XmlTree[] => matchesByIdentifier.get(identifier) ?? [];
       const sentence = holders
         .map((holder) => {
           const write = (node: XmlTree): string =>
@@ -243,7 +315,7 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
                 const matches = matchesFor(identifier);
                 const answers = [...new Set([...responseValues(declaration(identifier)), ...mappedKeys(declaration(identifier)), ...matches.flatMap((match) => childElements(match, "baseValue").map((value) => textContent(value)))])].filter((answer) => answer.trim() !== "");
                 const caseSensitive = matches.some((match) => match.name === "match" || match.attributes.caseSensitive === "true");
-                blanks.push({ answers, caseSensitive, ...takeFeedback(feedback, `B${blanks.length + 1}`) });
+                blanks.push({ answers, caseSensitive, ...feedback.take(`B${blanks.length + 1}`) });
                 return `{{${blanks.length}}}`;
               })
               .join("");
@@ -251,7 +323,8 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
         })
         .join("\n\n");
       if (blanks.some((blank) => (blank.answers as string[]).length === 0)) return "has a text entry without an accepted answer";
-      if (!promptDiv) prompt = paragraphsOf(body.children.filter((child) => child.name === "p" && !holders.includes(child)));
+      const holding = new Set(holders);
+      if (!promptDiv) prompt = paragraphsOf(body.children.filter((child) => child.name === "p" && !holding.has(child)));
       return finish({ type: "fill_in_blank", text: sentence, blanks });
     }
   }
@@ -328,13 +401,17 @@ export async function readQtiPackage(bytes: Uint8Array, claimed: QtiVersionRead)
   for (const entry of poolsWithPaths) for (const path of entry.paths) placed.add(path);
   const loose = itemPaths.filter((path) => !placed.has(path));
   if (loose.length > 0) poolsWithPaths.push({ pool: builder.pool("Imported questions"), paths: loose });
+  // A yield between items, once their bytes add up to a slice: after every large item, and every few
+  // small ones (a yield per small item would cost more than reading it).
+  const slicer = new WorkSlicer(itemBytesPerSlice);
   for (const { pool, paths } of poolsWithPaths) {
-    for (const [index, path] of paths.entries()) {
-      if (index % 50 === 49) await yieldToEventLoop();
+    for (const path of paths) {
       const item = path;
       builder.countItem(item, pool);
-      const root = await pack.xml(path);
-      if (!root) throw itemError("QTI", item, "is named by a test but is not in the package");
+      const part = await pack.xmlAndSize(path);
+      if (!part) throw itemError("QTI", item, "is named by a test but is not in the package");
+      await slicer.done(Math.max(part.size, minimumItemCost));
+      const root = part.tree;
       const notes: string[] = [];
       const read = await readItem(root, { item: `${root.attributes.identifier ?? path} (${path})`, path, pack, builder, notes });
       if (typeof read === "string") {

@@ -43,6 +43,8 @@ export class BankBuilder {
   readonly assets: ImportedAsset[] = [];
   readonly report: ItemReport[] = [];
   private questions = 0;
+  /** Each picture's `sourceId` by its size and stored name, so the same file is stored once. */
+  private readonly pictureIds = new Map<string, string>();
 
   constructor(readonly formatName: string) {}
 
@@ -76,13 +78,17 @@ export class BankBuilder {
    * `assetId` blocks name until the import writes it; the same file is stored once.
    */
   async picture(item: string, fileName: string, bytes: Uint8Array): Promise<string> {
-    const known = this.assets.find((asset) => asset.fileName === fileName && asset.bytes.byteLength === bytes.byteLength);
-    if (known) return known.sourceId;
+    // By a key, not a search of every picture so far: thousands of pictures would cost their square.
+    const known = this.pictureIds.get(`${bytes.byteLength} ${fileName}`);
+    if (known) return known;
     const sniffed = await sniffMediaType(bytes, { filename: fileName });
     if (sniffed.kind !== "accepted" || !sniffed.type.mediaType.startsWith("image/")) throw itemError(this.formatName, item, `its picture "${fileName}" is not an image a course can show`, { file: fileName });
     const sourceId = `ast_picture${this.assets.length + 1}`;
     const safeName = fileName.split("/").at(-1)?.replace(/[^A-Za-z0-9._-]/g, "_").slice(-100) || "picture";
     this.assets.push({ sourceId, fileName: safeName, mediaType: sniffed.type.mediaType, bytes });
+    // Keyed by the stored name, as the search compared it; the first picture of a key is the one found.
+    const key = `${bytes.byteLength} ${safeName}`;
+    if (!this.pictureIds.has(key)) this.pictureIds.set(key, sourceId);
     return sourceId;
   }
 

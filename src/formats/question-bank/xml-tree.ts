@@ -7,7 +7,9 @@
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { readXml, type XmlElement, type XmlLimits } from "../../codecs/xml-read.ts";
 
-export { yieldToEventLoop } from "../../codecs/event-loop.ts";
+import { yieldToEventLoop } from "../../codecs/event-loop.ts";
+
+export { yieldToEventLoop };
 
 export interface XmlTree {
   readonly name: string;
@@ -40,7 +42,10 @@ function treeOf(element: XmlElement): XmlTree {
 /** Reads `text` as XML; `what` names the file in errors. */
 export async function readXmlTree(text: string, what: string, limits: Partial<XmlLimits> = bankXmlLimits): Promise<XmlTree> {
   try {
-    return treeOf(await readXml(text, { field: "content", limits }));
+    const element = await readXml(text, { field: "content", limits });
+    // Building the tree of a large part is work of its own: not in the same turn as the parser's last slice.
+    await yieldToEventLoop();
+    return treeOf(element);
   } catch (error) {
     if (!(error instanceof CourseAuthoringError)) throw error;
     throw new CourseAuthoringError(error.code, `${error.message.replace(/^content: /, `content: ${what}: `)} Nothing was imported.`, { ...error.details, file: what });

@@ -4,6 +4,7 @@
  * explanations, points, and every path through a scenario written out from its start to each ending.
  */
 import type { Block, BlockType } from "../../authoring/schemas/blocks.ts";
+import { linksAsWords, picturesAsWords, withoutSingleEmphasis } from "./markdown-scan.ts";
 
 export interface Run {
   readonly text: string;
@@ -28,12 +29,9 @@ const items = (value: unknown): Part[] => (Array.isArray(value) ? (value.filter(
 /** Markdown as lines a reader can follow: list items as bullets, emphasis and link markup dropped (link targets kept). */
 export function markdownLines(markdown: string): Line[] {
   const lines: Line[] = [];
+  // Pictures, links and single emphasis by linear scanners (markdown-scan.ts), not backtracking expressions.
   const clean = (raw: string) =>
-    raw
-      .replace(/!\[([^\]]*)\]\(([^)]*)\)/g, "[picture: $1]")
-      .replace(/\[([^\]]+)\]\(<?([^)>]*)>?\)/g, "$1 ($2)")
-      .replace(/(\*\*|__)(.+?)\1/g, "$2")
-      .replace(/(^|\W)[*_](\S.*?)[*_](?=\W|$)/g, "$1$2")
+    withoutSingleEmphasis(linksAsWords(picturesAsWords(raw)).replace(/(\*\*|__)(.+?)\1/g, "$2"))
       .replace(/^#{1,6}\s+/, "")
       .replace(/\\([\\`*_[\]<>#|])/g, "$1")
       .trim();
@@ -44,7 +42,8 @@ export function markdownLines(markdown: string): Line[] {
       words = [];
     };
     for (const raw of paragraph.split("\n")) {
-      const bullet = /^\s*(?:[-+*]|\d+[.)])\s+(.*)$/.exec(raw);
+      // (?!\s) keeps the whole space run in \s+, so a failing line is not re-split at every space.
+      const bullet = /^\s*(?:[-+*]|\d+[.)])\s+(?!\s)(.*)$/.exec(raw);
       if (bullet) {
         flush();
         lines.push(plain("ListBullet", { text: clean(bullet[1] ?? "") }));

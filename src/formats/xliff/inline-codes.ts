@@ -33,8 +33,49 @@ export function segmentMarkdown(markdown: string): Segment[] {
   return segments;
 }
 
+/** For each index of `text`, the longest run of backticks at or after it. */
+function longestBacktickRuns(text: string): Uint32Array {
+  const longest = new Uint32Array(text.length + 1);
+  let run = 0;
+  for (let at = text.length - 1; at >= 0; at--) {
+    run = text[at] === "`" ? run + 1 : 0;
+    longest[at] = Math.max(run, longest[at + 1] ?? 0);
+  }
+  return longest;
+}
+
+/** The first whitespace or `>` at or after a point, remembered: the points asked only grow. */
+function stopFinder(text: string): (from: number) => number {
+  let found = -1;
+  return (from) => {
+    if (found >= from) return found;
+    for (found = from; found < text.length && text[found] !== ">" && !/\s/.test(text[found] as string); found++);
+    return found;
+  };
+}
+
+/**
+ * The autolink or HTML tag at `at` (a `<`), as `/^<(?:https?:\/\/[^\s>]+|mailto:[^\s>]+|\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?)>/`
+ * matched it, or null. A link's address runs to the first whitespace or `>`, found by a forward-only
+ * search: the expression read it again from every `<` of a long run of `<http://` with no `>` after.
+ * A tag stops at the next `<` or `>`, so the expression is kept for it, on that stretch only.
+ */
+function tagAt(text: string, at: number, nextStop: (from: number) => number): string | null {
+  for (const scheme of ["http://", "https://", "mailto:"]) {
+    if (!text.startsWith(scheme, at + 1)) continue;
+    const address = at + 1 + scheme.length;
+    const stop = nextStop(address);
+    if (stop > address && text[stop] === ">") return text.slice(at, stop + 1);
+  }
+  let end = at + 1;
+  while (end < text.length && text[end] !== "<" && text[end] !== ">") end++;
+  return /^<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>$/.exec(text.slice(at, end + 1))?.[0] ?? null;
+}
+
 function segmentRange(text: string, counter: { next: number }): Segment[] {
   const out: Segment[] = [];
+  let longest: Uint32Array | undefined;
+  let nextStop: ((from: number) => number) | undefined;
   let buffer = "";
   const flush = () => {
     if (buffer !== "") out.push({ kind: "text", text: buffer });
@@ -50,7 +91,10 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
     const char = text[index] as string;
     if (char === "\n" || (char === "\\" && text[index + 1] === "\n")) {
       // Trailing spaces (a hard break), the newlines, then the next line's block marker.
-      const trailing = /[ \t]*$/.exec(buffer)?.[0] ?? "";
+      // Read backwards: /[ \t]*$/ rescans a long run of spaces inside the line from each of them.
+      let trailingStart = buffer.length;
+      while (trailingStart > 0 && (buffer[trailingStart - 1] === " " || buffer[trailingStart - 1] === "\t")) trailingStart--;
+      const trailing = buffer.slice(trailingStart);
       buffer = buffer.slice(0, buffer.length - trailing.length);
       const breakRun = /^\\?(?:\n[ \t]*)+/.exec(rest)?.[0] ?? "\n";
       const marker = lineStartMarker.exec(text.slice(index + breakRun.length))?.[0] ?? "";
@@ -64,13 +108,22 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       continue;
     }
     if (char === "`") {
-      const run = /^`+/.exec(rest)?.[0] ?? "`";
-      const end = text.indexOf(run, index + run.length);
-      if (end > index) {
-        placeholder(text.slice(index, end + run.length));
-        index = end + run.length;
+      // A run of n backticks opens a code span closed by the first n after it; failing that, its first
+      // backtick is text and the n - 1 after it try again. Read from the longest run later in the text
+      // (found once), not by matching /^`+/ and searching again at every backtick of the run: quadratic.
+      let runEnd = index;
+      while (text[runEnd] === "`") runEnd++;
+      longest ??= longestBacktickRuns(text);
+      const closing = Math.min(runEnd - index, longest[runEnd] ?? 0);
+      buffer += "`".repeat(runEnd - index - closing);
+      if (closing === 0) {
+        index = runEnd;
         continue;
       }
+      const end = text.indexOf("`".repeat(closing), runEnd);
+      placeholder(text.slice(runEnd - closing, end + closing));
+      index = end + closing;
+      continue;
     }
     const blank = /^\{\{\d+\}\}/.exec(rest);
     if (blank) {
@@ -78,10 +131,10 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       index += blank[0].length;
       continue;
     }
-    const tag = /^<(?:https?:\/\/[^\s>]+|mailto:[^\s>]+|\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?)>/.exec(rest);
+    const tag = char === "<" ? tagAt(text, index, (nextStop ??= stopFinder(text))) : null;
     if (tag) {
-      placeholder(tag[0]);
-      index += tag[0].length;
+      placeholder(tag);
+      index += tag.length;
       continue;
     }
     if (char === "[" || (char === "!" && text[index + 1] === "[")) {
