@@ -50,13 +50,30 @@ const slowTestMs = 120_000;
 
 const oneQuestionGift = "::Q1:: What is 2 + 2? {=4 ~3 ~5}\n";
 
-/** A Markdown table of one-character rows just under a text block's 100 KB: costly to render, cheap to store. */
-const longTable = `| a |\n| --- |\n${"| b |\n".repeat(15_000)}`;
+/**
+ * Text just under a block's 100 KB, dense with inline markup (emphasis, links, code) and words that do not
+ * repeat, so it costs real rendering and does not compress to nothing. (Tables are capped at render now.)
+ */
+function denseMarkdown(seed: number): string {
+  let state = seed;
+  const word = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state.toString(36).slice(0, 6);
+  };
+  const parts: string[] = [];
+  let length = 0;
+  while (length < 95_000) {
+    const part = `**${word()}** _${word()}_ [${word()}](https://example.org/${word()}) \`${word()}\` ${word()}.`;
+    parts.push(part);
+    length += part.length + 1;
+  }
+  return parts.join(" ");
+}
 
-/** A course whose three text blocks are such tables: its HTML export spends seconds rendering them. */
+/** A course of many such blocks: its HTML export spends seconds rendering them. */
 async function createLongTablesCourse(agent: Agent): Promise<string> {
-  const blocks = [1, 2, 3].map(() => ({ type: "text", markdown: longTable }));
-  const course = await agent.call("create_course", { title: "Long tables", modules: [{ title: "Tables", lessons: [{ title: "Rows", blocks }] }] });
+  const lessons = [0, 1, 2].map((lesson) => ({ title: `Dense ${lesson + 1}`, blocks: [0, 1, 2, 3, 4, 5].map((block) => ({ type: "text", markdown: denseMarkdown(lesson * 10 + block + 1) })) }));
+  const course = await agent.call("create_course", { title: "Long tables", modules: [{ title: "Dense text", lessons }] });
   return course.id as string;
 }
 
@@ -89,7 +106,7 @@ describe("a pool with the default budget", () => {
     expect(course.title).toBe("Long module");
   }, slowTestMs);
 
-  test("an HTML export of a course of long Markdown tables is rendered and zipped on a worker: health and a second user's get_course have no gap over 2 s", async () => {
+  test("an HTML export of a course of dense Markdown is rendered and zipped on a worker: health and a second user's get_course have no gap over 2 s", async () => {
     const courseId = await createLongTablesCourse(alice);
     const work = alice.call("export_course", { courseId, format: "html" });
     const seen = await watchResponsiveness(service, work, { secondUser: () => bob.call("get_course", { courseId: bobsCourse }) });

@@ -1,7 +1,8 @@
 /**
- * Letting other requests run during long parsing work. A parser that reads a large input in one go
- * holds the event loop for its whole length; the bounded parsers here work in slices and await
- * `yieldToEventLoop()` between them, so `/api/health` and every other request answer meanwhile.
+ * Letting other requests run during long work (parsing, rendering, deflating): the one place the
+ * service yields to the event loop. Work in slices awaits `yieldToEventLoop()` between them, counted
+ * by units (`WorkSlicer`) or by the clock (`TimeSlicer`, and `timeSlicer()` for loops that should pay
+ * nothing between slices), so `/api/health` and every other request answer meanwhile.
  */
 
 /** Resolves on a later turn of the event loop, after the I/O and timers that are ready now. */
@@ -51,4 +52,27 @@ export class TimeSlicer {
   async check(): Promise<void> {
     if (this.due()) await this.pause();
   }
+}
+
+/** Long enough that yielding costs little; short enough that a waiting request is barely delayed. */
+export const defaultSliceMs = 8;
+
+/** A pause point: undefined while the slice's time lasts (nothing awaited), else a promise to await. */
+export type SlicePause = () => Promise<void> | undefined;
+
+/**
+ * A clock-based pause point for hot loops (rendering a large course, deflating a package): between
+ * slices nothing is awaited, so small work pays nothing.
+ */
+export function timeSlicer(sliceMs = defaultSliceMs): SlicePause {
+  let sliceStarted = performance.now();
+  return () => {
+    if (performance.now() - sliceStarted < sliceMs) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        sliceStarted = performance.now();
+        resolve();
+      }),
+    );
+  };
 }

@@ -114,10 +114,12 @@ async function textOf(bytes: Uint8Array, slicer: TimeSlicer): Promise<string> {
     }
     if (slicer.due()) await slicer.pause();
   }
-  return Buffer.from(ascii.buffer, ascii.byteOffset, ascii.byteLength).toString("latin1");
+  // Every byte is ASCII now, so UTF-8 decoding is a copy (and needs no runtime's Buffer).
+  return asciiDecoder.decode(ascii);
 }
 
 const textPieceBytes = 256 * 1024;
+const asciiDecoder = new TextDecoder("utf-8");
 
 interface NameScan {
   /** Why the text is refused, or null. */

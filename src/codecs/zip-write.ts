@@ -5,7 +5,7 @@
  * Text is deflated; media that is already compressed is stored as is.
  */
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
-import { timeSlicer, type TimeSlicer } from "./time-slicer.ts";
+import { timeSlicer, type SlicePause } from "./event-loop.ts";
 
 /**
  * An entry's bytes; a (lazy) iterable of strings is text in pieces, such as a page rendered block by block,
@@ -50,7 +50,7 @@ const encoder = new TextEncoder();
 /** Large in-memory bodies are fed to the deflater in slices so each output chunk stays small. */
 const sliceBytes = 64 * 1024;
 
-async function* bodyChunks(body: ZipBody, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(body: ZipBody, pause: SlicePause): AsyncGenerator<Uint8Array> {
   if (typeof body === "function") {
     yield* bodyChunks(await body(), pause);
     return;
@@ -82,7 +82,7 @@ async function* bodyChunks(body: ZipBody, pause: TimeSlicer): AsyncGenerator<Uin
 }
 
 /** Bytes as they come; text pieces gathered into slices as `textSlices` does. */
-async function* asyncChunks(body: AsyncIterable<Uint8Array | string>, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
+async function* asyncChunks(body: AsyncIterable<Uint8Array | string>, pause: SlicePause): AsyncGenerator<Uint8Array> {
   let text = "";
   for await (const chunk of body) {
     if (typeof chunk !== "string") {
@@ -104,7 +104,7 @@ async function* asyncChunks(body: AsyncIterable<Uint8Array | string>, pause: Tim
  * Each piece is rendered as it is taken, so the event loop gets a turn between pieces once a time
  * slice is used up.
  */
-async function* textSlices(pieces: Iterable<string>, pause: TimeSlicer): AsyncGenerator<Uint8Array> {
+async function* textSlices(pieces: Iterable<string>, pause: SlicePause): AsyncGenerator<Uint8Array> {
   let text = "";
   for (const piece of pieces) {
     text += piece;

@@ -8,7 +8,7 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import type { BlockRange } from "../authoring/course-pages.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { timeSlicer, type TimeSlicer } from "../codecs/time-slicer.ts";
+import { timeSlicer, type SlicePause } from "../codecs/event-loop.ts";
 
 /** Room for the JSON-RPC envelope and transport framing around `result`. */
 const envelopeBytes = 256;
@@ -105,7 +105,7 @@ export interface ReadablePart {
 export async function partsThatFit(
   parts: readonly ReadablePart[],
   found: { uris: string[]; overCap: string[] } = { uris: [], overCap: [] },
-  slice: TimeSlicer = timeSlicer(),
+  slice: SlicePause = timeSlicer(),
 ): Promise<{ uris: string[]; overCap: string[] }> {
   for (const part of parts) {
     await slice();

@@ -7,7 +7,7 @@
 import { declaredImageOrigins, renderCourseDocumentChunks } from "./page.ts";
 import { flatString } from "./html.ts";
 import { inMarkdownScope, prerenderMarkdown, type MarkdownRequest, type MarkdownScope } from "./markdown.ts";
-import { timeSlicer, type TimeSlicer } from "../codecs/time-slicer.ts";
+import { timeSlicer, type SlicePause } from "../codecs/event-loop.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { inInterfaceLanguage } from "./ui-text.ts";
 
@@ -62,7 +62,7 @@ export interface CoursePiece {
  * whenever a slice is used up (between top-level Markdown blocks, inline runs and tokens), and the loop
  * gets a turn between pieces too, so no block, however many large fields it has, holds the loop.
  */
-async function* slicedPieces(course: RenderableCourse, options: RenderOptions, pause: TimeSlicer = timeSlicer()): AsyncGenerator<CoursePiece> {
+async function* slicedPieces(course: RenderableCourse, options: RenderOptions, pause: SlicePause = timeSlicer()): AsyncGenerator<CoursePiece> {
   const scope = newScope(options);
   let blockId: string | null = null;
   for (const piece of documentPieces(course, options, scope)) {

@@ -7,17 +7,17 @@
  * definition is still read before any inline run, as markdown-it does.
  */
 import type { MarkdownIt as Markdown, StateBlock, StateCore, Token } from "markdown-it";
-import type { TimeSlicer } from "../codecs/time-slicer.ts";
+import type { SlicePause } from "../codecs/event-loop.ts";
 
 type Env = Record<string, unknown>;
 
-async function turn(pause: TimeSlicer): Promise<void> {
+async function turn(pause: SlicePause): Promise<void> {
   const waiting = pause();
   if (waiting) await waiting;
 }
 
 /** `ParserBlock.tokenize(state, 0, lineMax)` with a slice check before each top-level block. */
-async function tokenizeBlocks(state: StateBlock, pause: TimeSlicer): Promise<void> {
+async function tokenizeBlocks(state: StateBlock, pause: SlicePause): Promise<void> {
   const rules = state.md.block.ruler.getRules("");
   const maxNesting = state.md.options.maxNesting ?? 100;
   const endLine = state.lineMax;
@@ -44,13 +44,13 @@ async function tokenizeBlocks(state: StateBlock, pause: TimeSlicer): Promise<voi
   }
 }
 
-async function parseBlocks(core: StateCore, pause: TimeSlicer): Promise<void> {
+async function parseBlocks(core: StateCore, pause: SlicePause): Promise<void> {
   if (core.inlineMode || !core.src) return;
   const md = core.md;
   await tokenizeBlocks(new md.block.State(core.src, md, core.env, core.tokens), pause);
 }
 
-async function parseInlines(core: StateCore, pause: TimeSlicer): Promise<void> {
+async function parseInlines(core: StateCore, pause: SlicePause): Promise<void> {
   for (const token of core.tokens) {
     if (token.type !== "inline") continue;
     await turn(pause);
@@ -59,7 +59,7 @@ async function parseInlines(core: StateCore, pause: TimeSlicer): Promise<void> {
 }
 
 /** `Renderer.render` with a slice check between tokens. */
-async function renderTokens(md: Markdown, tokens: Token[], env: Env, pause: TimeSlicer): Promise<string> {
+async function renderTokens(md: Markdown, tokens: Token[], env: Env, pause: SlicePause): Promise<string> {
   const renderer = md.renderer;
   const rules = renderer.rules;
   let result = "";
@@ -75,7 +75,7 @@ async function renderTokens(md: Markdown, tokens: Token[], env: Env, pause: Time
 }
 
 /** `markdown.render(source, env)`, yielding to the event loop whenever `pause` says a slice is used up. */
-export async function renderMarkdownSliced(markdown: Markdown, source: string, env: Env, pause: TimeSlicer): Promise<string> {
+export async function renderMarkdownSliced(markdown: Markdown, source: string, env: Env, pause: SlicePause): Promise<string> {
   const core = new markdown.core.State(source, markdown, env);
   for (const rule of markdown.core.ruler.__rules__) {
     if (!rule.enabled) continue;

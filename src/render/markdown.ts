@@ -10,7 +10,7 @@ import { trustedHtml, type SafeHtml } from "./html.ts";
 import { uiText } from "./ui-text.ts";
 import { boundTables } from "./markdown-tables.ts";
 import { renderMarkdownSliced } from "./markdown-sliced.ts";
-import type { TimeSlicer } from "../codecs/time-slicer.ts";
+import type { SlicePause } from "../codecs/event-loop.ts";
 import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl, remotePictureOrigin } from "./urls.ts";
 import { ClassName } from "../player/markup-names.ts";
 
@@ -196,7 +196,7 @@ export function withPictureOrigins<T>(origins: readonly string[], compute: () =>
  * Renders `sources` in time slices into `markdownScope.prerendered` (replacing what it held), so the
  * block that reads them next renders without holding the event loop for its Markdown.
  */
-export async function prerenderMarkdown(markdownScope: MarkdownScope, sources: readonly string[], pause: TimeSlicer): Promise<void> {
+export async function prerenderMarkdown(markdownScope: MarkdownScope, sources: readonly string[], pause: SlicePause): Promise<void> {
   markdownScope.prerendered.clear();
   for (const source of sources) {
     if (markdownScope.prerendered.has(source)) continue;

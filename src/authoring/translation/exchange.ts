@@ -8,7 +8,7 @@ import type { PackageStorage, StoredExport } from "../../store/packages.ts";
 import type { Actor, AuthoringSession } from "../context.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { alignToSource, codeMismatch, rebuildMarkdown, segmentMarkdown, tokensOf, type Segment, type TargetToken } from "../../formats/xliff/inline-codes.ts";
-import { timeSlicer } from "../../codecs/time-slicer.ts";
+import { timeSlicer } from "../../codecs/event-loop.ts";
 import { structureAdded } from "./target-structure.ts";
 import type { UnitProblems } from "./unit-problems.ts";
 import { sameLanguage } from "./access.ts";

@@ -4,7 +4,7 @@
  * encoded a chunk at a time. `import_course` reads this format back into an identical course.
  */
 import { honestAssetFileName } from "../asset-names.ts";
-import { timeSlicer } from "../../codecs/time-slicer.ts";
+import { timeSlicer } from "../../codecs/event-loop.ts";
 import type { PackagedAsset } from "../package/plan.ts";
 import { jsonPieces } from "./json-pieces.ts";
 import type { AssetSource, ExportCourse } from "../package/types.ts";

@@ -9,6 +9,7 @@
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
 import { WorkSlicer } from "../../codecs/event-loop.ts";
 import { stripTags, trailingWhitespace } from "../question-bank/text-scan.ts";
+import { decodeHtmlEntities } from "../../codecs/html-entities.ts";
 
 interface Chunk {
   readonly text: string;
@@ -145,7 +146,7 @@ function withFeedback(text: string | undefined): { feedback?: string } {
 
 function plainFromHtml(html: string): string {
   // A scanner, not /<[^>]*>/g, which reads to the end of the text again from every `<` that has no `>`.
-  return stripTags(html).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return decodeHtmlEntities(stripTags(html));
 }
 
 function textOf(raw: string, notes: string[]): string {

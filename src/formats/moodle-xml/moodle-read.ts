@@ -10,14 +10,13 @@ import { moodleTypeTagPrefix } from "./moodle-write.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
 import { firstImageTag, stripImageTags, stripTags } from "../question-bank/text-scan.ts";
 import { childElement, childElements, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "../question-bank/xml-tree.ts";
+import { decodeHtmlEntities } from "../../codecs/html-entities.ts";
 
 const formatName = "Moodle XML";
 
 const textIn = (node: XmlTree | undefined, name: string): string => textContent(childElement(childElement(node, name), "text"));
 
-function unescapeHtml(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#0*39;/g, "'").replace(/&nbsp;/g, " ").replace(/&amp;/g, "&");
-}
+const unescapeHtml = decodeHtmlEntities;
 
 /** A field's text as Markdown: markdown, plain and Moodle auto-format are kept; HTML loses its tags (noted). */
 function fieldText(node: XmlTree | undefined, notes: string[]): string {
