@@ -9,7 +9,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
 import type { RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 /** A lesson with its place in the course, and the element ID it is reachable at (`#lesson-…`). */
 export interface PlacedLesson {

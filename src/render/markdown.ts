@@ -9,7 +9,7 @@ import MarkdownIt, { type MarkdownIt as Markdown, type StateCore, type Token } f
 import { trustedHtml, type SafeHtml } from "./html.ts";
 import { uiText } from "./ui-text.ts";
 import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl } from "./urls.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 function createMarkdown(): Markdown {
   const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });

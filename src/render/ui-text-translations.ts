@@ -2,7 +2,7 @@
  * The player's own interface strings in French, German and Spanish. A key missing here shows in
  * English; a course language without a table here gets the English interface, and the export says so.
  */
-import type { AdapterText } from "../player/lms/text.ts";
+import type { AdapterText } from "../page-contract/text.ts";
 import type { InteractionRuntimeText, InteractionText } from "./interaction-text.ts";
 import type { RuntimeText, UiText } from "./ui-text-english.ts";
 

@@ -5,10 +5,10 @@
  * print; this script enhances it into the one-at-a-time widget.
  */
 import { all, around, data, fill, has, hook, listAll, make, on, one, setInHook, textInHook } from "./dom.ts";
-import type { InteractionRuntimeText } from "../../render/interaction-text.ts";
+import type { InteractionRuntimeText } from "../../page-contract/text.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
-import type { QuizRecorder } from "../contract.ts";
-import { ClassName, DataName } from "../markup-names.ts";
+import type { QuizRecorder } from "../../page-contract/course-runtime.ts";
+import { ClassName, DataName } from "../../page-contract/markup-names.ts";
 import { showControlled } from "./widgets.ts";
 
 /** The elements under `root` (none without a root) that the `data-` hook `name` marks. */

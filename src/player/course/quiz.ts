@@ -9,12 +9,12 @@
  * once the question is graded, for the LMS report (see `answer-key.ts`).
  */
 import { all, around, data, fieldOf, fill, has, hook, listAll, make, on, one, setIn, setInHook, textInHook } from "./dom.ts";
-import type { RuntimeText } from "../../render/ui-text.ts";
+import type { RuntimeText } from "../../page-contract/text.ts";
 import { updateOrderingButtons } from "./widgets.ts";
 import type { AnswerChecker } from "./answer-checker.ts";
 import { digitOf, indexOfDigit, isArray, type Attempt, type AttemptEntry, type AttemptTools } from "./quiz-attempts.ts";
-import type { QuestionAnswer, QuizRecorder, courseEvents } from "../contract.ts";
-import { ClassName, DataName } from "../markup-names.ts";
+import type { QuestionAnswer, QuizRecorder, courseEvents } from "../../page-contract/course-runtime.ts";
+import { ClassName, DataName } from "../../page-contract/markup-names.ts";
 
 /** One question's line in the results' review. */
 interface ResultLine {

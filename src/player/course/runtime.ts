@@ -4,9 +4,9 @@
  * progress, dispatches the `course:*` events and exposes `window.CourseRuntime`.
  */
 import { all, around, data, fill, has, hook, listAll, on, one, setInHook, textInHook } from "./dom.ts";
-import type { RuntimeText } from "../../render/ui-text.ts";
-import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../contract.ts";
-import { DataName } from "../markup-names.ts";
+import type { RuntimeText } from "../../page-contract/text.ts";
+import { courseEvents as events, type CourseProgress, type CourseRuntimeApi, type CourseState, type LessonSummary, type LessonVisit, type QuizRecord, type QuizRecorder } from "../../page-contract/course-runtime.ts";
+import { DataName } from "../../page-contract/markup-names.ts";
 
 export interface RuntimeConfig {
   readonly courseId: string;

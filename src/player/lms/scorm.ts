@@ -6,17 +6,13 @@
  * question as an interaction, then commits. `exit` is `suspend` until the learner is done (completed,
  * and passed where graded), then normal. It finishes the session once, when the page is hidden for good.
  */
-import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../contract.ts";
+import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../../page-contract/course-runtime.ts";
 import type { AnswerTools, InteractionRecord, QuestionFacts } from "./answers.ts";
 import type { ProgressTools } from "./progress.ts";
-import type { AdapterText } from "./text.ts";
+import type { ScormAdapterConfig } from "../../page-contract/config.ts";
+import type { AdapterText } from "../../page-contract/text.ts";
 
-export interface ScormAdapterConfig {
-  readonly version: "1.2" | "2004";
-  readonly text: AdapterText;
-  /** What the package knows about each question (type, correct answer, objectives), by block id. */
-  readonly questions: Readonly<Record<string, QuestionFacts>>;
-}
+export type { ScormAdapterConfig };
 
 export interface ScormHelpers {
   createProgressTools(lessons: CourseRuntimeApi["lessons"]): ProgressTools;

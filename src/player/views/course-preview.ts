@@ -6,7 +6,7 @@
  * to the preview and renders it again on `notifications/resources/updated`. A host that cannot read
  * resources gets the text outline from the tool result; a course too large at once is shown by module.
  */
-import type { ViewConfig } from "../config.ts";
+import type { ViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type HostError, type ReadResult, type RpcMessage, type ToolResult } from "./bridge.ts";
 
 interface ModuleFacts {

@@ -4,7 +4,7 @@
  * hands the bytes straight back in `ui/download-file`, so they never pass through the model. The host
  * supplies export_course's result after the `ui/initialize` handshake.
  */
-import type { ExportViewConfig } from "../config.ts";
+import type { ExportViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type ContentItem, type HostError, type ReadResult, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
 
 interface PackageFacts {

@@ -5,7 +5,7 @@
  * with `ui/update-model-context`: asset ID, name, type, size, a picture's pixel size and a small
  * thumbnail drawn on a canvas, so the agent can place the asset and write its alt text.
  */
-import type { FilesViewConfig } from "../config.ts";
+import type { FilesViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
 
 interface UploadFact {
