@@ -9,6 +9,7 @@ import { setPanelOpen } from "./paging.ts";
 import { drawnOf, lessonIdOf, numberOrNull, pointsOf, poolOf } from "./questions.ts";
 import { attemptTools, recorder, text } from "./session.ts";
 
+/** The quiz lessons whose current attempt is submitted: their answers are graded and no longer saved as they change. */
 export const submittedLessons = new Set<HTMLElement>();
 
 export function renumber(lesson: HTMLElement): void {

@@ -4,6 +4,7 @@ import { data, fill, has, hook, listAll, one, setInHook, textInHook } from "../d
 import { attemptsLeft, drawnOf, lessonIdOf, poolOf } from "./questions.ts";
 import { recorder, text } from "./session.ts";
 
+/** The lessons shown one question at a time, and the place of the question on view. */
 export const pagedLessons = new Map<HTMLElement, number>();
 
 /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
