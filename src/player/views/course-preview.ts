@@ -56,7 +56,8 @@ export function startCoursePreviewView(config: ViewConfig): void {
     }
     const element = named[0];
     const closing = "</" + "script>";
-    return html.replace(element, () => element.replace(`>${closing}`, `>${players.get(uri) ?? ""}${closing}`));
+    // Functions as replacements, both: a bundle's text may hold `$&` or `$'`, which a replacement string expands.
+    return html.replace(element, () => element.replace(`>${closing}`, () => `>${players.get(uri) ?? ""}${closing}`));
   };
   // Replaces this page with the course; the window, this script's state and the host link stay.
   const render = async (): Promise<void> => {
