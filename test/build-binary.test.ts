@@ -29,7 +29,7 @@ import { freePort } from "./support/service.ts";
 import { teachingContentBlocks, teachingQuizBlocks } from "./support/teaching-blocks.ts";
 import { comparable, exportPackage, readExport } from "./support/transfer.ts";
 import { validateXliff } from "./support/xliff-schemas.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: { id: string; lessons: { id: string; kind: string; blocks: (Json & { id: string })[] }[] }[] };

@@ -15,7 +15,7 @@ import { AgentToolError, connectAgent, type Agent } from "./support/mcp-client.t
 import { startTestService, type TestService } from "./support/service.ts";
 import { createRichCourse, exportPackage, pngBase64, readExport } from "./support/transfer.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 let service: TestService;
 let alice: Agent;

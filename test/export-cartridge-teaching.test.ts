@@ -12,7 +12,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, unpackToDirectory } from "./support/export-course.ts";
 import { imsccManifestImports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";
 import { courseWithTeachingQuiz, teachingQuizLessonId } from "./support/teaching-blocks.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 const qtiProfileSchema = "ccv1p1_qtiasiv1p2p1_v1p0.xsd";
 const manifestSchemaFiles = ["ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd", "ccv1p3_lomresource_v1p0.xsd", "ccv1p3_imsccauth_v1p3.xsd", "ccv1p3_imscsmd_v1p0.xsd"];

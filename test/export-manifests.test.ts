@@ -12,7 +12,7 @@ import { CourseAuthoringError } from "../src/course-authoring-error.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, pixelPng, sampleCourse, unpackToDirectory, unzipPackage } from "./support/export-course.ts";
 import { scorm12Imports, scorm2004Imports, xmllint, xmllintWithImports } from "./support/export-xmllint.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 async function unpacked(format: ExportFormat, scoMode: ScoMode): Promise<string> {
   const built = await buildPackage(sampleCourse(), { format, scoMode, assets: memoryAssets(), renderer: renderCourseHtml });

@@ -16,7 +16,7 @@ import { memoryAssets, sampleCourse, unpackToDirectory, unzipPackage } from "./s
 import { answerKeyOf, closeSco, nextUntil, scoFrame, submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { startCmi5Player } from "./support/cmi5-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(60_000);
 

@@ -13,7 +13,7 @@ import { answerQuiz, currentLessonId, nextUntil, retryQuiz, waitForCourse } from
 import { sessionIdExtension, type Cmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { startCmi5Player, type Cmi5Au, type Cmi5Player } from "./support/cmi5-player.ts";
 import { startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 const verbs = {
   initialized: "http://adlnet.gov/expapi/verbs/initialized",

@@ -13,7 +13,7 @@ import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./s
 import { shuffledIndices } from "../src/render/shuffle.ts";
 import { answerKeyOf, answerQuiz, submitQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(30_000);
 

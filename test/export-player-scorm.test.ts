@@ -11,7 +11,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, quizLessonId, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerQuiz, closeSco, currentLessonId, nextUntil, retryQuiz, scoFrame, waitForCourse, watchForeignRequests } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 // A browser session plays a whole course; give it more than the default five seconds.
 setDefaultTimeout(30_000);

@@ -17,7 +17,7 @@ import { answerKeyOf, answerQuiz, nextUntil, scoFrame, waitForCourse, type Cours
 import { startCmi5Lms, type Statement } from "./support/lms-cmi5.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
 import { courseWithTeachingQuiz, phishingScenario, sortingCategoryOf, teachingQuizLessonId } from "./support/teaching-blocks.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(60_000);
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
 import { blockTypes } from "../src/authoring/schemas/blocks.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 import { englishPacks } from "../src/render/ui-text.ts";
 import { interfaceTranslations, type InterfaceLanguage } from "../src/render/ui-text-translations.ts";
 import { devAccessToken } from "./support/dev-login.ts";

@@ -19,7 +19,7 @@ import { startTestService, type TestService } from "./support/service.ts";
 import { openHarness } from "./authoring-harness.ts";
 import { storeKinds } from "./support/postgres.ts";
 import { comparable, embeddedBytes, exportPackage, pngBase64 } from "./support/transfer.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 interface LessonRead {
   id: string;

@@ -1,9 +1,9 @@
 /**
- * The page's short class and `data-` names (`player/markup-names.ts`) must stay distinct: two keys
+ * The page's short class and `data-` names (`page-contract/markup-names.ts`) must stay distinct: two keys
  * sharing a token would let one block's rules or script reach another's elements.
  */
 import { expect, test } from "bun:test";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const tokens = (names: Record<string, string>): string[] => Object.values(names);
 

@@ -12,7 +12,7 @@ import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng } from "./support/export-course.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 const cap = 65_536;
 let service: TestService;

@@ -14,7 +14,7 @@ import { runAxe, type AxeViolation } from "./support/browser.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerKeyOf, nextUntil, scoFrame, submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { DataName } from "../src/player/markup-names.ts";
+import { DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(90_000);
 

@@ -12,7 +12,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { answerKeyOf, answerQuiz, nextUntil, retryQuiz, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(60_000);
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml, renderCourseHtmlChunks, type RenderableCourse, type RenderOptions } from "../src/render/index.ts";
 import { generatedCourse, memoryAssets, sampleCourse, unzipPackage } from "./support/export-course.ts";
-import { ClassName } from "../src/player/markup-names.ts";
+import { ClassName } from "../src/page-contract/markup-names.ts";
 
 /** Each render has its own CSP nonce; everything else must match byte for byte. */
 const withoutNonce = (markup: string): string =>

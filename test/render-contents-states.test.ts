@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const question = { id: "blk_q", type: "single_choice", prompt: "Which status code means **Not Found**?", points: 1, objectiveIds: [], choices: [{ text: "200 OK", correct: false }, { text: "404 Not Found", correct: true }] } as Block;
 const course: RenderableCourse = {

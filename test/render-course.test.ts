@@ -13,7 +13,7 @@ import { validatedBlock } from "../src/render/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { teachingContentBlocks } from "./support/teaching-blocks.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type AxeViolation, type StaticSite } from "./support/browser.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const diagramSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="200" viewBox="0 0 640 200"><rect width="640" height="200" fill="#f1f5f9"/><rect x="30" y="60" width="170" height="80" rx="10" fill="#1d4ed8"/><text x="115" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Browser</text><rect x="440" y="60" width="170" height="80" rx="10" fill="#047857"/><text x="525" y="107" fill="#fff" font-family="sans-serif" font-size="22" text-anchor="middle">Server</text><path d="M210 85 H420" stroke="#0f172a" stroke-width="4"/><path d="M420 85 l-14 -8 v16z" fill="#0f172a"/><path d="M430 120 H220" stroke="#0f172a" stroke-width="4"/><path d="M220 120 l14 -8 v16z" fill="#0f172a"/><text x="320" y="75" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">GET /courses</text><text x="320" y="145" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#0f172a">200 OK</text></svg>`;
 const posterSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#0f172a"/><text x="320" y="190" fill="#f8fafc" font-family="sans-serif" font-size="30" text-anchor="middle">HTTP in 90 seconds</text></svg>`;

@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type StaticSite } from "./support/browser.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const question = { id: "blk_q", type: "true_false", prompt: "HTTP is stateless.", points: 1, objectiveIds: [], answer: true } as Block;
 const course: RenderableCourse = {

@@ -4,7 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const course = {
   id: "crs_final",

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
-import { ClassName } from "../src/player/markup-names.ts";
+import { ClassName } from "../src/page-contract/markup-names.ts";
 
 function courseWithQuestion(prompt: string): RenderableCourse {
   const question = { id: "blk_q", type: "multiple_choice", prompt, points: 1, objectiveIds: [], choices: [{ text: "GET", correct: true }, { text: "HEAD", correct: true }, { text: "POST", correct: false }] } as Block;

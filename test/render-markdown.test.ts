@@ -12,7 +12,7 @@ import { html } from "../src/render/html.ts";
 import { renderAudioBlock, renderImageBlock, renderVideoBlock } from "../src/render/media-blocks.ts";
 import { ElementIds, type RenderContext } from "../src/render/context.ts";
 import { isSafeAssetUrl, isSafeImageUrl, isSafeLinkUrl, urlScheme } from "../src/render/urls.ts";
-import { ClassName } from "../src/player/markup-names.ts";
+import { ClassName } from "../src/page-contract/markup-names.ts";
 
 /** Every `href` and `src` value in the markup. */
 function urlsIn(markup: string): string[] {

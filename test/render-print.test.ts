@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, serveStatic, type StaticSite } from "./support/browser.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const blocks = [
   { id: "blk_tabs", type: "tabs", tabs: [{ title: "Sender", markdown: "Check the domain." }, { title: "Links", markdown: "Hover before clicking." }] },

@@ -13,7 +13,7 @@ import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { submitQuiz, waitForCourse } from "./support/export-player.ts";
 import { launchChromium } from "./support/lms-harness.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 setDefaultTimeout(60_000);
 

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { builtStyles } from "../src/render/player-bundles.ts";
 import { themeStyles } from "../src/render/theme.ts";
-import { ClassName } from "../src/player/markup-names.ts";
+import { ClassName } from "../src/page-contract/markup-names.ts";
 
 const course = (blocks: unknown[], kind: "content" | "quiz" = "content", theme?: unknown): RenderableCourse =>
   ({ id: "crs_1", title: "C", language: "en", theme, objectives: [], modules: [{ id: "mod_1", title: "M", lessons: [{ id: "les_1", title: "L", kind, blocks }] }] }) as unknown as RenderableCourse;

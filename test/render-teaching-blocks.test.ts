@@ -12,7 +12,7 @@ import type { Block } from "../src/authoring/schemas/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type AxeViolation, type StaticSite } from "./support/browser.ts";
 import { sortingCategoryOf, teachingContentBlocks, teachingQuizBlocks } from "./support/teaching-blocks.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const emailSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#f8fafc" stroke="#0f172a"/><text x="40" y="50" font-family="sans-serif" font-size="20" fill="#0f172a">From: ceo@examp1e.com</text><text x="40" y="170" font-family="sans-serif" font-size="24" fill="#b91c1c">URGENT: buy gift cards now</text><rect x="380" y="280" width="220" height="50" fill="#1d4ed8"/><text x="490" y="312" font-family="sans-serif" font-size="18" fill="#fff" text-anchor="middle">Click here</text></svg>`;
 const assets = { image: "ast_email", attachment: "ast_jobaid" };

@@ -12,7 +12,7 @@ import { renderCourseHtml, type CourseState, type RenderOptions } from "../src/r
 import { launchBrowser, serveStatic, type StaticSite } from "./support/browser.ts";
 import { hostileAssetUrls, xssCourse, xssPayloads, type XssCourse } from "./support/xss-corpus.ts";
 import { exercisePages, scanForInjectedMarkup } from "./support/xss-probes.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 const previewAssets: Record<string, string> = { ast_image: pixel, ast_video: "data:video/webm;base64,", ast_audio: "data:audio/wav;base64,", ast_captions: "data:text/vtt,WEBVTT" };

@@ -19,7 +19,7 @@ import { waitFor } from "./support/wait.ts";
 import { connectModernAgent } from "./support/modern-client.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 /** What SEP-1865 says a host must apply when the view declares no CSP domains. */
 const hostDefaultCsp =

@@ -13,7 +13,7 @@ import { readCourseResource } from "../src/mcp/tools/resources.ts";
 import { defaultMcpResultMaxBytes } from "../src/config.ts";
 import { identity, openHarness, type Harness, type Json } from "./authoring-harness.ts";
 import { blockOfType, createCourse, type Course } from "./support/review-courses.ts";
-import { ClassName } from "../src/player/markup-names.ts";
+import { ClassName } from "../src/page-contract/markup-names.ts";
 
 let harness: Harness;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { phishingScenario, phishingSorting, teachingContentBlocks, teachingQuizBlocks } from "./support/teaching-blocks.ts";
 import { comparable, exportPackage, readExport } from "./support/transfer.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 type Json = Record<string, unknown>;
 type Course = Json & { id: string; version: number; modules: { id: string; lessons: { id: string; blocks: (Json & { id: string })[] }[] }[] };

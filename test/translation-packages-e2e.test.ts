@@ -18,7 +18,7 @@ import { pngBase64, readExport } from "./support/transfer.ts";
 import { unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, scoFrame, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer } from "./support/lms-harness.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 type Unit = TranslationUnit;
 type Block = { id: string; type: string; markers?: { x: number; y: number }[] };

@@ -24,7 +24,7 @@ import { renderScenarioBlock } from "./scenario-block.ts";
 import { renderAttachmentBlock, renderContinueBlock, renderLabeledGraphicBlock, renderProcessBlock, renderTimelineBlock } from "./teaching-blocks.ts";
 import type { RenderableBlock } from "./types.ts";
 import { uiText } from "./ui-text.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 /** The block with its schema defaults applied, or null when it is not a valid block. */
 export function validatedBlock(block: RenderableBlock): Block | null {

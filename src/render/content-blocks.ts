@@ -9,7 +9,7 @@ import type { RenderContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml } from "./markdown.ts";
 import { uiText } from "./ui-text.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 

@@ -6,7 +6,7 @@
 import { html, type SafeHtml } from "./html.ts";
 import type { PageLink } from "./lesson.ts";
 import { uiText } from "./ui-text.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 export function startButton(first: PageLink | undefined): SafeHtml | "" {
   if (!first) return "";

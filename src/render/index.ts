@@ -14,7 +14,7 @@ import { inInterfaceLanguage } from "./ui-text.ts";
 export { renderMarkdown, withPictureOrigins } from "./markdown.ts";
 export { declaredImageOrigins } from "./page.ts";
 export { fallbackStrings, interfaceLanguage } from "./ui-text.ts";
-export { courseEvents } from "../player/contract.ts";
+export { courseEvents } from "../page-contract/course-runtime.ts";
 export type {
   CourseProgress,
   CourseRuntimeApi,
@@ -24,7 +24,7 @@ export type {
   QuestionAnswer,
   QuizRecord,
   QuizScore,
-} from "../player/contract.ts";
+} from "../page-contract/course-runtime.ts";
 export type { RenderableBlock, RenderableCourse, RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 
 /** Renders the course as one HTML document: contents, an introduction page, then one page per lesson. */

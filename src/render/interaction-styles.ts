@@ -3,7 +3,7 @@
  * one (every marker text, step and scene listed); `.is-enhanced` styles the widget the script makes of
  * it; print always shows everything, gated blocks included.
  */
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const interactionStyles = `
 .${ClassName.labeledGraphic} .${ClassName.graphicStage} { position: relative; display: inline-block; max-width: 100%; }
 .${ClassName.labeledGraphic} .${ClassName.graphicStage} img { display: block; }

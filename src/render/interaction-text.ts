@@ -3,6 +3,8 @@
  * attachment, continue): the base of their language packs (`ui-text-translations.ts`); `ui-text.ts`
  * serves them in the course's language.
  */
+import type { InteractionRuntimeText } from "../page-contract/text.ts";
+
 export const englishInteractionText = {
   markerLabel: (number: number, title: string) => `Marker ${number}: ${title}`,
   markersGroup: "Markers on the image",
@@ -37,7 +39,7 @@ export const englishInteractionRuntimeText = {
   visited: "(visited)",
   movedTo: "Moved “{item}” to {category}.",
   outcomes: { success: "Success", failure: "Unsuccessful ending", neutral: "The end" } as Record<string, string>,
-};
-export type InteractionRuntimeText = typeof englishInteractionRuntimeText;
+} satisfies InteractionRuntimeText;
+export type { InteractionRuntimeText };
 /** The strings' shape: each string key holds any text. */
 export type InteractionText = { [K in keyof typeof englishInteractionText]: (typeof englishInteractionText)[K] extends string ? string : (typeof englishInteractionText)[K] };

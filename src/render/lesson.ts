@@ -11,7 +11,7 @@ import { mediaSourceUrl } from "./media-blocks.ts";
 import { markdownTextsOf } from "./picture-hosts.ts";
 import type { RenderableBlock, RenderableLesson, RenderableModule, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 /** A lesson with its place in the course, and the element ID it is reachable at (`#lesson-…`). */
 export interface PlacedLesson {

@@ -12,7 +12,7 @@ import { boundTables } from "./markdown-tables.ts";
 import { renderMarkdownSliced } from "./markdown-sliced.ts";
 import type { SlicePause } from "../codecs/event-loop.ts";
 import { isExternalUrl, isSafeImageUrl, isSafeLinkUrl, remotePictureOrigin } from "./urls.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 /**
  * What a render tells the sanitiser: the origins remote pictures may come from (the page's `img-src`);

@@ -10,7 +10,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml } from "./markdown.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeAssetUrl, isSafeMediaUrl } from "./urls.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 

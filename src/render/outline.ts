@@ -13,7 +13,7 @@ import { uiText } from "./ui-text.ts";
 import { moduleNumberOf } from "./numbering.ts";
 import { themeCover, themeOf } from "./theme.ts";
 import { startButton } from "./cover.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 export const introPageId = "course-introduction";
 /** The page after the last lesson: where the learner stands, filled in by the player; hidden without it. */

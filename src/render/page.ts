@@ -20,7 +20,7 @@ import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeLinkUrl, urlScheme } from "./urls.ts";
 import { maxImageOrigins } from "./picture-hosts.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 const rightToLeftLanguages = new Set(["ar", "arc", "dv", "fa", "ha", "he", "khw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"]);
 

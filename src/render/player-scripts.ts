@@ -3,7 +3,7 @@
  * bundle, each preceded by its configuration as a `<script type="application/json">` element (data the
  * browser never runs). Only the nonce-bearing bundles run under the page's Content-Security-Policy.
  */
-import { configElementIds, type CoursePlayerConfig } from "../player/config.ts";
+import { configElementIds, type CoursePlayerConfig } from "../page-contract/config.ts";
 import type { AnswerSecrets } from "./answer-key.ts";
 import { html, scriptLiteral, trustedHtml, type SafeHtml } from "./html.ts";
 import { courseBundles, featureSetOf, type ClientFeatures } from "./player-bundles.ts";

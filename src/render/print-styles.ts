@@ -4,7 +4,7 @@
  * faces of a card); answers stay hidden (no feedback, explanations, verdicts, marks or results), as do
  * the controls that only work on screen. External links print their address.
  */
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const printStyles = `
 @media print {
   .${ClassName.siteHeader}, .${ClassName.contentsDisclosure}, .${ClassName.pager}, .${ClassName.questionPager}, .${ClassName.skipLink}, .${ClassName.questionActions}, .${ClassName.quizActions}, .${ClassName.startLink}, .${ClassName.tabList}, .${ClassName.flashcard} button, [data-lms-notice] { display: none !important; }

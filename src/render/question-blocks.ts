@@ -15,7 +15,7 @@ import { sortingAnswers, sortingKey } from "./sorting-block.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 

@@ -4,7 +4,7 @@
  * to pages with a question or a quiz lesson. What a scenario shares with questions (the card, its
  * fieldset and verdict) stays in the course sheet.
  */
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const quizStyles = `
 /* Grids, in one list. */
 .${ClassName.choiceList}, .${ClassName.matchingList}, .${ClassName.orderingList}, .${ClassName.matchingRow}, .${ClassName.questionResults} { display: grid; }

@@ -16,7 +16,7 @@ import { markdownHtml } from "./markdown.ts";
 import { pictureHtml } from "./teaching-blocks.ts";
 import { questionKeyAttributes } from "./question-blocks.ts";
 import { seal } from "./answer-key.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type Scenario = Extract<Block, { type: "scenario" }>;
 type Scene = Scenario["scenes"][number];

@@ -9,7 +9,7 @@ import type { LessonContext } from "./context.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { interactionText } from "./ui-text.ts";
 import { shuffledIndices } from "./shuffle.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type Sorting = Extract<Block, { type: "sorting" }>;
 

@@ -5,7 +5,7 @@
  * A declaration that many rules share is written once, as one selector list, above the first of them (in
  * this sheet and in the quiz and teaching-block sheets); a state's rule (`:hover`, `[aria-…]`) keeps its own.
  */
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const courseStyles = `
 :root {
   --text: #1a1f36; --muted: #475069; --background: #ffffff; --surface: #f5f7fb; --border: #6b7280;

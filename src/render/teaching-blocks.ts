@@ -11,7 +11,7 @@ import { englishInteractionText } from "./interaction-text.ts";
 import { interactionText } from "./ui-text.ts";
 import { markdownHtml } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
-import { ClassName, DataName } from "../player/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 

@@ -10,7 +10,7 @@ import { atkinsonHyperlegibleFaces } from "./fonts.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { RenderableCourse, RenderOptions } from "./types.ts";
 import { shortenStyleVariables } from "./style-variables.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 const fontStacks = {
   "system-sans": `system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif`,

@@ -1,4 +1,4 @@
-import type { AdapterText } from "../player/lms/text.ts";
+import type { AdapterText, RuntimeText } from "../page-contract/text.ts";
 
 /**
  * The player's strings in English: the base every interface language falls back to, and the shape
@@ -121,10 +121,10 @@ export const englishRuntimeText = {
   completionPassed: "You have completed the course and passed, with a score of {score}%.",
   completionFailed: "You have not passed yet: your score is {score}%. Go back to the assessment to try again.",
   completionRemaining: "{count} of {total} lessons are not completed yet.",
-};
-export type RuntimeText = typeof englishRuntimeText;
+} satisfies RuntimeText;
+export type { RuntimeText };
 
-/** What the LMS adapters say (see `player/lms/text.ts`). */
+/** What the LMS adapters say (see `page-contract/text.ts`). */
 export const englishAdapterText = {
   exitCourse: "Exit course",
   noLmsFound: "Your progress is not being saved: this course was not opened from a learning platform. Open it from your learning platform to have your progress recorded.",

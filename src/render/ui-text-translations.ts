@@ -5,7 +5,7 @@
  * holds the rule), writes numbers, percentages and plurals as `Intl` does for its locale, and names keys
  * as that locale's keyboards do (Échap, Esc).
  */
-import type { AdapterText } from "../player/lms/text.ts";
+import type { AdapterText } from "../page-contract/text.ts";
 import type { InteractionRuntimeText, InteractionText } from "./interaction-text.ts";
 import type { RuntimeText, UiText } from "./ui-text-english.ts";
 import { localeFormat } from "./locale-format.ts";

@@ -4,7 +4,7 @@
  * base; `uiText` and `runtimeText` read the course language's strings (ui-text-translations.ts) while
  * a render runs inside `inInterfaceLanguage`, English wherever a language has no string.
  */
-import type { AdapterText } from "../player/lms/text.ts";
+import type { AdapterText } from "../page-contract/text.ts";
 import { englishInteractionRuntimeText, englishInteractionText, type InteractionRuntimeText, type InteractionText } from "./interaction-text.ts";
 import { englishAdapterText, englishRuntimeText, englishUiText, type RuntimeText, type UiText } from "./ui-text-english.ts";
 import { interfaceTranslations, type InterfaceLanguage, type InterfaceStrings } from "./ui-text-translations.ts";

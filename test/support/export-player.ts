@@ -6,7 +6,7 @@
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import type { RenderableCourse } from "../../src/render/types.ts";
 import { sampleCourse } from "./export-course.ts";
-import { DataName } from "../../src/player/markup-names.ts";
+import { DataName } from "../../src/page-contract/markup-names.ts";
 
 /** The right answers, by question id: what the page must not tell, so the test reads it from the course. */
 export interface AnswerKey {

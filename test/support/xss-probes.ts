@@ -4,7 +4,7 @@
  * anything an injection would leave behind (event-handler attributes, script-capable URLs, elements
  * that load or navigate, extra scripts or styles).
  */
-import { DataName } from "../../src/player/markup-names.ts";
+import { DataName } from "../../src/page-contract/markup-names.ts";
 
 /**
  * Shows each page in turn (the runtime's `goToLesson`; the introduction is already shown) and replays a

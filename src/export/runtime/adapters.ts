@@ -6,9 +6,8 @@
  */
 import { lmsBundles } from "../../render/player-bundles.ts";
 import type { RenderableCourse, RenderOptions } from "../../render/types.ts";
-import type { LessonLaunchConfig } from "../../player/config.ts";
-import type { Cmi5AdapterConfig } from "../../player/lms/cmi5.ts";
-import type { ScormAdapterConfig } from "../../player/lms/scorm.ts";
+import type { LessonLaunchConfig } from "../../page-contract/config.ts";
+import type { Cmi5AdapterConfig, ScormAdapterConfig } from "../../page-contract/config.ts";
 import { adapterText } from "../../render/ui-text.ts";
 import { questionFacts } from "./question-facts.ts";
 

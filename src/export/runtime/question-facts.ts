@@ -3,7 +3,7 @@
  * type, description, objectives, weighting and labels (never the right answer, which the page holds
  * sealed). The player's `createAnswerTools` turns these facts and each answer into SCORM and xAPI values.
  */
-import type { QuestionFacts } from "../../player/lms/answers.ts";
+import type { QuestionFacts } from "../../page-contract/config.ts";
 import { shuffledIndices } from "../../render/shuffle.ts";
 import type { RenderableBlock, RenderableCourse } from "../../render/types.ts";
 import { isGradedType, type Block } from "../../authoring/schemas/blocks.ts";

@@ -15,7 +15,7 @@
  * dependencies), so the page stays small enough for hosts to prefetch and review.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
-import type { ViewConfig } from "../../player/config.ts";
+import type { ViewConfig } from "../../page-contract/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";

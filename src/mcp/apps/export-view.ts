@@ -9,7 +9,7 @@
  * of JSON-RPC over postMessage rather than the SDK's bundled App class.
  */
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
-import type { ExportViewConfig } from "../../player/config.ts";
+import type { ExportViewConfig } from "../../page-contract/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
 import type { ReadResourceResult } from "@modelcontextprotocol/server";

@@ -11,7 +11,7 @@ import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { acceptedMediaTypes } from "../../codecs/media-types.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
 import { mcpAppMimeType } from "./course-preview-view.ts";
-import type { FilesViewConfig } from "../../player/config.ts";
+import type { FilesViewConfig } from "../../page-contract/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
 

@@ -2,8 +2,8 @@
  * What every course page runs: the runtime (pages, progress, `window.CourseRuntime`) and the widgets
  * (tabs, accordions, flashcards). The feature bundles add grading and the teaching blocks on top.
  */
-import { configElementIds, type CoursePlayerConfig } from "../config.ts";
-import type { QuizRecorder } from "../contract.ts";
+import { configElementIds, type CoursePlayerConfig } from "../../page-contract/config.ts";
+import type { QuizRecorder } from "../../page-contract/course-runtime.ts";
 import { readConfig } from "../read-config.ts";
 import { createAnswerChecker, type AnswerChecker } from "./answer-checker.ts";
 import { installCourseRuntime } from "./runtime.ts";

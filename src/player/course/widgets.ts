@@ -5,8 +5,8 @@
  * and the contents disclosure, which starts closed on narrow screens.
  */
 import { all, around, data, fill, has, hook, on, one, setIn } from "./dom.ts";
-import type { RuntimeText } from "../../render/ui-text.ts";
-import { ClassName, DataName } from "../markup-names.ts";
+import type { RuntimeText } from "../../page-contract/text.ts";
+import { ClassName, DataName } from "../../page-contract/markup-names.ts";
 
 /** An ordering list's move buttons: no "up" on the first item, no "down" on the last (the quiz renumbers too). */
 export function updateOrderingButtons(list: Element): void {

@@ -1,5 +1,5 @@
 /** The cmi5 adapter bundle (xAPI statements, the LRS State document, the statement outbox). */
-import { configElementIds } from "../config.ts";
+import { configElementIds } from "../../page-contract/config.ts";
 import { createAnswerTools } from "../lms/answers.ts";
 import { installCmi5Adapter, type Cmi5AdapterConfig } from "../lms/cmi5.ts";
 import { createLrsDocuments } from "../lms/lrs-documents.ts";

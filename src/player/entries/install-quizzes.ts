@@ -1,6 +1,6 @@
 /** Grading: the answer checker, quiz attempts and the quizzes' behaviour. */
-import { courseEvents } from "../contract.ts";
-import { installQuizzes } from "../course/quiz.ts";
+import { courseEvents } from "../../page-contract/course-runtime.ts";
+import { installQuizzes } from "../course/quiz/install.ts";
 import { createAttemptTools } from "../course/quiz-attempts.ts";
 import { newAnswerChecker, type StartedCourse } from "../course/start.ts";
 

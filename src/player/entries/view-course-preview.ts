@@ -1,5 +1,5 @@
 /** The MCP Apps course preview view's bundle. */
-import { configElementIds, type ViewConfig } from "../config.ts";
+import { configElementIds, type ViewConfig } from "../../page-contract/config.ts";
 import { readConfig } from "../read-config.ts";
 import { startCoursePreviewView } from "../views/course-preview.ts";
 

@@ -1,5 +1,5 @@
 /** The MCP Apps export view's bundle. */
-import { configElementIds, type ExportViewConfig } from "../config.ts";
+import { configElementIds, type ExportViewConfig } from "../../page-contract/config.ts";
 import { readConfig } from "../read-config.ts";
 import { startExportView } from "../views/export.ts";
 

@@ -1,5 +1,5 @@
 /** The MCP Apps files view's bundle. */
-import { configElementIds, type FilesViewConfig } from "../config.ts";
+import { configElementIds, type FilesViewConfig } from "../../page-contract/config.ts";
 import { readConfig } from "../read-config.ts";
 import { startFilesView } from "../views/files.ts";
 

@@ -8,22 +8,10 @@
  * for practice, whose success path stays sealed, is `neutral` (SCORM's result for a response neither
  * correct nor incorrect; xAPI: no success).
  */
-import type { QuestionAnswer } from "../contract.ts";
+import type { InteractionKind, QuestionFacts } from "../../page-contract/config.ts";
+import type { QuestionAnswer } from "../../page-contract/course-runtime.ts";
 
-export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
-
-export interface QuestionFacts {
-  readonly kind: InteractionKind;
-  /** The prompt as plain text, at most 250 characters. */
-  readonly description: string;
-  readonly weighting: number;
-  readonly objectiveIds: readonly string[];
-  /** Choice texts, ordering items in the order first shown (never the right order), matching's left items, sorting's items, or a scenario's scene ids. */
-  readonly labels: readonly string[];
-  /** Matching and sorting only: the right-hand texts or the category titles. */
-  readonly targets: readonly string[];
-  readonly caseMatters: boolean;
-}
+export type { InteractionKind, QuestionFacts };
 
 /** One interaction record, ready to be written element by element. */
 export interface InteractionRecord {

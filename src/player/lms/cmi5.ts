@@ -8,21 +8,16 @@
  * document says was reported is written only after the LRS accepted the statement, so a statement lost
  * to an outage is sent again in the next session.
  */
-import type { CourseRuntimeApi } from "../contract.ts";
+import type { CourseRuntimeApi } from "../../page-contract/course-runtime.ts";
 import type { AnswerTools, QuestionFacts } from "./answers.ts";
 import type { LrsDocumentOptions, LrsDocuments } from "./lrs-documents.ts";
 import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
 import type { ProgressTools } from "./progress.ts";
-import type { AdapterText } from "./text.ts";
-import { ClassName } from "../markup-names.ts";
+import type { Cmi5AdapterConfig } from "../../page-contract/config.ts";
+import type { AdapterText } from "../../page-contract/text.ts";
+import { ClassName } from "../../page-contract/markup-names.ts";
 
-export interface Cmi5AdapterConfig {
-  /** The AU's State document holding the learner's progress (cmi5 leaves other stateIds to the AU). */
-  readonly progressStateId: string;
-  readonly text: AdapterText;
-  /** What the package knows about each question (type, correct answer, objectives), by block id. */
-  readonly questions: Readonly<Record<string, QuestionFacts>>;
-}
+export type { Cmi5AdapterConfig };
 
 export interface Cmi5Helpers {
   createProgressTools(lessons: CourseRuntimeApi["lessons"]): ProgressTools;

@@ -43,40 +43,66 @@ export interface StatementOutbox {
   readonly stopped: boolean;
 }
 
+/** What is kept in storage between pages of one session: the queue and the verbs sent once. */
+interface Stored {
+  sessionId: string;
+  queue: Json[];
+  verbs: string[];
+}
+
+const maxDelayMs = 30_000;
+const firstDelayMs = 500;
+// Browsers refuse keepalive bodies over 64 KiB in flight at once: ordinary batches take at most half,
+// the rest is kept for the final batch on leaving (and the State document); larger ones go as ordinary requests.
+const keepaliveLimit = 60_000;
+const batchKeepaliveLimit = 30_000;
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The queue a previous page of this session left, or an empty one. */
+function load(options: OutboxOptions): Stored {
+  try {
+    const parsed = JSON.parse(storage()?.getItem(options.storageKey) ?? "null") as Partial<Stored> | null;
+    if (parsed && parsed.sessionId === options.sessionId && Array.isArray(parsed.queue) && Array.isArray(parsed.verbs)) {
+      return { sessionId: options.sessionId, queue: parsed.queue.filter((entry) => typeof entry === "object" && entry !== null), verbs: parsed.verbs.filter((verb) => typeof verb === "string") };
+    }
+  } catch {
+    // A corrupted record is treated as none.
+  }
+  return { sessionId: options.sessionId, queue: [], verbs: [] };
+}
+
+type Outcome = "accepted" | "transient" | "auth" | "rejected";
+function classify(status: number): Outcome {
+  // 409: a statement with this id is already stored (an earlier send did arrive), so it is not lost.
+  if ((status >= 200 && status < 300) || status === 409) return "accepted";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 408 || status === 429 || status >= 500) return "transient";
+  return "rejected";
+}
+
+/**
+ * A page going away aborts its keepalive requests on its side before its pagehide listeners run (a
+ * microtask checkpoint after any earlier listener delivers the rejection), yet the browser still sends
+ * them. So a failure is believed one task later: leaving runs first, and its final batch leaves these out.
+ */
+function failOneTaskLater(error: unknown, release: () => void): Promise<Response> {
+  return new Promise<Response>((_resolve, reject) => {
+    setTimeout(() => {
+      release();
+      reject(error);
+    }, 0);
+  });
+}
+
 export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
-  interface Stored {
-    sessionId: string;
-    queue: Json[];
-    verbs: string[];
-  }
-  const maxDelayMs = 30_000;
-  const firstDelayMs = 500;
-  // Browsers refuse keepalive bodies over 64 KiB in flight at once: ordinary batches take at most half,
-  // the rest is kept for the final batch on leaving (and the State document); larger ones go as ordinary requests.
-  const keepaliveLimit = 60_000;
-  const batchKeepaliveLimit = 30_000;
-
-  function storage(): Storage | null {
-    try {
-      return window.localStorage;
-    } catch {
-      return null;
-    }
-  }
-
-  function load(): Stored {
-    try {
-      const parsed = JSON.parse(storage()?.getItem(options.storageKey) ?? "null") as Partial<Stored> | null;
-      if (parsed && parsed.sessionId === options.sessionId && Array.isArray(parsed.queue) && Array.isArray(parsed.verbs)) {
-        return { sessionId: options.sessionId, queue: parsed.queue.filter((entry) => typeof entry === "object" && entry !== null), verbs: parsed.verbs.filter((verb) => typeof verb === "string") };
-      }
-    } catch {
-      // A corrupted record is treated as none.
-    }
-    return { sessionId: options.sessionId, queue: [], verbs: [] };
-  }
-
-  const stored = load();
+  const stored = load(options);
   const queue: Json[] = stored.queue;
   const verbs = new Set<string>(stored.verbs);
   let inFlight = false;
@@ -98,14 +124,6 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
   }
   persist();
 
-  type Outcome = "accepted" | "transient" | "auth" | "rejected";
-  function classify(status: number): Outcome {
-    // 409: a statement with this id is already stored (an earlier send did arrive), so it is not lost.
-    if ((status >= 200 && status < 300) || status === 409) return "accepted";
-    if (status === 401 || status === 403) return "auth";
-    if (status === 408 || status === 429 || status >= 500) return "transient";
-    return "rejected";
-  }
 
   function schedule(): void {
     const ceiling = Math.min(maxDelayMs, firstDelayMs * 2 ** Math.min(failures - 1, 10));
@@ -168,16 +186,7 @@ export function createStatementOutbox(options: OutboxOptions): StatementOutbox {
         release();
         return response;
       },
-      // A page going away aborts its keepalive requests on its side before its pagehide listeners run (a
-      // microtask checkpoint after any earlier listener delivers the rejection), yet the browser still sends
-      // them. So a failure is believed one task later: leaving runs first, and its final batch leaves these out.
-      (error: unknown) =>
-        new Promise<Response>((_resolve, reject) => {
-          setTimeout(() => {
-            release();
-            reject(error);
-          }, 0);
-        }),
+      (error: unknown) => failOneTaskLater(error, release),
     );
   }
 

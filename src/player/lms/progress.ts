@@ -3,8 +3,8 @@
  * for `suspend_data` (SCORM 1.2 allows only 4,096 characters, so lessons are a bitset, not a list of
  * IDs) and the verdict an LMS is told: completed, passed or failed, and the score.
  */
-import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../contract.ts";
-import { ClassName } from "../markup-names.ts";
+import type { CourseProgress, CourseState, LessonSummary, QuizRecord } from "../../page-contract/course-runtime.ts";
+import { ClassName } from "../../page-contract/markup-names.ts";
 
 export interface ProgressVerdict {
   /** Every lesson has been visited. */

@@ -6,17 +6,13 @@
  * question as an interaction, then commits. `exit` is `suspend` until the learner is done (completed,
  * and passed where graded), then normal. It finishes the session once, when the page is hidden for good.
  */
-import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../contract.ts";
+import type { CourseProgress, CourseRuntimeApi, QuestionAnswer } from "../../page-contract/course-runtime.ts";
 import type { AnswerTools, InteractionRecord, QuestionFacts } from "./answers.ts";
 import type { ProgressTools } from "./progress.ts";
-import type { AdapterText } from "./text.ts";
+import type { ScormAdapterConfig } from "../../page-contract/config.ts";
+import type { AdapterText } from "../../page-contract/text.ts";
 
-export interface ScormAdapterConfig {
-  readonly version: "1.2" | "2004";
-  readonly text: AdapterText;
-  /** What the package knows about each question (type, correct answer, objectives), by block id. */
-  readonly questions: Readonly<Record<string, QuestionFacts>>;
-}
+export type { ScormAdapterConfig };
 
 export interface ScormHelpers {
   createProgressTools(lessons: CourseRuntimeApi["lessons"]): ProgressTools;
@@ -34,12 +30,11 @@ interface LmsApi {
 
 type ApiObject = Record<string, (argument?: string, value?: string) => unknown>;
 
-export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHelpers): void {
-  const found = window.CourseRuntime;
-  if (!found) return;
-  const runtime = found;
-  const tools = helpers.createProgressTools(runtime.lessons);
-  const is2004 = config.version === "2004";
+/**
+ * The LMS's SCORM API (`API_1484_11` for 2004, `API` for 1.2) found in this window's parents or its
+ * opener's, with both versions' calls under one set of names; null when no frame offers one.
+ */
+function findScormApi(is2004: boolean): LmsApi | null {
   const apiName = is2004 ? "API_1484_11" : "API";
 
   function apiIn(start: Window | null): ApiObject | null {
@@ -57,19 +52,15 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
     return null;
   }
 
-  const lmsApi = apiIn(window) ?? apiIn(window.opener as Window | null);
-  if (!lmsApi) {
-    tools.notify(config.text.noLmsFound);
-    return;
-  }
-  const raw = lmsApi;
+  const raw = apiIn(window) ?? apiIn(window.opener as Window | null);
+  if (!raw) return null;
   const call = (name: string, argument = "", value?: string): string => {
     const method = raw[name];
     if (typeof method !== "function") return "";
     const result = value === undefined ? method.call(raw, argument) : method.call(raw, argument, value);
     return result === undefined || result === null ? "" : String(result);
   };
-  const api: LmsApi = is2004
+  return is2004
     ? {
         initialize: () => call("Initialize") === "true",
         get: (element) => call("GetValue", element),
@@ -84,6 +75,21 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
         commit: () => call("LMSCommit") === "true",
         finish: () => call("LMSFinish") === "true",
       };
+}
+
+export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHelpers): void {
+  const found = window.CourseRuntime;
+  if (!found) return;
+  const runtime = found;
+  const tools = helpers.createProgressTools(runtime.lessons);
+  const is2004 = config.version === "2004";
+
+  const foundApi = findScormApi(is2004);
+  if (!foundApi) {
+    tools.notify(config.text.noLmsFound);
+    return;
+  }
+  const api = foundApi;
 
   if (!api.initialize()) {
     tools.notify(config.text.lmsUnavailable);

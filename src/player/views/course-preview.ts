@@ -6,7 +6,7 @@
  * to the preview and renders it again on `notifications/resources/updated`. A host that cannot read
  * resources gets the text outline from the tool result; a course too large at once is shown by module.
  */
-import type { ViewConfig } from "../config.ts";
+import type { ViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type HostError, type ReadResult, type RpcMessage, type ToolResult } from "./bridge.ts";
 
 interface ModuleFacts {
@@ -56,7 +56,8 @@ export function startCoursePreviewView(config: ViewConfig): void {
     }
     const element = named[0];
     const closing = "</" + "script>";
-    return html.replace(element, () => element.replace(`>${closing}`, `>${players.get(uri) ?? ""}${closing}`));
+    // Functions as replacements, both: a bundle's text may hold `$&` or `$'`, which a replacement string expands.
+    return html.replace(element, () => element.replace(`>${closing}`, () => `>${players.get(uri) ?? ""}${closing}`));
   };
   // Replaces this page with the course; the window, this script's state and the host link stay.
   const render = async (): Promise<void> => {

@@ -4,133 +4,37 @@
  * hands the bytes straight back in `ui/download-file`, so they never pass through the model. The host
  * supplies export_course's result after the `ui/initialize` handshake.
  */
-import type { ExportViewConfig } from "../config.ts";
-import { createViewBridge, type ContentItem, type HostError, type ReadResult, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
-
-interface PackageFacts {
-  readonly uri: string;
-  readonly fileName: string;
-  readonly mimeType: string;
-  readonly size: number | undefined;
-  readonly format: unknown;
-  readonly variant: unknown;
-  readonly courseVersion: unknown;
-  readonly expiresAt: unknown;
-  readonly notices: readonly string[];
-  readonly blob: string | null;
-}
+import type { ExportViewConfig } from "../../page-contract/config.ts";
+import { createViewBridge, type ReadResult, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
+import { decodedSize, packageOf, readPackage, showFacts, showFiles, dateOf, type PackageFacts } from "./export-package.ts";
+import { errorText, isNotFound, isUnsupported } from "./host-errors.ts";
+import { byId as $, humanSize } from "./view-dom.ts";
 
 interface HostCapabilities {
   readonly downloadFile?: unknown;
 }
 
+const say = (text: string): void => {
+  $("status").textContent = text;
+  if (text) $("problem").textContent = "";
+};
+const fail = (text: string): void => {
+  $("status").textContent = "";
+  $("problem").textContent = text;
+};
+
 export function startExportView(config: ExportViewConfig): void {
   const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();
   const formatName = (format: unknown): string | undefined => (typeof format === "string" && Object.hasOwn(config.formatNames, format) ? config.formatNames[format] : undefined);
-  const $ = (id: string): HTMLElement => document.getElementById(id) ?? document.createElement("div");
   let hostCapabilities: HostCapabilities = {};
   let current: PackageFacts | null = null;
   let busy = false;
 
-  const humanSize = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
-  const say = (text: string): void => {
-    $("status").textContent = text;
-    if (text) $("problem").textContent = "";
-  };
-  const fail = (text: string): void => {
-    $("status").textContent = "";
-    $("problem").textContent = text;
-  };
-  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    if (className) node.className = className;
-    return node;
-  };
-  const errorText = (error: unknown): string => String((error as HostError | null)?.message || error || "");
-  const isUnsupported = (error: unknown): boolean => Boolean(error && ((error as HostError).code === -32601 || /-32601|method not found|not supported|unsupported/i.test(errorText(error))));
-  // The server answers -32602 (-32002 before SDK v2) with data.code "not_found"; a host may pass on only the words.
-  const isNotFound = (error: unknown): boolean =>
-    !isUnsupported(error) && Boolean(error && ((error as HostError).data?.code === "not_found" || (error as HostError).code === -32002 || /not_found|not found|-32002/i.test(errorText(error))));
   const expired = (): string =>
     `This package is no longer available: exports are kept for ${config.keptHours} hours. Ask the assistant to export the course again, then download the new package.`;
-  const dateOf = (value: unknown): Date | null => {
-    const when = typeof value === "string" ? new Date(value) : null;
-    return when && !Number.isNaN(when.getTime()) ? when : null;
-  };
   const expiry = (): string => {
     const when = dateOf(current?.expiresAt);
     return when ? ` It is kept until ${when.toLocaleString()}.` : "";
-  };
-
-  /** What the view needs from export_course's result: its structuredContent, else the link or embedded resource. */
-  const packageOf = (result: ToolResult | undefined): PackageFacts | null => {
-    const facts = result?.structuredContent ?? {};
-    const content: readonly ContentItem[] = Array.isArray(result?.content) ? (result?.content ?? []) : [];
-    const link: ContentItem = content.find((item) => item?.type === "resource_link") ?? {};
-    const embedded = content.find((item) => item?.type === "resource" && typeof item.resource?.blob === "string")?.resource;
-    const uri = facts.uri || link.uri || embedded?.uri;
-    if (typeof uri !== "string") return null;
-    const meta = embedded?._meta ?? {};
-    return {
-      uri,
-      fileName: String(facts.fileName || link.name || meta.fileName || "course-package"),
-      mimeType: String(facts.mimeType || link.mimeType || embedded?.mimeType || "application/octet-stream"),
-      size: typeof facts.size === "number" ? facts.size : typeof link.size === "number" ? link.size : undefined,
-      format: facts.format,
-      variant: facts.variant,
-      courseVersion: facts.courseVersion,
-      expiresAt: facts.expiresAt,
-      notices: Array.isArray(facts.notices) ? facts.notices.filter((notice): notice is string => typeof notice === "string") : [],
-      blob: embedded?.blob ?? null,
-    };
-  };
-
-  const showFacts = (pkg: PackageFacts): void => {
-    const facts = $("facts");
-    facts.replaceChildren();
-    const add = (term: string, value: unknown): void => {
-      if (value === undefined || value === null || value === "") return;
-      const row = element("div");
-      row.append(element("dt", term));
-      const detail = element("dd");
-      if (value instanceof Node) detail.append(value);
-      else detail.textContent = String(value);
-      row.append(detail);
-      facts.append(row);
-    };
-    add("File", pkg.fileName);
-    add("Format", formatName(pkg.format) || pkg.format);
-    add("Size", typeof pkg.size === "number" ? humanSize(pkg.size) : undefined);
-    if (pkg.variant) add("Built from", (pkg.variant === "published" ? "the published course" : "the draft") + (pkg.courseVersion ? `, version ${String(pkg.courseVersion)}` : ""));
-    const when = dateOf(pkg.expiresAt);
-    if (when) {
-      const time = element("time", when.toLocaleString());
-      time.dateTime = String(pkg.expiresAt);
-      add("Available until", time);
-    }
-    $("notices").replaceChildren(...pkg.notices.map((notice) => element("li", notice)));
-    $("notes").hidden = pkg.notices.length === 0;
-  };
-
-  const showFiles = (listing: { files?: unknown; count?: unknown }): void => {
-    const files = (Array.isArray(listing.files) ? listing.files : []) as { path?: unknown; size?: unknown }[];
-    const count = typeof listing.count === "number" ? listing.count : files.length;
-    const list = $("files");
-    list.replaceChildren(
-      ...files.map((file) => {
-        const item = element("li");
-        item.append(element("span", String(file.path), "path"), " ", element("span", humanSize(Number(file.size) || 0), "size"));
-        return item;
-      }),
-    );
-    if (count > files.length) list.append(element("li", `and ${count - files.length} more`, "more"));
-    $("files-summary").textContent = count === 1 ? "1 file in the package" : `${count} files in the package`;
-    // A long list starts folded so the Download button and the notes stay in view.
-    const box = $("files-box") as HTMLDetailsElement;
-    box.open = count <= 12;
-    box.hidden = false;
-    $("files-note").hidden = true;
   };
 
   const loadFiles = async (pkg: PackageFacts): Promise<void> => {
@@ -167,7 +71,7 @@ export function startExportView(config: ExportViewConfig): void {
     }
     current = pkg;
     $("title").textContent = `${formatName(pkg.format) || "Course"} package`;
-    showFacts(pkg);
+    showFacts(pkg, formatName);
     $("download").textContent = `Download ${pkg.fileName}`;
     $("files-note").textContent = "Reading the list of files…";
     $("files-note").hidden = false;
@@ -175,12 +79,6 @@ export function startExportView(config: ExportViewConfig): void {
     $("package").hidden = false;
     say("The package is ready to download.");
     void loadFiles(pkg);
-  };
-
-  /** Bytes a base64 string decodes to, without decoding it. */
-  const decodedSize = (base64: string): number => {
-    const length = base64.replace(/\s/g, "").length;
-    return (length / 4) * 3 - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
   };
 
   /** ui/download-file; a host that did not declare it gets a bounded wait, then the view explains. */
@@ -191,14 +89,6 @@ export function startExportView(config: ExportViewConfig): void {
       answer,
       new Promise<never>((_resolve, reject) => setTimeout(() => reject({ code: -32601, message: "no answer to ui/download-file" }), config.undeclaredDownloadWaitMs)),
     ]);
-  };
-
-  const readPackage = async (pkg: PackageFacts): Promise<string> => {
-    if (pkg.blob) return pkg.blob;
-    const read = await request<ReadResult>("resources/read", { uri: pkg.uri });
-    const item = Array.isArray(read?.contents) ? read.contents.find((content) => typeof content?.blob === "string") : undefined;
-    if (!item?.blob) throw new Error("the answer held no package bytes");
-    return item.blob;
   };
 
   /** Asks the host to save the contents; says how it went, naming the file (and its size) as given. */
@@ -224,7 +114,7 @@ export function startExportView(config: ExportViewConfig): void {
     try {
       let blob: string;
       try {
-        blob = await readPackage(pkg);
+        blob = await readPackage(pkg, request);
       } catch (error) {
         if (isNotFound(error)) return fail(expired());
         // A host that does not read resources for its views may still fetch a linked file itself.

@@ -5,86 +5,18 @@
  * with `ui/update-model-context`: asset ID, name, type, size, a picture's pixel size and a small
  * thumbnail drawn on a canvas, so the agent can place the asset and write its alt text.
  */
-import type { FilesViewConfig } from "../config.ts";
+import type { FilesViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
-
-interface UploadFact {
-  assetId: string;
-  filename: string;
-  mediaType: string;
-  byteSize: number;
-  width?: number;
-  height?: number;
-}
-
-const thumbnailPixels = 160;
+import { base64Of, tellModel, thumbnailOf, toolCaller, type UploadFact } from "./upload-tools.ts";
+import { byId as $, element, humanSize } from "./view-dom.ts";
 
 export function startFilesView(config: FilesViewConfig): void {
   const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();
-  const $ = (id: string): HTMLElement => document.getElementById(id) ?? document.createElement("div");
   let courseId: string | null = null;
   const uploaded: UploadFact[] = [];
   const thumbnails = new Map<string, string>();
 
-  const humanSize = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
-  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    if (className) node.className = className;
-    return node;
-  };
-  const toolText = (result: ToolResult | undefined): string => (Array.isArray(result?.content) ? (result?.content ?? []) : []).find((item) => item?.type === "text")?.text ?? "";
-  /** A tool's structuredContent, or an Error carrying the tool's words. */
-  const callTool = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    const result = await request<ToolResult | undefined>("tools/call", { name, arguments: args });
-    if (!result || result.isError) {
-      const text = toolText(result);
-      let message = text;
-      try {
-        const parsed = JSON.parse(text.slice(text.indexOf("{"))) as { error?: { message?: string } };
-        message = parsed.error?.message || text;
-      } catch {
-        // Words, not JSON: they are the message.
-      }
-      // The person reads the rule, not the error code the agent gets ("invalid_arguments: ").
-      throw new Error((message || `${name} failed`).replace(/^[a-z_]+: (?=\S)/, ""));
-    }
-    return result.structuredContent ?? {};
-  };
-  const base64Of = (bytes: Uint8Array): string => {
-    let binary = "";
-    for (let at = 0; at < bytes.length; at += 32768) binary += String.fromCharCode(...bytes.subarray(at, at + 32768));
-    return btoa(binary);
-  };
-
-  /** A PNG thumbnail at most thumbnailPixels on its longer side, as base64, or null. */
-  const thumbnailOf = async (file: File): Promise<string | null> => {
-    try {
-      const bitmap = await createImageBitmap(file);
-      const scale = Math.min(1, thumbnailPixels / Math.max(bitmap.width, bitmap.height));
-      const canvas = document.createElement("canvas");
-      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-      canvas.getContext("2d")?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-      return canvas.toDataURL("image/png").split(",")[1] || null;
-    } catch {
-      return null;
-    }
-  };
-
-  const tellModel = async (): Promise<void> => {
-    const text = `Files the person uploaded to course ${courseId} through the files view (asset IDs to use in blocks; write alt text from the thumbnails):\n${JSON.stringify(uploaded)}`;
-    const content: Record<string, string>[] = [{ type: "text", text }];
-    for (const fact of uploaded) {
-      const data = thumbnails.get(fact.assetId);
-      if (data) content.push({ type: "image", data, mimeType: "image/png" });
-    }
-    try {
-      await request("ui/update-model-context", { content, structuredContent: { courseId, uploads: uploaded } });
-    } catch {
-      await request("ui/message", { role: "user", content: { type: "text", text } }).catch(() => undefined);
-    }
-  };
+  const callTool = toolCaller(request);
 
   const upload = async (file: File): Promise<void> => {
     const row = element("li", undefined, "file");
@@ -154,7 +86,7 @@ export function startFilesView(config: FilesViewConfig): void {
       }
       uploaded.push(fact);
       done(`Uploaded as ${assetId} (${mediaType}, ${humanSize(byteSize)}${pictured ? `, ${fact.width}×${fact.height} px` : ""})`, "done");
-      await tellModel();
+      await tellModel(request, courseId, uploaded, thumbnails);
     } catch (error) {
       if (uploadId && !cancelled) await callTool("finish_upload", { uploadId, cancel: true }).catch(() => undefined);
       done(`Not uploaded: ${String((error as Error | null)?.message || error)}`, "refused");

@@ -3,10 +3,7 @@
  * `<script type="application/json">` element of the page, never from code written into the page.
  * Types only, shared by the renderer (which writes the JSON) and the bundles (which read it).
  */
-import type { InteractionRuntimeText } from "../render/interaction-text.ts";
-import type { RuntimeText } from "../render/ui-text.ts";
-import type { Cmi5AdapterConfig } from "./lms/cmi5.ts";
-import type { ScormAdapterConfig } from "./lms/scorm.ts";
+import type { AdapterText, InteractionRuntimeText, RuntimeText } from "./text.ts";
 
 /** The ids of the JSON elements: the course player's, then the LMS adapter's (SCORM, cmi5 or a cartridge launch). */
 export const configElementIds = { course: "course-player-config", lms: "course-lms-config", view: "mcp-view-config" } as const;
@@ -43,6 +40,37 @@ export interface CoursePlayerConfig {
 /** A one-lesson page (a Common Cartridge web resource) opens on its lesson. */
 export interface LessonLaunchConfig {
   readonly lessonId: string;
+}
+
+export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
+
+/** What the package knows about one question, for the LMS reports: written by the export, read by the adapters. */
+export interface QuestionFacts {
+  readonly kind: InteractionKind;
+  /** The prompt as plain text, at most 250 characters. */
+  readonly description: string;
+  readonly weighting: number;
+  readonly objectiveIds: readonly string[];
+  /** Choice texts, ordering items in the order first shown (never the right order), matching's left items, sorting's items, or a scenario's scene ids. */
+  readonly labels: readonly string[];
+  /** Matching and sorting only: the right-hand texts or the category titles. */
+  readonly targets: readonly string[];
+  readonly caseMatters: boolean;
+}
+
+export interface ScormAdapterConfig {
+  readonly version: "1.2" | "2004";
+  readonly text: AdapterText;
+  /** What the package knows about each question (type, correct answer, objectives), by block id. */
+  readonly questions: Readonly<Record<string, QuestionFacts>>;
+}
+
+export interface Cmi5AdapterConfig {
+  /** The AU's State document holding the learner's progress (cmi5 leaves other stateIds to the AU). */
+  readonly progressStateId: string;
+  readonly text: AdapterText;
+  /** What the package knows about each question (type, correct answer, objectives), by block id. */
+  readonly questions: Readonly<Record<string, QuestionFacts>>;
 }
 
 export type LmsAdapterConfig = ScormAdapterConfig | Cmi5AdapterConfig | LessonLaunchConfig;

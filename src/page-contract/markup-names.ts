@@ -7,8 +7,8 @@
  * A `data-` token is one lower-case word, so it is also its `dataset` key. Left as written: element ids,
  * ARIA attributes, roles, classes nothing styles or scripts, and the attributes read from outside the
  * page (`data-player-bundle`, `data-mode`, `data-preview-of`) or named in the docs (`data-key`,
- * `data-sealed`). It lives in the player, which imports only its own modules; the renderer imports it
- * as it does `config.ts`, so it uses no runtime API.
+ * `data-sealed`). It lives in `page-contract/`, which the renderer and the player both import and which
+ * imports neither; the player's tsconfig checks it as browser code, so it uses no runtime API.
  */
 
 /** Class names, by what they style. */

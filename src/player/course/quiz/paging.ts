@@ -1,0 +1,42 @@
+/** One question at a time, and the submit and retry buttons of the quiz panel. */
+import { DataName } from "../../../page-contract/markup-names.ts";
+import { data, fill, has, hook, listAll, one, setInHook, textInHook } from "../dom.ts";
+import { attemptsLeft, drawnOf, lessonIdOf, poolOf } from "./questions.ts";
+import { recorder, text } from "./session.ts";
+
+/** The lessons shown one question at a time, and the place of the question on view. */
+export const pagedLessons = new Map<HTMLElement, number>();
+
+/** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
+export function showQuestionPage(lesson: HTMLElement, index: number): void {
+  const pager = one<HTMLElement>(lesson, hook(DataName.questionPager));
+  const drawn = drawnOf(lesson);
+  if (!pager || drawn.length === 0) return;
+  const current = Math.min(Math.max(index, 0), drawn.length - 1);
+  pagedLessons.set(lesson, current);
+  drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
+  pager.hidden = false;
+  textInHook(pager, DataName.questionCount, fill(text.questionCount, { number: current + 1, count: drawn.length }));
+  const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
+  if (previous) previous.hidden = current === 0;
+  if (next) next.hidden = current === drawn.length - 1;
+}
+
+/** After submitting every question shows again, for the review; the pager goes. */
+export function showAllQuestions(lesson: HTMLElement): void {
+  for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
+  setInHook(lesson, DataName.questionPager, "hidden", true);
+  pagedLessons.delete(lesson);
+}
+
+/** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
+export function setPanelOpen(lesson: HTMLElement, open: boolean): void {
+  if (has(lesson, `data-${DataName.oneAtATime}`)) {
+    if (open) showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
+    else showAllQuestions(lesson);
+  }
+  const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
+  setInHook(lesson, DataName.submitQuiz, "hidden", !open);
+  setInHook(lesson, DataName.retryQuiz, "hidden", open || left === 0);
+  if (open) one(lesson, hook(DataName.quizResult))?.replaceChildren();
+}
