@@ -7,15 +7,15 @@
  * limit) is the route's own policy in the route table (`http/router.ts`), never a test of its path.
  */
 import type { Logger } from "./log.ts";
-import { apiVersion, unsupportedApiVersion } from "./http/api-version.ts";
+import { unsupportedApiVersion } from "./http/api-version.ts";
 import { corsHeaders, isOriginAllowed, type OriginPolicy } from "./http/cors.ts";
 import { problemResponse, problemTypes } from "./http/problem.ts";
-import { createRouter, type Handler, type PreparedDocument, type RequestContext, type Route } from "./http/router.ts";
+import { createRouter, type Handler, type RequestContext, type Route } from "./http/router.ts";
+import { corsMethods, documentAnswers, finishResponse, withoutBody } from "./http/answers.ts";
 import { authenticateRequest } from "./auth/challenge.ts";
 import type { AccessTokenVerifier } from "./auth/types.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { DatabaseUnavailableError } from "./store/unavailable.ts";
-import { notAPageHeaders } from "./http/security-headers.ts";
 import { errorAnswers, type ErrorAnswers } from "./http/error-styles.ts";
 
 export interface AppDeps {
@@ -41,8 +41,6 @@ interface Connection {
   timeout?(request: Request, seconds: number): void;
 }
 
-const publicExposeHeaders = "Service-Api-Version, Retry-After";
-const textEncoder = new TextEncoder();
 
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -51,10 +49,6 @@ function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
-/** The methods a browser may use on an allow-listed route: its own plus the preflight. */
-function corsMethods(route: Route): string {
-  return [...Object.keys(route.methods), "OPTIONS"].join(", ");
-}
 
 /** Request ids: a random per-process prefix and a counter, unique without a random draw per request. */
 const requestIdPrefix = `${crypto.randomUUID().slice(0, 8)}-`;
@@ -99,7 +93,7 @@ export function createApp(deps: AppDeps) {
     if (match.kind === "not-found") return problemResponse(deps.baseUrl, problemTypes.notFound, `No resource exists at ${path}.`, { instance: path });
     if (match.kind === "method-not-allowed") return styleOf(route).methodNotAllowed(path, request.method, match.allow.join(", "));
     const target = match.handler;
-    if (typeof target !== "function") return documentResponse(request, target, context, origin);
+    if (typeof target !== "function") return documents.answer(request, target, context, origin);
     if (connection?.timeout) context.allowSilence = (seconds) => connection.timeout!(request, seconds);
     if (match.route.auth === "bearer") return authenticated(request, path, context, target);
     return target(request, context);
@@ -121,94 +115,8 @@ export function createApp(deps: AppDeps) {
     return handler(request, context);
   }
 
-  /** Each prepared document's fixed headers, built once: a response made with a built `Headers` copies it natively. */
-  const documentHeaders = new WeakMap<PreparedDocument, Headers>();
-  /** A probed document's whole answers, GET and HEAD, each without and with the public CORS headers, built once. */
-  const probeAnswers = new WeakMap<PreparedDocument, Response[]>();
-  const publicCorsHeaders = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": publicExposeHeaders };
-
-  function fixedHeadersOf(document: PreparedDocument): Headers {
-    let fixed = documentHeaders.get(document);
-    if (fixed === undefined) {
-      fixed = new Headers({ ...notAPageHeaders, ...document.headers, "Service-Api-Version": apiVersion });
-      documentHeaders.set(document, fixed);
-    }
-    return fixed;
-  }
-
-  /**
-   * A probed document (the health check) answered with a copy of an answer built once: setting any
-   * header on a response makes Bun build its `Headers` object, which was the larger part of a probe
-   * (bench/NOTES.md, "The health path"). So the answer names no request: a successful probe has no access
-   * line to name (it is counted), unless the log is at debug, where it takes the ordinary path.
-   */
-  function probeAnswer(document: PreparedDocument, head: boolean, cors: boolean): Response {
-    let answers = probeAnswers.get(document);
-    if (answers === undefined) {
-      const fixed = Object.fromEntries(fixedHeadersOf(document));
-      const length = { "Content-Length": String(textEncoder.encode(document.body).byteLength) };
-      answers = [
-        new Response(document.body, { headers: fixed }),
-        new Response(document.body, { headers: { ...fixed, ...publicCorsHeaders } }),
-        new Response(null, { headers: { ...fixed, ...length } }),
-        new Response(null, { headers: { ...fixed, ...publicCorsHeaders, ...length } }),
-      ];
-      probeAnswers.set(document, answers);
-    }
-    return answers[(head ? 2 : 0) + (cors ? 1 : 0)]!.clone();
-  }
-
-  /** A prepared document's response with every header it needs, written at once (see `finish` for the rest). */
-  function documentResponse(request: Request, document: PreparedDocument, context: RequestContext, origin: string | null): Response {
-    const cors = origin !== null && context.route?.cors === "public";
-    const head = request.method === "HEAD";
-    context.headersWritten = true;
-    if (context.route?.probe === true && !deps.logger.probeLines) return probeAnswer(document, head, cors);
-    // Made with the fixed headers, then given the request's own: one copy of them, not two (bench/NOTES.md, "The health path").
-    const response = new Response(head ? null : document.body, { headers: fixedHeadersOf(document) });
-    const headers = response.headers;
-    headers.set("Request-Id", context.requestId);
-    if (cors) for (const [name, value] of Object.entries(publicCorsHeaders)) headers.set(name, value);
-    if (head) headers.set("Content-Length", String(textEncoder.encode(document.body).byteLength));
-    return response;
-  }
-
-  function finish(request: Request, response: Response, context: RequestContext): Response {
-    let headers = response.headers;
-    try {
-      headers.set("Service-Api-Version", apiVersion);
-    } catch {
-      // Some responses (e.g. from fetch) have immutable headers: copy them into a new response.
-      response = new Response(response.body, response);
-      headers = response.headers;
-      headers.set("Service-Api-Version", apiVersion);
-    }
-    // A handler's own policy (an HTML page's) stands; everything else gets the locked-down one.
-    for (const name in notAPageHeaders) if (!headers.has(name)) headers.set(name, notAPageHeaders[name]!);
-    const origin = request.headers.get("origin");
-    const route = context.route;
-    if (origin !== null && request.method !== "OPTIONS" && route) {
-      if (route.cors === "allow-listed" && isOriginAllowed(origin, deps.origins)) {
-        for (const [name, value] of Object.entries(corsHeaders(origin, corsMethods(route)))) headers.set(name, value);
-      } else if (route.cors === "public") {
-        headers.set("Access-Control-Allow-Origin", "*");
-        headers.set("Access-Control-Expose-Headers", publicExposeHeaders);
-      }
-    }
-    return response;
-  }
-
-  /**
-   * HEAD answers what GET would, Content-Length included (RFC 9110 §9.3.2), without the body. No route
-   * streams on HEAD (the MCP transport refuses it), but a stream is never read to count it.
-   */
-  async function withoutBody(response: Response): Promise<Response> {
-    if (response.body === null) return response;
-    const headers = new Headers(response.headers);
-    if (headers.get("content-type")?.startsWith("text/event-stream")) void response.body.cancel();
-    else headers.set("Content-Length", String((await response.arrayBuffer()).byteLength));
-    return new Response(null, { status: response.status, headers });
-  }
+  const documents = documentAnswers(deps.logger);
+  const finish = (request: Request, response: Response, context: RequestContext): Response => finishResponse(request, response, context, deps.origins);
 
   function failed(error: unknown, path: string, context: RequestContext): Response {
     const style = styleOf(context.route);
