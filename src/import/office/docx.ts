@@ -6,6 +6,7 @@
  * headers, footers, comments, text boxes, charts and equations are reported as dropped.
  */
 import type { Notice } from "../../notice.ts";
+import { WorkSlicer } from "../../parse/event-loop.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
 import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
@@ -24,6 +25,9 @@ type Paragraph =
   | { kind: "list"; ordered: boolean; depth: number; markdown: string; list: string }
   | { kind: "quote" | "code" | "text"; markdown: string; plain: string }
   | { kind: "block"; block: Record<string, unknown>; source: string };
+
+/** Body paragraphs and tables read between two yields to the event loop. */
+const paragraphsPerSlice = 256;
 
 const on = (node: XmlNode | undefined) => node !== undefined && !/^(0|false|off|none)$/i.test(node.attributes.val ?? "true");
 
@@ -136,11 +140,13 @@ export class DocxReader {
             break;
           }
           case "hyperlink": {
+            // The label is gathered on its own and appended once: re-slicing the paragraph per link would be quadratic.
             const target = this.relationships.get(child.attributes["r:id"] ?? "")?.target;
-            const before = markdown.length;
+            const outer = markdown;
+            markdown = "";
             visit(child, target);
-            const label = markdown.slice(before);
-            if (target && /^(https?:|mailto:)/i.test(target) && label.trim()) markdown = `${markdown.slice(0, before)}[${label}](<${target.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+            const label = markdown;
+            markdown = outer + (target && /^(https?:|mailto:)/i.test(target) && label.trim() ? `[${label}](<${target.replace(/[<>\s]/g, encodeURIComponent)}>)` : label);
             break;
           }
           case "ins":
@@ -211,34 +217,40 @@ export class DocxReader {
     return out;
   }
 
-  private table(node: XmlNode): Paragraph {
-    const rows = childElements(node, "tr").map((row) =>
-      childElements(row, "tc").map((cell) =>
-        childElements(cell, "p")
-          .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
-          .filter(Boolean)
-          .join("<br>"),
-      ),
-    );
+  private async table(node: XmlNode, slicer: WorkSlicer): Promise<Paragraph> {
+    const rows: string[][] = [];
+    for (const row of childElements(node, "tr")) {
+      await slicer.done(1);
+      rows.push(
+        childElements(row, "tc").map((cell) =>
+          childElements(cell, "p")
+            .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
+            .filter(Boolean)
+            .join("<br>"),
+        ),
+      );
+    }
     if (descendants(node, "tbl").length > 0) this.content.keptAsText(`paragraph ${this.paragraphNumber}: a table inside a table cell is kept as the cell's text`);
     const markdown = markdownTable(rows);
     return { kind: "block", block: { type: "text", markdown }, source: markdown };
   }
 
-  /** The body's paragraphs and tables as outline parts. */
+  /** The body's paragraphs and tables as outline parts, yielding to the event loop every few hundred. */
   async parts(): Promise<MarkdownPart[]> {
     const body = firstChild(await this.file.xml(this.file.mainPart), "body");
     const items: { paragraph: Paragraph; line: number }[] = [];
-    const walk = (container: XmlNode) => {
+    const slicer = new WorkSlicer(paragraphsPerSlice);
+    const walk = async (container: XmlNode): Promise<void> => {
       for (const child of childElements(container)) {
+        await slicer.done(1);
         this.paragraphNumber += child.name === "p" || child.name === "tbl" ? 1 : 0;
         const line = this.paragraphNumber;
         if (child.name === "p") for (const paragraph of this.paragraph(child)) items.push({ paragraph, line });
-        else if (child.name === "tbl") items.push({ paragraph: this.table(child), line });
-        else if (child.name === "sdt") walk(firstChild(child, "sdtContent") ?? child);
+        else if (child.name === "tbl") items.push({ paragraph: await this.table(child, slicer), line });
+        else if (child.name === "sdt") await walk(firstChild(child, "sdtContent") ?? child);
       }
     };
-    if (body) walk(body);
+    if (body) await walk(body);
     return mergeParagraphs(items);
   }
 

@@ -99,7 +99,7 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
-    const result = await writeAs(services, user, (session) => importReviewCopy(session, args));
+    const result = await importReviewCopy(services, user, args);
     const changed = result.imported.filter((note) => note.partState !== "unchanged").length;
     return {
       structuredContent: result,

@@ -4,21 +4,26 @@
  * file and marked as from a review copy of version N; a part changed or deleted since that version says
  * so. Tracked changes become comments quoting the suggested text. A copy of another course, or a course
  * the person cannot comment on, is refused. Bringing the same copy back twice adds nothing new.
+ *
+ * In three steps, so no other call waits on the file: the course check (access, archived) and the
+ * file's bytes in a read transaction, the parsing outside any transaction, and a write transaction that
+ * checks access again and only stores the comments found.
  */
 import * as v from "valibot";
 import { openCourse } from "../../authoring/access.ts";
-import { timestamp, type AuthoringSession } from "../../authoring/context.ts";
+import { timestamp, type Actor, type AuthoringSession } from "../../authoring/context.ts";
+import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { getCourse } from "../../authoring/courses.ts";
 import { archivedCourse } from "../../authoring/errors.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { anchorHashes } from "../../export/formats/review-copy/part-hash.ts";
-import { officeKindOf, readUploadedFile } from "../../import/office/office-import.ts";
+import { officeKindOf, readUploadedFile, type UploadedFile } from "../../import/office/office-import.ts";
 import { OfficePackage, officeError } from "../../import/office/office-package.ts";
 import type { CommentRow } from "../../store/types.ts";
 import { commentLimits } from "../comments.ts";
 import { targetKindOf } from "../comment-targets.ts";
-import { readReviewCopy, type ReviewNote } from "./read-review-copy.ts";
+import { readReviewCopy, reviewCopyLimits, type ReviewCopy, type ReviewNote } from "./read-review-copy.ts";
 
 export const importReviewCopyArguments = v.object({
   courseId: idField("course"),
@@ -51,26 +56,50 @@ function body(note: ReviewNote, version: number, state: PartState): string {
   const when = note.date ? `, ${note.date.slice(0, 10)}` : "";
   const header = `From a Word review copy of version ${version}, by ${note.author}${when}${note.kind === "suggestion" ? " (tracked change)" : ""}:`;
   const text = note.kind === "suggestion" ? `Suggested change: ${note.text}` : note.text;
-  const passage = note.passage ? `\n\nOn the passage “${note.passage.slice(0, 300)}”.` : "";
+  const cut = note.passageCut ? ` (its first ${reviewCopyLimits.passageCharacters} characters; it goes on in the copy)` : "";
+  const passage = note.passage ? `\n\nOn the passage “${note.passage}${note.passageCut ? "…" : ""}”${cut}.` : "";
   const stateLine =
     state === "changed" ? `\n\nThis ${kind} has changed since version ${version}.` : state === "deleted" ? `\n\nThis ${kind} was deleted after version ${version}.` : "";
   const full = `${header}\n\n${text}${passage}${stateLine}`;
   return full.length > commentLimits.bodyCharacters ? `${full.slice(0, commentLimits.bodyCharacters - 1)}…` : full;
 }
 
-export async function importReviewCopy(session: AuthoringSession, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
-  const { course } = await openCourse(session, args.courseId, "comment");
+/** The course the person may comment on, not archived; throws `not_found`, `forbidden` or the archived error. */
+async function commentableCourse(session: AuthoringSession, courseId: string) {
+  const { course } = await openCourse(session, courseId, "comment");
   if (course.status === "archived") throw archivedCourse(course.id);
-  const file = await readUploadedFile(session, args.assetId);
+  return course;
+}
+
+function copyOfAnotherCourse(file: UploadedFile, copyOf: string, courseId: string): CourseAuthoringError {
+  return new CourseAuthoringError("invalid_arguments", `assetId: ${file.fileName} is a review copy of course ${copyOf}, not of ${courseId}; its comments can only go to the course it was made from. Nothing was imported.`, {
+    field: "assetId",
+    file: file.fileName,
+    copyOf,
+  });
+}
+
+/** Parses the copy; a copy of another course is refused from its properties, before the document is read. */
+async function readCopyFor(file: UploadedFile, courseId: string): Promise<ReviewCopy> {
   if ((await officeKindOf(file)) !== "docx") throw officeError(file.fileName, "is not a Word document (.docx); a review copy is the .docx export_course format docx_review made");
-  const copy = await readReviewCopy(await OfficePackage.open(file.bytes, file.fileName, "docx"));
-  if (copy.courseId !== course.id) {
-    throw new CourseAuthoringError("invalid_arguments", `assetId: ${file.fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
-      field: "assetId",
-      file: file.fileName,
-      copyOf: copy.courseId,
-    });
-  }
+  const officePackage = await OfficePackage.open(file.bytes, file.fileName, "docx");
+  return readReviewCopy(officePackage, (identity) => {
+    if (identity.courseId !== courseId) throw copyOfAnotherCourse(file, identity.courseId, courseId);
+  });
+}
+
+export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
+  const file = await readAs(services, actor, async (session) => {
+    await commentableCourse(session, args.courseId);
+    return readUploadedFile(session, args.assetId);
+  });
+  const copy = await readCopyFor(file, args.courseId);
+  return writeAs(services, actor, (session) => storeReviewCopy(session, copy));
+}
+
+/** The write: access checked again (it may have changed while the file was read), then the new comments stored. */
+async function storeReviewCopy(session: AuthoringSession, copy: ReviewCopy): Promise<ImportedReviewCopy> {
+  const course = await commentableCourse(session, copy.courseId);
   const current = anchorHashes(await getCourse(session, { courseId: course.id, includeBlocks: true }, "read"));
   const existing = new Set((await session.tx.listComments({ courseId: course.id, limit: 10_000 })).map((row) => `${row.targetId}\n${row.body}`));
   const imported: ImportedReviewNote[] = [];
