@@ -65,6 +65,21 @@ function wordFile(body: string, options: { documentRels?: Rel[]; parts?: Record<
   });
 }
 
+/**
+ * `unit` repeated `count` times, with a short random XML comment every ~1,200 characters: it compresses
+ * about 40:1, under the archive's 100:1 ratio limit, so the file reaches the Office reader.
+ */
+function repeated(unit: string, count: number): string {
+  const perChunk = Math.max(1, Math.ceil(1_200 / unit.length));
+  const chunk = unit.repeat(perChunk);
+  const pieces: string[] = [];
+  for (let done = 0; done < count; done += perChunk) {
+    const noise = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+    pieces.push(count - done >= perChunk ? chunk : unit.repeat(count - done), `<!--${noise}-->`);
+  }
+  return pieces.join("");
+}
+
 const heading = (level: number, text: string) => `<w:p><w:pPr><w:outlineLvl w:val="${level - 1}"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 const paragraph = (text: string) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
@@ -85,6 +100,11 @@ function slide(title: string, shapes = ""): string {
   const titleShape = `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${title}</a:t></a:r></a:p></p:txBody></p:sp>`;
   const body = `<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>About ${title}</a:t></a:r></a:p></p:txBody></p:sp>`;
   return `<?xml version="1.0" encoding="UTF-8"?><p:sld ${drawingNamespaces}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${titleShape}${body}${shapes}</p:spTree></p:cSld></p:sld>`;
+}
+
+function titleSlide(title: string): string {
+  const shape = `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="ctrTitle"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${title}</a:t></a:r></a:p></p:txBody></p:sp>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><p:sld ${drawingNamespaces}><p:cSld><p:spTree>${shape}</p:spTree></p:cSld></p:sld>`;
 }
 
 beforeAll(async () => {
@@ -210,4 +230,115 @@ describe("import_review_copy: linear in the copy, checked before it is parsed, p
     expect(error.message).toContain(`is a review copy of course ${otherId}, not of ${courseId}`);
     expect(await courseState()).toEqual(before);
   }, 60_000);
+});
+
+/** The courses alice owns: an import refused must add none. */
+async function coursesOfAlice(): Promise<unknown> {
+  return (await alice.call("list_courses", { limit: 100 })).courses;
+}
+
+async function importedCourse(result: Json): Promise<Json> {
+  return alice.call("get_course", { courseId: String((result.course as Json).id) });
+}
+
+/** Every lesson title of a course, reading its outline page by page. */
+async function outlineLessonTitles(id: string): Promise<unknown[]> {
+  const titles: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await alice.call("get_course", { courseId: id, includeBlocks: false, ...(cursor ? { cursor } : {}) });
+    titles.push(...lessonTitles(page));
+    cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+  } while (cursor);
+  return titles;
+}
+
+const lessonTitles = (course: Json) => (course.modules as Json[]).flatMap((module) => (module.lessons as Json[]).map((lesson) => lesson.title));
+
+describe("Word: element caps fit for real documents, the body walked in slices", () => {
+  test("16 million empty paragraphs (ten times the red team's 1.6 million, 96 MB inflated) are refused at the inflation limit, nothing written, with no gap over 2 s", async () => {
+    const file = wordFile("<w:p/>".repeat(16_000_000));
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(file) }));
+    expect(error.code).toBe("limit_exceeded");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
+
+  test("5 million empty paragraphs (30 MB, within the inflation limit) are refused naming the paragraphs cap, nothing written, with no gap over 2 s", async () => {
+    const file = wordFile(repeated("<w:p/>", 5_000_000));
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(file) }));
+    expectLimit(error, "paragraphs");
+    expect(error.message).toContain("more than 200000 paragraphs");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
+
+  test("200,000 paragraphs, the cap, import in bounded time with the right outline, with no gap over 2 s", async () => {
+    const body = heading(1, "Manual") + heading(2, "First lesson") + paragraph("Read this.") + repeated("<w:p/>", 199_994) + heading(2, "Last lesson") + paragraph("The end.");
+    const result = await responsively(alice.call("import_course", { contentBase64: base64(wordFile(body)) }));
+    const course = await importedCourse(result);
+    expect(course.title).toBe("Manual");
+    expect(lessonTitles(course)).toEqual(["First lesson", "Last lesson"]);
+  }, 300_000);
+
+  test("1,000,000 empty runs, the cap, in 100,000 paragraphs import in bounded time; one more run is refused naming the runs cap, with no gap over 2 s", async () => {
+    const runs = (extra: number) => heading(1, "Runs") + heading(2, "Lesson") + paragraph("Start.") + repeated(`<w:p>${"<w:r/>".repeat(10)}</w:p>`, 99_999) + `<w:p>${"<w:r/>".repeat(7 + extra)}</w:p>`;
+    const result = await responsively(alice.call("import_course", { contentBase64: base64(wordFile(runs(0))) }));
+    expect(lessonTitles(await importedCourse(result))).toEqual(["Lesson"]);
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(wordFile(runs(1))) }));
+    expectLimit(error, "runs");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
+
+  test("one paragraph of 500,000 empty runs is refused naming the per-paragraph cap, nothing written, with no gap over 2 s", async () => {
+    const body = heading(1, "Runs") + heading(2, "Lesson") + `<w:p><w:r><w:t>Start.</w:t></w:r>${repeated("<w:r/>", 500_000)}</w:p>`;
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(wordFile(body)) }));
+    expectLimit(error, "childElements");
+    expect(error.message).toContain("paragraph 3 holds more than 10000 elements");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
+});
+
+describe("PowerPoint: slides yield, each part is parsed once, repeated slides read once", () => {
+  test("10,000 slide IDs on one slide part (ten times the red team's 1,000) are refused naming the slide limit, nothing written, with no gap over 2 s", async () => {
+    const file = deck(10_000, () => "rIdS1", { 1: slide("Only slide") });
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(file) }));
+    expect(error.code).toBe("limit_exceeded");
+    expect(error.message).toContain("at most 1000 slides");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
+
+  test("1,000 slide IDs, 999 of them on one slide part (the limit), import that slide once, and the report says the deck repeats it, with no gap over 2 s", async () => {
+    const file = deck(1_000, (index) => (index === 0 ? "rIdS1" : "rIdS2"), { 1: titleSlide("Repeating deck"), 2: slide("Only slide") });
+    const result = await responsively(alice.call("import_course", { contentBase64: base64(file) }));
+    const course = await importedCourse(result);
+    expect(course.title).toBe("Repeating deck");
+    expect(lessonTitles(course)).toEqual(["Only slide"]);
+    const items = (result.report as Json).items as { item: string; outcome: string; notes?: string[] }[];
+    const repeats = items.find((entry) => entry.item.startsWith("998 repeated slide entries: 3 (slide 2 again), 4 (slide 2 again)"));
+    expect(repeats?.outcome).toBe("dropped");
+    expect(repeats?.notes?.[0]).toContain("each slide is imported once");
+  }, 300_000);
+
+  test("1,000 distinct small slides (the limit) import as 1,000 lessons in order, with no gap over 2 s", async () => {
+    const slides = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [index + 1, slide(`Topic ${index + 1}`)]));
+    const file = deck(1_000, (index) => `rIdS${index + 1}`, slides);
+    const result = await responsively(alice.call("import_course", { contentBase64: base64(file) }));
+    const titles = await outlineLessonTitles(String((result.course as Json).id));
+    expect(titles.length).toBe(1_000);
+    expect(titles.slice(0, 2)).toEqual(["Topic 1", "Topic 2"]);
+    expect(titles.at(-1)).toBe("Topic 1000");
+  }, 300_000);
+
+  test("a slide of 50,001 shapes is refused naming the shapes cap, nothing written, with no gap over 2 s", async () => {
+    const shape = '<p:sp><p:nvSpPr><p:cNvPr id="9" name="Box"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/></p:sp>';
+    const file = deck(1, () => "rIdS1", { 1: slide("Crowded", repeated(shape, 50_000)) });
+    const before = await coursesOfAlice();
+    const error = await responsively(alice.fail("import_course", { contentBase64: base64(file) }));
+    expectLimit(error, "shapes");
+    expect(await coursesOfAlice()).toEqual(before);
+  }, 300_000);
 });

@@ -9,7 +9,7 @@ import type { Notice } from "../../notice.ts";
 import { WorkSlicer } from "../../parse/event-loop.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
-import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import { boundedChildren, escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import type { OfficePackage, Relationship } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
@@ -114,12 +114,12 @@ export class DocxReader {
     let runs = 0;
     let monospaceRuns = 0;
     const visit = (element: XmlNode, link?: string) => {
-      for (const child of childElements(element)) {
+      for (const child of boundedChildren(element, undefined, where)) {
         switch (child.name) {
           case "r": {
             const rPr = firstChild(child, "rPr");
             let text = "";
-            for (const part of childElements(child)) {
+            for (const part of boundedChildren(child, undefined, `a run of ${where}`)) {
               if (part.name === "t") text += part.children.filter((item): item is string => typeof item === "string").join("");
               else if (part.name === "tab") text += " ";
               else if (part.name === "br" || part.name === "cr") text += "\n";
@@ -222,8 +222,8 @@ export class DocxReader {
     for (const row of childElements(node, "tr")) {
       await slicer.done(1);
       rows.push(
-        childElements(row, "tc").map((cell) =>
-          childElements(cell, "p")
+        boundedChildren(row, "tc", `a table row at paragraph ${this.paragraphNumber}`).map((cell) =>
+          boundedChildren(cell, "p", `a table cell at paragraph ${this.paragraphNumber}`)
             .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
             .filter(Boolean)
             .join("<br>"),

@@ -6,9 +6,11 @@
  */
 import { limits } from "../../authoring/schemas/fields.ts";
 import { sniffMediaType } from "../../authoring/media-types.ts";
+import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import type { Notice } from "../../notice.ts";
 import type { ImportedAsset, ImportPlan } from "../plan.ts";
 import type { OfficePackage } from "./office-package.ts";
+import type { XmlNode } from "./office-xml.ts";
 
 export interface OfficeReport {
   /** Parts kept in another form (a chart's title as text, a text box as a paragraph), each with where it was. */
@@ -21,6 +23,31 @@ export interface OfficePlan extends ImportPlan {
   readonly report: OfficeReport;
   /** Speaker notes by lesson outline path, kept as review comments on those lessons. */
   readonly lessonNotes: readonly { path: string; text: string }[];
+}
+
+/**
+ * Child elements one element may have where a reader walks them without yielding (a paragraph's runs,
+ * a row's cells, a cell's or a text box's paragraphs): a real paragraph has at most a few hundred runs.
+ */
+export const maxChildElements = 10_000;
+
+/** `node`'s child elements (only those named `name` when given), refused past `maxChildElements` before more are walked. */
+export function boundedChildren(node: XmlNode, name: string | undefined, what: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  let seen = 0;
+  for (const child of node.children) {
+    if (typeof child === "string") continue;
+    seen += 1;
+    if (seen > maxChildElements) {
+      // "content: " becomes the file's name in planFromOffice.
+      throw new CourseAuthoringError("limit_exceeded", `content: ${what} holds more than ${maxChildElements} elements; at most ${maxChildElements} are read in one paragraph, row, cell or text box (limit: childElements); nothing was imported.`, {
+        limit: "childElements",
+        max: maxChildElements,
+      });
+    }
+    if (name === undefined || child.name === name) found.push(child);
+  }
+  return found;
 }
 
 const pictureTypes = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);

@@ -11,7 +11,7 @@ import { limits } from "../../authoring/schemas/fields.ts";
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown-blocks.ts";
 import { planFromParts } from "../markdown-outline.ts";
-import { escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import { boundedChildren, escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import { WorkSlicer, yieldToEventLoop } from "../../parse/event-loop.ts";
 import { officeError, type OfficePackage } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
@@ -44,7 +44,7 @@ function position(shape: XmlNode): { x: number; y: number } {
 function paragraphText(paragraph: XmlNode): { markdown: string; plain: string } {
   let markdown = "";
   let plain = "";
-  for (const child of childElements(paragraph)) {
+  for (const child of boundedChildren(paragraph, undefined, "a paragraph")) {
     if (child.name === "br") {
       markdown += "  \n";
       plain += "\n";
@@ -68,7 +68,7 @@ function paragraphText(paragraph: XmlNode): { markdown: string; plain: string } 
 function textBody(body: XmlNode, bulleted: boolean): string {
   const lines: string[] = [];
   let previousList = false;
-  for (const paragraph of childElements(body, "p")) {
+  for (const paragraph of boundedChildren(body, "p", "a text box")) {
     const { markdown } = paragraphText(paragraph);
     if (!markdown) continue;
     const pPr = firstChild(paragraph, "pPr");
@@ -201,7 +201,7 @@ class SlideReader {
       } else {
         const table = descendants(node, "tbl")[0];
         if (table) {
-          const rows = childElements(table, "tr").map((row) => childElements(row, "tc").map((cell) => childElements(firstChild(cell, "txBody") ?? cell, "p").map((p) => paragraphText(p).markdown.replace(/\|/g, "\\|")).filter(Boolean).join("<br>")));
+          const rows = boundedChildren(table, "tr", "a table").map((row) => boundedChildren(row, "tc", "a table row").map((cell) => boundedChildren(firstChild(cell, "txBody") ?? cell, "p", "a table cell").map((p) => paragraphText(p).markdown.replace(/\|/g, "\\|")).filter(Boolean).join("<br>")));
           blocks.push({ type: "text", markdown: markdownTable(rows) });
         } else {
           const title = textOf(node, "t").trim();
