@@ -132,6 +132,7 @@ async function courseState(): Promise<{ course: Json; comments: Json }> {
 /** Runs `work` while health and bob's get_course are probed; asserts no gap over 2 s and returns its outcome. */
 async function responsively<T>(work: Promise<T>): Promise<T> {
   const seen = await watchResponsiveness(service, work, { secondUser: () => bob.call("get_course", { courseId }) });
+  console.log(`worst gaps: health ${Math.round(seen.health.worstGapMs)} ms, second user ${Math.round(seen.secondUser?.worstGapMs ?? 0)} ms, over ${Math.round(seen.workMs)} ms of work`);
   assertResponsive(seen, maxGapMs);
   if (!seen.outcome.ok) throw seen.outcome.error;
   return seen.outcome.value;

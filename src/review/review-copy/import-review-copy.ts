@@ -17,6 +17,7 @@ import { getCourse } from "../../authoring/courses.ts";
 import { archivedCourse } from "../../authoring/errors.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { WorkSlicer } from "../../parse/event-loop.ts";
 import { anchorHashes } from "../../export/formats/review-copy/part-hash.ts";
 import { officeKindOf, readUploadedFile, type UploadedFile } from "../../import/office/office-import.ts";
 import { OfficePackage, officeError } from "../../import/office/office-package.ts";
@@ -29,6 +30,9 @@ export const importReviewCopyArguments = v.object({
   courseId: idField("course"),
   assetId: v.pipe(idField("asset"), v.description("The commented .docx, uploaded with upload_asset or the files view.")),
 });
+
+/** Comments stored between two yields to the event loop. */
+const insertsPerSlice = 100;
 
 export const partStates = ["unchanged", "changed", "deleted"] as const;
 export type PartState = (typeof partStates)[number];
@@ -104,7 +108,10 @@ async function storeReviewCopy(session: AuthoringSession, copy: ReviewCopy): Pro
   const existing = new Set((await session.tx.listComments({ courseId: course.id, limit: 10_000 })).map((row) => `${row.targetId}\n${row.body}`));
   const imported: ImportedReviewNote[] = [];
   let alreadyImported = 0;
+  // A synchronous store (SQLite) would run 2,000 inserts in one turn of the event loop: yield between slices of them.
+  const slicer = new WorkSlicer(insertsPerSlice);
   for (const note of copy.notes) {
+    await slicer.done(1);
     const now = current.get(note.anchor.id);
     const partState: PartState = now === undefined ? "deleted" : now === note.anchor.hash ? "unchanged" : "changed";
     const text = body(note, copy.version, partState);
