@@ -302,6 +302,21 @@ describe("Word: element caps fit for real documents, the body walked in slices",
   }, 300_000);
 });
 
+test("a list definition of 100,000 levels shared by 100,000 lists is read once per definition, not per list: imports with the list kept, with no gap over 2 s", async () => {
+  const numbering =
+    `<?xml version="1.0" encoding="UTF-8"?><w:numbering ${wordNamespaces}><w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl>` +
+    `${repeated('<w:lvl w:ilvl="5"/>', 100_000)}</w:abstractNum>${repeated('<w:num w:numId="7"><w:abstractNumId w:val="1"/></w:num>', 100_000)}</w:numbering>`;
+  const item = (text: string) => `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="7"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+  const file = wordFile(heading(1, "Lists") + heading(2, "Steps") + item("Stop") + item("Assess"), {
+    documentRels: [{ id: "rIdN", type: "numbering", target: "numbering.xml" }],
+    parts: { "word/numbering.xml": numbering },
+  });
+  const result = await responsively(alice.call("import_course", { contentBase64: base64(file) }));
+  const course = await importedCourse(result);
+  const blocks = ((course.modules as Json[])[0]?.lessons as Json[])[0]?.blocks as Json[];
+  expect(blocks.map((block) => block.markdown)).toEqual(["1. Stop\n2. Assess"]);
+}, 300_000);
+
 describe("PowerPoint: slides yield, each part is parsed once, repeated slides read once", () => {
   test("10,000 slide IDs on one slide part (ten times the red team's 1,000) are refused naming the slide limit, nothing written, with no gap over 2 s", async () => {
     const file = deck(10_000, () => "rIdS1", { 1: slide("Only slide") });

@@ -28,6 +28,10 @@ type Paragraph =
 
 /** Body paragraphs and tables read between two yields to the event loop. */
 const paragraphsPerSlice = 256;
+/** Styles and list definitions read between two yields. */
+const definitionsPerSlice = 1_000;
+/** Word lists have nine levels (ilvl 0-8). */
+const wordListLevels = 9;
 
 const on = (node: XmlNode | undefined) => node !== undefined && !/^(0|false|off|none)$/i.test(node.attributes.val ?? "true");
 
@@ -54,7 +58,9 @@ export class DocxReader {
   private async readStyles(): Promise<void> {
     const part = await this.file.related(this.file.mainPart, "styles");
     if (!part || !this.file.has(part)) return;
+    const slicer = new WorkSlicer(definitionsPerSlice);
     for (const style of childElements(await this.file.xml(part), "style")) {
+      await slicer.done(1);
       const id = style.attributes.styleId;
       if (!id) continue;
       const pPr = firstChild(style, "pPr");
@@ -68,18 +74,25 @@ export class DocxReader {
     }
   }
 
-  /** numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. */
+  /**
+   * numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. Each definition's
+   * levels are read once, and only Word's nine: many numbers sharing one definition of many levels
+   * would otherwise cost their product.
+   */
   private async readNumbering(): Promise<void> {
     const part = await this.file.related(this.file.mainPart, "numbering");
     if (!part || !this.file.has(part)) return;
     const numbering = await this.file.xml(part);
-    const abstract = new Map<string, XmlNode>();
-    for (const node of childElements(numbering, "abstractNum")) abstract.set(node.attributes.abstractNumId ?? "", node);
+    const slicer = new WorkSlicer(definitionsPerSlice);
+    const formats = new Map<string, [string, string][]>();
+    for (const node of childElements(numbering, "abstractNum")) {
+      await slicer.done(1);
+      const levels = childElements(node, "lvl").slice(0, wordListLevels);
+      formats.set(node.attributes.abstractNumId ?? "", levels.map((level) => [level.attributes.ilvl ?? "", firstChild(level, "numFmt")?.attributes.val ?? "bullet"]));
+    }
     for (const num of childElements(numbering, "num")) {
-      const definition = abstract.get(firstChild(num, "abstractNumId")?.attributes.val ?? "");
-      for (const level of definition ? childElements(definition, "lvl") : []) {
-        this.numberFormats.set(`${num.attributes.numId}:${level.attributes.ilvl}`, firstChild(level, "numFmt")?.attributes.val ?? "bullet");
-      }
+      await slicer.done(1);
+      for (const [ilvl, format] of formats.get(firstChild(num, "abstractNumId")?.attributes.val ?? "") ?? []) this.numberFormats.set(`${num.attributes.numId}:${ilvl}`, format);
     }
   }
 

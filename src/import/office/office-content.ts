@@ -52,6 +52,8 @@ export function boundedChildren(node: XmlNode, name: string | undefined, what: s
 
 const pictureTypes = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const reportEntries = 200;
+/** Notices (log messages to the client) kept: a hostile file could otherwise make one per element. */
+const maxNotices = 500;
 
 export class OfficeContent {
   readonly assets: ImportedAsset[] = [];
@@ -63,12 +65,17 @@ export class OfficeContent {
 
   keptAsText(text: string): void {
     if (this.report.keptAsText.length < reportEntries) this.report.keptAsText.push(text);
-    this.notices.push({ level: "notice", text });
+    this.notice({ level: "notice", text });
   }
 
   dropped(what: string, why: string): void {
     if (this.report.dropped.length < reportEntries) this.report.dropped.push({ what, why });
-    this.notices.push({ level: "warning", text: `${what}: ${why}` });
+    this.notice({ level: "warning", text: `${what}: ${why}` });
+  }
+
+  private notice(notice: Notice): void {
+    if (this.notices.length < maxNotices) this.notices.push(notice);
+    else if (this.notices.length === maxNotices) this.notices.push({ level: "warning", text: `more than ${maxNotices} parts were changed or dropped; the first ${maxNotices} are listed` });
   }
 
   /** An image block for the picture part, its bytes read later by `loadPictures`; null when the file lacks the part. */
@@ -84,7 +91,7 @@ export class OfficeContent {
     }
     const placeholder = `Picture ${picture.number}`;
     if (description.trim() && description.trim() !== placeholder) {
-      this.notices.push({ level: "notice", text: `${where}: the file describes picture ${picture.number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
+      this.notice({ level: "notice", text: `${where}: the file describes picture ${picture.number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
     }
     // "Picture N" is a placeholder validate_course reports (image.unhelpful_alt), so every picture is checked by a person.
     return { type: "image", assetId: picture.sourceId, alt: placeholder };
