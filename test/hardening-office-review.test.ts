@@ -201,6 +201,17 @@ describe("import_review_copy: linear in the copy, checked before it is parsed, p
     expect((await bob.call("get_course", { courseId })).version).toBe(before.course.version);
   }, 300_000);
 
+  test("ranges that start together and end apart each keep their own passage", async () => {
+    const id = String((await alice.call("create_course", { title: "Two ranges" })).id);
+    const body = `${rangeStarts(0, 2)}<w:r><w:t>Hello</w:t></w:r><w:commentRangeEnd w:id="0"/><w:r><w:t xml:space="preserve"> world</w:t></w:r><w:commentRangeEnd w:id="1"/><w:r><w:t>!</w:t></w:r>`;
+    const file = reviewCopy(id, 2, body);
+    const assetId = String(((await alice.call("upload_asset", { courseId: id, filename: "two-ranges.docx", dataBase64: base64(file) })).asset as Json).id);
+    expect((await alice.call("import_review_copy", { courseId: id, assetId })).importedCount).toBe(2);
+    const bodies = ((await alice.call("list_comments", { courseId: id })).comments as Json[]).map((comment) => String(comment.body));
+    expect(bodies.find((text) => text.includes("Note 0"))).toContain("On the passage “Hello”.");
+    expect(bodies.find((text) => text.includes("Note 1"))).toContain("On the passage “Hello world”.");
+  }, 60_000);
+
   test("more than 2,000 comments (20,000) is refused naming the limit, with the course and its comments unchanged, with no gap over 2 s", async () => {
     const file = reviewCopy(courseId, 20_000, rangeStarts(0, 20_000) + "<w:r><w:t>x</w:t></w:r>".repeat(100_000));
     const assetId = await upload("many-comments.docx", file);

@@ -138,6 +138,67 @@ async function readComments(file: OfficePackage): Promise<Map<string, CommentEnt
   return comments;
 }
 
+interface PassageGroup {
+  text: string;
+  cut: boolean;
+  /** Members still gathering (started, not ended). */
+  open: number;
+}
+
+/**
+ * The passages comment ranges cover, at most `passageCharacters` each. Ranges that start at the same
+ * place share one growing text (their group), so each text run costs one append per live group, not one
+ * per range; a group stops growing once cut or once all its ranges ended, so at most `passageCharacters`
+ * groups grow at once. Linear in the document.
+ */
+class PassageGatherer {
+  private readonly growing = new Set<PassageGroup>();
+  /** The group that ranges starting now join: no text has come since it was made. */
+  private latest: PassageGroup | undefined;
+  private readonly members = new Map<string, { group: PassageGroup; ended?: { length: number; cut: boolean } }>();
+
+  /** A range starts; only its first start counts. */
+  start(id: string): void {
+    if (this.members.has(id)) return;
+    if (!this.latest) {
+      this.latest = { text: "", cut: false, open: 0 };
+      this.growing.add(this.latest);
+    }
+    this.latest.open += 1;
+    this.members.set(id, { group: this.latest });
+  }
+
+  end(id: string): void {
+    const member = this.members.get(id);
+    if (!member || member.ended) return;
+    const group = member.group;
+    member.ended = { length: group.text.length, cut: group.cut };
+    group.open -= 1;
+    if (group.open === 0) {
+      this.growing.delete(group);
+      if (this.latest === group) this.latest = undefined;
+    }
+  }
+
+  text(text: string): void {
+    this.latest = undefined;
+    for (const group of this.growing) {
+      const next = appendCapped(group.text, text, reviewCopyLimits.passageCharacters);
+      group.text = next.text;
+      if (next.cut) {
+        group.cut = true;
+        this.growing.delete(group);
+      }
+    }
+  }
+
+  passage(id: string): { text: string; cut: boolean } | undefined {
+    const member = this.members.get(id);
+    if (!member) return undefined;
+    return member.ended ? { text: member.group.text.slice(0, member.ended.length), cut: member.ended.cut } : { text: member.group.text, cut: member.group.cut };
+  }
+}
+
 interface Change {
   date: string | null;
   inserted: string;
@@ -154,9 +215,7 @@ class DocumentScan {
   sawAnchor = false;
   readonly suggestions: ReviewNote[] = [];
   readonly commentAnchors = new Map<string, Anchor>();
-  readonly passages = new Map<string, { text: string; cut: boolean }>();
-  /** Ranges still gathering text: open, and under the passage cap. */
-  private readonly gathering = new Set<string>();
+  private readonly passages = new PassageGatherer();
   private readonly stack: string[] = [];
   private readonly inChange: { kind: "ins" | "del"; author: string; date: string | null }[] = [];
   /** This paragraph's tracked changes, by author. */
@@ -178,8 +237,8 @@ class DocumentScan {
       }
     } else if ((name === "commentRangeStart" || name === "commentReference") && this.comments.has(id)) {
       if (this.anchor && !this.commentAnchors.has(id)) this.commentAnchors.set(id, this.anchor);
-      if (name === "commentRangeStart" && !this.passages.get(id)?.cut) this.gathering.add(id);
-    } else if (name === "commentRangeEnd") this.gathering.delete(id);
+      if (name === "commentRangeStart") this.passages.start(id);
+    } else if (name === "commentRangeEnd") this.passages.end(id);
     else if (name === "ins" || name === "del") this.inChange.push({ kind: name, author: attributes.author || "Unknown reviewer", date: attributes.date ?? null });
   }
 
@@ -192,18 +251,13 @@ class DocumentScan {
   text(text: string): void {
     const element = this.stack[this.stack.length - 1];
     if ((element !== "t" && element !== "delText") || text === "") return;
-    if (element === "t") this.gather(text);
+    if (element === "t") this.passages.text(text);
     const change = this.inChange[this.inChange.length - 1];
     if (change && this.anchor) this.recordChange(change, element, text);
   }
 
-  /** Each non-empty text adds at least one character to every range gathering, so a range leaves the set after at most the cap: linear. */
-  private gather(text: string): void {
-    for (const id of this.gathering) {
-      const passage = appendCapped(this.passages.get(id)?.text ?? "", text, reviewCopyLimits.passageCharacters);
-      this.passages.set(id, passage);
-      if (passage.cut) this.gathering.delete(id);
-    }
+  passage(id: string): { text: string; cut: boolean } | undefined {
+    return this.passages.passage(id);
   }
 
   private recordChange(inChange: { kind: "ins" | "del"; author: string; date: string | null }, element: string, text: string): void {
@@ -246,7 +300,7 @@ export async function readReviewCopy(file: OfficePackage, check?: (identity: Rev
     const anchor = scan.commentAnchors.get(id);
     const text = comment.paragraphs.join("\n\n");
     if (!anchor || !text) continue;
-    const passage = scan.passages.get(id);
+    const passage = scan.passage(id);
     const passageText = passage?.text.trim() ?? "";
     notes.push({ kind: "comment", anchor, author: comment.author, date: comment.date, text, ...(passageText ? { passage: passageText, ...(passage?.cut ? { passageCut: true } : {}) } : {}) });
   }
