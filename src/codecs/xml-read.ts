@@ -78,9 +78,12 @@ export interface XmlElement extends XmlTag {
   column: number;
 }
 
-/** Characters fed to the parser at once, and between yields to the event loop. */
-const sliceLength = 32 * 1024;
-const yieldEvery = 64 * 1024;
+/**
+ * Characters fed to the parser at once, and between yields to the event loop. Small, because dense
+ * markup (a few bytes per element, each element an object) costs far more per character than text.
+ */
+const sliceLength = 8 * 1024;
+const yieldEvery = 8 * 1024;
 
 function limitError(field: string, message: string, limit: keyof XmlLimits, max: number, at?: XmlPosition): CourseAuthoringError {
   const where = at ? ` at line ${at.line}, column ${at.column}` : "";

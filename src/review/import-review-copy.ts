@@ -4,27 +4,35 @@
  * file and marked as from a review copy of version N; a part changed or deleted since that version says
  * so. Tracked changes become comments quoting the suggested text. A copy of another course, or a course
  * the person cannot comment on, is refused. Bringing the same copy back twice adds nothing new.
+ *
+ * In three steps, so no other call waits on the file: the course check (access, archived) and the
+ * file's bytes in a read transaction, the parsing outside any transaction, and a write transaction that
+ * checks access again and only stores the comments found.
  */
 import * as v from "valibot";
 import { openCourse } from "../authoring/access.ts";
-import { timestamp, type AuthoringSession } from "../authoring/context.ts";
+import { timestamp, type Actor, type AuthoringSession } from "../authoring/context.ts";
+import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { getCourse } from "../authoring/courses.ts";
 import { archivedCourse } from "../authoring/errors.ts";
 import { idField } from "../authoring/schemas/fields.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
+import { WorkSlicer } from "../codecs/event-loop.ts";
 import { anchorHashes } from "../formats/review-copy/part-hash.ts";
-import { readUploadedFile } from "../import/office-import.ts";
-import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
-import type { Actor } from "../authoring/context.ts";
-import type { CommentRow, CourseRow } from "../store/types.ts";
-import { commentLimits } from "./comments.ts";
+import { officeKindOf, readUploadedFile, type UploadedFile } from "../import/office-import.ts";
+import { OfficePackage, officeError } from "../formats/office/office-package.ts";
+import type { CommentRow } from "../store/types.ts";
+import { commentLimits, newCommentRow } from "./comments.ts";
 import { targetKindOf } from "./comment-targets.ts";
-import type { ReviewCopy, ReviewNote } from "../formats/review-copy/read-review-copy.ts";
+import { readReviewCopy, reviewCopyLimits, type ReviewCopy, type ReviewNote } from "../formats/review-copy/read-review-copy.ts";
 
 export const importReviewCopyArguments = v.object({
   courseId: idField("course"),
   assetId: v.pipe(idField("asset"), v.description("The commented .docx, uploaded with upload_asset or the files view.")),
 });
+
+/** Comments stored between two yields to the event loop. */
+const insertsPerSlice = 100;
 
 export const partStates = ["unchanged", "changed", "deleted"] as const;
 export type PartState = (typeof partStates)[number];
@@ -52,47 +60,42 @@ function body(note: ReviewNote, version: number, state: PartState): string {
   const when = note.date ? `, ${note.date.slice(0, 10)}` : "";
   const header = `From a Word review copy of version ${version}, by ${note.author}${when}${note.kind === "suggestion" ? " (tracked change)" : ""}:`;
   const text = note.kind === "suggestion" ? `Suggested change: ${note.text}` : note.text;
-  const passage = note.passage ? `\n\nOn the passage “${note.passage.slice(0, 300)}”.` : "";
+  const cut = note.passageCut ? ` (its first ${reviewCopyLimits.passageCharacters} characters; it goes on in the copy)` : "";
+  const passage = note.passage ? `\n\nOn the passage “${note.passage}${note.passageCut ? "…" : ""}”${cut}.` : "";
   const stateLine =
     state === "changed" ? `\n\nThis ${kind} has changed since version ${version}.` : state === "deleted" ? `\n\nThis ${kind} was deleted after version ${version}.` : "";
   const full = `${header}\n\n${text}${passage}${stateLine}`;
   return full.length > commentLimits.bodyCharacters ? `${full.slice(0, commentLimits.bodyCharacters - 1)}…` : full;
 }
 
-/**
- * Three steps, so no other call waits on this one: the course and the file are read (access checked
- * first), the file is parsed off the request loop, then one transaction checks access and the course's
- * state again and stores the comments.
- */
-export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
-  const file = await readAs(services, actor, async (session) => {
-    await openReviewableCourse(session, args.courseId);
-    return readUploadedFile(session, args.assetId);
-  });
-  const copy = await services.heavyWork.run("readReviewCopyFile", { fileName: file.fileName, bytes: file.bytes });
-  return writeAs(services, actor, (session) => storeReviewNotes(session, args.courseId, file.fileName, copy));
-}
-
-async function openReviewableCourse(session: AuthoringSession, courseId: string): Promise<CourseRow> {
+/** The course the person may comment on, not archived; throws `not_found`, `forbidden` or the archived error. */
+async function commentableCourse(session: AuthoringSession, courseId: string) {
   const { course } = await openCourse(session, courseId, "comment");
   if (course.status === "archived") throw archivedCourse(course.id);
   return course;
 }
 
-async function storeReviewNotes(session: AuthoringSession, courseId: string, fileName: string, copy: ReviewCopy): Promise<ImportedReviewCopy> {
-  const course = await openReviewableCourse(session, courseId);
-  if (copy.courseId !== course.id) {
-    throw new CourseAuthoringError("invalid_arguments", `assetId: ${fileName} is a review copy of course ${copy.courseId}, not of ${course.id}; its comments can only go to the course it was made from. Nothing was imported.`, {
-      field: "assetId",
-      file: fileName,
-      copyOf: copy.courseId,
-    });
-  }
+export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
+  const file = await readAs(services, actor, async (session) => {
+    await commentableCourse(session, args.courseId);
+    return readUploadedFile(session, args.assetId);
+  });
+  // Parsed off the request loop; a copy of another course is refused from its properties, before its document is read.
+  const copy = await services.heavyWork.run("readReviewCopyFile", { fileName: file.fileName, bytes: file.bytes, courseId: args.courseId });
+  return writeAs(services, actor, (session) => storeReviewCopy(session, copy));
+}
+
+/** The write: access checked again (it may have changed while the file was read), then the new comments stored. */
+async function storeReviewCopy(session: AuthoringSession, copy: ReviewCopy): Promise<ImportedReviewCopy> {
+  const course = await commentableCourse(session, copy.courseId);
   const current = anchorHashes(await getCourse(session, { courseId: course.id, includeBlocks: true }, "read"));
   const existing = new Set((await session.tx.listComments({ courseId: course.id, limit: 10_000 })).map((row) => `${row.targetId}\n${row.body}`));
   const imported: ImportedReviewNote[] = [];
   let alreadyImported = 0;
+  // A synchronous store (SQLite) would run 2,000 inserts in one turn of the event loop: yield between slices of them.
+  const slicer = new WorkSlicer(insertsPerSlice);
   for (const note of copy.notes) {
+    await slicer.done(1);
     const now = current.get(note.anchor.id);
     const partState: PartState = now === undefined ? "deleted" : now === note.anchor.hash ? "unchanged" : "changed";
     const text = body(note, copy.version, partState);
@@ -101,20 +104,7 @@ async function storeReviewNotes(session: AuthoringSession, courseId: string, fil
       continue;
     }
     existing.add(`${note.anchor.id}\n${text}`);
-    const row: CommentRow = {
-      id: session.newId("comment"),
-      courseId: course.id,
-      targetKind: targetKindOf(note.anchor.id),
-      targetId: note.anchor.id,
-      body: text,
-      quote: null,
-      authorSub: session.actor.sub,
-      authorName: note.author.slice(0, 200),
-      createdAt: timestamp(session),
-      resolvedBy: null,
-      resolvedAt: null,
-      resolutionNote: null,
-    };
+    const row = newCommentRow(session, { courseId: course.id, targetKind: targetKindOf(note.anchor.id), targetId: note.anchor.id, body: text, authorName: note.author.slice(0, 200) });
     await session.tx.insertComment(row);
     imported.push({ commentId: row.id, kind: note.kind, targetId: note.anchor.id, author: row.authorName ?? note.author, partState });
   }

@@ -9,7 +9,7 @@ import { readXliff } from "../formats/xliff/xliff-read.ts";
 import { buildPackageJob } from "../export/package-job.ts";
 import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
-import { readReviewCopyFile } from "../review/review-copy/review-copy-file.ts";
+import { readReviewCopyFile } from "../review/review-copy-file.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 
 export const jobs = {

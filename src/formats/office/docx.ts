@@ -6,9 +6,10 @@
  * headers, footers, comments, text boxes, charts and equations are reported as dropped.
  */
 import type { Notice } from "../../notice.ts";
+import { WorkSlicer } from "../../codecs/event-loop.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { planFromParts } from "../markdown/markdown-outline.ts";
-import { escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import { boundedChildren, escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import type { OfficePackage, Relationship } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
@@ -24,6 +25,13 @@ type Paragraph =
   | { kind: "list"; ordered: boolean; depth: number; markdown: string; list: string }
   | { kind: "quote" | "code" | "text"; markdown: string; plain: string }
   | { kind: "block"; block: Record<string, unknown>; source: string };
+
+/** Body paragraphs and tables read between two yields to the event loop. */
+const paragraphsPerSlice = 256;
+/** Styles and list definitions read between two yields. */
+const definitionsPerSlice = 1_000;
+/** Word lists have nine levels (ilvl 0-8). */
+const wordListLevels = 9;
 
 const on = (node: XmlNode | undefined) => node !== undefined && !/^(0|false|off|none)$/i.test(node.attributes.val ?? "true");
 
@@ -50,7 +58,9 @@ export class DocxReader {
   private async readStyles(): Promise<void> {
     const part = await this.file.related(this.file.mainPart, "styles");
     if (!part || !this.file.has(part)) return;
+    const slicer = new WorkSlicer(definitionsPerSlice);
     for (const style of childElements(await this.file.xml(part), "style")) {
+      await slicer.done(1);
       const id = style.attributes.styleId;
       if (!id) continue;
       const pPr = firstChild(style, "pPr");
@@ -64,18 +74,25 @@ export class DocxReader {
     }
   }
 
-  /** numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. */
+  /**
+   * numId:ilvl → numFmt (bullet, decimal, …), to tell bulleted from numbered lists. Each definition's
+   * levels are read once, and only Word's nine: many numbers sharing one definition of many levels
+   * would otherwise cost their product.
+   */
   private async readNumbering(): Promise<void> {
     const part = await this.file.related(this.file.mainPart, "numbering");
     if (!part || !this.file.has(part)) return;
     const numbering = await this.file.xml(part);
-    const abstract = new Map<string, XmlNode>();
-    for (const node of childElements(numbering, "abstractNum")) abstract.set(node.attributes.abstractNumId ?? "", node);
+    const slicer = new WorkSlicer(definitionsPerSlice);
+    const formats = new Map<string, [string, string][]>();
+    for (const node of childElements(numbering, "abstractNum")) {
+      await slicer.done(1);
+      const levels = childElements(node, "lvl").slice(0, wordListLevels);
+      formats.set(node.attributes.abstractNumId ?? "", levels.map((level) => [level.attributes.ilvl ?? "", firstChild(level, "numFmt")?.attributes.val ?? "bullet"]));
+    }
     for (const num of childElements(numbering, "num")) {
-      const definition = abstract.get(firstChild(num, "abstractNumId")?.attributes.val ?? "");
-      for (const level of definition ? childElements(definition, "lvl") : []) {
-        this.numberFormats.set(`${num.attributes.numId}:${level.attributes.ilvl}`, firstChild(level, "numFmt")?.attributes.val ?? "bullet");
-      }
+      await slicer.done(1);
+      for (const [ilvl, format] of formats.get(firstChild(num, "abstractNumId")?.attributes.val ?? "") ?? []) this.numberFormats.set(`${num.attributes.numId}:${ilvl}`, format);
     }
   }
 
@@ -110,12 +127,12 @@ export class DocxReader {
     let runs = 0;
     let monospaceRuns = 0;
     const visit = (element: XmlNode, link?: string) => {
-      for (const child of childElements(element)) {
+      for (const child of boundedChildren(element, undefined, where)) {
         switch (child.name) {
           case "r": {
             const rPr = firstChild(child, "rPr");
             let text = "";
-            for (const part of childElements(child)) {
+            for (const part of boundedChildren(child, undefined, `a run of ${where}`)) {
               if (part.name === "t") text += part.children.filter((item): item is string => typeof item === "string").join("");
               else if (part.name === "tab") text += " ";
               else if (part.name === "br" || part.name === "cr") text += "\n";
@@ -136,11 +153,13 @@ export class DocxReader {
             break;
           }
           case "hyperlink": {
+            // The label is gathered on its own and appended once: re-slicing the paragraph per link would be quadratic.
             const target = this.relationships.get(child.attributes["r:id"] ?? "")?.target;
-            const before = markdown.length;
+            const outer = markdown;
+            markdown = "";
             visit(child, target);
-            const label = markdown.slice(before);
-            if (target && /^(https?:|mailto:)/i.test(target) && label.trim()) markdown = `${markdown.slice(0, before)}[${label}](<${target.replace(/[<>\s]/g, encodeURIComponent)}>)`;
+            const label = markdown;
+            markdown = outer + (target && /^(https?:|mailto:)/i.test(target) && label.trim() ? `[${label}](<${target.replace(/[<>\s]/g, encodeURIComponent)}>)` : label);
             break;
           }
           case "ins":
@@ -211,34 +230,40 @@ export class DocxReader {
     return out;
   }
 
-  private table(node: XmlNode): Paragraph {
-    const rows = childElements(node, "tr").map((row) =>
-      childElements(row, "tc").map((cell) =>
-        childElements(cell, "p")
-          .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
-          .filter(Boolean)
-          .join("<br>"),
-      ),
-    );
+  private async table(node: XmlNode, slicer: WorkSlicer): Promise<Paragraph> {
+    const rows: string[][] = [];
+    for (const row of childElements(node, "tr")) {
+      await slicer.done(1);
+      rows.push(
+        boundedChildren(row, "tc", `a table row at paragraph ${this.paragraphNumber}`).map((cell) =>
+          boundedChildren(cell, "p", `a table cell at paragraph ${this.paragraphNumber}`)
+            .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
+            .filter(Boolean)
+            .join("<br>"),
+        ),
+      );
+    }
     if (descendants(node, "tbl").length > 0) this.content.keptAsText(`paragraph ${this.paragraphNumber}: a table inside a table cell is kept as the cell's text`);
     const markdown = markdownTable(rows);
     return { kind: "block", block: { type: "text", markdown }, source: markdown };
   }
 
-  /** The body's paragraphs and tables as outline parts. */
+  /** The body's paragraphs and tables as outline parts, yielding to the event loop every few hundred. */
   async parts(): Promise<MarkdownPart[]> {
     const body = firstChild(await this.file.xml(this.file.mainPart), "body");
     const items: { paragraph: Paragraph; line: number }[] = [];
-    const walk = (container: XmlNode) => {
+    const slicer = new WorkSlicer(paragraphsPerSlice);
+    const walk = async (container: XmlNode): Promise<void> => {
       for (const child of childElements(container)) {
+        await slicer.done(1);
         this.paragraphNumber += child.name === "p" || child.name === "tbl" ? 1 : 0;
         const line = this.paragraphNumber;
         if (child.name === "p") for (const paragraph of this.paragraph(child)) items.push({ paragraph, line });
-        else if (child.name === "tbl") items.push({ paragraph: this.table(child), line });
-        else if (child.name === "sdt") walk(firstChild(child, "sdtContent") ?? child);
+        else if (child.name === "tbl") items.push({ paragraph: await this.table(child, slicer), line });
+        else if (child.name === "sdt") await walk(firstChild(child, "sdtContent") ?? child);
       }
     };
-    if (body) walk(body);
+    if (body) await walk(body);
     return mergeParagraphs(items);
   }
 

@@ -6,9 +6,11 @@
  */
 import { limits } from "../../authoring/schemas/fields.ts";
 import { sniffMediaType } from "../../codecs/media-types.ts";
+import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import type { Notice } from "../../notice.ts";
 import type { ImportedAsset, ImportPlan } from "../draft-course.ts";
 import type { OfficePackage } from "./office-package.ts";
+import type { XmlNode } from "./office-xml.ts";
 
 export interface OfficeReport {
   /** Parts kept in another form (a chart's title as text, a text box as a paragraph), each with where it was. */
@@ -23,8 +25,35 @@ export interface OfficePlan extends ImportPlan {
   readonly lessonNotes: readonly { path: string; text: string }[];
 }
 
+/**
+ * Child elements one element may have where a reader walks them without yielding (a paragraph's runs,
+ * a row's cells, a cell's or a text box's paragraphs): a real paragraph has at most a few hundred runs.
+ */
+export const maxChildElements = 10_000;
+
+/** `node`'s child elements (only those named `name` when given), refused past `maxChildElements` before more are walked. */
+export function boundedChildren(node: XmlNode, name: string | undefined, what: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  let seen = 0;
+  for (const child of node.children) {
+    if (typeof child === "string") continue;
+    seen += 1;
+    if (seen > maxChildElements) {
+      // "content: " becomes the file's name in planFromOffice.
+      throw new CourseAuthoringError("limit_exceeded", `content: ${what} holds more than ${maxChildElements} elements; at most ${maxChildElements} are read in one paragraph, row, cell or text box (limit: childElements); nothing was imported.`, {
+        limit: "childElements",
+        max: maxChildElements,
+      });
+    }
+    if (name === undefined || child.name === name) found.push(child);
+  }
+  return found;
+}
+
 const pictureTypes = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const reportEntries = 200;
+/** Notices (log messages to the client) kept: a hostile file could otherwise make one per element. */
+const maxNotices = 500;
 
 export class OfficeContent {
   readonly assets: ImportedAsset[] = [];
@@ -36,12 +65,17 @@ export class OfficeContent {
 
   keptAsText(text: string): void {
     if (this.report.keptAsText.length < reportEntries) this.report.keptAsText.push(text);
-    this.notices.push({ level: "notice", text });
+    this.notice({ level: "notice", text });
   }
 
   dropped(what: string, why: string): void {
     if (this.report.dropped.length < reportEntries) this.report.dropped.push({ what, why });
-    this.notices.push({ level: "warning", text: `${what}: ${why}` });
+    this.notice({ level: "warning", text: `${what}: ${why}` });
+  }
+
+  private notice(notice: Notice): void {
+    if (this.notices.length < maxNotices) this.notices.push(notice);
+    else if (this.notices.length === maxNotices) this.notices.push({ level: "warning", text: `more than ${maxNotices} parts were changed or dropped; the first ${maxNotices} are listed` });
   }
 
   /** An image block for the picture part, its bytes read later by `loadPictures`; null when the file lacks the part. */
@@ -57,7 +91,7 @@ export class OfficeContent {
     }
     const placeholder = `Picture ${picture.number}`;
     if (description.trim() && description.trim() !== placeholder) {
-      this.notices.push({ level: "notice", text: `${where}: the file describes picture ${picture.number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
+      this.notice({ level: "notice", text: `${where}: the file describes picture ${picture.number} as ${JSON.stringify(description.trim().slice(0, 300))}; check it and set it as the alt text with update_block.` });
     }
     // "Picture N" is a placeholder validate_course reports (image.unhelpful_alt), so every picture is checked by a person.
     return { type: "image", assetId: picture.sourceId, alt: placeholder };

@@ -3,13 +3,16 @@
  * through the import's bounded archive reader (entry count, declared sizes, ratios, a running budget),
  * macro-enabled packages are refused (a vbaProject part or a macro content type), the main part must be
  * the format the caller expects, and a relationship that reaches outside the package is refused unless
- * it is a hyperlink (hyperlinks stay links). Parts are inflated on demand, within one budget for the file.
+ * it is a hyperlink (hyperlinks stay links). Parts are inflated on demand, within one budget for the file,
+ * and each is parsed once however often it is named; the elements of every part read count against caps
+ * fit for real documents (`officeElementCaps`), so a file of millions of tiny elements is refused early.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { inlineFileName } from "../draft-course.ts";
 import { archiveLimits, inflateEntry, readCentralDirectory } from "../../codecs/archive.ts";
+import { WorkSlicer } from "../../codecs/event-loop.ts";
 import type { ZipEntry } from "../../codecs/zip-read.ts";
-import { childElements, readOfficeXml, type XmlNode } from "./office-xml.ts";
+import { childElements, readOfficeXml, scanOfficeXml, type OfficeXmlHandlers, type XmlNode } from "./office-xml.ts";
 
 export type OfficeKind = "docx" | "pptx";
 
@@ -21,6 +24,38 @@ const mainContentTypes: Record<OfficeKind, string> = {
   pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
 };
 const kindNames: Record<OfficeKind, string> = { docx: "a Word document (.docx)", pptx: "a PowerPoint presentation (.pptx)" };
+/** A count of elements across every part read, refused past `max` with `limit_exceeded` naming `limit`. */
+export interface ElementCap {
+  readonly limit: string;
+  /** Local names counted (w:p and a:p are both `p`). */
+  readonly elements: readonly string[];
+  readonly max: number;
+}
+
+/**
+ * Far above real documents: a 500-page manual holds about 20,000-50,000 paragraphs (table cells
+ * included) and Word splits them into a few runs each; a 300-slide deck about 15,000 shapes (layouts
+ * and notes included). A deck's 1,000 slides are capped in `pptx.ts`.
+ */
+export const officeElementCaps: Record<OfficeKind, readonly ElementCap[]> = {
+  docx: [
+    { limit: "paragraphs", elements: ["p"], max: 200_000 },
+    { limit: "runs", elements: ["r"], max: 1_000_000 },
+    { limit: "tables", elements: ["tbl"], max: 20_000 },
+    { limit: "relationships", elements: ["Relationship"], max: 50_000 },
+  ],
+  pptx: [
+    { limit: "paragraphs", elements: ["p"], max: 200_000 },
+    { limit: "runs", elements: ["r"], max: 1_000_000 },
+    { limit: "shapes", elements: ["sp", "pic", "graphicFrame", "grpSp", "cxnSp", "contentPart"], max: 50_000 },
+    { limit: "relationships", elements: ["Relationship"], max: 50_000 },
+  ],
+};
+
+/** Parsing a part, however small, counts as this many bytes of work, so many tiny parts still yield. */
+const partWorkBytes = 4 * 1024;
+const yieldEveryBytes = 64 * 1024;
+
 const hyperlinkType = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink";
 
 export interface Relationship {
@@ -52,9 +87,19 @@ function resolvePartName(from: string, target: string): string {
   return parts.join("/");
 }
 
+/** Whether a relationship's TargetMode says External, in any letter case (the attribute's name too). */
+function isExternal(attributes: Readonly<Record<string, string>>): boolean {
+  return Object.entries(attributes).some(([name, value]) => name.toLowerCase() === "targetmode" && value.trim().toLowerCase() === "external");
+}
+
 export class OfficePackage {
   private inflatedBytes = 0;
   private readonly relationshipCache = new Map<string, Map<string, Relationship>>();
+  /** Parsed parts by name: a part named many times (1,000 slide IDs on one slide) is parsed once. */
+  private readonly parsed = new Map<string, Promise<XmlNode>>();
+  private readonly counts = new Map<string, number>();
+  private readonly capsByElement = new Map<string, ElementCap[]>();
+  private readonly slicer = new WorkSlicer(yieldEveryBytes);
   mainPart = "";
 
   private constructor(
@@ -62,7 +107,22 @@ export class OfficePackage {
     private readonly entries: Map<string, ZipEntry>,
     readonly fileName: string,
     readonly kind: OfficeKind,
-  ) {}
+  ) {
+    for (const cap of officeElementCaps[kind]) for (const element of cap.elements) this.capsByElement.set(element, [...(this.capsByElement.get(element) ?? []), cap]);
+  }
+
+  /** Counts one element of a part being read; past a cap the whole file is refused, naming the cap. */
+  private readonly countElement = (name: string): void => {
+    const caps = this.capsByElement.get(name);
+    if (!caps) return;
+    for (const cap of caps) {
+      const count = (this.counts.get(cap.limit) ?? 0) + 1;
+      this.counts.set(cap.limit, count);
+      if (count > cap.max) {
+        throw officeError(this.fileName, `holds more than ${cap.max} ${cap.limit}; at most ${cap.max} ${cap.limit} are read (limit: ${cap.limit}). Split it into smaller files`, "limit_exceeded", { limit: cap.limit, max: cap.max });
+      }
+    }
+  };
 
   /** Opens and checks the package: macros, the main part's type, and every relationship, before any content is read. */
   static async open(bytes: Uint8Array, fileName: string, kind: OfficeKind): Promise<OfficePackage> {
@@ -114,8 +174,31 @@ export class OfficePackage {
     }
   }
 
-  async xml(name: string): Promise<XmlNode> {
-    return readOfficeXml(await this.part(name), name, this.fileName);
+  /** A part's element tree, parsed once; its elements count against the file's caps. */
+  xml(name: string): Promise<XmlNode> {
+    let tree = this.parsed.get(name);
+    if (!tree) {
+      tree = this.parse(name);
+      this.parsed.set(name, tree);
+    }
+    return tree;
+  }
+
+  private async parse(name: string): Promise<XmlNode> {
+    const bytes = await this.part(name);
+    const tree = await readOfficeXml(bytes, name, this.fileName, this.countElement);
+    await this.slicer.done(bytes.length + partWorkBytes);
+    return tree;
+  }
+
+  /**
+   * Streams a part through handlers without keeping its tree, for readers that keep only what they need
+   * (the review copy): memory does not grow with its elements, so only the XML reader's limits apply.
+   */
+  async scan(name: string, handlers: OfficeXmlHandlers): Promise<void> {
+    const bytes = await this.part(name);
+    await scanOfficeXml(bytes, name, this.fileName, handlers);
+    await this.slicer.done(bytes.length + partWorkBytes);
   }
 
   /** The relationships of a part by ID; a non-hyperlink reaching outside the package is refused. */
@@ -129,7 +212,7 @@ export class OfficePackage {
       for (const node of childElements(await this.xml(relsName), "Relationship")) {
         const type = node.attributes.Type ?? "";
         const target = node.attributes.Target ?? "";
-        const external = node.attributes.TargetMode === "External";
+        const external = isExternal(node.attributes);
         if (external && type !== hyperlinkType) {
           throw officeError(this.fileName, `${part || "the package"} has an external relationship (TargetMode="External") to ${JSON.stringify(target.slice(0, 200))}; only hyperlinks may point outside the file`);
         }

@@ -5,7 +5,7 @@
  * relationship namespace's, which read `r:id`, `r:embed` whatever prefix the writer chose.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
-import { readXml, type XmlElement } from "../../codecs/xml-read.ts";
+import { scanXml, type XmlTag } from "../../codecs/xml-read.ts";
 
 export interface XmlNode {
   readonly name: string;
@@ -15,26 +15,89 @@ export interface XmlNode {
 
 export const officeXmlLimits = { maxLength: 32 * 1024 * 1024, maxElements: 2_000_000, maxDepth: 200 } as const;
 
+/** Told each element's local name as it opens; throws to stop the read (the package's element caps). */
+export type ElementCounter = (name: string) => void;
+
+export interface OfficeXmlHandlers {
+  open?(name: string, attributes: Readonly<Record<string, string>>): void;
+  close?(name: string): void;
+  /** Character data, possibly in several pieces. */
+  text?(text: string): void;
+}
+
 const relationshipNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
-function simplified(element: XmlElement): XmlNode {
+function simplifiedAttributes(tag: XmlTag): Record<string, string> {
   const attributes: Record<string, string> = {};
-  for (const attribute of Object.values(element.attributes)) {
+  for (const attribute of Object.values(tag.attributes)) {
     if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
     attributes[attribute.uri === relationshipNamespace ? `r:${attribute.local}` : attribute.local] = attribute.value;
   }
-  return { name: element.local, attributes, children: element.children.map((child) => (typeof child === "string" ? child : simplified(child))) };
+  return attributes;
 }
 
-/** Parses one part of an Office package; any refusal names the file and the part. */
-export async function readOfficeXml(bytes: Uint8Array, part: string, fileName: string): Promise<XmlNode> {
+/**
+ * Streams one part of an Office package through handlers (local names, simplified attributes), in slices
+ * with yields; any refusal names the file and the part. Errors thrown by a handler pass through as they are.
+ */
+export async function scanOfficeXml(bytes: Uint8Array, part: string, fileName: string, handlers: OfficeXmlHandlers, count?: ElementCounter): Promise<void> {
   try {
-    return simplified(await readXml(bytes, { field: "assetId", limits: officeXmlLimits }));
+    await scanXml(
+      bytes,
+      {
+        open(tag) {
+          count?.(tag.local);
+          handlers.open?.(tag.local, simplifiedAttributes(tag));
+        },
+        close(tag) {
+          handlers.close?.(tag.local);
+        },
+        ...(handlers.text ? { text: handlers.text } : {}),
+      },
+      { field: "assetId", limits: officeXmlLimits },
+    );
   } catch (error) {
-    if (!(error instanceof CourseAuthoringError)) throw error;
+    // Only the XML reader's own refusals ("assetId: …") are reworded; a handler's or counter's error is already the file's.
+    if (!(error instanceof CourseAuthoringError) || !error.message.startsWith("assetId: ")) throw error;
     const reason = error.message.replace(/^assetId: /, "").replace(/\.?$/, "");
     throw new CourseAuthoringError(error.code, `${fileName}: the part ${part}: ${reason}; nothing was imported.`, { ...error.details, field: "assetId", file: fileName, part });
   }
+}
+
+/**
+ * Parses one part of an Office package into the small tree, built as the reader goes (inside its slices,
+ * so no second pass over a large part holds the event loop).
+ */
+export async function readOfficeXml(bytes: Uint8Array, part: string, fileName: string, count?: ElementCounter): Promise<XmlNode> {
+  let root: XmlNode | undefined;
+  const open: XmlNode[] = [];
+  await scanOfficeXml(
+    bytes,
+    part,
+    fileName,
+    {
+      open(name, attributes) {
+        const node: XmlNode = { name, attributes, children: [] };
+        const parent = open[open.length - 1];
+        if (parent) parent.children.push(node);
+        else root = node;
+        open.push(node);
+      },
+      close() {
+        open.pop();
+      },
+      text(text) {
+        const parent = open[open.length - 1];
+        if (!parent) return;
+        const last = parent.children.length - 1;
+        if (typeof parent.children[last] === "string") parent.children[last] += text;
+        else parent.children.push(text);
+      },
+    },
+    count,
+  );
+  if (!root) throw new CourseAuthoringError("invalid_arguments", `${fileName}: the part ${part}: the XML has no root element; nothing was imported.`, { field: "assetId", file: fileName, part });
+  return root;
 }
 
 /** Element children, optionally only those with a local name. */

@@ -11,11 +11,14 @@ import { limits } from "../../authoring/schemas/fields.ts";
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { planFromParts } from "../markdown/markdown-outline.ts";
-import { escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import { boundedChildren, escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
+import { WorkSlicer, yieldToEventLoop } from "../../codecs/event-loop.ts";
 import { officeError, type OfficePackage } from "./office-package.ts";
 import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
 export const maxSlides = 1_000;
+/** Shapes of one slide read between two yields (a hostile slide may hold thousands). */
+const shapesPerSlice = 500;
 
 const titleTypes = new Set(["title", "ctrTitle"]);
 /** Placeholders whose paragraphs are bulleted unless a paragraph turns bullets off. */
@@ -41,7 +44,7 @@ function position(shape: XmlNode): { x: number; y: number } {
 function paragraphText(paragraph: XmlNode): { markdown: string; plain: string } {
   let markdown = "";
   let plain = "";
-  for (const child of childElements(paragraph)) {
+  for (const child of boundedChildren(paragraph, undefined, "a paragraph")) {
     if (child.name === "br") {
       markdown += "  \n";
       plain += "\n";
@@ -65,7 +68,7 @@ function paragraphText(paragraph: XmlNode): { markdown: string; plain: string } 
 function textBody(body: XmlNode, bulleted: boolean): string {
   const lines: string[] = [];
   let previousList = false;
-  for (const paragraph of childElements(body, "p")) {
+  for (const paragraph of boundedChildren(body, "p", "a text box")) {
     const { markdown } = paragraphText(paragraph);
     if (!markdown) continue;
     const pPr = firstChild(paragraph, "pPr");
@@ -107,7 +110,11 @@ class SlideReader {
     this.content = new OfficeContent(file);
   }
 
-  /** Slide parts in deck order, refused over the limit before any slide is read. */
+  /**
+   * Slide parts in deck order, refused over the limit before any slide is read. A slide part the deck
+   * lists again (another slide ID, or another relationship to the same part) is read once, where it
+   * first appears, and the repeat is reported.
+   */
   async slides(): Promise<{ part: string; hidden: boolean }[]> {
     const presentation = await this.file.xml(this.file.mainPart);
     const ids = childElements(firstChild(presentation, "sldIdLst") ?? presentation, "sldId");
@@ -115,11 +122,23 @@ class SlideReader {
       throw officeError(this.file.fileName, `has ${ids.length} slides; a deck may have at most ${maxSlides} slides. Split it into several decks`, "limit_exceeded", { slides: ids.length, limit: maxSlides });
     }
     const relationships = await this.file.relationships(this.file.mainPart);
-    return ids.map((id) => {
+    const firstListed = new Map<string, number>();
+    const repeats: { listed: number; first: number }[] = [];
+    for (const [index, id] of ids.entries()) {
       const part = relationships.get(id.attributes["r:id"] ?? "")?.target;
       if (!part || !this.file.has(part)) throw officeError(this.file.fileName, `names a slide (${id.attributes["r:id"]}) that the file does not hold`);
-      return { part, hidden: false };
-    });
+      const first = firstListed.get(part);
+      if (first === undefined) firstListed.set(part, index + 1);
+      else repeats.push({ listed: index + 1, first });
+    }
+    if (repeats.length > 0) this.reportRepeats(repeats);
+    return [...firstListed.keys()].map((part) => ({ part, hidden: false }));
+  }
+
+  private reportRepeats(repeats: readonly { listed: number; first: number }[]): void {
+    const shown = repeats.slice(0, 5).map(({ listed, first }) => `${listed} (slide ${first} again)`);
+    const more = repeats.length > shown.length ? ` and ${repeats.length - shown.length} more` : "";
+    this.content.dropped(`${repeats.length} repeated slide ${repeats.length === 1 ? "entry" : "entries"}: ${shown.join(", ")}${more}`, "the deck lists the same slide more than once; each slide is imported once, where it first appears");
   }
 
   private readonly layoutTypes = new Map<string, string>();
@@ -162,7 +181,9 @@ class SlideReader {
   async blocks(slidePart: string, shapes: readonly Shape[], where: string): Promise<Record<string, unknown>[]> {
     const blocks: Record<string, unknown>[] = [];
     const relationships = await this.file.relationships(slidePart);
+    const slicer = new WorkSlicer(shapesPerSlice);
     for (const shape of shapes) {
+      await slicer.done(1);
       const node = shape.node;
       if (node.name === "sp") {
         const body = firstChild(node, "txBody");
@@ -180,7 +201,7 @@ class SlideReader {
       } else {
         const table = descendants(node, "tbl")[0];
         if (table) {
-          const rows = childElements(table, "tr").map((row) => childElements(row, "tc").map((cell) => childElements(firstChild(cell, "txBody") ?? cell, "p").map((p) => paragraphText(p).markdown.replace(/\|/g, "\\|")).filter(Boolean).join("<br>")));
+          const rows = boundedChildren(table, "tr", "a table").map((row) => boundedChildren(row, "tc", "a table row").map((cell) => boundedChildren(firstChild(cell, "txBody") ?? cell, "p", "a table cell").map((p) => paragraphText(p).markdown.replace(/\|/g, "\\|")).filter(Boolean).join("<br>")));
           blocks.push({ type: "text", markdown: markdownTable(rows) });
         } else {
           const title = textOf(node, "t").trim();
@@ -199,6 +220,8 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
   const notesByLine = new Map<number, string>();
   let sawSection = false;
   for (const [index, { part }] of slides.entries()) {
+    // Slides are small parts that never fill a parser slice: yield between them so other requests answer.
+    await yieldToEventLoop();
     const number = index + 1;
     const where = `slide ${number}`;
     const slide = await file.xml(part);

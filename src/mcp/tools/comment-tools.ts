@@ -14,7 +14,7 @@ import {
   resolveComment,
   resolveCommentArguments,
 } from "../../review/comments.ts";
-import { importReviewCopy, importReviewCopyArguments, partStates } from "../../review/import-review-copy.ts";
+import { importReviewCopy, importReviewCopyArguments, partStates, type ImportedReviewCopy } from "../../review/import-review-copy.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 
 function commentLine(comment: CommentDocument): string {
@@ -82,6 +82,26 @@ const resolveCommentTool = defineTool<AuthoringServices, typeof resolveCommentAr
   },
 });
 
+/** Room kept in the structured budget for the summary and the answer's other fields. */
+const reviewCopyAnswerMargin = 4 * 1024;
+
+/**
+ * The import's answer within the result cap: every imported note when they fit, else the first ones
+ * that do, with `unlisted` saying how many more were stored (the write has committed; list_comments has them all).
+ */
+function reviewCopyAnswer(result: ImportedReviewCopy, budgetBytes: number): ImportedReviewCopy & { importedCount: number; unlisted?: number } {
+  const importedCount = result.imported.length;
+  let room = budgetBytes - reviewCopyAnswerMargin;
+  let listed = 0;
+  for (const note of result.imported) {
+    room -= new TextEncoder().encode(JSON.stringify(note)).length + 1;
+    if (room < 0) break;
+    listed += 1;
+  }
+  if (listed === importedCount) return { ...result, importedCount };
+  return { ...result, imported: result.imported.slice(0, listed), importedCount, unlisted: importedCount - listed };
+}
+
 const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCopyArguments>({
   name: "import_review_copy",
   toolset: "review",
@@ -95,17 +115,21 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
     imported: v.array(
       v.object({ commentId: v.string(), kind: v.picklist(["comment", "suggestion"]), targetId: v.string(), author: v.string(), partState: v.picklist(partStates) }),
     ),
+    importedCount: v.number(),
+    unlisted: v.optional(v.number()),
     alreadyImported: v.number(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async handler(args, { user, services }) {
+  async handler(args, { user, services, structuredBudgetBytes }) {
     const result = await importReviewCopy(services, user, args);
     const changed = result.imported.filter((note) => note.partState !== "unchanged").length;
+    const answer = reviewCopyAnswer(result, structuredBudgetBytes);
     return {
-      structuredContent: result,
+      structuredContent: answer,
       summary:
-        `Brought back ${result.imported.length} comment(s) from a review copy of version ${result.copyVersion} of ${result.courseId} (now version ${result.currentVersion})` +
-        `${changed ? `; ${changed} on parts changed or deleted since` : ""}${result.alreadyImported ? `; ${result.alreadyImported} were already here` : ""}. See list_comments.`,
+        `Brought back ${answer.importedCount} comment(s) from a review copy of version ${result.copyVersion} of ${result.courseId} (now version ${result.currentVersion})` +
+        `${changed ? `; ${changed} on parts changed or deleted since` : ""}${result.alreadyImported ? `; ${result.alreadyImported} were already here` : ""}` +
+        `${answer.unlisted ? `; the first ${answer.imported.length} are listed here, all of them in list_comments` : ""}. See list_comments.`,
     };
   },
 });
