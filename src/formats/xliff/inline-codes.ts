@@ -76,6 +76,7 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
   const out: Segment[] = [];
   let longest: Uint32Array | undefined;
   let nextStop: ((from: number) => number) | undefined;
+  let markup: MarkupIndex | undefined;
   let buffer = "";
   const flush = () => {
     if (buffer !== "") out.push({ kind: "text", text: buffer });
@@ -138,7 +139,7 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       continue;
     }
     if (char === "[" || (char === "!" && text[index + 1] === "[")) {
-      const link = matchLink(text, index);
+      const link = matchLink(text, index, (markup ??= new MarkupIndex(text)));
       if (link) {
         flush();
         const id = String(counter.next++);
@@ -148,7 +149,7 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
       }
     }
     if (char === "*" || char === "_" || char === "~") {
-      const emphasis = matchEmphasis(text, index);
+      const emphasis = matchEmphasis(text, index, (markup ??= new MarkupIndex(text)));
       if (emphasis) {
         flush();
         const id = String(counter.next++);
@@ -169,51 +170,96 @@ function segmentRange(text: string, counter: { next: number }): Segment[] {
   return out;
 }
 
+/**
+ * Where each opening's closing is, found once per text in one pass each, so reading a link or an
+ * emphasis at an opening costs nothing however many openings the text has (scanning forward from each
+ * opening was quadratic on a text of many openings and no closing).
+ */
+class MarkupIndex {
+  private brackets?: Int32Array;
+  private parens?: Int32Array;
+  private blankLine?: Int32Array;
+  private readonly closers = new Map<string, Int32Array>();
+
+  constructor(private readonly text: string) {}
+
+  /** For a `[` at i, its `]` with brackets balanced, escapes skipped and no blank line between; else -1. */
+  bracketClose(at: number): number {
+    this.brackets ??= this.matchPairs("[", "]", (index) => this.text[index] === "\n" && this.text[index + 1] === "\n");
+    return this.brackets[at] ?? -1;
+  }
+
+  /** For a `(` at i, its `)` with parentheses balanced, escapes skipped, on the same line; else -1. */
+  parenClose(at: number): number {
+    this.parens ??= this.matchPairs("(", ")", (index) => this.text[index] === "\n");
+    return this.parens[at] ?? -1;
+  }
+
+  /** The first blank line ("\n\n") at or after i, or -1. */
+  nextBlankLine(at: number): number {
+    if (!this.blankLine) {
+      const next = new Int32Array(this.text.length + 1).fill(-1);
+      for (let index = this.text.length - 2; index >= 0; index--) next[index] = this.text[index] === "\n" && this.text[index + 1] === "\n" ? index : (next[index + 1] ?? -1);
+      this.blankLine = next;
+    }
+    return this.blankLine[at] ?? -1;
+  }
+
+  /** The first closer of `run` at or after i: the run with text right before it (see `isCloser`), or -1. */
+  nextCloser(run: string, at: number): number {
+    let next = this.closers.get(run);
+    if (!next) {
+      next = new Int32Array(this.text.length + 1).fill(-1);
+      for (let index = this.text.length - 1; index >= 0; index--) next[index] = this.isCloser(run, index) ? index : (next[index + 1] ?? -1);
+      this.closers.set(run, next);
+    }
+    return next[at] ?? -1;
+  }
+
+  private isCloser(run: string, index: number): boolean {
+    const text = this.text;
+    if (!text.startsWith(run, index) || text[index + run.length] === run[0]) return false;
+    if (/\s/.test(text[index - 1] ?? " ")) return false;
+    return !(run[0] === "_" && /[A-Za-z0-9]/.test(text[index + run.length] ?? ""));
+  }
+
+  private matchPairs(open: string, close: string, breaks: (index: number) => boolean): Int32Array {
+    const text = this.text;
+    const match = new Int32Array(text.length).fill(-1);
+    const stack: number[] = [];
+    for (let index = 0; index < text.length; index++) {
+      const char = text[index];
+      if (char === "\\") index++;
+      else if (char === open) stack.push(index);
+      else if (char === close && stack.length > 0) match[stack.pop() as number] = index;
+      else if (breaks(index)) stack.length = 0;
+    }
+    return match;
+  }
+}
+
 /** `[inner](destination)` or `![inner](destination)` starting at `start`, with balanced brackets. */
-function matchLink(text: string, start: number): { open: string; close: string; inner: string; end: number } | null {
+function matchLink(text: string, start: number, markup: MarkupIndex): { open: string; close: string; inner: string; end: number } | null {
   const open = text[start] === "!" ? "![" : "[";
-  let depth = 0;
-  let index = start + open.length - 1;
-  for (; index < text.length; index++) {
-    const char = text[index];
-    if (char === "\\") index++;
-    else if (char === "[") depth++;
-    else if (char === "]" && --depth === 0) break;
-    else if (char === "\n" && text[index + 1] === "\n") return null;
-  }
-  if (depth !== 0 || text[index + 1] !== "(") return null;
-  const closeBracket = index;
-  let parens = 0;
-  for (index = closeBracket + 1; index < text.length; index++) {
-    const char = text[index];
-    if (char === "\\") index++;
-    else if (char === "(") parens++;
-    else if (char === ")" && --parens === 0) break;
-    else if (char === "\n") return null;
-  }
-  if (parens !== 0) return null;
-  return { open, close: text.slice(closeBracket, index + 1), inner: text.slice(start + open.length, closeBracket), end: index + 1 };
+  const closeBracket = markup.bracketClose(start + open.length - 1);
+  if (closeBracket < 0 || text[closeBracket + 1] !== "(") return null;
+  const closeParen = markup.parenClose(closeBracket + 1);
+  if (closeParen < 0) return null;
+  return { open, close: text.slice(closeBracket, closeParen + 1), inner: text.slice(start + open.length, closeBracket), end: closeParen + 1 };
 }
 
 /** A run of `*`, `_` or `~~` with text right after it, closed by the same run with text right before it. */
-function matchEmphasis(text: string, start: number): { run: string; inner: string; end: number } | null {
-  const run = /^(\*{1,3}|_{1,3}|~~)/.exec(text.slice(start))?.[0];
+function matchEmphasis(text: string, start: number, markup: MarkupIndex): { run: string; inner: string; end: number } | null {
+  const run = /^(\*{1,3}|_{1,3}|~~)/.exec(text.slice(start, start + 3))?.[0];
   if (!run) return null;
   const afterOpen = start + run.length;
   if (/\s/.test(text[afterOpen] ?? " ")) return null;
   if (run[0] === "_" && /[A-Za-z0-9]/.test(text[start - 1] ?? "")) return null;
-  for (let index = text.indexOf(run, afterOpen + 1); index > afterOpen; index = text.indexOf(run, index + 1)) {
-    if (text[index + run.length] === run[0]) {
-      index += 0;
-      continue;
-    }
-    if (/\s/.test(text[index - 1] ?? " ")) continue;
-    if (run[0] === "_" && /[A-Za-z0-9]/.test(text[index + run.length] ?? "")) continue;
-    const inner = text.slice(afterOpen, index);
-    if (inner.includes("\n\n")) return null;
-    return { run, inner, end: index + run.length };
-  }
-  return null;
+  const index = markup.nextCloser(run, afterOpen + 1);
+  if (index < 0) return null;
+  const blank = markup.nextBlankLine(afterOpen);
+  if (blank >= 0 && blank + 2 <= index) return null;
+  return { run, inner: text.slice(afterOpen, index), end: index + run.length };
 }
 
 /** The Markdown the segments stand for (the inverse of `segmentMarkdown`). */
