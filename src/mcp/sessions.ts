@@ -46,7 +46,7 @@ export interface SessionOptions {
   modern?: McpHttpHandler;
   /**
    * What 2026-07-28 requests the SDK cannot answer as this service must are answered by, once the SDK's
-   * own inbound ladder has passed them: the tasks extension (modern-tasks.ts), subscriptions/listen
+   * own inbound ladder has passed them: the tasks extension (tasks/tasks-extension.ts), subscriptions/listen
    * (modern-listen.ts). Each answers its own requests and passes on the rest (undefined).
    */
   besideTheSdk?: BesideTheSdk[];
