@@ -21,6 +21,9 @@ import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
 import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import { createMcpEndpoint } from "./mcp/endpoint.ts";
+import { createModernLeg } from "./mcp/modern-leg.ts";
+import { taskCallAnswers } from "./mcp/tasks/task-call.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpBodyShape } from "./mcp/request-body.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
@@ -296,17 +299,22 @@ export async function startService(config: Config, logger: Logger = createLogger
     logger,
     sharing,
     createServer: () => createMcpServer(serverDeps),
-    modern: createMcpHandler((request) => createMcpServer(serverDeps, "modern", request.requestInfo?.headers.get("mcp-method") ?? undefined), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
-    taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
-    besideTheSdk: [
-      createModernTasks({
-        operations: tasks.operations,
-        runsAsTask: tasks.runsAsTask,
-        start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
-        serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
-      }),
-      ...(modernListen ? [modernListen] : []),
-    ],
+    answeredBesideServer: taskCallAnswers((params, user) => answerTaskCall(serverDeps, params, user)),
+  });
+  const endpoint = createMcpEndpoint({
+    legacy: sessions,
+    modern: createModernLeg({
+      sdk: createMcpHandler((request) => createMcpServer(serverDeps, "modern", request.requestInfo?.headers.get("mcp-method") ?? undefined), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
+      owners: [
+        createModernTasks({
+          operations: tasks.operations,
+          runsAsTask: tasks.runsAsTask,
+          start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
+          serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
+        }),
+        ...(modernListen ? [modernListen] : []),
+      ],
+    }),
   });
 
   const app = createApp({
@@ -315,7 +323,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     routes: [
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl, metadata, documents }),
       mcpRoute({
-        sessions,
+        endpoint,
         body: {
           maxBytes: maxMcpBodyBytes,
           shape: mcpBodyShape(maxMcpBodyBytes),

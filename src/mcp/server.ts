@@ -240,7 +240,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   });
 
   // A task-augmented call never reaches this server (the SDK checks every tools/call result against
-  // CallToolResult): sessions.ts answers it with `answerTaskCall` below.
+  // CallToolResult): tasks/task-call.ts answers it with `answerTaskCall` below.
   // A tool that destroys asks first (confirmations.ts); the same handler serves both eras.
   if (handles("tools/call")) server.setRequestHandler("tools/call", async (request, extra) => {
     const context = contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra));
@@ -271,7 +271,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
     }
   });
 
-  // A 2026-07-28 client listens with subscriptions/listen instead (the SDK's, see sessions.ts).
+  // A 2026-07-28 client listens with subscriptions/listen instead (modern-listen.ts, beside the SDK: modern-leg.ts).
   const subscriptions = modern ? undefined : deps.subscriptions;
   if (subscriptions) {
     const sessionOf = (extra: Extra) => {
