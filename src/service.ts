@@ -4,7 +4,7 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import packageJson from "../package.json" with { type: "json" };
 import { ConfigError, dataDirectory, defaultWorkerJobCpuMs, defaultWorkerPoolSize, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -18,7 +18,7 @@ import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
+import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpEra, type McpServerDeps } from "./mcp/server.ts";
 import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { createMcpEndpoint } from "./mcp/endpoint.ts";
@@ -288,6 +288,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     records: services.shared?.sessions,
     maxStreamsPerUser: config.mcpMaxListenStreamsPerUser,
   });
+  // One server factory for both legs: each names its era (and the 2026-07-28 leg the request's method).
+  const serverFor = (era: McpEra, method?: string) => createMcpServer(serverDeps, era, method);
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -298,13 +300,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
     sharing,
-    createServer: () => createMcpServer(serverDeps),
+    createServer: () => serverFor("legacy"),
     answeredBesideServer: taskCallAnswers((params, user) => answerTaskCall(serverDeps, params, user)),
   });
   const endpoint = createMcpEndpoint({
     legacy: sessions,
     modern: createModernLeg({
-      sdk: createMcpHandler((request) => createMcpServer(serverDeps, "modern", request.requestInfo?.headers.get("mcp-method") ?? undefined), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
+      createServer: (method) => serverFor("modern", method),
+      logger,
       owners: [
         createModernTasks({
           operations: tasks.operations,

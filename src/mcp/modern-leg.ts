@@ -4,7 +4,8 @@
  * tasks extension (tasks/tasks-extension.ts) and `subscriptions/listen` (modern-listen.ts), each asked
  * once the SDK's own inbound ladder has passed the request. The era is told before this (endpoint.ts).
  */
-import { classifyInboundRequest, type JSONRPCRequest, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, type JSONRPCRequest, type Server } from "@modelcontextprotocol/server";
+import type { Logger } from "../log.ts";
 import { jsonRpcErrorResponse } from "../http/jsonrpc-error.ts";
 import { authInfoFor, type McpCaller } from "./caller.ts";
 import type { CallerIdentity } from "./registry.ts";
@@ -20,8 +21,12 @@ export interface ModernMethodOwner {
 }
 
 export interface ModernLegOptions {
-  /** The SDK's per-request handler. */
-  sdk: McpHttpHandler;
+  /**
+   * The server of one 2026-07-28 request (server.ts, `createMcpServer` for this era); `method` is the one
+   * its `Mcp-Method` header names, which the SDK checks against the body before any handler runs.
+   */
+  createServer: (method: string | undefined) => Server;
+  logger: Logger;
   /** The tasks extension and subscriptions/listen, asked in this order. */
   owners: ModernMethodOwner[];
 }
@@ -33,7 +38,12 @@ const mixedEras = () =>
     "Bad Request: a request in protocol revision 2026-07-28 (its _meta carries io.modelcontextprotocol/protocolVersion) has no session: send it without Mcp-Session-Id, or speak 2025-11-25 inside the session",
   );
 
-export function createModernLeg({ sdk, owners }: ModernLegOptions) {
+export function createModernLeg({ createServer, logger, owners }: ModernLegOptions) {
+  // Legacy traffic is refused here: endpoint.ts sends none.
+  const sdk = createMcpHandler((request) => createServer(request.requestInfo?.headers.get("mcp-method") ?? undefined), {
+    legacy: "reject",
+    onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }),
+  });
   const claimed = (parsedBody: unknown): boolean => {
     const body = parsedBody as { method?: unknown; params?: unknown } | null;
     return typeof body?.method === "string" && owners.some((owner) => owner.claims(body as { method: string; params?: unknown }));
