@@ -4,7 +4,7 @@
  * the MCP server factory and sessions, the checked OpenAPI document, and `Bun.serve`. `stop()` shuts it
  * down in reverse order after in-flight requests finish. Tests start exactly this.
  */
-import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import packageJson from "../package.json" with { type: "json" };
 import { ConfigError, dataDirectory, defaultWorkerJobCpuMs, defaultWorkerPoolSize, isLoopbackUrl, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -18,19 +18,22 @@ import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
-import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpServerDeps } from "./mcp/server.ts";
+import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpEra, type McpServerDeps } from "./mcp/server.ts";
 import { createConfirmations } from "./mcp/confirmations.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import { createMcpEndpoint } from "./mcp/endpoint.ts";
+import { createModernLeg } from "./mcp/modern-leg.ts";
+import { taskCallAnswers } from "./mcp/tasks/task-call.ts";
 import { mcpRoute } from "./mcp/http-route.ts";
 import { mcpBodyShape } from "./mcp/request-body.ts";
 import { mcpRateLimit } from "./mcp/rate-limit.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createSessionSharing } from "./mcp/session-sharing.ts";
 import { withStoreOutageAnswers } from "./mcp/store-outage.ts";
-import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks.ts";
-import { createModernTasks } from "./mcp/modern-tasks.ts";
+import { createMcpTasks, defaultStaleAfterMs } from "./mcp/tasks/task-runs.ts";
+import { createModernTasks } from "./mcp/tasks/tasks-extension.ts";
 import { createModernListen } from "./mcp/modern-listen.ts";
-import { discardTaskResult, taskServices, taskToolNames } from "./mcp/task-work.ts";
+import { discardTaskResult, taskServices, taskToolNames } from "./mcp/tasks/task-work.ts";
 import { createServiceMetrics, startMetricsServer } from "./metrics/service-metrics.ts";
 import { serverInstructions } from "./mcp/instructions.ts";
 import { serverIcons } from "./mcp/icons.ts";
@@ -285,6 +288,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     records: services.shared?.sessions,
     maxStreamsPerUser: config.mcpMaxListenStreamsPerUser,
   });
+  // One server factory for both legs: each names its era (and the 2026-07-28 leg the request's method).
+  const serverFor = (era: McpEra, method?: string) => createMcpServer(serverDeps, era, method);
   const sessions = createMcpSessions({
     stateless: config.mcpStateless,
     streams: streamEvents && createEventStreams({ events: streamEvents, logger }),
@@ -295,18 +300,24 @@ export async function startService(config: Config, logger: Logger = createLogger
     maxSessionsPerUser: config.mcpMaxSessionsPerUser,
     logger,
     sharing,
-    createServer: () => createMcpServer(serverDeps),
-    modern: createMcpHandler((request) => createMcpServer(serverDeps, "modern", request.requestInfo?.headers.get("mcp-method") ?? undefined), { legacy: "reject", onerror: (error) => logger.debug("mcp modern request refused", { error: error.message }) }),
-    taskCalls: (params, user) => answerTaskCall(serverDeps, params, user),
-    besideTheSdk: [
-      createModernTasks({
-        operations: tasks.operations,
-        runsAsTask: tasks.runsAsTask,
-        start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
-        serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
-      }),
-      ...(modernListen ? [modernListen] : []),
-    ],
+    createServer: () => serverFor("legacy"),
+    answeredBesideServer: taskCallAnswers((params, user) => answerTaskCall(serverDeps, params, user)),
+  });
+  const endpoint = createMcpEndpoint({
+    legacy: sessions,
+    modern: createModernLeg({
+      createServer: (method) => serverFor("modern", method),
+      logger,
+      owners: [
+        createModernTasks({
+          operations: tasks.operations,
+          runsAsTask: tasks.runsAsTask,
+          start: (name, args, user) => answerTaskCall(serverDeps, { name, ...(args ? { arguments: args } : {}), task: {} }, user),
+          serverInfo: { ...serverDeps.identity, name: serviceName, version: serviceVersion },
+        }),
+        ...(modernListen ? [modernListen] : []),
+      ],
+    }),
   });
 
   const app = createApp({
@@ -315,7 +326,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     routes: [
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl, metadata, documents }),
       mcpRoute({
-        sessions,
+        endpoint,
         body: {
           maxBytes: maxMcpBodyBytes,
           shape: mcpBodyShape(maxMcpBodyBytes),

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { claimsModernRevision, plainLegacyRequest } from "../src/mcp/sessions.ts";
+import { claimsModernRevision, plainLegacyRequest } from "../src/mcp/endpoint.ts";
 
 const envelope = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -1,12 +1,12 @@
 /**
  * The /mcp route: its policies (JSON-RPC errors, bearer auth, the version rule after auth, allow-listed
  * origins, a per-user rate limit) and its handler, which checks the shared database, charges the
- * caller's rate limit, reads the body within its deadline, and hands the request to the sessions.
+ * caller's rate limit, reads the body within its deadline, and hands the request to the endpoint, which tells its era.
  */
 import type { Handler, RequestContext, Route } from "../http/router.ts";
 import { outageDetail, type DatabaseHealth } from "../store/unavailable.ts";
 import type { McpRateLimit } from "./rate-limit.ts";
-import type { McpSessions } from "./sessions.ts";
+import type { McpEndpoint } from "./endpoint.ts";
 import { readJsonBody, type BodyPolicy } from "./request-body.ts";
 import { temporarilyUnavailableResponse } from "../auth/challenge.ts";
 
@@ -18,7 +18,7 @@ export function databaseUnavailableResponse(): Response {
 export const mcpPath = "/mcp";
 
 export interface McpRouteDeps {
-  sessions: McpSessions;
+  endpoint: Pick<McpEndpoint, "handle">;
   body: BodyPolicy;
   /** Seconds the connection may stay silent while the answer is worked out (long tool calls, streams). */
   answerSeconds: number;
@@ -44,7 +44,7 @@ export function mcpRoute(deps: McpRouteDeps): Route {
       if (costly) return costly;
     }
     context.allowSilence?.(deps.answerSeconds);
-    return deps.sessions.handle(request, { token, user }, parsedBody);
+    return deps.endpoint.handle(request, { token, user }, parsedBody);
   };
   return {
     path: mcpPath,

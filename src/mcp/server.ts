@@ -19,13 +19,13 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
-import { tasksExtensionId } from "./modern-tasks.ts";
+import { tasksExtensionId } from "./tasks/tasks-extension.ts";
 import { listingsOf, type CallerIdentity, type CompiledTool, type ToolContext } from "./registry.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { isPackageAnswer, measuredWithin, resourceTooLarge } from "./resource-bounds.ts";
 import { callTool, ProtocolError, structuredBudget } from "./call-tool.ts";
 import { requestedToolsets, UnknownToolsetError } from "./toolsets.ts";
-import type { McpTasks } from "./tasks.ts";
+import type { McpTasks } from "./tasks/task-runs.ts";
 import type { Confirmations } from "./confirmations.ts";
 import { createToolLog } from "./tool-log.ts";
 
@@ -65,7 +65,7 @@ export interface McpServerDeps<Services> {
   logLevels?: { get(sessionId: string): Promise<string | undefined>; set(sessionId: string, level: string): Promise<void> };
   /** Questions before destroying (confirmations.ts); absent, tools run when called, as before. */
   confirmations?: Confirmations;
-  /** Task-augmented calls and the tasks/* requests (tasks.ts); absent, the server declares no tasks. */
+  /** Task-augmented calls and the tasks/* requests (tasks/task-runs.ts); absent, the server declares no tasks. */
   tasks?: McpTasks<Services>;
 }
 
@@ -116,7 +116,7 @@ const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /**
  * A 2025-11-25 task-augmented `tools/call` (`params.task`), answered with the task at once while the call
- * runs in the background (tasks.ts). It is answered beside the SDK's server, which admits only a
+ * runs in the background (tasks/task-runs.ts). It is answered beside the SDK's server, which admits only a
  * `CallToolResult` as the answer to `tools/call`; the task's progress and log have nowhere to go.
  */
 export async function answerTaskCall<Services>(
@@ -240,7 +240,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
   });
 
   // A task-augmented call never reaches this server (the SDK checks every tools/call result against
-  // CallToolResult): sessions.ts answers it with `answerTaskCall` below.
+  // CallToolResult): tasks/task-call.ts answers it with `answerTaskCall` below.
   // A tool that destroys asks first (confirmations.ts); the same handler serves both eras.
   if (handles("tools/call")) server.setRequestHandler("tools/call", async (request, extra) => {
     const context = contextFor(deps.services, extra, deps.resultMaxBytes, toolLogFor(request.params.name, extra));
@@ -271,7 +271,7 @@ export function createMcpServer<Services>(deps: McpServerDeps<Services>, era: Mc
     }
   });
 
-  // A 2026-07-28 client listens with subscriptions/listen instead (the SDK's, see sessions.ts).
+  // A 2026-07-28 client listens with subscriptions/listen instead (modern-listen.ts, beside the SDK: modern-leg.ts).
   const subscriptions = modern ? undefined : deps.subscriptions;
   if (subscriptions) {
     const sessionOf = (extra: Extra) => {

@@ -3,7 +3,7 @@
  * session's everyday request answered beside it. A session's server is connected to this object, which
  * implements the SDK's public `Transport` interface and hands everything to the SDK transport except a
  * *plain request* (one well-formed JSON-RPC request with nothing the SDK would need to look at: see
- * `plainLegacyRequest` in sessions.ts) arriving with the headers the SDK would accept. That one is given
+ * `plainLegacyRequest` in endpoint.ts) arriving with the headers the SDK would accept. That one is given
  * to the server here, with the same `extra` the SDK transport gives, and its messages are written as the
  * SDK transport writes them: an SSE stream (priming event and `retry` when the client reads them, each
  * event stored for resumption under an id), so a client cannot tell the two apart. What it skips is the
@@ -146,7 +146,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
   }
 
   /**
-   * One HTTP request of the session. `plain` says the body is a plain request (sessions.ts); it is
+   * One HTTP request of the session. `plain` says the body is a plain request (endpoint.ts); it is
    * answered here if the SDK transport would accept its headers, else everything goes to the SDK.
    */
   handleRequest(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }, plain = false): Promise<Response> {

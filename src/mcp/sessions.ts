@@ -1,5 +1,5 @@
 /**
- * The /mcp transport edge: routes each authenticated request, its body already read, to a cached
+ * The 2025-11-25 leg of /mcp (endpoint.ts tells the era): routes each request, its body already read, to a cached
  * streamable HTTP transport (one per `Mcp-Session-Id`, idle time-out), or in stateless mode to a fresh
  * server and transport per request. A session belongs to the user who opened it: anyone else
  * presenting its id is told it does not exist. The parts, each one job: `session-table.ts` (admission,
@@ -7,8 +7,10 @@
  * `request-body.ts` (reading the body), `event-stream.ts` (the standalone GET stream), `event-streams.ts`
  * (resumable streams: with it, every event is stored and GET requests are served from the store).
  */
-import { classifyInboundRequest, isInitializeRequest, PROTOCOL_VERSION_META_KEY, isLegacyRequest, ProtocolError as SdkProtocolError, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCMessage, type JSONRPCRequest, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type InitializeRequest, type JSONRPCMessage, type Server } from "@modelcontextprotocol/server";
 import type { CallerIdentity } from "./registry.ts";
+import { authInfoFor, type McpCaller } from "./caller.ts";
+export type { McpCaller } from "./caller.ts";
 import type { Logger } from "../log.ts";
 import type { McpSessionRecord } from "../store/session-records.ts";
 import type { SessionSharing } from "./session-sharing.ts";
@@ -35,21 +37,10 @@ export interface SessionOptions {
   /** Resumable streams (event-streams.ts); absent, streams are the SDK transport's own and not stored. */
   streams?: EventStreams;
   /**
-   * Answers a 2025-11-25 task-augmented `tools/call` beside the SDK's server, which admits only a
-   * `CallToolResult` as its answer (server.ts, `answerTaskCall`); absent, such calls reach the server.
+   * Answers a POST message the server cannot (the task-augmented `tools/call`, tasks/task-call.ts, since
+   * the SDK's server admits only a `CallToolResult`); undefined hands the message to the session's server.
    */
-  taskCalls?: (params: TaskCallParams, user: CallerIdentity) => Promise<unknown>;
-  /**
-   * Serves 2026-07-28 requests (the SDK's `createMcpHandler`, legacy traffic refused there): every request
-   * carrying the per-request `_meta` envelope goes to it, with no session. Absent, only 2025 is served.
-   */
-  modern?: McpHttpHandler;
-  /**
-   * What 2026-07-28 requests the SDK cannot answer as this service must are answered by, once the SDK's
-   * own inbound ladder has passed them: the tasks extension (modern-tasks.ts), subscriptions/listen
-   * (modern-listen.ts). Each answers its own requests and passes on the rest (undefined).
-   */
-  besideTheSdk?: BesideTheSdk[];
+  answeredBesideServer?: (parsedBody: unknown, user: CallerIdentity) => Promise<Response> | undefined;
   /** Told when a session ends for good (DELETE, or closed in a single process), to drop what it held. */
   onSessionEnded?: (id: string) => void;
   /**
@@ -58,83 +49,6 @@ export interface SessionOptions {
    */
   relay?: ServerRequestRelay;
 }
-
-/** What the auth layer established about the caller, handed to the transport as its `authInfo`. */
-export interface McpCaller {
-  token: string;
-  user: CallerIdentity;
-}
-
-const authInfoFor = ({ token, user }: McpCaller) => ({
-  token,
-  clientId: user.clientId ?? "",
-  scopes: user.scopes,
-  extra: { identity: user },
-});
-
-export interface TaskCallParams {
-  name: string;
-  arguments?: Record<string, unknown>;
-  task: { ttl?: number };
-}
-
-/** The one `tools/call` carrying `params.task` in a POST body, if that is what it is. */
-function taskCallOf(parsedBody: unknown): { id: string | number; params: TaskCallParams } | undefined {
-  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return undefined;
-  const message = parsedBody as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown; task?: unknown } };
-  if (message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return undefined;
-  const params = message.params;
-  if (typeof params?.name !== "string" || typeof params.task !== "object" || params.task === null || Array.isArray(params.task)) return undefined;
-  const args = typeof params.arguments === "object" && params.arguments !== null && !Array.isArray(params.arguments) ? (params.arguments as Record<string, unknown>) : undefined;
-  const ttl = (params.task as { ttl?: unknown }).ttl;
-  return { id: message.id, params: { name: params.name, ...(args ? { arguments: args } : {}), task: typeof ttl === "number" ? { ttl } : {} } };
-}
-
-async function answeredTaskCall(taskCalls: NonNullable<SessionOptions["taskCalls"]>, call: { id: string | number; params: TaskCallParams }, user: CallerIdentity): Promise<Response> {
-  try {
-    return Response.json({ jsonrpc: "2.0", id: call.id, result: await taskCalls(call.params, user) });
-  } catch (error) {
-    if (!(error instanceof SdkProtocolError)) throw error;
-    const data = error.data === undefined ? {} : { data: error.data };
-    return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: error.code, message: error.message, ...data } });
-  }
-}
-
-/** Answers a 2026-07-28 request it owns; undefined passes the request on. */
-export interface BesideTheSdk {
-  /**
-   * Whether it may answer this body (a quick look at the raw message, before the SDK classifies it);
-   * false sends the request straight to the SDK, with no second classification.
-   */
-  claims(body: { method: string; params?: unknown }): boolean;
-  answer(message: JSONRPCRequest, user: CallerIdentity): Promise<Response | undefined>;
-}
-
-/** A request the SDK's inbound ladder passes as modern, answered beside the SDK if it is one of those. */
-async function answeredBesideTheSdk(answerers: BesideTheSdk[], request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response | undefined> {
-  const body = parsedBody as { method?: unknown; params?: unknown } | null;
-  if (typeof body?.method !== "string" || !answerers.some((answerer) => answerer.claims(body as { method: string; params?: unknown }))) return undefined;
-  const route = classifyInboundRequest({
-    httpMethod: request.method,
-    protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
-    mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
-    mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
-    body: parsedBody,
-  });
-  if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
-  for (const answerer of answerers) {
-    const answered = await answerer.answer(route.message, caller.user);
-    if (answered) return answered;
-  }
-  return undefined;
-}
-
-const mixedEras = () =>
-  jsonRpcErrorResponse(
-    400,
-    -32600,
-    "Bad Request: a request in protocol revision 2026-07-28 (its _meta carries io.modelcontextprotocol/protocolVersion) has no session: send it without Mcp-Session-Id, or speak 2025-11-25 inside the session",
-  );
 
 const sessionNotFound = () => jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
 
@@ -157,8 +71,8 @@ export function createMcpSessions(options: SessionOptions) {
   }
 
   async function handleStateless(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
-    const taskCall = options.taskCalls ? taskCallOf(parsedBody) : undefined;
-    if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
+    const answeredBeside = options.answeredBesideServer?.(parsedBody, caller.user);
+    if (answeredBeside) return answeredBeside;
     const server = options.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -217,8 +131,8 @@ export function createMcpSessions(options: SessionOptions) {
     if (session instanceof Response) return session;
     if (!session) return sessionNotFound();
     table.touch(id);
-    const taskCall = request.method === "POST" && options.taskCalls ? taskCallOf(parsedBody) : undefined;
-    if (taskCall) return answeredTaskCall(options.taskCalls!, taskCall, caller.user);
+    const answeredBeside = request.method === "POST" ? options.answeredBesideServer?.(parsedBody, caller.user) : undefined;
+    if (answeredBeside) return answeredBeside;
     const answers = request.method === "POST" && session.transport.acceptsPost?.(request) ? responsesOf(parsedBody) : undefined;
     if (answers) return answered(session, id, answers);
     const response = await table.during(id, async () => {
@@ -279,17 +193,11 @@ export function createMcpSessions(options: SessionOptions) {
       return table.size;
     },
 
-    /** One authenticated /mcp request; `parsedBody` is the POST body already read (request-body.ts). */
-    async handle(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
-      // The SDK's own classification: a request carrying the 2026-07-28 envelope (or claiming that
-      // revision in its header) is modern, and the modern path answers its malformed variants itself.
-      const plain = request.method === "POST" && plainLegacyRequest(request, parsedBody);
-      if (options.modern && request.method === "POST" && !plain && (claimsModernRevision(parsedBody) || !(await isLegacyRequest(request, parsedBody)))) {
-        // Mixed eras are refused, not guessed: a 2026-07-28 request belongs to no session.
-        if (request.headers.has("mcp-session-id")) return mixedEras();
-        const answered = options.besideTheSdk && (await answeredBesideTheSdk(options.besideTheSdk, request, parsedBody, caller));
-        return answered ?? options.modern.fetch(request, { parsedBody, authInfo: authInfoFor(caller) });
-      }
+    /**
+     * One authenticated 2025-11-25 /mcp request (endpoint.ts told its era); `parsedBody` is the POST body
+     * already read (request-body.ts), `plain` says it is a plain request (endpoint.ts, `plainLegacyRequest`).
+     */
+    async handle(request: Request, caller: McpCaller, parsedBody: unknown, plain = false): Promise<Response> {
       if (options.stateless) {
         if (request.method !== "POST") return Promise.resolve(jsonRpcErrorResponse(405, -32000, "this server is stateless: only POST is supported", { Allow: "POST" }));
         return handleStateless(request, caller, parsedBody);
@@ -311,47 +219,6 @@ export function createMcpSessions(options: SessionOptions) {
 }
 
 export type McpSessions = ReturnType<typeof createMcpSessions>;
-
-const firstModernRevision = "2026-07-28";
-const requestKeys = new Set(["jsonrpc", "id", "method", "params"]);
-
-/**
- * A POST the SDK's `isLegacyRequest` would certainly call legacy, told without its schema checks: one
- * well-formed JSON-RPC request (no other members; id a string or an integer; params absent or an
- * object with no `_meta` at all, so no envelope claim), not `initialize`, and no header naming a
- * 2026-07-28-or-later revision. Anything else, however ordinary, is left to the SDK's classification,
- * which also owns every modern error answer. The SDK's check parsed each session request's body with
- * four schemas before the transport parsed it again (bench/NOTES.md, "The session read on SDK v2").
- */
-export function plainLegacyRequest(request: Request, parsedBody: unknown): boolean {
-  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return false;
-  const message = parsedBody as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0" || typeof message.method !== "string" || message.method === "initialize") return false;
-  const id = message.id;
-  if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id))) return false;
-  for (const key in message) if (!requestKeys.has(key)) return false;
-  const params = message.params;
-  if (params !== undefined) {
-    if (typeof params !== "object" || params === null || Array.isArray(params) || Object.hasOwn(params, "_meta")) return false;
-  }
-  const version = request.headers.get("mcp-protocol-version");
-  return version === null || version.trim() < firstModernRevision;
-}
-
-/**
- * A POST the SDK's `isLegacyRequest` certainly calls modern, told without its schema checks: one JSON-RPC
- * message (not a batch) with a method whose `params._meta` carries the per-request envelope's
- * protocol-version claim, whatever its value ("a request carrying the envelope claim, even one naming a
- * revision the endpoint does not serve", in the SDK's words: the modern path answers it, errors
- * included). Anything else is left to `isLegacyRequest`. The check was a tenth of a modern request's CPU.
- */
-export function claimsModernRevision(parsedBody: unknown): boolean {
-  if (typeof parsedBody !== "object" || parsedBody === null || Array.isArray(parsedBody)) return false;
-  const message = parsedBody as { method?: unknown; params?: unknown };
-  if (typeof message.method !== "string" || typeof message.params !== "object" || message.params === null) return false;
-  const meta = (message.params as { _meta?: unknown })._meta;
-  return typeof meta === "object" && meta !== null && !Array.isArray(meta) && Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY);
-}
 
 function isInitializing(parsedBody: unknown): boolean {
   return Array.isArray(parsedBody) ? parsedBody.some(isInitializeRequest) : isInitializeRequest(parsedBody);

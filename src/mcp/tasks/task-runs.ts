@@ -18,21 +18,21 @@
  * - A replica that dies leaves its tasks working: on PostgreSQL the runner beats every few seconds and
  *   a working task whose beats stopped is answered as failed; a SQLite process marks its leftovers
  *   failed when it starts again.
- * - The requests themselves (`tasks/get` …) and their errors are in task-requests.ts.
+ * - The requests themselves (`tasks/get` …) and their errors are in session-task-requests.ts.
  * - A status is `completed` for a successful result, `failed` for an `isError` one (the specification's
  *   rule for tool calls), `cancelled` once cancelled; cancelling a finished task is an error saying so.
  */
 import type { CallToolResult, Server, ServerCapabilities, ServerContext, Task } from "@modelcontextprotocol/server";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { Logger } from "../log.ts";
-import type { AuthoringStore } from "../store/types.ts";
-import type { TaskRow } from "../store/task-records.ts";
-import { DatabaseUnavailableError } from "../store/unavailable.ts";
-import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { ProtocolError, toolErrorResult } from "./call-tool.ts";
-import type { CallerIdentity, CompiledTool, ToolContext } from "./registry.ts";
-import { outageRetryAfterSeconds } from "./store-outage.ts";
-import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome, type TaskOperations } from "./task-requests.ts";
+import type { Logger } from "../../log.ts";
+import type { AuthoringStore } from "../../store/types.ts";
+import type { TaskRow } from "../../store/task-records.ts";
+import { DatabaseUnavailableError } from "../../store/unavailable.ts";
+import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { ProtocolError, toolErrorResult } from "../call-tool.ts";
+import type { CallerIdentity, CompiledTool, ToolContext } from "../registry.ts";
+import { outageRetryAfterSeconds } from "../store-outage.ts";
+import { guarded, pause, registerTaskRequests, taskNotFound, taskOf, unavailable, type StoredOutcome, type TaskOperations } from "./session-task-requests.ts";
 
 type Extra = ServerContext;
 
@@ -274,7 +274,7 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
       registerTaskRequests(server, callerOf, operations);
     },
 
-    /** What both eras' task requests do with the records (task-requests.ts, modern-tasks.ts). */
+    /** What both eras' task requests do with the records (session-task-requests.ts, tasks-extension.ts). */
     operations,
 
     /** Whether `name` runs as a task when asked (2025) or when the client takes tasks (2026-07-28). */

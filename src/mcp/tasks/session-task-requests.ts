@@ -7,12 +7,12 @@
  */
 import * as v from "valibot";
 import { ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type Server, type ServerContext, type Task } from "@modelcontextprotocol/server";
-import type { TaskRow } from "../store/task-records.ts";
-import { DatabaseUnavailableError } from "../store/unavailable.ts";
-import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../bytes.ts";
-import { ProtocolError } from "./call-tool.ts";
-import type { CallerIdentity } from "./registry.ts";
-import { outageRetryAfterSeconds } from "./store-outage.ts";
+import type { TaskRow } from "../../store/task-records.ts";
+import { DatabaseUnavailableError } from "../../store/unavailable.ts";
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from "../../bytes.ts";
+import { ProtocolError } from "../call-tool.ts";
+import type { CallerIdentity } from "../registry.ts";
+import { outageRetryAfterSeconds } from "../store-outage.ts";
 
 type Extra = ServerContext;
 
@@ -26,7 +26,7 @@ const listParams = v.optional(v.looseObject({ cursor: v.optional(v.pipe(v.string
 /** What a stored task holds once it ends: the call's result, or the JSON-RPC error the call answered. */
 export type StoredOutcome = { result: CallToolResult } | { error: { code: number; message: string; data?: Record<string, unknown> } };
 
-/** What the requests need of the tasks (tasks.ts); every lookup is the caller's own. */
+/** What the requests need of the tasks (task-runs.ts); every lookup is the caller's own. */
 export interface TaskOperations {
   /** The caller's live task; throws `taskNotFound` otherwise. */
   find(taskId: string, user: CallerIdentity): Promise<TaskRow>;

@@ -1,6 +1,6 @@
 /**
  * Tasks for 2026-07-28 clients: the `io.modelcontextprotocol/tasks` extension (SEP-2663) on the same
- * task records as the 2025 tasks (tasks.ts), so a task started on one replica is polled, updated and
+ * task records as the 2025 tasks (task-runs.ts), so a task started on one replica is polled, updated and
  * cancelled on any other. The server decides: a client whose request declares the extension gets a task
  * (`resultType: "task"`) from the tools that run as tasks; any other client gets the plain answer.
  * `tasks/get` inlines the outcome (a tool error is `completed` with `result.isError`; `failed` carries the
@@ -12,10 +12,10 @@
  * admits only a `CallToolResult` as the answer to `tools/call`.
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError as SdkProtocolError, ProtocolErrorCode, SERVER_INFO_META_KEY, type Implementation, type JSONRPCRequest, type Task } from "@modelcontextprotocol/server";
-import type { TaskRow } from "../store/task-records.ts";
-import { ProtocolError } from "./call-tool.ts";
-import type { CallerIdentity } from "./registry.ts";
-import { guarded, taskOf, type StoredOutcome, type TaskOperations } from "./task-requests.ts";
+import type { TaskRow } from "../../store/task-records.ts";
+import { ProtocolError } from "../call-tool.ts";
+import type { CallerIdentity } from "../registry.ts";
+import { guarded, taskOf, type StoredOutcome, type TaskOperations } from "./session-task-requests.ts";
 
 export const tasksExtensionId = "io.modelcontextprotocol/tasks";
 
@@ -73,7 +73,7 @@ export function createModernTasks(deps: ModernTasksDeps) {
       await guarded(() => deps.operations.find(taskId, user));
       return {};
     }
-    // tasks/cancel: stopped here first (see task-requests.ts), then recorded; a finished task is acknowledged as it is.
+    // tasks/cancel: stopped here first (see session-task-requests.ts), then recorded; a finished task is acknowledged as it is.
     await guarded(() => deps.operations.find(taskId, user));
     deps.operations.stopHere(taskId, user);
     await guarded(() => deps.operations.cancel(taskId, user));

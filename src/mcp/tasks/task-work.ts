@@ -1,5 +1,5 @@
 /**
- * What a task's work runs with (tasks.ts): the authoring services, their store guarded so that the
+ * What a task's work runs with (task-runs.ts): the authoring services, their store guarded so that the
  * work's writes commit only while its task is still wanted. Each write transaction first checks the
  * task's signal (cancelled here, or seen cancelled on another replica), and seals the task as its last
  * statement: a cancel that committed first makes the seal fail, so the whole write rolls back; a seal
@@ -7,9 +7,9 @@
  * translation imports are one write each, so they are all or nothing either way.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { AuthoringServices } from "../authoring/services.ts";
-import type { AuthoringStore } from "../store/types.ts";
-import { stoppedTaskError } from "./tasks.ts";
+import type { AuthoringServices } from "../../authoring/services.ts";
+import type { AuthoringStore } from "../../store/types.ts";
+import { stoppedTaskError } from "./task-runs.ts";
 
 /** The tools that accept task-augmented calls: the long ones (packages, imports, copies). */
 export const taskToolNames = ["export_course", "import_course", "duplicate_course", "export_translation", "import_translation"] as const;
