@@ -66,22 +66,24 @@ export async function loadCoursePreview(session: AuthoringSession, args: Preview
   const dataUrls = new Map<string, string>();
   const omittedAssetIds: string[] = [];
   const dataUrlBytes = new Map<string, number>();
+  const mediaTypes = new Map<string, string>();
   for (const assetId of referencedAssetIds(course)) {
     const asset = await session.tx.findAsset(assetId);
-    if (asset && asset.courseId === course.id && inlinable(asset.mediaType, asset.byteSize)) dataUrlBytes.set(assetId, dataUrlLength(asset.mediaType, asset.byteSize));
-    else omittedAssetIds.push(assetId);
+    if (asset && asset.courseId === course.id && inlinable(asset.mediaType, asset.byteSize)) {
+      dataUrlBytes.set(assetId, dataUrlLength(asset.mediaType, asset.byteSize));
+      mediaTypes.set(assetId, asset.mediaType);
+    } else omittedAssetIds.push(assetId);
   }
   const budget = Math.min(budgetBytes, previewLimits.totalBytes);
   let inlinedBytes = 0;
   for (const [assetId, urlBytes] of [...dataUrlBytes].sort((a, b) => a[1] - b[1])) {
-    const asset = inlinedBytes + urlBytes <= budget ? await session.tx.findAsset(assetId) : undefined;
-    const bytes = asset ? await session.tx.readAssetBytes(assetId) : undefined;
-    if (!asset || !bytes) {
+    const bytes = inlinedBytes + urlBytes <= budget ? await session.tx.readAssetBytes(assetId) : undefined;
+    if (!bytes) {
       omittedAssetIds.push(assetId);
       continue;
     }
     inlinedBytes += urlBytes;
-    dataUrls.set(assetId, `data:${asset.mediaType};base64,${toBase64(bytes)}`);
+    dataUrls.set(assetId, `data:${mediaTypes.get(assetId)};base64,${toBase64(bytes)}`);
   }
   return { course, variant: args.variant, dataUrls, omittedAssetIds, dataUrlBytes };
 }
