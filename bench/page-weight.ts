@@ -92,7 +92,7 @@ export async function runPageWeightBench(): Promise<Row[]> {
   const lessons: RenderableLesson[] = Array.from({ length: 10 }, (_, index) => ({ id: `les_${index}`, title: `Lesson ${index + 1}`, kind: index % 3 === 2 ? "quiz" : "content", passingScore: 80, maxAttempts: null, blocks: everyBlock(`l${index}`) }) as RenderableLesson);
   let largest = 0;
   for (const lesson of lessons) {
-    const loaded = { course: course([lesson]) as unknown as CourseDocument, variant: "draft" as const, dataUrls: new Map<string, string>(), omittedAssetIds: [] };
+    const loaded = { course: course([lesson]) as unknown as CourseDocument, variant: "draft" as const, dataUrls: new Map<string, string>(), omittedAssetIds: [], dataUrlBytes: new Map() };
     const answerSize = (html: string) => new TextEncoder().encode(JSON.stringify({ contents: [{ uri: "course://crs_bench/lessons/les_0/preview", mimeType: "text/html", text: html, _meta: { playerUri: "ui://course-authoring/player/course-full.js" } }] })).length;
     const preview = await renderBoundedPreview(loaded, Number.POSITIVE_INFINITY, answerSize);
     const fitted = await renderBoundedPreview(loaded, defaultMcpResultMaxBytes, answerSize);

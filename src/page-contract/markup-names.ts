@@ -89,6 +89,7 @@ export enum ClassName {
   moduleTitle = "mo",
   next = "n",
   objectives = "ob",
+  omittedPicture = "oq",
   orderingControls = "oc",
   orderingItem = "o",
   orderingList = "ol",

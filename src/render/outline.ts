@@ -54,7 +54,7 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
       const badge = lesson.kind === "quiz" ? html` <span class="${ClassName.kindBadge}">${uiText.quizBadge}</span>` : "";
       return html`<li>${contentsLink(pageId, html`${lesson.title}${badge}`)}</li>`;
     });
-    return html`<li><span class="${ClassName.moduleTitle}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</span><ol>${lessons}</ol></li>`;
+    return html`<li><span class="${ClassName.moduleTitle}">${uiText.moduleEyebrow(moduleNumberOf(course, index, module), module.title)}</span><ol>${lessons}</ol></li>`;
   });
   const finals = finalAssessments(placed).map(({ lesson, pageId }) => html`<li class="contents-final">${contentsLink(pageId, finalLabel(lesson.title))}</li>`);
   return html`<details class="${ClassName.contentsDisclosure}" data-${DataName.contents} open><summary>${uiText.contentsToggle}</summary>
@@ -62,8 +62,9 @@ export function renderContents(course: RenderableCourse, placed: readonly Placed
 </details>`;
 }
 
-/** The course's length: its lessons' minutes (set or derived) summed; null when none is known. */
+/** The course's length: the whole course's when given (a page of part of it), else its lessons' minutes (set or derived) summed; null when none is known. */
 export function courseLength(course: RenderableCourse): number | null {
+  if (typeof course.estimatedMinutes === "number") return course.estimatedMinutes > 0 ? course.estimatedMinutes : null;
   const minutes = course.modules.flatMap((module) => module.lessons).map((lesson) => (typeof lesson.estimatedMinutes === "number" ? lesson.estimatedMinutes : 0));
   const total = minutes.reduce((sum, value) => sum + value, 0);
   return total > 0 ? total : null;
@@ -100,7 +101,7 @@ function moduleOutline(course: RenderableCourse, placed: readonly PlacedLesson[]
     const headingId = context.ids.next("outline-module", index + 1);
     const summary = module.summary ? markdownHtml(module.summary) : "";
     const lessons = lessonsOf(module, placed).map(({ lesson, pageId }) => html`<li><a href="#${pageId}">${lesson.title}</a></li>`);
-    return html`<section class="${ClassName.outlineModule}" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
+    return html`<section class="${ClassName.outlineModule}" aria-labelledby="${headingId}"><h2 id="${headingId}">${uiText.moduleEyebrow(moduleNumberOf(course, index, module), module.title)}</h2>${summary}<ol>${lessons}</ol></section>`;
   });
 }
 

@@ -101,7 +101,7 @@ export function clientFeaturesOf(course: RenderableCourse): ClientFeatures {
 /** Lessons in course order, except that a final assessment comes last, after every module. */
 function placeLessons(course: RenderableCourse, context: RenderContext): PlacedLesson[] {
   const placed = course.modules.flatMap((module, moduleIndex) =>
-    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleNumberOf(course, moduleIndex), pageId: context.ids.next("lesson", lesson.id) })),
+    module.lessons.map((lesson) => ({ lesson, module, moduleNumber: moduleNumberOf(course, moduleIndex, module), pageId: context.ids.next("lesson", lesson.id) })),
   );
   return [...placed.filter((entry) => !isFinalAssessment(entry.lesson)), ...placed.filter((entry) => isFinalAssessment(entry.lesson))];
 }

@@ -42,6 +42,7 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .${ClassName.courseName}, .${ClassName.previewBadge}, .${ClassName.progress}, .${ClassName.contents} ol, .${ClassName.eyebrow}, .${ClassName.courseMeta} dd, .${ClassName.quote} blockquote, .${ClassName.flashcardLabel}, .${ClassName.flashcardFront} p, .${ClassName.questionFieldset} { margin: 0; }
 .${ClassName.courseName} { font-weight: 700; font-size: 1.125rem; flex: 1 1 auto; }
 .${ClassName.previewBadge} { padding: 0.125rem 0.625rem; border: 1px solid #f8fafc; border-radius: 999px; font-size: 0.875rem; }
+.${ClassName.omittedPicture} { display: inline-block; padding: 0.5rem 0.75rem; border: 1px dashed currentColor; font-style: italic; }
 /* Small text, in one list. */
 .${ClassName.progress}, .${ClassName.contents} .${ClassName.moduleTitle}, .${ClassName.eyebrow}, pre, .${ClassName.codeBlock} figcaption, figcaption, .${ClassName.questionLegend}, .${ClassName.questionHint} { font-size: 0.9375rem; }
 .${ClassName.progress} { }

@@ -49,6 +49,8 @@ export interface RenderableModule {
   /** Markdown. */
   readonly summary?: string | null;
   readonly objectiveIds?: readonly string[];
+  /** The module's number in the whole course (from 1), for a page of part of it; absent means its place on the page. */
+  readonly position?: number | null;
   readonly lessons: readonly RenderableLesson[];
 }
 
@@ -66,6 +68,11 @@ export interface RenderableCourse {
   readonly numbering?: "modules" | "none" | null;
   /** The length the author aims at; the preview shows it beside the course's total. */
   readonly targetMinutes?: number | null;
+  /**
+   * The whole course's length, for a page of part of it (a lesson preview's cover states the course's
+   * length, not the lesson's); absent means the page's lessons' minutes summed.
+   */
+  readonly estimatedMinutes?: number | null;
   /** The organisation's look; absent or null for the default one. */
   readonly theme?: CourseTheme | null;
   readonly modules: readonly RenderableModule[];

@@ -16,6 +16,7 @@ import { toBase64, utf8Length } from "../bytes.ts";
 import { themeAssetIds } from "../render/theme.ts";
 import { clientFeaturesOf } from "../render/page.ts";
 import { featureSetOf, type FeatureSet } from "../render/player-bundles.ts";
+import { ClassName } from "../player/markup-names.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
@@ -42,6 +43,8 @@ export interface LoadedPreview {
   variant: CourseVariant;
   dataUrls: ReadonlyMap<string, string>;
   omittedAssetIds: string[];
+  /** The data URL's length of every asset that may be inlined (read or not), for sizing narrower previews. */
+  dataUrlBytes: ReadonlyMap<string, number>;
 }
 
 export interface PreviewTarget extends CourseSelection {
@@ -51,28 +54,56 @@ export interface PreviewTarget extends CourseSelection {
   blocks?: BlockRange | undefined;
 }
 
-/** `budgetBytes` bounds the data URLs read: no asset whose data URL alone is larger is read at all. */
+/**
+ * `budgetBytes` bounds the data URLs read: the smallest pictures first, so as many as possible fit, and
+ * no asset whose data URL alone is larger is read at all.
+ */
 export async function loadCoursePreview(session: AuthoringSession, args: PreviewTarget, budgetBytes: number = previewLimits.totalBytes): Promise<LoadedPreview> {
   const selected = await getCourse(session, { courseId: args.courseId, includeBlocks: true, variant: args.variant, moduleIds: args.moduleIds, lessonIds: args.lessonIds });
   const lessonId = args.lessonIds?.[0];
-  const course = args.blocks && lessonId ? selectLessonBlocks(selected, lessonId, args.blocks) : selected;
+  const part = args.blocks && lessonId ? selectLessonBlocks(selected, lessonId, args.blocks) : selected;
+  const course = await withModulePositions(session, args, part);
   const dataUrls = new Map<string, string>();
   const omittedAssetIds: string[] = [];
-  const budget = Math.min(budgetBytes, previewLimits.totalBytes);
-  let inlinedBytes = 0;
+  const dataUrlBytes = new Map<string, number>();
+  const mediaTypes = new Map<string, string>();
   for (const assetId of referencedAssetIds(course)) {
     const asset = await session.tx.findAsset(assetId);
-    const urlBytes = asset ? dataUrlLength(asset.mediaType, asset.byteSize) : Number.POSITIVE_INFINITY;
-    const fits = asset && asset.courseId === course.id && asset.byteSize <= previewLimits.assetBytes && inlinedBytes + urlBytes <= budget;
-    const bytes = fits ? await session.tx.readAssetBytes(assetId) : undefined;
-    if (!asset || !bytes) {
+    if (asset && asset.courseId === course.id && inlinable(asset.mediaType, asset.byteSize)) {
+      dataUrlBytes.set(assetId, dataUrlLength(asset.mediaType, asset.byteSize));
+      mediaTypes.set(assetId, asset.mediaType);
+    } else omittedAssetIds.push(assetId);
+  }
+  const budget = Math.min(budgetBytes, previewLimits.totalBytes);
+  let inlinedBytes = 0;
+  for (const [assetId, urlBytes] of [...dataUrlBytes].sort((a, b) => a[1] - b[1])) {
+    const bytes = inlinedBytes + urlBytes <= budget ? await session.tx.readAssetBytes(assetId) : undefined;
+    if (!bytes) {
       omittedAssetIds.push(assetId);
       continue;
     }
     inlinedBytes += urlBytes;
-    dataUrls.set(assetId, `data:${asset.mediaType};base64,${toBase64(bytes)}`);
+    dataUrls.set(assetId, `data:${mediaTypes.get(assetId)};base64,${toBase64(bytes)}`);
   }
-  return { course, variant: args.variant, dataUrls, omittedAssetIds };
+  return { course, variant: args.variant, dataUrls, omittedAssetIds, dataUrlBytes };
+}
+
+/**
+ * SVG is refused at upload (it can carry scripts), but a page that runs the player must never carry one
+ * that slipped in some other way, so it is not inlined whatever its size.
+ */
+function inlinable(mediaType: string, byteSize: number): boolean {
+  return byteSize <= previewLimits.assetBytes && !mediaType.toLowerCase().startsWith("image/svg");
+}
+
+/**
+ * The part with each module numbered by its place in the whole course, so a preview of module 3's lesson
+ * says "Module 3", not "Module 1" (the part's own length, `estimatedMinutes`, is already the course's).
+ */
+async function withModulePositions(session: AuthoringSession, args: PreviewTarget, part: CourseDocument): Promise<CourseDocument> {
+  const whole = (args.moduleIds?.length ?? 0) + (args.lessonIds?.length ?? 0) === 0 ? part : await getCourse(session, { courseId: args.courseId, includeBlocks: false, variant: args.variant });
+  const positions = new Map(whole.modules.map((module, index) => [module.id, index + 1]));
+  return { ...part, modules: part.modules.map((module) => ({ ...module, position: positions.get(module.id) ?? null })) };
 }
 
 function dataUrlLength(mediaType: string, byteSize: number): number {
@@ -82,9 +113,10 @@ function dataUrlLength(mediaType: string, byteSize: number): number {
 /**
  * The page whose answer stays within `limit` as `answerSize` measures it: rendered once with a
  * placeholder per asset (stopping as soon as it is longer than `limit`), then as many loaded assets
- * inlined, in course order, as still fit; the others are left out and named. A page too large with
- * its player names the player's bundle instead of carrying it. Null when the page is too large even
- * without its assets and player.
+ * inlined, smallest first, as still fit; the others are left out and named, each picture shown as its
+ * alt text. A page whose pictures do not all fit beside its player names the player's bundle instead of
+ * carrying it (the preview view holds the bundle once), so the room goes to the pictures; so does a
+ * page too large with its player at all. Null when the page is too large even without its assets and player.
  */
 const placeholder = (assetId: string) => `"data:,asset-${assetId}"`;
 
@@ -93,32 +125,71 @@ function previewOptions(course: CourseDocument, variant: CourseVariant, playerDe
   return { mode: "preview", previewOf: { variant, version: course.version }, assetUrl: (assetId: string) => placeholder(assetId).slice(1, -1), playerDelivery };
 }
 
+interface RenderedPage {
+  html: string;
+  size: number;
+}
+
 export async function renderBoundedPreview(loaded: LoadedPreview, limit: number, answerSize: (html: string) => number): Promise<CoursePreview | null> {
-  const render = async (playerDelivery: "inline" | "referenced"): Promise<{ html: string; size: number } | null> => {
+  const render = async (playerDelivery: "inline" | "referenced"): Promise<RenderedPage | null> => {
     const html = await renderCourseHtmlSliced(loaded.course, previewOptions(loaded.course, loaded.variant, playerDelivery), limit);
     const size = html === null ? Number.POSITIVE_INFINITY : answerSize(html);
     return html !== null && size <= limit ? { html, size } : null;
   };
-  // The page carries its player while it fits; past that it names the bundle, which the preview view holds once.
   const inline = await render("inline");
-  const rendered = inline ?? (await render("referenced"));
+  const allFit = inline !== null && chosenAssets(inline, loaded.dataUrls, limit).size === loaded.dataUrls.size;
+  const referenced = allFit ? null : await render("referenced");
+  const rendered = allFit ? inline : (referenced ?? inline);
   if (rendered === null) return null;
-  const html = rendered.html;
-  let size = rendered.size;
-  const referencedPlayer = inline ? null : featureSetOf(clientFeaturesOf(loaded.course));
+  const referencedPlayer = rendered === inline ? null : featureSetOf(clientFeaturesOf(loaded.course));
+  const chosen = chosenAssets(rendered, loaded.dataUrls, limit);
   const omitted = new Set(loaded.omittedAssetIds);
-  let page = html;
+  let page = rendered.html;
   for (const assetId of referencedAssetIds(loaded.course)) {
-    const parts = page.split(placeholder(assetId));
-    const url = loaded.dataUrls.get(assetId);
-    // Base64 data URLs need no escaping in JSON, so each use grows the answer by exactly this much.
-    const growth = url === undefined ? 0 : (parts.length - 1) * (url.length + 2 - placeholder(assetId).length);
-    const fits = url !== undefined && size + growth <= limit;
-    if (fits) size += growth;
-    else omitted.add(assetId);
-    page = parts.join(`"${fits ? url : omittedAssetUrl}"`);
+    const url = chosen.get(assetId);
+    if (url === undefined) {
+      omitted.add(assetId);
+      page = withAltTextFor(page, assetId);
+    }
+    page = page.split(placeholder(assetId)).join(`"${url ?? omittedAssetUrl}"`);
   }
   return { course: loaded.course, html: page, omittedAssetIds: [...omitted], referencedPlayer };
+}
+
+/** How much inlining `url` for `assetId` grows the answer: base64 data URLs need no escaping in JSON, so exactly this much per use. */
+function growthOf(page: string, assetId: string, url: string): number {
+  return (page.split(placeholder(assetId)).length - 1) * (url.length + 2 - placeholder(assetId).length);
+}
+
+/** The loaded assets inlined into `rendered`: the smallest first, which fits the most pictures, while the answer stays within `limit`. */
+function chosenAssets(rendered: RenderedPage, dataUrls: ReadonlyMap<string, string>, limit: number): Map<string, string> {
+  const bySize = [...dataUrls].map(([assetId, url]) => ({ assetId, url, growth: growthOf(rendered.html, assetId, url) })).sort((a, b) => a.growth - b.growth);
+  const chosen = new Map<string, string>();
+  let size = rendered.size;
+  for (const { assetId, url, growth } of bySize) {
+    if (size + growth > limit) break;
+    size += growth;
+    chosen.set(assetId, url);
+  }
+  return chosen;
+}
+
+/**
+ * Each picture of `assetId` left out of the page replaced by its alt text, so the reader sees what it
+ * shows rather than a broken image; decorative pictures (empty alt) stay as empty images. The renderer
+ * escapes every attribute value, so neither `>` nor `"` can occur inside the tag matched here, and the
+ * text is always shorter than the tag it replaces (which names the asset), so the page only shrinks.
+ */
+function withAltTextFor(page: string, assetId: string): string {
+  const tag = new RegExp(`<img\\b[^>]*?src=${escapeRegExp(placeholder(assetId))}[^>]*>`, "g");
+  return page.replace(tag, (image) => {
+    const alt = /\salt="([^"]+)"/.exec(image)?.[1];
+    return alt === undefined ? image : `<span class="${ClassName.omittedPicture}">${alt}</span>`;
+  });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Bytes `text` takes inside a JSON string (quotes, backslashes and controls escaped), as UTF-8. */

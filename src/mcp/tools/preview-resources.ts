@@ -102,18 +102,18 @@ function previewAnswer(uri: string, html: string, course: CourseDocument, varian
  * Where to read a preview too large to send: previews of its modules, lessons or runs of blocks, each
  * checked to fit by a size estimate (`previewSizer`: every block rendered once, each part's page shell
  * without blocks), never by rendering each candidate, which for a wide lesson meant rendering its blocks
- * again and again. Measured with every asset named as omitted and the player named, as a page that fits
- * inlines assets only while they fit.
+ * again and again. Measured with every asset named as omitted and the player named, plus the data URLs
+ * of the part's pictures (`pictureBytes`), so a part is chosen small enough to show its pictures too.
  */
-async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limit: number): Promise<NarrowerReads> {
+async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limit: number, dataUrlBytes: ReadonlyMap<string, number>): Promise<NarrowerReads> {
   const { courseId, variant } = target;
   const pageBytes = await previewSizer(course, variant);
   const reads: PartReads = {
     uri: (part) => previewPartUri(courseId, part, variant === "published"),
     fits: async (uri, document) => {
       const answer = previewAnswer(uri, "", document, variant, referencedAssetIds(document), "course-interactions");
-      const around = measuredWithin(answer, Number.POSITIVE_INFINITY).size;
-      return around + (await pageBytes(document)) <= limit;
+      const page = measuredWithin(answer, Number.POSITIVE_INFINITY).size + (await pageBytes(document));
+      return page + pictureBytes(document, dataUrlBytes, limit - page) <= limit;
     },
   };
   const { uris, overCap } = await narrowerParts(course, target, reads);
@@ -129,14 +129,26 @@ async function narrowerPreviews(target: PreviewUri, course: CourseDocument, limi
   };
 }
 
+/**
+ * The bytes the part's pictures add once inlined. A picture that could not fit beside the page anyway
+ * is left out of it (the page names it instead), and so are the pictures of a single block, which
+ * cannot be split further: its page shows what fits and names the rest.
+ */
+function pictureBytes(document: CourseDocument, dataUrlBytes: ReadonlyMap<string, number>, room: number): number {
+  const blocks = document.modules.flatMap((module) => module.lessons.flatMap((lesson) => lesson.blocks ?? []));
+  if (blocks.length <= 1) return 0;
+  const sizes = referencedAssetIds(document).map((assetId) => dataUrlBytes.get(assetId) ?? 0);
+  return sizes.filter((size) => size <= room).reduce((sum, size) => sum + size, 0);
+}
+
 export async function readPreviewResource(services: AuthoringServices, user: CallerIdentity, uri: string, target: PreviewUri, limit: number): Promise<ReadResourceResult> {
   // Rendered after the read transaction ends, so a large course never holds the store while it renders.
   const loaded = await readAs(services, user, (session) => loadCoursePreview(session, target, limit));
   const answer = (html: string, omittedAssetIds: readonly string[], player: FeatureSet | null): ReadResourceResult => previewAnswer(uri, html, loaded.course, target.variant, omittedAssetIds, player);
   // Measured with every asset named as omitted and the player named, the most its _meta can hold.
   const preview = await renderBoundedPreview(loaded, limit, (html) => measuredWithin(answer(html, [...loaded.dataUrls.keys(), ...loaded.omittedAssetIds], "course-interactions"), Number.POSITIVE_INFINITY).size);
-  if (!preview) throw resourceTooLarge(uri, null, limit, await narrowerPreviews(target, loaded.course, limit));
-  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course, limit));
+  if (!preview) throw resourceTooLarge(uri, null, limit, await narrowerPreviews(target, loaded.course, limit, loaded.dataUrlBytes));
+  return boundedResult(answer(preview.html, preview.omittedAssetIds, preview.referencedPlayer), uri, limit, () => narrowerPreviews(target, loaded.course, limit, loaded.dataUrlBytes));
 }
 
 /**
