@@ -13,7 +13,7 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { redPng } from "./support/office-documents.ts";
 import type { Course } from "./support/review-courses.ts";
 import { startTestService, type TestService } from "./support/service.ts";
-import { ClassName, DataName } from "../src/player/markup-names.ts";
+import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
 const defaultCap = 60 * 1024;
 const screenshotPath = "/tmp/review-preview-pictures.png";

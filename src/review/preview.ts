@@ -16,7 +16,7 @@ import { toBase64, utf8Length } from "../bytes.ts";
 import { themeAssetIds } from "../render/theme.ts";
 import { clientFeaturesOf } from "../render/page.ts";
 import { featureSetOf, type FeatureSet } from "../render/player-bundles.ts";
-import { ClassName } from "../player/markup-names.ts";
+import { ClassName } from "../page-contract/markup-names.ts";
 
 export const previewLimits = {
   /** Larger assets are not inlined. */
