@@ -73,11 +73,13 @@ export function tidyBunStyles(css: string): string {
 // reads to force a reflow). unsafe_arrows: the bundles call no function of their own with `new`, read
 // no `prototype` or `arguments`, and terser keeps any function that uses `this`. Left out on purpose:
 // booleans_as_integers (the LMS reports carry true/false) and unsafe (e.g. its String(x) rewrite).
-const terserOptions = { ecma: 2020, compress: { ecma: 2020, passes: 3, pure_getters: true, unsafe_arrows: true }, mangle: true, format: { ecma: 2020 } } as const;
+// hoist_funs: moves function declarations to the top of their scope, where the engine hoists them
+// anyway; the module-level `var`s between them then join into one statement.
+const terserOptions = { ecma: 2020, compress: { ecma: 2020, passes: 3, pure_getters: true, unsafe_arrows: true, hoist_funs: true }, mangle: true, format: { ecma: 2020 } } as const;
 
 /** What the pass's result depends on: Bun's output and the options (so changing either runs it again). */
 function shrinkKey(bundle: string): string {
-  return `/* terser ${JSON.stringify(terserOptions)} */\n${bundle}`;
+  return `/* terser ${JSON.stringify(terserOptions)}, names by use */\n${bundle}`;
 }
 
 /**
@@ -92,9 +94,53 @@ async function shrink(bundle: string, name: string): Promise<string> {
   const source = join(playerOutputFolder, `${name}.js.bun.txt`);
   const target = join(playerOutputFolder, `${name}.js.txt`);
   if (existsSync(source) && existsSync(target) && readFileSync(source, "utf8") === shrinkKey(bundle)) return readFileSync(target, "utf8");
-  const result = await terserMinify(bundle, terserOptions);
-  if (typeof result.code !== "string") throw new Error(`the ${name} bundle did not minify`);
-  return result.code.trim();
+  // `format.ast` is terser's documented way to get the tree back (its typings leave it out).
+  const compressOnly = { ...terserOptions, mangle: false, format: { ...terserOptions.format, ast: true, code: false } } as Parameters<typeof terserMinify>[1];
+  const result = (await terserMinify(bundle, compressOnly)) as { ast?: unknown };
+  const ast = result.ast as TerserToplevel | undefined;
+  if (!ast) throw new Error(`the ${name} bundle did not minify`);
+  return mangleByUse(ast).trim();
+}
+
+/** The few methods of terser's syntax tree that its own mangle step calls (its typings leave them out). */
+interface TerserScopeNode {
+  variables?: Map<string, { references: unknown[]; orig: unknown[] }>;
+  block_scope?: TerserScopeNode;
+}
+interface TerserToplevel {
+  figure_out_scope(options: object): void;
+  compute_char_frequency(options: object): void;
+  mangle_names(options: object): void;
+  print_to_string(options: object): string;
+  walk(visitor: { _visit(node: TerserScopeNode, descend?: () => void): void }): void;
+}
+
+/**
+ * terser's mangle step, with one change: in each scope, the most used names are named first. terser
+ * hands out names in the order a scope declares them, so the one-letter names went to whatever the
+ * bundle declares first; since the player became modules (issue 40), the bundle's one scope holds more
+ * names than there are letters, and the functions called most often were left with two (bench/NOTES.md,
+ * "The player as modules"). Only which name gets which letter changes, never which names collide.
+ */
+function mangleByUse(ast: TerserToplevel): string {
+  ast.figure_out_scope({});
+  const uses = (entry: [string, { references: unknown[]; orig: unknown[] }]) => entry[1].references.length + entry[1].orig.length;
+  const byUse = (variables: TerserScopeNode["variables"]) => {
+    if (!(variables instanceof Map)) return;
+    const entries = [...variables.entries()].sort((a, b) => uses(b) - uses(a));
+    variables.clear();
+    for (const [key, value] of entries) variables.set(key, value);
+  };
+  ast.walk({
+    _visit(node, descend) {
+      byUse(node.variables);
+      byUse(node.block_scope?.variables);
+      descend?.call(node);
+    },
+  });
+  ast.compute_char_frequency({});
+  ast.mangle_names({});
+  return ast.print_to_string(terserOptions.format);
 }
 
 function writeOutput(fileName: string, text: string): void {

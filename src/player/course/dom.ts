@@ -4,22 +4,14 @@
  * ~12 bytes shorter than `root.querySelector("…")` each time (bench/NOTES.md "Page weight").
  */
 /** The first element under `root` (none when there is no root) that matches `selector`. */
-export function one<E extends Element = Element>(root: ParentNode | null | undefined, selector: string): E | null {
-  return root?.querySelector<E>(selector) ?? null;
-}
+export const one = <E extends Element = Element>(root: ParentNode | null | undefined, selector: string): E | null => root?.querySelector<E>(selector) ?? null;
 
-export function all<E extends Element = Element>(root: ParentNode, selector: string): NodeListOf<E> {
-  return root.querySelectorAll<E>(selector);
-}
+export const all = <E extends Element = Element>(root: ParentNode, selector: string): NodeListOf<E> => root.querySelectorAll<E>(selector);
 
 /** `all` as an array. */
-export function listAll<E extends Element = Element>(root: ParentNode, selector: string): E[] {
-  return Array.from(root.querySelectorAll<E>(selector));
-}
+export const listAll = <E extends Element = Element>(root: ParentNode, selector: string): E[] => Array.from(root.querySelectorAll<E>(selector));
 
-export function has(element: Element, attribute: string): boolean {
-  return element.hasAttribute(attribute);
-}
+export const has = (element: Element, attribute: string): boolean => element.hasAttribute(attribute);
 
 /** Listens on the document (the player delegates every event there). */
 export function on<K extends keyof DocumentEventMap>(type: K, listener: (event: DocumentEventMap[K]) => void): void;
@@ -29,14 +21,10 @@ export function on(type: string, listener: (event: Event) => void): void {
 }
 
 /** Fills `{name}` placeholders of a language pack's template; an unknown name stays as written. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
+export const fill = (template: string, values: Record<string, string | number>): string => template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 
 /** The element around an event's target that matches `selector`, if the target is an element. */
-export function around<E extends Element = HTMLElement>(target: EventTarget | null, selector: string): E | null {
-  return target instanceof Element ? target.closest<E>(selector) : null;
-}
+export const around = <E extends Element = HTMLElement>(target: EventTarget | null, selector: string): E | null => target instanceof Element ? target.closest<E>(selector) : null;
 
 /**
  * Sets one property of the element `selector` finds under `root`, when there is one (the player does
@@ -49,14 +37,10 @@ export function setIn<E extends Element = HTMLElement, K extends keyof E = keyof
 }
 
 /** A form control (text input, radio, checkbox or select), or null for any other element. */
-export function fieldOf(element: Element): HTMLInputElement | HTMLSelectElement | null {
-  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement ? element : null;
-}
+export const fieldOf = (element: Element): HTMLInputElement | HTMLSelectElement | null => element instanceof HTMLInputElement || element instanceof HTMLSelectElement ? element : null;
 
 /** A new element with its class and text. */
-export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] {
-  return Object.assign(document.createElement(tag), { className, textContent });
-}
+export const make = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, textContent = ""): HTMLElementTagNameMap[K] => Object.assign(document.createElement(tag), { className, textContent });
 
 /** An element's `data-` attributes (the player reads and writes them over a hundred times). */
 export function data(element: HTMLElement | SVGElement): DOMStringMap;
@@ -66,14 +50,10 @@ export function data(element: HTMLElement | SVGElement | null | undefined): DOMS
 }
 
 /** The selector `[data-<name>]` for a `data-` hook, written once (the player looks hooks up about a hundred times). */
-export function hook(name: string): string {
-  return `[data-${name}]`;
-}
+export const hook = (name: string): string => `[data-${name}]`;
 
 /** `setIn` for the element a `data-` hook marks. */
-export function setInHook<E extends Element = HTMLElement, K extends keyof E = keyof E>(root: ParentNode, name: string, property: K, value: E[K]): E | null {
-  return setIn<E, K>(root, hook(name), property, value);
-}
+export const setInHook = <E extends Element = HTMLElement, K extends keyof E = keyof E>(root: ParentNode, name: string, property: K, value: E[K]): E | null => setIn<E, K>(root, hook(name), property, value);
 
 /** Writes the text of the element a `data-` hook marks, when there is one (verdicts, counts, statuses). */
 export function textInHook(root: ParentNode, name: string, text: string): void {

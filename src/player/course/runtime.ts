@@ -27,9 +27,7 @@ let currentPage: HTMLElement | null = null;
 let platformPassMark: number | null = null;
 let currentLessonId: string | null = null;
 
-function pageForLesson(lessonId: string): HTMLElement | undefined {
-  return lessonPages.find((page) => data(page)[DataName.lessonId] === lessonId);
-}
+const pageForLesson = (lessonId: string): HTMLElement | undefined => lessonPages.find((page) => data(page)[DataName.lessonId] === lessonId);
 
 function pageFromFragment(): HTMLElement | null {
   const id = decodeURIComponent(window.location.hash.slice(1));
@@ -111,13 +109,9 @@ function showCompletion(page: HTMLElement): void {
 }
 
 /** The lesson's setting: the last attempt counts, not the best. */
-function countsLast(lessonId: string): boolean {
-  return data(pageForLesson(lessonId))?.[DataName.attemptScoring] === "last";
-}
+const countsLast = (lessonId: string): boolean => data(pageForLesson(lessonId))?.[DataName.attemptScoring] === "last";
 
-function countedScore(lessonId: string, record: QuizRecord | undefined): number {
-  return (countsLast(lessonId) ? record?.lastScorePercent : record?.bestScorePercent) ?? 0;
-}
+const countedScore = (lessonId: string, record: QuizRecord | undefined): number => (countsLast(lessonId) ? record?.lastScorePercent : record?.bestScorePercent) ?? 0;
 
 /** The quiz lessons whose result decides the course: a final assessment alone, else every quiz lesson. */
 function decidingLessons(): LessonSummary[] {
@@ -165,13 +159,9 @@ function restore(state: Partial<CourseState>): void {
   if (page && page !== currentPage) showPage(page, false);
 }
 
-function decides(lessonId: string): boolean {
-  return decidingLessons().some((lesson) => lesson.id === lessonId);
-}
+const decides = (lessonId: string): boolean => decidingLessons().some((lesson) => lesson.id === lessonId);
 
-function passMarkOf(lessonId: string, own: number | null): number | null {
-  return platformPassMark !== null && decides(lessonId) ? platformPassMark : own;
-}
+const passMarkOf = (lessonId: string, own: number | null): number | null => platformPassMark !== null && decides(lessonId) ? platformPassMark : own;
 
 function setPassMark(percent: number | null): void {
   platformPassMark = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, Math.round(percent * 100) / 100)) : null;

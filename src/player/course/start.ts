@@ -23,6 +23,4 @@ export function startCoursePage(): StartedCourse | null {
   return { config, recorder };
 }
 
-export function newAnswerChecker(): AnswerChecker {
-  return createAnswerChecker(createSha256());
-}
+export const newAnswerChecker = (): AnswerChecker => createAnswerChecker(createSha256());

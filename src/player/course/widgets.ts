@@ -28,9 +28,7 @@ export function showControlled(control: HTMLElement, state: string, on: boolean)
 }
 
 /** An item's place in its list, from 0 (-1 when it is in none). */
-function positionOf(item: Element): number {
-  return Array.from(item.parentElement?.children ?? []).indexOf(item);
-}
+const positionOf = (item: Element): number => Array.from(item.parentElement?.children ?? []).indexOf(item);
 
 export function installWidgets(text: RuntimeText): void {
   function selectTab(tab: HTMLElement, moveFocus: boolean): void {

@@ -2,9 +2,7 @@
 import { has, hook, listAll, one } from "../dom.ts";
 
 /** The elements under `root` (none without a root) that the `data-` hook `name` marks. */
-export function hooked(root: ParentNode | null | undefined, name: string): HTMLElement[] {
-  return root ? listAll<HTMLElement>(root, hook(name)) : [];
-}
+export const hooked = (root: ParentNode | null | undefined, name: string): HTMLElement[] => root ? listAll<HTMLElement>(root, hook(name)) : [];
 
 // Focuses a step's title, a scene or the first block a gate reveals. None of them is a link or a form
 // control (the renderer writes blocks as div, section, figure, ul, hr or a heading), so one without a

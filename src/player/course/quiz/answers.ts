@@ -10,13 +10,9 @@ import { checkedValues, partsOf } from "./questions.ts";
 /** The authored index of the choice a row holds (its input's value). */
 export const choiceIndex = (row: HTMLElement): number => Number(one<HTMLInputElement>(row, "input")?.value ?? "-1");
 
-export function choiceRows(question: HTMLElement): HTMLElement[] {
-  return listAll<HTMLElement>(question, `.${ClassName.choiceList} > .${ClassName.choice}`);
-}
+export const choiceRows = (question: HTMLElement): HTMLElement[] => listAll<HTMLElement>(question, `.${ClassName.choiceList} > .${ClassName.choice}`);
 
-export function shuffles(lesson: HTMLElement, question: HTMLElement): boolean {
-  return data(lesson)[DataName.shuffleChoices] !== "false" && data(question)[DataName.grading] === "choice" && data(question)[DataName.questionType] !== "true_false";
-}
+export const shuffles = (lesson: HTMLElement, question: HTMLElement): boolean => data(lesson)[DataName.shuffleChoices] !== "false" && data(question)[DataName.grading] === "choice" && data(question)[DataName.questionType] !== "true_false";
 
 /** Puts the choices in `order` (authored index per place); an empty order means authored order. */
 export function arrangeChoices(question: HTMLElement, order: readonly number[]): void {
@@ -32,13 +28,9 @@ export function arrangeChoices(question: HTMLElement, order: readonly number[]):
 }
 
 /** Per place, whether the choice there keeps its place when shuffled. */
-export function fixedOf(question: HTMLElement): boolean[] {
-  return choiceRows(question).map((row) => has(row, `data-${DataName.fixed}`));
-}
+export const fixedOf = (question: HTMLElement): boolean[] => choiceRows(question).map((row) => has(row, `data-${DataName.fixed}`));
 
-export function choiceOrder(question: HTMLElement): number[] {
-  return choiceRows(question).map(choiceIndex);
-}
+export const choiceOrder = (question: HTMLElement): number[] => choiceRows(question).map(choiceIndex);
 
 
 

@@ -19,9 +19,7 @@ export function verdictSentence(passMark: number | null, passedNow: boolean, rec
   return fill(text.failed, { passMark });
 }
 
-export function attemptsSentence(left: number | null): string {
-  return left === null ? text.attemptsUnlimited : left > 0 ? fill(text.attemptsLeft, { count: left }) : text.noAttemptsLeft;
-}
+export const attemptsSentence = (left: number | null): string => left === null ? text.attemptsUnlimited : left > 0 ? fill(text.attemptsLeft, { count: left }) : text.noAttemptsLeft;
 
 /**
  * The results screen: the score large (for the eye; the sentence below says it for everyone), the
