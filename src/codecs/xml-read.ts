@@ -177,32 +177,39 @@ function tagOf(tag: SaxesTagNS): XmlTag {
 }
 
 /** The document's root element with everything under it, read within the limits. */
-export async function readXml(input: string | Uint8Array, options: XmlReadOptions): Promise<XmlElement> {
-  let root: XmlElement | undefined;
-  const open: XmlElement[] = [];
-  await scanXml(
-    input,
-    {
-      open(tag, at) {
-        const element: XmlElement = { ...tag, children: [], ...at };
-        const parent = open[open.length - 1];
-        if (parent) parent.children.push(element);
-        else root = element;
-        open.push(element);
-      },
-      close() {
-        open.pop();
-      },
-      text(text) {
-        const parent = open[open.length - 1];
-        if (!parent) return;
-        const last = parent.children.length - 1;
-        if (typeof parent.children[last] === "string") parent.children[last] += text;
-        else parent.children.push(text);
-      },
+/**
+ * Scan handlers that build an element tree as the scan goes (adjacent texts joined); `root()` is the first
+ * element opened. The one tree builder over the one reader: `readXml` and the Office reader use it.
+ */
+export function treeBuilder<N extends { children: (N | string)[] }, A extends unknown[]>(make: (...args: A) => N) {
+  let root: N | undefined;
+  const open: N[] = [];
+  return {
+    open(...args: A): void {
+      const node = make(...args);
+      const parent = open[open.length - 1];
+      if (parent) parent.children.push(node);
+      else root = node;
+      open.push(node);
     },
-    options,
-  );
+    close(): void {
+      open.pop();
+    },
+    text(text: string): void {
+      const parent = open[open.length - 1];
+      if (!parent) return;
+      const last = parent.children.length - 1;
+      if (typeof parent.children[last] === "string") parent.children[last] += text;
+      else parent.children.push(text);
+    },
+    root: (): N | undefined => root,
+  };
+}
+
+export async function readXml(input: string | Uint8Array, options: XmlReadOptions): Promise<XmlElement> {
+  const tree = treeBuilder((tag: XmlTag, at: XmlPosition): XmlElement => ({ ...tag, children: [], ...at }));
+  await scanXml(input, tree, options);
+  const root = tree.root();
   if (!root) throw xmlError(options.field, "the XML has no root element.");
   return root;
 }

@@ -5,7 +5,7 @@
  * relationship namespace's, which read `r:id`, `r:embed` whatever prefix the writer chose.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
-import { scanXml, type XmlTag } from "../../codecs/xml-read.ts";
+import { scanXml, treeBuilder, type XmlTag } from "../../codecs/xml-read.ts";
 
 export interface XmlNode {
   readonly name: string;
@@ -69,33 +69,9 @@ export async function scanOfficeXml(bytes: Uint8Array, part: string, fileName: s
  * so no second pass over a large part holds the event loop).
  */
 export async function readOfficeXml(bytes: Uint8Array, part: string, fileName: string, count?: ElementCounter): Promise<XmlNode> {
-  let root: XmlNode | undefined;
-  const open: XmlNode[] = [];
-  await scanOfficeXml(
-    bytes,
-    part,
-    fileName,
-    {
-      open(name, attributes) {
-        const node: XmlNode = { name, attributes, children: [] };
-        const parent = open[open.length - 1];
-        if (parent) parent.children.push(node);
-        else root = node;
-        open.push(node);
-      },
-      close() {
-        open.pop();
-      },
-      text(text) {
-        const parent = open[open.length - 1];
-        if (!parent) return;
-        const last = parent.children.length - 1;
-        if (typeof parent.children[last] === "string") parent.children[last] += text;
-        else parent.children.push(text);
-      },
-    },
-    count,
-  );
+  const tree = treeBuilder((name: string, attributes: Readonly<Record<string, string>>): XmlNode => ({ name, attributes, children: [] }));
+  await scanOfficeXml(bytes, part, fileName, tree, count);
+  const root = tree.root();
   if (!root) throw new CourseAuthoringError("invalid_arguments", `${fileName}: the part ${part}: the XML has no root element; nothing was imported.`, { field: "assetId", file: fileName, part });
   return root;
 }
