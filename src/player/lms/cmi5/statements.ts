@@ -1,0 +1,160 @@
+/**
+ * The cmi5 statements, in order, through the durable outbox: initialized, completed once, passed (once
+ * per registration) or failed (never twice in a session, never after passed), one cmi5-allowed
+ * `answered` statement per graded question, terminated last. Completed/passed go into the State
+ * document only once the LRS accepted them (`accepted`), so a statement lost to an outage is sent again
+ * in the next session.
+ */
+import type { QuestionAnswer } from "../../../page-contract/course-runtime.ts";
+import type { OutboxOptions, StatementOutbox } from "../outbox.ts";
+import {
+  activityId,
+  actor,
+  answers,
+  authLost,
+  config,
+  contextTemplate,
+  course,
+  documents,
+  duration,
+  endpoint,
+  headers,
+  launchMode,
+  lessonShownAt,
+  masteryScore,
+  progressDocument,
+  registration,
+  reported,
+  saveProgress,
+  startedAt,
+  stateUrl,
+  tools,
+  type Json,
+} from "./session.ts";
+
+const verbs = {
+  initialized: "http://adlnet.gov/expapi/verbs/initialized",
+  completed: "http://adlnet.gov/expapi/verbs/completed",
+  passed: "http://adlnet.gov/expapi/verbs/passed",
+  failed: "http://adlnet.gov/expapi/verbs/failed",
+  terminated: "http://adlnet.gov/expapi/verbs/terminated",
+  answered: "http://adlnet.gov/expapi/verbs/answered",
+} as const;
+type DefinedVerb = Exclude<keyof typeof verbs, "answered">;
+const categories = { cmi5: "https://w3id.org/xapi/cmi5/context/categories/cmi5", moveOn: "https://w3id.org/xapi/cmi5/context/categories/moveon" };
+const masteryExtension = "https://w3id.org/xapi/cmi5/context/extensions/masteryscore";
+
+let pendingFailure: { scaled: number } | null = null;
+let terminated = false;
+let outbox: StatementOutbox | null = null;
+
+/** The outbox for this launch's statements (its storage key names the AU and the registration). */
+export function openOutbox(createStatementOutbox: (options: OutboxOptions) => StatementOutbox, sessionId: string): void {
+  outbox = createStatementOutbox({
+    storageKey: `course-authoring:cmi5-outbox:${activityId}:${registration}`,
+    sessionId,
+    post: (batch, keepalive) => fetch(`${endpoint}statements`, { method: "POST", headers: headers(), body: JSON.stringify(batch), keepalive }),
+    onAccepted: accepted,
+    onAuthLost: authLost,
+    onDelayed: (delayed) => tools.notify(delayed ? config.text.stillSending : null),
+  });
+}
+
+function context(withMoveOn: boolean, extra: Json = {}, cmi5Category = true): Json {
+  const template = JSON.parse(JSON.stringify(contextTemplate)) as Json;
+  const activities = (template.contextActivities ?? {}) as Json;
+  const category = Array.isArray(activities.category) ? (activities.category as Json[]) : [];
+  const wanted = cmi5Category ? (withMoveOn ? [categories.cmi5, categories.moveOn] : [categories.cmi5]) : [];
+  for (const id of wanted) if (!category.some((activity) => activity.id === id)) category.push({ id, objectType: "Activity" });
+  if (category.length > 0) activities.category = category;
+  template.contextActivities = activities;
+  template.extensions = { ...((template.extensions ?? {}) as Json), ...extra };
+  template.registration = registration;
+  return template;
+}
+
+function statement(verb: keyof typeof verbs, object: Json, result: Json | null, statementContext: Json): Json {
+  return {
+    id: crypto.randomUUID(),
+    timestamp: new Date().toISOString(),
+    actor,
+    verb: { id: verbs[verb], display: { "en-US": verb } },
+    object,
+    ...(result ? { result } : {}),
+    context: statementContext,
+  };
+}
+
+const auObject = (): Json => ({ id: activityId, objectType: "Activity" });
+
+/** Queues a cmi5 defined statement, at most once per session per verb. */
+export function send(verb: DefinedVerb, result: Json | null, withMoveOn: boolean, extensions: Json = {}): void {
+  if (!outbox || outbox.verbs.has(verb) || terminated) return;
+  outbox.remember(verb);
+  outbox.enqueue(statement(verb, auObject(), result, context(withMoveOn, extensions)));
+}
+
+/** After the LRS accepted them: remember completed/passed for the registration in the State document. */
+function accepted(batch: readonly Json[]): void {
+  let changed = false;
+  for (const sent of batch) {
+    const verbId = (sent.verb as Json | undefined)?.id;
+    if (verbId === verbs.completed && !reported.completed) changed = reported.completed = true;
+    if (verbId === verbs.passed && !reported.passed) changed = reported.passed = true;
+  }
+  if (changed) saveProgress();
+}
+
+export function evaluate(): void {
+  const verdict = tools.verdict(course.getState());
+  if (launchMode !== "Normal") return;
+  if (verdict.completed && !reported.completed) send("completed", { completion: true, duration: duration(startedAt) }, true);
+  if (verdict.passed === null || verdict.scorePercent === null || reported.passed) return;
+  const scaled = Math.round(verdict.scorePercent) / 100;
+  const passed = masteryScore === null ? verdict.passed : scaled >= masteryScore;
+  const extensions = masteryScore === null ? {} : { [masteryExtension]: masteryScore };
+  const score = { scaled, raw: Math.round(verdict.scorePercent), min: 0, max: 100 };
+  if (passed && !outbox?.verbs.has("failed")) {
+    pendingFailure = null;
+    send("passed", { score, success: true, duration: duration(startedAt) }, true, extensions);
+  } else if (!passed) {
+    // Only one of passed/failed per session: hold a failure back until the learner leaves, so a retry can still pass.
+    pendingFailure = { scaled };
+  }
+}
+
+function failedResult(scaled: number): Json {
+  return { score: { scaled, raw: Math.round(scaled * 100), min: 0, max: 100 }, success: false, duration: duration(startedAt) };
+}
+
+export function sendFailure(): void {
+  if (!pendingFailure || !outbox || outbox.verbs.has("passed") || outbox.verbs.has("failed") || launchMode !== "Normal") return;
+  const extensions = masteryScore === null ? {} : { [masteryExtension]: masteryScore };
+  send("failed", failedResult(pendingFailure.scaled), true, extensions);
+  pendingFailure = null;
+}
+
+/** cmi5 "allowed" statement: no cmi5 category, the launch's context template, only between initialized and terminated. */
+export function sendAnswered(answer: QuestionAnswer): void {
+  if (!outbox || terminated || launchMode !== "Normal") return;
+  const described = answers.xapi(answer, activityId, (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000);
+  if (!described) return;
+  const answeredContext = context(false, {}, false);
+  const activities = answeredContext.contextActivities as Json;
+  activities.parent = [auObject()];
+  outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+}
+
+/** Queues what is left (a held-back failure, terminated) and sends it in a request that outlives the page. */
+export function terminate(): Promise<unknown> {
+  if (terminated || !outbox) return Promise.resolve();
+  const finalWrites: Promise<unknown>[] = [documents.saveOnLeave(stateUrl(config.progressStateId), progressDocument())];
+  sendFailure();
+  if (!outbox.verbs.has("terminated")) {
+    outbox.remember("terminated");
+    outbox.enqueue(statement("terminated", auObject(), { duration: duration(startedAt) }, context(false)));
+  }
+  terminated = true;
+  finalWrites.push(outbox.flushOnLeave());
+  return Promise.all(finalWrites);
+}
