@@ -52,7 +52,11 @@ export interface SessionOptions {
 
 const sessionNotFound = () => jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
 
-export function createMcpSessions(options: SessionOptions) {
+/**
+ * The session table's side (admission, eviction, leases): sessions opened here, restored here from another
+ * replica's record, found for their user, and closed; the request handling is `createMcpSessions`.
+ */
+function createSessionKeeping(options: SessionOptions) {
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
   const table = createSessionTable({
     logger: options.logger,
@@ -68,20 +72,6 @@ export function createMcpSessions(options: SessionOptions) {
     void options.streams?.closed(id, !options.sharing);
     if (!options.sharing) options.onSessionEnded?.(id);
     return table.close(id, reason);
-  }
-
-  async function handleStateless(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
-    const answeredBeside = options.answeredBesideServer?.(parsedBody, caller.user);
-    if (answeredBeside) return answeredBeside;
-    const server = options.createServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
-    } finally {
-      // The JSON response is complete once returned; release the per-request server.
-      void server.close().catch(() => undefined);
-    }
   }
 
   /** Rebuilds, here, a session another replica opened: it takes a place like a new one. */
@@ -126,6 +116,53 @@ export function createMcpSessions(options: SessionOptions) {
     });
   }
 
+  async function openSession(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+    const place = table.reserve(caller.user.sub);
+    if (place instanceof Response) return place;
+    try {
+      const server = options.createServer();
+      // Chosen here, as the transport would, so the session's event store knows it from the start.
+      const sessionId = crypto.randomUUID();
+      const streams = options.streams?.transportOptions(sessionId, caller.user.sub);
+      const sdkTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => sessionId,
+        ...streams,
+        onsessioninitialized: async (id) => {
+          table.register(id, { transport, server, sub: caller.user.sub });
+          options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });
+          // Recorded before the answer leaves, so the client's next request finds it on any replica.
+          if (options.sharing) await options.sharing.opened(id, caller.user.sub, initializeRequestOf(parsedBody));
+        },
+        onsessionclosed: (id) => void closeSession(id, "closed"),
+      });
+      const transport = new SessionTransport(sdkTransport, { ...streams, relay: options.relay });
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
+    } finally {
+      place.release();
+    }
+  }
+
+  return { table, closeSession, sessionFor, openSession };
+}
+
+export function createMcpSessions(options: SessionOptions) {
+  const { table, closeSession, sessionFor, openSession } = createSessionKeeping(options);
+
+  async function handleStateless(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
+    const answeredBeside = options.answeredBesideServer?.(parsedBody, caller.user);
+    if (answeredBeside) return answeredBeside;
+    const server = options.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
+    } finally {
+      // The JSON response is complete once returned; release the per-request server.
+      void server.close().catch(() => undefined);
+    }
+  }
+
   async function handleInSession(request: Request, id: string, caller: McpCaller, parsedBody: unknown, plain: boolean): Promise<Response> {
     const session = await sessionFor(id, caller, request.url);
     if (session instanceof Response) return session;
@@ -159,33 +196,6 @@ export function createMcpSessions(options: SessionOptions) {
       await options.relay?.forward(id, answer);
     }
     return new Response(null, { status: 202 });
-  }
-
-  async function openSession(request: Request, caller: McpCaller, parsedBody: unknown): Promise<Response> {
-    const place = table.reserve(caller.user.sub);
-    if (place instanceof Response) return place;
-    try {
-      const server = options.createServer();
-      // Chosen here, as the transport would, so the session's event store knows it from the start.
-      const sessionId = crypto.randomUUID();
-      const streams = options.streams?.transportOptions(sessionId, caller.user.sub);
-      const sdkTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => sessionId,
-        ...streams,
-        onsessioninitialized: async (id) => {
-          table.register(id, { transport, server, sub: caller.user.sub });
-          options.logger.debug("mcp session opened", { session: id, sub: caller.user.sub });
-          // Recorded before the answer leaves, so the client's next request finds it on any replica.
-          if (options.sharing) await options.sharing.opened(id, caller.user.sub, initializeRequestOf(parsedBody));
-        },
-        onsessionclosed: (id) => void closeSession(id, "closed"),
-      });
-      const transport = new SessionTransport(sdkTransport, { ...streams, relay: options.relay });
-      await server.connect(transport);
-      return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
-    } finally {
-      place.release();
-    }
   }
 
   return {

@@ -87,132 +87,27 @@ export interface McpTasksOptions<Services> {
 
 export type McpTasks<Services> = ReturnType<typeof createMcpTasks<Services>>;
 
+/** A task running in this process, so a cancel or a stop made here reaches it at once. */
+interface RunningTask {
+  ownerSub: string;
+  controller: AbortController;
+  done: Promise<void>;
+  cancelRequested: boolean;
+}
+
+/** What this replica's task functions share: the options, the tasks running here, whether the service is stopping. */
+interface TasksHere<Services> {
+  readonly options: McpTasksOptions<Services>;
+  readonly nowIso: () => string;
+  readonly running: Map<string, RunningTask>;
+  stopping: boolean;
+}
+
 export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
-  const { store, logger } = options;
   const taskTools = new Set(options.taskTools);
-  const nowIso = () => options.now().toISOString();
-  /** Tasks running in this process, so a cancel or a stop made here reaches them at once. */
-  const running = new Map<string, { ownerSub: string; controller: AbortController; done: Promise<void>; cancelRequested: boolean }>();
-  let stopping = false;
-
-  const sweep = setInterval(() => {
-    store.write((tx) => tx.removeExpiredTasks(nowIso())).catch((error: unknown) => logger.warn("sweeping expired tasks failed", { error: String(error) }));
-  }, sweepIntervalMs);
-  sweep.unref?.();
-  if (options.failLeftoversAtStart) {
-    void store
-      .write((tx) => tx.failWorkingTasks("the service restarted before the task finished, so nothing was changed; run it again", nowIso()))
-      .catch((error: unknown) => logger.warn("marking unfinished tasks failed", { error: String(error) }));
-  }
-
-  /** The caller's task, or the error that says it does not exist (also for another user's). */
-  async function ownTask(taskId: string, user: CallerIdentity): Promise<TaskRow> {
-    const row = await store.read((tx) => tx.findTask(taskId, user.sub, nowIso()));
-    if (!row) throw taskNotFound(taskId);
-    return (await settledIfLost([row], user))[0]!;
-  }
-
-  /** The rows, any working task whose replica stopped beating marked failed first (so it never stays working). */
-  async function settledIfLost(rows: TaskRow[], user: CallerIdentity): Promise<TaskRow[]> {
-    const staleAfterMs = options.staleAfterMs;
-    if (staleAfterMs === undefined) return rows;
-    const staleBefore = new Date(options.now().getTime() - staleAfterMs).toISOString();
-    const lost = rows.filter((row) => row.status === "working" && !running.has(row.taskId) && row.beatAt && row.beatAt < staleBefore);
-    if (lost.length === 0) return rows;
-    const outcome: StoredOutcome = { result: toolErrorResult(new CourseAuthoringError("invalid_state", lostMessage, { retryable: true })) };
-    await store.write(async (tx) => {
-      for (const row of lost) await tx.failStaleTask(row.taskId, staleBefore, `invalid_state: ${lostMessage}`, JSON.stringify(outcome), nowIso());
-    });
-    return Promise.all(rows.map(async (row) => (lost.includes(row) ? ((await store.read((tx) => tx.findTask(row.taskId, user.sub, nowIso()))) ?? row) : row)));
-  }
-
-  /** Runs the call in the background and stores its outcome; never throws. */
-  async function runInBackground(row: TaskRow, services: Services, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<void> {
-    const controller = new AbortController();
-    let settle = () => {};
-    const done = new Promise<void>((resolve) => (settle = resolve));
-    const entry = { ownerSub: row.ownerSub, controller, done, cancelRequested: false };
-    running.set(row.taskId, entry);
-    let looking = false;
-    const watch = setInterval(() => {
-      if (looking || controller.signal.aborted) return;
-      looking = true;
-      store
-        .read((tx) => tx.taskStatus(row.taskId, nowIso()))
-        .then((status) => {
-          if (status !== "working") controller.abort("cancelled" satisfies TaskStopReason);
-        })
-        .catch(() => undefined)
-        .finally(() => (looking = false));
-    }, watchIntervalMs);
-    watch.unref?.();
-    const beat =
-      options.staleAfterMs === undefined
-        ? undefined
-        : setInterval(() => void store.write((tx) => tx.beatTask(row.taskId, nowIso())).catch(() => undefined), beatIntervalMs);
-    beat?.unref?.();
-    try {
-      const taskServices = options.servicesFor(services, row.taskId, controller.signal);
-      // Progress and log messages have no request left to travel with once the task is answered; clients
-      // poll tasks/get, and the stored result keeps its notices.
-      const taskContext: ToolContext<Services> = { ...context, services: taskServices, signal: controller.signal, progress: async () => {}, log: undefined };
-      let outcome: StoredOutcome;
-      try {
-        outcome = { result: await run(taskContext) };
-      } catch (error) {
-        if (error instanceof ProtocolError) outcome = { error: { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) } };
-        else {
-          logger.error("task failed", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
-          outcome = { result: toolErrorResult(new CourseAuthoringError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it")) };
-        }
-      }
-      const failed = "error" in outcome || outcome.result.isError === true;
-      // Stopped by a cancel made here: the task ends cancelled (whichever of this and the cancel's own write comes first).
-      if (failed && entry.cancelRequested && (await persistently(() => store.write((tx) => tx.cancelTask(row.taskId, row.ownerSub, cancelledMessage, nowIso()))))) return;
-      const finished = await persistently(() =>
-        store.write((tx) => tx.finishTask(row.taskId, failed ? "failed" : "completed", failed ? failureMessage(outcome) : null, JSON.stringify(outcome), nowIso())),
-      );
-      // Cancelled while its last step (a package saved outside any transaction) completed: keep nothing.
-      if (!finished && "result" in outcome && !failed) await options.discard?.(services, outcome.result);
-    } catch (error) {
-      logger.error("task outcome not stored", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
-    } finally {
-      clearInterval(watch);
-      clearInterval(beat);
-      running.delete(row.taskId);
-      settle();
-    }
-  }
-
-  /** Retries a store write through a short outage, so a finished task is not left working. */
-  async function persistently<T>(write: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!(error instanceof DatabaseUnavailableError) || attempt >= 12) throw error;
-        await pause(outageRetryAfterSeconds * 1000);
-      }
-    }
-  }
-
-  const operations: TaskOperations = {
-    find: ownTask,
-    async list(user, after, limit) {
-      return settledIfLost(await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
-    },
-    result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
-    cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
-    endedHere: (taskId) => running.get(taskId)?.done,
-    now: nowIso,
-    stopHere(taskId, user) {
-      const entry = running.get(taskId);
-      if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
-      entry.cancelRequested = true;
-      entry.controller.abort("cancelled" satisfies TaskStopReason);
-      return true;
-    },
-  };
+  const here: TasksHere<Services> = { options, nowIso: () => options.now().toISOString(), running: new Map(), stopping: false };
+  const sweep = startSweeping(here);
+  const operations = taskOperations(here);
 
   return {
     capability: taskCapability,
@@ -230,43 +125,8 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
      * A task-augmented `tools/call`: records the task, starts `run` in the background and answers the
      * `CreateTaskResult`. A tool that does not take tasks is -32601, as the specification asks.
      */
-    async start(name: string, requestedTtl: number | undefined, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<{ task: Task }> {
-      if (!taskTools.has(name)) {
-        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
-      }
-      if (stopping) throw unavailable("the service is stopping");
-      const user = context.user;
-      const created = options.now();
-      const ttlMs = clampTtl(requestedTtl);
-      const row: TaskRow = {
-        taskId: crypto.randomUUID(),
-        ownerSub: user.sub,
-        tool: name,
-        status: "working",
-        statusMessage: null,
-        sealed: false,
-        createdAt: created.toISOString(),
-        lastUpdatedAt: created.toISOString(),
-        expiresAt: new Date(created.getTime() + ttlMs).toISOString(),
-        ttlMs,
-        pollIntervalMs: taskPollIntervalMs,
-      };
-      await guarded(() =>
-        store.write(async (tx) => {
-          await tx.removeExpiredTasks(row.createdAt, user.sub);
-          const working = await tx.countWorkingTasks(user.sub, row.createdAt);
-          if (working >= maxWorkingTasksPerUser) {
-            throw new ProtocolError(
-              ProtocolErrorCode.InvalidRequest,
-              `limit_exceeded: you already have ${working} tasks working (at most ${maxWorkingTasksPerUser}); wait for one to end (tasks/get) or cancel one (tasks/cancel)`,
-              { code: "limit_exceeded", limit: maxWorkingTasksPerUser, current: working },
-            );
-          }
-          await tx.insertTask(row);
-        }),
-      );
-      void runInBackground(row, context.services, context, run);
-      return { task: taskOf(row) };
+    start(name: string, requestedTtl: number | undefined, context: ToolContext<Services>, run: (context: ToolContext<Services>) => Promise<CallToolResult>): Promise<{ task: Task }> {
+      return startTask(here, taskTools, name, requestedTtl, context, run);
     },
 
     /** Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on one session's server. */
@@ -285,22 +145,223 @@ export function createMcpTasks<Services>(options: McpTasksOptions<Services>) {
      * work was already sealed). Work stuck where the signal cannot reach it (waiting on a lock) is marked
      * failed after a grace period; its seal then fails, so it cannot commit either.
      */
-    async stop(): Promise<void> {
-      stopping = true;
-      clearInterval(sweep);
-      for (const { controller } of running.values()) controller.abort("service stopping" satisfies TaskStopReason);
-      await Promise.race([Promise.all([...running.values()].map((task) => task.done)), pause(stopGraceMs)]);
-      const stuck = [...running.keys()];
-      if (stuck.length === 0) return;
-      const error = stoppedTaskError("service stopping");
-      const outcome: StoredOutcome = { result: toolErrorResult(error) };
-      await store
-        .write(async (tx) => {
-          for (const taskId of stuck) await tx.finishTask(taskId, "failed", `${error.code}: ${error.message}`, JSON.stringify(outcome), nowIso());
-        })
-        .catch((failure: unknown) => logger.warn("marking stopped tasks failed", { error: String(failure) }));
+    stop(): Promise<void> {
+      return stopTasks(here, sweep);
     },
   };
+}
+
+/** The sweep of everyone's expired tasks, and (a single process) the leftovers of a previous run marked failed. */
+function startSweeping<Services>({ options, nowIso }: TasksHere<Services>): ReturnType<typeof setInterval> {
+  const { store, logger } = options;
+  const sweep = setInterval(() => {
+    store.write((tx) => tx.removeExpiredTasks(nowIso())).catch((error: unknown) => logger.warn("sweeping expired tasks failed", { error: String(error) }));
+  }, sweepIntervalMs);
+  sweep.unref?.();
+  if (options.failLeftoversAtStart) {
+    void store
+      .write((tx) => tx.failWorkingTasks("the service restarted before the task finished, so nothing was changed; run it again", nowIso()))
+      .catch((error: unknown) => logger.warn("marking unfinished tasks failed", { error: String(error) }));
+  }
+  return sweep;
+}
+
+/** Records the task (within the owner's limit of working tasks), starts its run here and answers the task. */
+async function startTask<Services>(
+  here: TasksHere<Services>,
+  taskTools: ReadonlySet<string>,
+  name: string,
+  requestedTtl: number | undefined,
+  context: ToolContext<Services>,
+  run: (context: ToolContext<Services>) => Promise<CallToolResult>,
+): Promise<{ task: Task }> {
+  const { options } = here;
+  if (!taskTools.has(name)) {
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} does not run as a task: call it without params.task. Tools that do: ${[...taskTools].join(", ")}`, { tools: [...taskTools] });
+  }
+  if (here.stopping) throw unavailable("the service is stopping");
+  const user = context.user;
+  const created = options.now();
+  const ttlMs = clampTtl(requestedTtl);
+  const row: TaskRow = {
+    taskId: crypto.randomUUID(),
+    ownerSub: user.sub,
+    tool: name,
+    status: "working",
+    statusMessage: null,
+    sealed: false,
+    createdAt: created.toISOString(),
+    lastUpdatedAt: created.toISOString(),
+    expiresAt: new Date(created.getTime() + ttlMs).toISOString(),
+    ttlMs,
+    pollIntervalMs: taskPollIntervalMs,
+  };
+  await guarded(() =>
+    options.store.write(async (tx) => {
+      await tx.removeExpiredTasks(row.createdAt, user.sub);
+      const working = await tx.countWorkingTasks(user.sub, row.createdAt);
+      if (working >= maxWorkingTasksPerUser) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `limit_exceeded: you already have ${working} tasks working (at most ${maxWorkingTasksPerUser}); wait for one to end (tasks/get) or cancel one (tasks/cancel)`,
+          { code: "limit_exceeded", limit: maxWorkingTasksPerUser, current: working },
+        );
+      }
+      await tx.insertTask(row);
+    }),
+  );
+  void runInBackground(here, row, context.services, context, run);
+  return { task: taskOf(row) };
+}
+
+/** Runs the call in the background and stores its outcome; never throws. */
+async function runInBackground<Services>(
+  here: TasksHere<Services>,
+  row: TaskRow,
+  services: Services,
+  context: ToolContext<Services>,
+  run: (context: ToolContext<Services>) => Promise<CallToolResult>,
+): Promise<void> {
+  const { options, nowIso, running } = here;
+  const { store, logger } = options;
+  const controller = new AbortController();
+  let settle = () => {};
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  const entry: RunningTask = { ownerSub: row.ownerSub, controller, done, cancelRequested: false };
+  running.set(row.taskId, entry);
+  const watch = watchForCancel(here, row.taskId, controller);
+  const beat =
+    options.staleAfterMs === undefined
+      ? undefined
+      : setInterval(() => void store.write((tx) => tx.beatTask(row.taskId, nowIso())).catch(() => undefined), beatIntervalMs);
+  beat?.unref?.();
+  try {
+    const taskServices = options.servicesFor(services, row.taskId, controller.signal);
+    // Progress and log messages have no request left to travel with once the task is answered; clients
+    // poll tasks/get, and the stored result keeps its notices.
+    const taskContext: ToolContext<Services> = { ...context, services: taskServices, signal: controller.signal, progress: async () => {}, log: undefined };
+    const outcome = await outcomeOf(here, row, () => run(taskContext));
+    const failed = "error" in outcome || outcome.result.isError === true;
+    // Stopped by a cancel made here: the task ends cancelled (whichever of this and the cancel's own write comes first).
+    if (failed && entry.cancelRequested && (await persistently(() => store.write((tx) => tx.cancelTask(row.taskId, row.ownerSub, cancelledMessage, nowIso()))))) return;
+    const finished = await persistently(() =>
+      store.write((tx) => tx.finishTask(row.taskId, failed ? "failed" : "completed", failed ? failureMessage(outcome) : null, JSON.stringify(outcome), nowIso())),
+    );
+    // Cancelled while its last step (a package saved outside any transaction) completed: keep nothing.
+    if (!finished && "result" in outcome && !failed) await options.discard?.(services, outcome.result);
+  } catch (error) {
+    logger.error("task outcome not stored", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    clearInterval(watch);
+    clearInterval(beat);
+    running.delete(row.taskId);
+    settle();
+  }
+}
+
+/** Looks at the record every `watchIntervalMs` and stops the work once the task is no longer working (a cancel made elsewhere). */
+function watchForCancel<Services>({ options, nowIso }: TasksHere<Services>, taskId: string, controller: AbortController): ReturnType<typeof setInterval> {
+  let looking = false;
+  const watch = setInterval(() => {
+    if (looking || controller.signal.aborted) return;
+    looking = true;
+    options.store
+      .read((tx) => tx.taskStatus(taskId, nowIso()))
+      .then((status) => {
+        if (status !== "working") controller.abort("cancelled" satisfies TaskStopReason);
+      })
+      .catch(() => undefined)
+      .finally(() => (looking = false));
+  }, watchIntervalMs);
+  watch.unref?.();
+  return watch;
+}
+
+/** The call's outcome as stored: its result, its JSON-RPC error, or a tool error for anything unexpected. */
+async function outcomeOf<Services>({ options }: TasksHere<Services>, row: TaskRow, call: () => Promise<CallToolResult>): Promise<StoredOutcome> {
+  try {
+    return { result: await call() };
+  } catch (error) {
+    if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) } };
+    options.logger.error("task failed", { tool: row.tool, error: error instanceof Error ? error.message : String(error) });
+    return { result: toolErrorResult(new CourseAuthoringError("invalid_state", "the operation failed unexpectedly and changed nothing; try again or report it")) };
+  }
+}
+
+/** Retries a store write through a short outage, so a finished task is not left working. */
+async function persistently<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError) || attempt >= 12) throw error;
+      await pause(outageRetryAfterSeconds * 1000);
+    }
+  }
+}
+
+/** What the task requests (`tasks/get`, `tasks/list`, `tasks/result`, `tasks/cancel`) do with the records and the tasks running here. */
+function taskOperations<Services>(here: TasksHere<Services>): TaskOperations {
+  const { options, nowIso, running } = here;
+  const { store } = options;
+
+  /** The caller's task, or the error that says it does not exist (also for another user's). */
+  async function ownTask(taskId: string, user: CallerIdentity): Promise<TaskRow> {
+    const row = await store.read((tx) => tx.findTask(taskId, user.sub, nowIso()));
+    if (!row) throw taskNotFound(taskId);
+    return (await settledIfLost(here, [row], user))[0]!;
+  }
+
+  return {
+    find: ownTask,
+    async list(user, after, limit) {
+      return settledIfLost(here, await store.read((tx) => tx.listTasks(user.sub, nowIso(), after, limit)), user);
+    },
+    result: (taskId, user) => store.read((tx) => tx.taskResult(taskId, user.sub, nowIso())),
+    cancel: (taskId, user) => store.write((tx) => tx.cancelTask(taskId, user.sub, cancelledMessage, nowIso())),
+    endedHere: (taskId) => running.get(taskId)?.done,
+    now: nowIso,
+    stopHere(taskId, user) {
+      const entry = running.get(taskId);
+      if (!entry || entry.ownerSub !== user.sub || entry.controller.signal.aborted) return false;
+      entry.cancelRequested = true;
+      entry.controller.abort("cancelled" satisfies TaskStopReason);
+      return true;
+    },
+  };
+}
+
+/** The rows, any working task whose replica stopped beating marked failed first (so it never stays working). */
+async function settledIfLost<Services>({ options, nowIso, running }: TasksHere<Services>, rows: TaskRow[], user: CallerIdentity): Promise<TaskRow[]> {
+  const { store } = options;
+  const staleAfterMs = options.staleAfterMs;
+  if (staleAfterMs === undefined) return rows;
+  const staleBefore = new Date(options.now().getTime() - staleAfterMs).toISOString();
+  const lost = rows.filter((row) => row.status === "working" && !running.has(row.taskId) && row.beatAt && row.beatAt < staleBefore);
+  if (lost.length === 0) return rows;
+  const outcome: StoredOutcome = { result: toolErrorResult(new CourseAuthoringError("invalid_state", lostMessage, { retryable: true })) };
+  await store.write(async (tx) => {
+    for (const row of lost) await tx.failStaleTask(row.taskId, staleBefore, `invalid_state: ${lostMessage}`, JSON.stringify(outcome), nowIso());
+  });
+  return Promise.all(rows.map(async (row) => (lost.includes(row) ? ((await store.read((tx) => tx.findTask(row.taskId, user.sub, nowIso()))) ?? row) : row)));
+}
+
+/** Stops the sweep and the tasks running here; those that do not notice within `stopGraceMs` are marked failed. */
+async function stopTasks<Services>(here: TasksHere<Services>, sweep: ReturnType<typeof setInterval>): Promise<void> {
+  const { options, nowIso, running } = here;
+  here.stopping = true;
+  clearInterval(sweep);
+  for (const { controller } of running.values()) controller.abort("service stopping" satisfies TaskStopReason);
+  await Promise.race([Promise.all([...running.values()].map((task) => task.done)), pause(stopGraceMs)]);
+  const stuck = [...running.keys()];
+  if (stuck.length === 0) return;
+  const error = stoppedTaskError("service stopping");
+  const outcome: StoredOutcome = { result: toolErrorResult(error) };
+  await options.store
+    .write(async (tx) => {
+      for (const taskId of stuck) await tx.finishTask(taskId, "failed", `${error.code}: ${error.message}`, JSON.stringify(outcome), nowIso());
+    })
+    .catch((failure: unknown) => options.logger.warn("marking stopped tasks failed", { error: String(failure) }));
 }
 
 function clampTtl(requested: number | undefined): number {
