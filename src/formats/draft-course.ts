@@ -14,6 +14,9 @@ import type { Notice } from "../notice.ts";
 
 export const maxImportedModules = 500;
 
+/** The most an imported file may hold, decoded. */
+export const maxImportBytes = 10 * 1024 * 1024;
+
 /** How a file given inline (not as an uploaded asset) is named in errors and reports. */
 export const inlineFileName = "the file in contentBase64";
 

@@ -8,13 +8,13 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { documentInArchive } from "../codecs/archive.ts";
 import { fromBase64 } from "../bytes.ts";
 import { ownFileHint } from "../authoring/schemas/fields.ts";
-import { inlineFileName } from "../formats/draft-course.ts";
+import { inlineFileName, maxImportBytes } from "../formats/draft-course.ts";
 
 export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /** Decoded bytes an import may carry (the /mcp body limit is larger, so this is the binding one). */
-export const maxImportBytes = 10 * 1024 * 1024;
+export { maxImportBytes };
 
 export interface ImportSource {
   readonly format?: ImportFormat | undefined;

@@ -19,7 +19,7 @@ import { idField } from "../authoring/schemas/fields.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { WorkSlicer } from "../codecs/event-loop.ts";
 import { anchorHashes } from "../formats/review-copy/part-hash.ts";
-import { officeKindOf, readUploadedFile, type UploadedFile } from "../import/office-import.ts";
+import { readUploadedFile } from "../authoring/uploaded-files.ts";
 import { OfficePackage, officeError } from "../formats/office/office-package.ts";
 import type { CommentRow } from "../store/types.ts";
 import { commentLimits, newCommentRow } from "./comments.ts";

@@ -4,8 +4,7 @@
  * runs as a heavy-work job before the import's transaction opens.
  */
 import { CourseAuthoringError } from "../course-authoring-error.ts";
-import { officeKindOf } from "../import/office-import.ts";
-import { OfficePackage, officeError } from "../formats/office/office-package.ts";
+import { OfficePackage, officeError, officeKindOf } from "../formats/office/office-package.ts";
 import { readReviewCopy, type ReviewCopy } from "../formats/review-copy/read-review-copy.ts";
 
 /** `courseId`: the course the copy must be of; a copy of another is refused from its properties, before its document is read. */

@@ -8,6 +8,7 @@
  * fit for real documents (`officeElementCaps`), so a file of millions of tiny elements is refused early.
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { sniffMediaType } from "../../codecs/media-types.ts";
 import { inlineFileName } from "../draft-course.ts";
 import { archiveLimits, inflateEntry, readCentralDirectory } from "../../codecs/archive.ts";
 import { WorkSlicer } from "../../codecs/event-loop.ts";
@@ -230,4 +231,22 @@ export class OfficePackage {
     }
     return undefined;
   }
+}
+
+export const officeMediaTypes: Record<string, OfficeKind> = {
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+};
+
+/** The Office kind of a file by its bytes, or null when it is not Word or PowerPoint. */
+export async function officeKindOf(file: { fileName: string; bytes: Uint8Array }): Promise<OfficeKind | null> {
+  const sniffed = await sniffMediaType(file.bytes, { filename: file.fileName });
+  if (sniffed.kind === "refused") throw officeError(file.fileName, `is refused: ${sniffed.reason}`);
+  if (sniffed.kind !== "accepted") return null;
+  const kind = officeMediaTypes[sniffed.type.mediaType] ?? null;
+  const extension = /\.([A-Za-z0-9]+)$/.exec(file.fileName)?.[1]?.toLowerCase();
+  if (kind && extension && extension !== kind) {
+    throw officeError(file.fileName, `is named .${extension} but its content is a .${kind} file; rename it or send the right file`);
+  }
+  return kind;
 }
