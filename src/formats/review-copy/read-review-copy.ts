@@ -103,6 +103,16 @@ interface CommentEntry {
 /** A comment's longest text (add_comment's limit, which the import applies again): reading stops there. */
 const commentBodyCharacters = 5000;
 
+/**
+ * A comment's or change's date when the file carries one: an ISO date from year 1 on. Writers that have
+ * none put placeholders (LibreOffice: "0-00-00T00:00:00"), which are left out rather than shown.
+ */
+export function carriedDate(value: string | undefined): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value ?? "");
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1 || Number(match[2]) > 12 || Number(match[3]) < 1 || Number(match[3]) > 31) return null;
+  return value ?? null;
+}
+
 /** The comments part streamed: each comment's author, date and paragraphs, its text capped at a comment's length. */
 async function readComments(file: OfficePackage): Promise<Map<string, CommentEntry>> {
   const comments = new Map<string, CommentEntry>();
@@ -117,7 +127,7 @@ async function readComments(file: OfficePackage): Promise<Map<string, CommentEnt
       stack.push(name);
       if (name === "comment" && !comment) {
         const id = attributes.id ?? "";
-        comment = { author: attributes.author || "Unknown reviewer", date: attributes.date ?? null, paragraphs: [], length: 0 };
+        comment = { author: attributes.author || "Unknown reviewer", date: carriedDate(attributes.date), paragraphs: [], length: 0 };
         comments.set(id, comment);
         if (comments.size > reviewCopyLimits.notes) throw tooManyNotes(file.fileName, "comments");
       } else if (name === "p" && comment) paragraph = "";
@@ -241,7 +251,7 @@ class DocumentScan {
       if (this.anchor && !this.commentAnchors.has(id)) this.commentAnchors.set(id, this.anchor);
       if (name === "commentRangeStart") this.passages.start(id);
     } else if (name === "commentRangeEnd") this.passages.end(id);
-    else if (name === "ins" || name === "del") this.inChange.push({ kind: name, author: attributes.author || "Unknown reviewer", date: attributes.date ?? null });
+    else if (name === "ins" || name === "del") this.inChange.push({ kind: name, author: attributes.author || "Unknown reviewer", date: carriedDate(attributes.date) });
   }
 
   close(name: string): void {
