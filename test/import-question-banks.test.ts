@@ -157,6 +157,33 @@ describe("files written by other tools", () => {
     expect(bank.assets[0]?.mediaType).toBe("image/png");
     expect(bank.pools[0]?.shuffleChoices).toBe(false);
   });
+
+  test("a QTI 3.0 choice's inline feedback (qti-feedback-inline) is kept as that choice's feedback, not stripped", async () => {
+    const item = `<?xml version="1.0"?>
+<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="inline" title="Gloves" adaptive="false" time-dependent="false">
+  <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>A</qti-value></qti-correct-response></qti-response-declaration>
+  <qti-outcome-declaration identifier="FEEDBACK" cardinality="single" base-type="identifier"/>
+  <qti-item-body>
+    <qti-choice-interaction response-identifier="RESPONSE" shuffle="false" max-choices="1">
+      <qti-prompt>Do gloves replace hand hygiene?</qti-prompt>
+      <qti-simple-choice identifier="A">No <qti-feedback-inline outcome-identifier="FEEDBACK" identifier="A" show-hide="show">Right: clean hands before and after.</qti-feedback-inline></qti-simple-choice>
+      <qti-simple-choice identifier="B">Yes <qti-feedback-inline outcome-identifier="FEEDBACK" identifier="B" show-hide="show">Gloves can tear; clean hands anyway.</qti-feedback-inline></qti-simple-choice>
+    </qti-choice-interaction>
+  </qti-item-body>
+  <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"/>
+</qti-assessment-item>`;
+    const manifest = `<?xml version="1.0"?><manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="M"><organizations/><resources>
+<resource identifier="R1" type="imsqti_item_xmlv3p0" href="inline.xml"><file href="inline.xml"/></resource></resources></manifest>`;
+    const zip = zipSync({ "imsmanifest.xml": new TextEncoder().encode(manifest), "inline.xml": new TextEncoder().encode(item) });
+    const bank = await readBank("qti3", zip);
+    expect(bank.pools[0]?.blocks[0]).toMatchObject({
+      type: "single_choice",
+      choices: [
+        { text: "No", correct: true, feedback: "Right: clean hands before and after." },
+        { text: "Yes", correct: false, feedback: "Gloves can tear; clean hands anyway." },
+      ],
+    });
+  });
 });
 
 describe("import_course with a question bank", () => {

@@ -97,6 +97,16 @@ function textWithout(node: XmlTree, skipped: ReadonlySet<string>): string {
 
 const inChoice = new Set(["img", "feedbackInline", "feedbackBlock"]);
 
+/** A choice's feedback: the item's modal feedback for it, else the feedback written inside the choice (`qti-feedback-inline`). */
+function choiceFeedback(choice: XmlTree, modal: { feedback?: string }): { feedback?: string } {
+  if (modal.feedback) return modal;
+  const inline = [...descendants(choice, "feedbackInline"), ...descendants(choice, "feedbackBlock")]
+    .map((node) => textWithout(node, inChoice).trim())
+    .filter((text) => text !== "")
+    .join(" ");
+  return inline ? { feedback: inline } : {};
+}
+
 interface ItemContext {
   readonly item: string;
   readonly path: string;
@@ -256,7 +266,7 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
           text: textWithout(choice, inChoice).trim() || (image ? "(picture)" : ""),
           correct: correct.has(choice.attributes.identifier ?? ""),
           ...(choice.attributes.fixed === "true" ? { fixed: true } : {}),
-          ...feedback.take(choice.attributes.identifier ?? ""),
+          ...choiceFeedback(choice, feedback.take(choice.attributes.identifier ?? "")),
           ...(image ? { image: await picture(image, context) } : {}),
         } as { correct: boolean });
       }
