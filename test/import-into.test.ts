@@ -131,6 +131,25 @@ describe("documents into the course being built", () => {
     expect(onNew.map((comment) => comment.body).join("\n")).toContain("Say why: Gloves are not enough.");
   });
 
+  test("a section slide's speaker notes are kept on the first lesson after it, not lost", async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText("Infection control", { x: 0.5, y: 1, w: 9, h: 1 });
+    const section = pptx.addSlide();
+    section.addText("Before the patient", { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+    section.addNotes("Ask who has seen a hand-hygiene audit.");
+    const lesson = pptx.addSlide();
+    lesson.addText("The first moment", { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+    lesson.addText("Before touching a patient.", { x: 0.5, y: 1.5, w: 9, h: 1 });
+    const bytes = (await pptx.write({ outputType: "uint8array" })) as Uint8Array;
+    const assetId = await upload(alice, courseId, "sections.pptx", bytes);
+    const result = await alice.call("import_course", { assetId, into: { courseId } });
+    const into = result.into as Json;
+    const comments = ((await alice.call("list_comments", { courseId })).comments as Json[]).filter((comment) => into.lessonIds.includes(comment.target.id));
+    expect(comments.length).toBe(1);
+    expect(comments[0]?.body).toContain("Ask who has seen a hand-hygiene audit.");
+    expect(comments[0]?.body).toContain('the section "Before the patient"');
+  });
+
   test("refused, nothing written: a course the person cannot edit, a module of another course, a lesson as target, a stale version", async () => {
     const assetId = await upload(alice, courseId, "policy.docx", policy);
     const before = await outline(courseId);

@@ -218,6 +218,9 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
   const slides = await reader.slides();
   const parts: MarkdownPart[] = [];
   const notesByLine = new Map<number, string>();
+  /** Notes of section slides, waiting for the next lesson; then carried by that lesson's slide number. */
+  const sectionNotes: string[] = [];
+  const carriedNotes = new Map<number, string[]>();
   let sawSection = false;
   for (const [index, { part }] of slides.entries()) {
     // Slides are small parts that never fill a parser slice: yield between them so other requests answer.
@@ -248,6 +251,8 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
     if (layout === "secHead" || (isTitleSlide && index > 0) || (index > 0 && slideTitle !== "" && blocks.length === 0)) {
       sawSection = true;
       parts.push({ kind: "heading", level: 1, line: number, source: slideTitle, text: slideTitle || `Section ${number}` });
+      // A section slide has no lesson of its own: its notes go with the first lesson after it.
+      if (notes) sectionNotes.push(`Speaker notes of slide ${number} (the section "${slideTitle || `Section ${number}`}"):\n\n${notes}`);
       for (const block of blocks) {
         if (block.type === "text") parts.push({ kind: "block", line: number, source: String(block.markdown), paragraph: false, block });
         else reader.content.dropped(`a picture on ${where}`, "a section slide's pictures have no lesson to go with");
@@ -257,8 +262,10 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
     parts.push({ kind: "heading", level: 2, line: number, source: slideTitle, text: slideTitle || `Slide ${number}` });
     if (!slideTitle) reader.content.keptAsText(`${where} has no title, so its lesson is called "Slide ${number}"`);
     if (notes) notesByLine.set(number, notes);
+    if (sectionNotes.length > 0) carriedNotes.set(number, sectionNotes.splice(0));
     for (const block of blocks) parts.push({ kind: "block", line: number, source: String(block.markdown ?? ""), paragraph: false, block });
   }
+  for (const text of sectionNotes) reader.content.dropped(text.slice(0, text.indexOf(":")).replace("Speaker notes", "the speaker notes"), "no slide follows its section slide to carry them");
   if (!parts.some((part) => part.kind === "heading" && part.level === 2)) {
     throw officeError(file.fileName, "has no slide that can be a lesson (every slide is a title or section slide, or hidden)");
   }
@@ -290,7 +297,10 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
   );
   const notices: Notice[] = [...reader.content.notices, ...plan.notices];
   const lessonNotes = [...(plan.lessonLines ?? new Map<string, number>())]
-    .filter(([, line]) => notesByLine.has(line))
-    .map(([path, line]) => ({ path, text: `Speaker notes of slide ${line}:\n\n${notesByLine.get(line)}` }));
+    .filter(([, line]) => notesByLine.has(line) || carriedNotes.has(line))
+    .map(([path, line]) => {
+      const own = notesByLine.has(line) ? [`Speaker notes of slide ${line}:\n\n${notesByLine.get(line)}`] : [];
+      return { path, text: [...(carriedNotes.get(line) ?? []), ...own].join("\n\n") };
+    });
   return { ...plan, assets: reader.content.assets, notices, report: reader.content.report, lessonNotes };
 }
