@@ -62,7 +62,8 @@ const french: InterfaceStrings = {
     codeLabel: "Code",
     plainTextLanguage: "Texte brut",
     blockUnavailable: "Ce bloc n’a pas pu être affiché",
-    tableRowsLeftOut: (rows: number, shown: number) => `${rows} ligne(s) de plus de ce tableau ne sont pas affichées (un tableau en montre au plus ${shown}).`,
+    tableRowsLeftOut: (rows: number, shown: number) =>
+      `${fr.number(rows)} ${fr.plural(rows, { one: "ligne de plus de ce tableau n’est pas affichée", other: "lignes de plus de ce tableau ne sont pas affichées" })} (un tableau en montre au plus ${fr.number(shown)}).`,
     levels: { beginner: "Débutant", intermediate: "Intermédiaire", advanced: "Avancé", all_levels: "Tous niveaux" },
     calloutVariants: { info: "Information", tip: "Astuce", note: "Remarque", warning: "Attention", danger: "Danger", success: "Réussite" },
     questionHeading: (number: number, points: number) => `Question ${number} (${fr.number(points)} ${fr.plural(points, { one: "point", other: "points" })})`,
@@ -213,7 +214,8 @@ const german: InterfaceStrings = {
     codeLabel: "Code",
     plainTextLanguage: "Reiner Text",
     blockUnavailable: "Dieser Block konnte nicht angezeigt werden",
-    tableRowsLeftOut: (rows: number, shown: number) => `${rows} weitere Zeile(n) dieser Tabelle werden nicht angezeigt (eine Tabelle zeigt höchstens ${shown}).`,
+    tableRowsLeftOut: (rows: number, shown: number) =>
+      `${de.number(rows)} ${de.plural(rows, { one: "weitere Zeile dieser Tabelle wird nicht angezeigt", other: "weitere Zeilen dieser Tabelle werden nicht angezeigt" })} (eine Tabelle zeigt höchstens ${de.number(shown)}).`,
     levels: { beginner: "Einsteiger", intermediate: "Fortgeschritten", advanced: "Experte", all_levels: "Alle Niveaus" },
     calloutVariants: { info: "Information", tip: "Tipp", note: "Hinweis", warning: "Warnung", danger: "Gefahr", success: "Erfolg" },
     questionHeading: (number: number, points: number) => `Frage ${number} (${de.number(points)} ${de.plural(points, { one: "Punkt", other: "Punkte" })})`,
@@ -364,7 +366,8 @@ const spanish: InterfaceStrings = {
     codeLabel: "Código",
     plainTextLanguage: "Texto sin formato",
     blockUnavailable: "Este bloque no se pudo mostrar",
-    tableRowsLeftOut: (rows: number, shown: number) => `No se muestran ${rows} fila(s) más de esta tabla (una tabla muestra como máximo ${shown}).`,
+    tableRowsLeftOut: (rows: number, shown: number) =>
+      `${es.plural(rows, { one: "No se muestra", other: "No se muestran" })} ${es.number(rows)} ${es.plural(rows, { one: "fila más", other: "filas más" })} de esta tabla (una tabla muestra como máximo ${es.number(shown)}).`,
     levels: { beginner: "Principiante", intermediate: "Intermedio", advanced: "Avanzado", all_levels: "Todos los niveles" },
     calloutVariants: { info: "Información", tip: "Consejo", note: "Nota", warning: "Advertencia", danger: "Peligro", success: "Éxito" },
     questionHeading: (number: number, points: number) => `Pregunta ${number} (${es.number(points)} ${es.plural(points, { one: "punto", other: "puntos" })})`,
