@@ -14,7 +14,7 @@
  * few lines of JSON-RPC over postMessage rather than the SDK's bundled App class (~330 kB with its
  * dependencies), so the page stays small enough for hosts to prefetch and review.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { appsProtocolVersion } from "./apps-protocol.ts";
 import type { ViewConfig } from "../../page-contract/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
@@ -42,7 +42,7 @@ export const coursePreviewViewHtml = `<!doctype html>
 <body>
 <p id="status" role="status">Waiting for the course…</p>
 <pre id="outline" hidden></pre>
-${viewScripts({ protocolVersion: LATEST_PROTOCOL_VERSION } satisfies ViewConfig, viewBundles.coursePreview).markup}
+${viewScripts({ protocolVersion: appsProtocolVersion } satisfies ViewConfig, viewBundles.coursePreview).markup}
 </body>
 </html>
 `;

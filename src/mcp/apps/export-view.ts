@@ -8,7 +8,7 @@
  * Like the preview view, its script is built like the player (`src/player/views/export.ts`): a few lines
  * of JSON-RPC over postMessage rather than the SDK's bundled App class.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { appsProtocolVersion } from "./apps-protocol.ts";
 import type { ExportViewConfig } from "../../page-contract/config.ts";
 import { viewBundles } from "../../render/player-bundles.ts";
 import { viewScripts } from "../../render/player-scripts.ts";
@@ -29,7 +29,7 @@ export const exportViewMeta = { ui: { csp: { connectDomains: [], resourceDomains
  */
 const undeclaredDownloadWaitMs = 10_000;
 
-const viewConfig: ExportViewConfig = { protocolVersion: LATEST_PROTOCOL_VERSION, formatNames, keptHours: defaultExportTtlMs / 3_600_000, undeclaredDownloadWaitMs };
+const viewConfig: ExportViewConfig = { protocolVersion: appsProtocolVersion, formatNames, keptHours: defaultExportTtlMs / 3_600_000, undeclaredDownloadWaitMs };
 
 /** The view's page: the package's facts, the Download button, live status lines, notes and files, and the bridge. */
 export const exportViewHtml = `<!doctype html>

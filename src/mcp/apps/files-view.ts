@@ -6,7 +6,7 @@
  * canvas), so the agent can place the asset and write its alt text. Built like the export view: a
  * static page whose script is built like the player (`src/player/views/files.ts`).
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
+import { appsProtocolVersion } from "./apps-protocol.ts";
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { acceptedMediaTypes } from "../../codecs/media-types.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
@@ -59,7 +59,7 @@ export const filesViewHtml = `<!doctype html>
 <p id="problem" role="alert"></p>
 <ul id="files" aria-label="Uploads"></ul>
 </main>
-${viewScripts({ protocolVersion: LATEST_PROTOCOL_VERSION, maxBytes: limits.assetBytes } satisfies FilesViewConfig, viewBundles.files).markup}
+${viewScripts({ protocolVersion: appsProtocolVersion, maxBytes: limits.assetBytes } satisfies FilesViewConfig, viewBundles.files).markup}
 </body>
 </html>
 `;
