@@ -20,7 +20,7 @@ export const quizStyles = `
 .${ClassName.choice} label, .${ClassName.choice} input, .${ClassName.iconButton}, .${ClassName.linkButton} { cursor: pointer; }
 .${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; min-height: 1.5rem; }
 /* No margin, in one list. */
-.${ClassName.choice} input, .${ClassName.feedbackAbout}, .${ClassName.explanationLabel}, .${ClassName.questionCount} { margin: 0; }
+.${ClassName.choice} input, .${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { margin: 0; }
 .${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; border: 2px solid var(--border); }
 .${ClassName.choice} input[type="radio"] { border-radius: 50%; }
 .${ClassName.choice} input[type="checkbox"] { border-radius: 0.3rem; }
@@ -66,7 +66,6 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.resultScore}, .${ClassName.dialogActions} { flex-wrap: wrap; }
 .${ClassName.quizActions} { }
 .${ClassName.questionPager} { margin: 1.5rem 0; }
-.${ClassName.questionCount} { font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
 .${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); color: var(--text); }
 .${ClassName.quizResult}:empty { display: none; }

@@ -1,11 +1,25 @@
 /** One question at a time, and the submit and retry buttons of the quiz panel. */
 import { DataName } from "../../../page-contract/markup-names.ts";
-import { data, fill, has, hook, listAll, one, setInHook, textInHook } from "../dom.ts";
-import { attemptsLeft, drawnOf, lessonIdOf, poolOf } from "./questions.ts";
+import { data, fill, has, hook, isSingular, listAll, one, setInHook, textInHook } from "../dom.ts";
+import { attemptsLeft, drawnOf, lessonIdOf, pointsOf, poolOf } from "./questions.ts";
 import { recorder, text } from "./session.ts";
 
 /** The lessons shown one question at a time, and the place of the question on view. */
 export const pagedLessons = new Map<HTMLElement, number>();
+
+/**
+ * Each drawn question's heading, its number and points: "Question 2 (1 point)", or while the quiz shows
+ * one question at a time "Question 2 of 5 (1 point)", the one place that says where the learner is.
+ */
+export function numberQuestions(lesson: HTMLElement, paged: boolean): void {
+  const drawn = drawnOf(lesson);
+  drawn.forEach((question, index) => {
+    const points = pointsOf(question);
+    const one = isSingular(points);
+    const template = paged ? (one ? text.pagedHeadingOne : text.pagedHeadingMany) : one ? text.questionHeadingOne : text.questionHeadingMany;
+    textInHook(question, DataName.questionLegend, fill(template, { number: index + 1, count: drawn.length, points }));
+  });
+}
 
 /** Shows the drawn question at `index` alone and says which it is; the others stay in the page, out of view. */
 export function showQuestionPage(lesson: HTMLElement, index: number): void {
@@ -16,10 +30,13 @@ export function showQuestionPage(lesson: HTMLElement, index: number): void {
   pagedLessons.set(lesson, current);
   drawn.forEach((question, place) => question.toggleAttribute(`data-${DataName.pagedOut}`, place !== current));
   pager.hidden = false;
-  textInHook(pager, DataName.questionCount, fill(text.questionCount, { number: current + 1, count: drawn.length }));
+  numberQuestions(lesson, true);
+  const last = current === drawn.length - 1;
   const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
   if (previous) previous.hidden = current === 0;
-  if (next) next.hidden = current === drawn.length - 1;
+  if (next) next.hidden = last;
+  // "Next question" until the last question, which alone offers "Submit quiz".
+  setInHook(lesson, DataName.submitQuiz, "hidden", !last);
 }
 
 /** After submitting every question shows again, for the review; the pager goes. */
@@ -27,16 +44,17 @@ export function showAllQuestions(lesson: HTMLElement): void {
   for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
   setInHook(lesson, DataName.questionPager, "hidden", true);
   pagedLessons.delete(lesson);
+  numberQuestions(lesson, false);
 }
 
 /** The submit/retry buttons: open for answering, or done (retry while attempts remain). */
 export function setPanelOpen(lesson: HTMLElement, open: boolean): void {
+  const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
+  setInHook(lesson, DataName.submitQuiz, "hidden", !open);
   if (has(lesson, `data-${DataName.oneAtATime}`)) {
     if (open) showQuestionPage(lesson, pagedLessons.get(lesson) ?? 0);
     else showAllQuestions(lesson);
   }
-  const left = attemptsLeft(lesson, recorder.quizRecord(lessonIdOf(lesson))?.attempts ?? 0);
-  setInHook(lesson, DataName.submitQuiz, "hidden", !open);
   setInHook(lesson, DataName.retryQuiz, "hidden", open || left === 0);
   if (open) one(lesson, hook(DataName.quizResult))?.replaceChildren();
 }
