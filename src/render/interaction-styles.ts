@@ -74,6 +74,8 @@ export const interactionStyles = `
 .${ClassName.choiceImage} { display: block; max-height: 10rem; width: auto; margin-bottom: 0.375rem; border-radius: 0.25rem; }
 .${ClassName.sortingCategories} { grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); margin-top: 0.75rem; }
 .${ClassName.sortingCategory}, .${ClassName.sorting}.${ClassName.isEnhanced} .${ClassName.sortingPool} { border: 2px dashed var(--border); padding: 0.5rem; min-height: 4rem; }
+/* The "not sorted yet" box goes once every item is in a category: no empty dashed box is left. */
+.${ClassName.sorting}.${ClassName.isEnhanced} .${ClassName.sortingPool}:not(:has(li)) { display: none; }
 .${ClassName.sortingCategoryTitle} { margin: 0 0 0.5rem; font-weight: 700; }
 .${ClassName.sortingBin} { padding: 0; gap: 0.5rem; }
 .${ClassName.sortingItem} { background: var(--background); }

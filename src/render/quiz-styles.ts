@@ -62,8 +62,6 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
 .${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); background: #eff6ff; }
 .${ClassName.quizPanel} > p { margin-top: 0; }
-/* Before the last of one-at-a-time questions the panel has nothing to offer yet: no empty box. */
-.${ClassName.quizPanel}:not(:has([data-${DataName.submitQuiz}]:not([hidden]), [data-${DataName.retryQuiz}]:not([hidden]), [data-${DataName.quizResult}]:not(:empty), dialog[open])) { display: none; }
 /* Wrapping rows, in one list. */
 .${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.resultScore}, .${ClassName.dialogActions} { flex-wrap: wrap; }
 .${ClassName.quizActions} { }

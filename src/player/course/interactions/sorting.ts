@@ -13,23 +13,15 @@ export function placeItem(item: HTMLElement, moveFocus: boolean): void {
   const bin = one<HTMLElement>(zone, hook(DataName.sortBin));
   if (!bin || item.parentElement === bin) return;
   bin.append(item);
-  showPoolWhileUnsorted(sorting);
   if (moveFocus) select.focus();
   const status = one<HTMLElement>(sorting.parentElement, hook(DataName.sortStatus));
   const category = one(zone, `.${ClassName.sortingCategoryTitle}`)?.textContent ?? zone?.getAttribute("aria-label") ?? "";
   if (status) status.textContent = fill(text.movedTo, { item: one(item, "label")?.textContent ?? "", category });
 }
 
-/** The "not sorted yet" box shows while it holds an item: an empty dashed box is left over once all are sorted. */
-function showPoolWhileUnsorted(sorting: HTMLElement): void {
-  const pool = hooked(sorting, DataName.sortCategory).find((zone) => data(zone)[DataName.sortCategory] === "");
-  if (pool) pool.hidden = !one(pool, hook(DataName.sortItem));
-}
-
 export function setUpSorting(sorting: HTMLElement): void {
   setInHook(sorting, DataName.sortCategories, "hidden", false);
   for (const item of hooked(sorting, DataName.sortItem)) placeItem(item, false);
-  showPoolWhileUnsorted(sorting);
 }
 
 /** The sorting item around `target`, when its sorting is enhanced. */

@@ -1,8 +1,10 @@
 /** One question at a time, and the submit and retry buttons of the quiz panel. */
-import { DataName } from "../../../page-contract/markup-names.ts";
-import { data, fill, has, hook, isSingular, listAll, one, setInHook, textInHook } from "../dom.ts";
+import { ClassName, DataName } from "../../../page-contract/markup-names.ts";
+import { data, fill, has, hook, isSingular, listAll, one, setIn, setInHook, textInHook } from "../dom.ts";
 import { attemptsLeft, drawnOf, lessonIdOf, pointsOf, poolOf } from "./questions.ts";
 import { recorder, text } from "./session.ts";
+
+const panel = `.${ClassName.quizPanel}`;
 
 /** The lessons shown one question at a time, and the place of the question on view. */
 export const pagedLessons = new Map<HTMLElement, number>();
@@ -15,9 +17,8 @@ export function numberQuestions(lesson: HTMLElement, paged: boolean): void {
   const drawn = drawnOf(lesson);
   drawn.forEach((question, index) => {
     const points = pointsOf(question);
-    const one = isSingular(points);
-    const template = paged ? (one ? text.pagedHeadingOne : text.pagedHeadingMany) : one ? text.questionHeadingOne : text.questionHeadingMany;
-    textInHook(question, DataName.questionLegend, fill(template, { number: index + 1, count: drawn.length, points }));
+    const template = `${paged ? "paged" : "question"}Heading${isSingular(points) ? "One" : "Many"}` as const;
+    textInHook(question, DataName.questionLegend, fill(text[template], { number: index + 1, count: drawn.length, points }));
   });
 }
 
@@ -35,14 +36,15 @@ export function showQuestionPage(lesson: HTMLElement, index: number): void {
   const [previous, next] = listAll<HTMLButtonElement>(pager, hook(DataName.questionStep));
   if (previous) previous.hidden = current === 0;
   if (next) next.hidden = last;
-  // "Next question" until the last question, which alone offers "Submit quiz".
-  setInHook(lesson, DataName.submitQuiz, "hidden", !last);
+  // "Next question" until the last question, which alone offers "Submit quiz" (its panel is empty before).
+  setIn(lesson, panel, "hidden", !last);
 }
 
 /** After submitting every question shows again, for the review; the pager goes. */
 export function showAllQuestions(lesson: HTMLElement): void {
   for (const question of poolOf(lesson)) question.removeAttribute(`data-${DataName.pagedOut}`);
   setInHook(lesson, DataName.questionPager, "hidden", true);
+  setIn(lesson, panel, "hidden", false);
   pagedLessons.delete(lesson);
   numberQuestions(lesson, false);
 }
