@@ -99,7 +99,7 @@ describe("the finish passes axe at 390 px", () => {
       await waitForCourse(sco);
       await nextUntil(sco, "les_quiz");
       const quiz = sco.locator(`[data-${DataName.lessonId}=les_quiz]`);
-      await quiz.locator(`[data-${DataName.questionCount}]`).filter({ hasText: "Question 1 of 4" }).waitFor({ timeout: 10_000 });
+      await quiz.locator(`[data-${DataName.question}] legend`).filter({ hasText: "Question 1 of 4 (1 point)" }).waitFor({ timeout: 10_000 });
       expect(await checkAndShoot(page, `${themeName}-question`)).toEqual([]);
 
       // Three of four right (75 %): passed, and the review lists each question.

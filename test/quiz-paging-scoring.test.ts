@@ -104,11 +104,15 @@ describe("one question at a time", () => {
     const sco = scoFrame(page);
     await nextUntil(sco, "les_quiz");
     const frame = await frameOf(page);
-    const count = frame.locator(`${quiz} [data-${DataName.questionCount}]`);
+    // One heading says where the learner is and what the question is worth: the shown question's legend (issue 41).
+    const count = frame.locator(`${quiz} [data-${DataName.question}]:visible legend`);
+    const submit = frame.locator(`${quiz} [data-${DataName.submitQuiz}]`);
     expect(await shownQuestions(frame)).toEqual(["blk_q0"]);
-    expect(await count.textContent()).toBe("Question 1 of 3");
-    expect(await count.getAttribute("aria-live")).toBe("polite");
+    expect(await count.textContent()).toBe("Question 1 of 3 (1 point)");
+    expect(await frame.locator(`${quiz} :visible`).filter({ hasText: /^Question \d of \d$/ }).count()).toBe(0);
     expect(await frame.locator(`${quiz} [data-${DataName.questionStep}="-1"]`).isVisible()).toBe(false);
+    // "Next question" until the last question; "Submit quiz" on the last only.
+    expect(await submit.isVisible()).toBe(false);
 
     // Question 1: into its choices, Space picks the first (right) one, then on to Next.
     await tabUntil(page, frame, (state) => state.question === "blk_q0");
@@ -116,7 +120,8 @@ describe("one question at a time", () => {
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
     await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1]:visible`).waitFor({ timeout: 10_000 });
-    expect(await count.textContent()).toBe("Question 2 of 3");
+    expect(await count.textContent()).toBe("Question 2 of 3 (1 point)");
+    expect(await submit.isVisible()).toBe(false);
     expect(await shownQuestions(frame)).toEqual(["blk_q1"]);
     expect((await focused(frame)).question).toBe("blk_q1");
 
@@ -125,12 +130,14 @@ describe("one question at a time", () => {
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
     await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q2]:visible`).waitFor({ timeout: 10_000 });
-    expect(await count.textContent()).toBe("Question 3 of 3");
+    expect(await count.textContent()).toBe("Question 3 of 3 (1 point)");
     expect(await frame.locator(`${quiz} [data-${DataName.questionStep}="1"]`).isVisible()).toBe(false);
+    expect(await submit.isVisible()).toBe(true);
     await tabUntil(page, frame, (state) => state.step === "-1");
     await page.keyboard.press("Enter");
     await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1]:visible`).waitFor({ timeout: 10_000 });
-    expect(await count.textContent()).toBe("Question 2 of 3");
+    expect(await count.textContent()).toBe("Question 2 of 3 (1 point)");
+    expect(await submit.isVisible()).toBe(false);
     expect(await frame.locator(`${quiz} [data-${DataName.questionId}=blk_q1] input:checked`).getAttribute("value")).toBe("1");
     await tabUntil(page, frame, (state) => state.step === "1");
     await page.keyboard.press("Enter");
@@ -147,6 +154,7 @@ describe("one question at a time", () => {
     // The review shows every question again; the pager goes.
     expect(await shownQuestions(frame)).toEqual(["blk_q0", "blk_q1", "blk_q2"]);
     expect(await frame.locator(`${quiz} [data-${DataName.questionPager}]`).isVisible()).toBe(false);
+    expect(await frame.locator(`${quiz} [data-${DataName.question}] legend`).allTextContents()).toEqual(["Question 1 (1 point)", "Question 2 (1 point)", "Question 3 (1 point)"]);
     await page.close();
   });
 });

@@ -2,7 +2,9 @@
  * Feedback modes in the rendered page (issue 21 item 3): a graded quiz shows "Check answer" only in
  * `immediate` mode, `none` leaves explanations and answer feedback out of the page, content-lesson
  * questions stay immediate checks; and the HTML export opened from `file://` grades with WebCrypto,
- * revealing the verdicts only after submitting.
+ * revealing the verdicts only after submitting. A German quiz shown one question at a time has one
+ * heading per question ("Frage 1 von 2 (1,5 Punkte)"), "Submit" on its last question only, and writes
+ * points as German does (issue 41).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
@@ -91,6 +93,52 @@ describe("the HTML export from file://", () => {
     await submitQuiz(page);
     expect(await page.locator(`[data-${DataName.lessonId}=les_none] [data-${DataName.verdict}]`).textContent()).toBe("Not quite. Points: 0 of 1.");
     expect(await page.locator(`[data-${DataName.lessonId}=les_none] [data-${DataName.result}]`).count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe("a German quiz one question at a time, from file://", () => {
+  let browser: Browser;
+  let directory: string;
+  const pointed = (id: string, right: string) => ({ id, type: "single_choice", prompt: `Welche ist richtig (${id})?`, points: 1.5, objectiveIds: [], choices: [{ text: "Erste", correct: right === "0" }, { text: "Zweite", correct: right === "1" }] });
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const course = {
+      ...sampleCourse(),
+      language: "de",
+      modules: [{ id: "mod_m", title: "Prüfung", objectiveIds: [], lessons: [{ id: "les_paged", title: "Prüfung", kind: "quiz", passingScore: 50, oneQuestionAtATime: true, shuffleChoices: false, blocks: [pointed("blk_a", "0"), pointed("blk_b", "1")] }] }],
+    } as unknown as ExportCourse;
+    const built = await buildPackage(course, { format: "html", assets: memoryAssets(), renderer: renderCourseHtml });
+    directory = await unpackToDirectory(built.stream, "quiz-paged-de-html");
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("one heading per question, Submit only on the last, points in German digits", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`file://${join(directory, "index.html")}#lesson-les_paged`);
+    await waitForCourse(page);
+    const lesson = page.locator(`[data-${DataName.lessonId}=les_paged]`);
+    const heading = lesson.locator(`[data-${DataName.question}]:visible legend`);
+    const submit = lesson.locator(`[data-${DataName.submitQuiz}]`);
+    await heading.filter({ hasText: "Frage 1 von 2 (1,5 Punkte)" }).waitFor({ timeout: 10_000 });
+    expect(await lesson.locator(":visible").filter({ hasText: /^Frage \d von \d$/ }).count()).toBe(0);
+    expect(await submit.isVisible()).toBe(false);
+    expect(await lesson.locator(`.${ClassName.quizPanel}`).isVisible()).toBe(false);
+    expect(await lesson.locator(`[data-${DataName.questionStep}="1"]`).isVisible()).toBe(true);
+    await page.screenshot({ path: ".tmp/quiz-paged-de-first.png", fullPage: true });
+    await lesson.locator(`[data-${DataName.questionId}=blk_a] input[value="0"]`).check();
+    await lesson.locator(`[data-${DataName.questionStep}="1"]`).click();
+    await heading.filter({ hasText: "Frage 2 von 2 (1,5 Punkte)" }).waitFor({ timeout: 10_000 });
+    expect(await submit.isVisible()).toBe(true);
+    expect(await lesson.locator(`[data-${DataName.questionStep}="1"]`).isVisible()).toBe(false);
+    await page.screenshot({ path: ".tmp/quiz-paged-de-last.png", fullPage: true });
+    await lesson.locator(`[data-${DataName.questionId}=blk_b] input[value="0"]`).check();
+    await submitQuiz(page);
+    expect(await lesson.locator(`[data-${DataName.questionId}=blk_a] [data-${DataName.verdict}]`).textContent()).toBe("Richtig. Punkte: 1,5 von 1,5.");
+    expect(await lesson.locator(`[data-${DataName.quizResult}]`).textContent()).toContain("(1,5 von 3 Punkten)");
+    expect(await lesson.locator(`[data-${DataName.question}] legend`).allTextContents()).toEqual(["Frage 1 (1,5 Punkte)", "Frage 2 (1,5 Punkte)"]);
     await page.close();
   });
 });

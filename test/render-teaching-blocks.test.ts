@@ -85,6 +85,9 @@ describe("teaching blocks in the browser", () => {
     expect(html).toContain(`data-${DataName.sealedOutcome}=`);
     expect(html).not.toMatch(/<[^>]*\sdata-(ending|outcome)="(success|failure|neutral)"/);
     expect(await textOf(page, `${learn} [data-${DataName.scene}="reported"] .${ClassName.sceneEnding}`)).toBe("End of the scenario");
+    // Scenes are numbered in the order a learner reaches them (breadth-first from the start), not as authored (issue 41).
+    const labels = await page.locator(`${learn} [data-${DataName.scene}]`).evaluateAll((found, { DataName, ClassName }) => found.map((scene) => `${scene.getAttribute(`data-${DataName.scene}`)}=${scene.querySelector(`.${ClassName.sceneLabel}`)?.textContent ?? ""}`), { DataName, ClassName });
+    expect(labels).toEqual(["inbox=Scene 1", "bought=Scene 2", "checked=Scene 3", "reported=Scene 4"]);
     expect(await page.locator(`${learn} .${ClassName.attachmentLink}`).getAttribute("download")).toBe("");
     await context.close();
 
@@ -109,7 +112,12 @@ describe("teaching blocks in the browser", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     expect(await textOf(page, `${learn} [data-${DataName.markerItem}]:not([hidden])`)).toContain("Urgent tone");
-    expect(await textOf(page, `${learn} [data-${DataName.marker}]:nth-child(1) .${ClassName.visuallyHidden}`)).toBe("Marker 1: Sender (visited)");
+    // The open panel is numbered as its marker (an ordered list whose other items are hidden would say "1."), and the
+    // marker's name says its number and title once (issue 41).
+    expect(await page.locator(`${learn} [data-${DataName.markerItem}]:not([hidden])`).evaluate((item) => (item as HTMLLIElement).value)).toBe(2);
+    expect(await textOf(page, `${learn} [data-${DataName.marker}]:nth-child(1) .${ClassName.visuallyHidden}`)).toBe("1: Sender (visited)");
+    expect(await page.locator(`${learn} [data-${DataName.marker}]`).nth(1).getAttribute("aria-expanded")).toBe("true");
+    expect(await page.locator(`${learn} [data-${DataName.marker}]`).nth(1).ariaSnapshot()).toContain('button "2: Urgent tone (visited)" [expanded]');
 
     expect(await textOf(page, `${learn} [data-${DataName.stepStatus}]`)).toBe("Step 1 of 3");
     await tabTo(page, `${learn} [data-${DataName.stepNext}]`);
@@ -222,6 +230,8 @@ describe("teaching blocks in the browser", () => {
       await page.waitForFunction(([selector, left]) => document.querySelectorAll(selector).length === left, [pool, items.length - index - 1] as const, { timeout: 15_000 });
     }
     expect(keystrokes).toBeLessThanOrEqual(3 * items.length + 2);
+    // Once every item is in a category no empty "not sorted yet" box is left on the page (issue 41).
+    expect(await page.locator(`${check} .${ClassName.sortingPool}`).isVisible()).toBe(false);
     for (const text of items) {
       const placed = page.locator(`${check} [data-${DataName.sortCategory}="${sortingCategoryOf(text)}"] [data-${DataName.sortItem}]`).filter({ hasText: text });
       expect(await placed.count()).toBe(1);
@@ -254,6 +264,7 @@ describe("teaching blocks in the browser", () => {
         { timeout: 15_000 },
       );
     }
+    expect(await page.locator(`${check} .${ClassName.sortingPool}`).isVisible()).toBe(false);
     const values = await page.locator(`${check} [data-${DataName.sortItem}]`).evaluateAll((items) => items.map((item) => [item.querySelector("select")?.value ?? "", item.querySelector("label")?.textContent ?? ""]));
     expect(values.length).toBe(3);
     for (const [value, text] of values) expect(value).toBe(sortingCategoryOf(text ?? ""));
@@ -291,4 +302,18 @@ describe("teaching blocks in the browser", () => {
     if (all.length > 0) console.info("axe violations (minor or moderate are reported, not failed):", JSON.stringify(all, null, 1));
     expect(seriousOrCritical(all)).toEqual([]);
   }, 120_000);
+});
+
+describe("a marker's name in the markup", () => {
+  test("a title that carries the marker's number is said once; others get the number before the title", () => {
+    const graphic = { id: "blk_moments", type: "labeled_graphic", image: { assetId: "ast_email" }, alt: "The five moments", markers: [
+      { x: 10, y: 10, title: "Moment 1: before touching a patient", markdown: "Clean your hands." },
+      { x: 30, y: 10, title: "Before a clean procedure", markdown: "Clean your hands again." },
+      { x: 50, y: 10, title: "Moment 12", markdown: "Not the marker's own number." },
+    ] } as unknown as Block;
+    const page = renderCourseHtml({ ...course, modules: [{ id: "mod_m", title: "Moments", lessons: [{ id: "les_m", title: "Moments", kind: "content", blocks: [graphic] }] }] }, { mode: "package", assetUrl: (assetId) => assetUrls[assetId] ?? "" });
+    const names = [...page.matchAll(new RegExp(`<span class="${ClassName.visuallyHidden}">([^<]*)</span></button>`, "g"))].map((match) => match[1]);
+    expect(names).toEqual(["Moment 1: before touching a patient", "2: Before a clean procedure", "3: Moment 12"]);
+    expect([...page.matchAll(/<li class="[^"]*" id="[^"]*" value="(\d)"/g)].map((match) => match[1])).toEqual(["1", "2", "3"]);
+  });
 });

@@ -11,7 +11,7 @@ export type RuntimeText = Record<
   | "attemptsLeft" | "noAttemptsLeft" | "lastScore" | "moved" | "picked" | "dropped" | "pickCancelled" | "lessonProgress"
   | "lessonsCompleted" | "resumeCourse" | "startCourse" | "questionHeadingOne" | "questionHeadingMany" | "unansweredOne"
   | "unansweredMany" | "unansweredItem" | "correctQuestion" | "incorrectQuestion" | "partlyCorrectQuestion" | "resultsHeading"
-  | "attemptsUnlimited" | "passMarkLabel" | "scorePercent" | "questionCount" | "passedEarlier" | "completionDone" | "completionPassed"
+  | "attemptsUnlimited" | "passMarkLabel" | "scorePercent" | "pagedHeadingOne" | "pagedHeadingMany" | "passedEarlier" | "completionDone" | "completionPassed"
   | "completionFailed" | "completionRemaining",
   string
 > & {

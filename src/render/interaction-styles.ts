@@ -7,7 +7,7 @@ import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const interactionStyles = `
 .${ClassName.labeledGraphic} .${ClassName.graphicStage} { position: relative; display: inline-block; max-width: 100%; }
 .${ClassName.labeledGraphic} .${ClassName.graphicStage} img { display: block; }
-.${ClassName.labeledGraphic}:not(.${ClassName.isEnhanced}) .${ClassName.markerLayer} { display: none; }
+.${ClassName.labeledGraphic}:not(.${ClassName.isEnhanced}) .${ClassName.markerLayer}, .${ClassName.process}.${ClassName.isEnhanced} .${ClassName.stepCount} { display: none; }
 .${ClassName.markerButton} { position: absolute; transform: translate(-50%, -50%); width: 2.75rem; height: 2.75rem; border-radius: 50%; border: 3px solid #ffffff; background: var(--accent); color: var(--on-accent); font: inherit; font-weight: 700; cursor: pointer; box-shadow: 0 0 0 2px var(--accent-strong); }
 .${ClassName.markerButton}:hover { background: var(--accent-strong); }
 .${ClassName.markerButton}[aria-expanded="true"] { background: #0f172a; }
@@ -29,9 +29,8 @@ export const interactionStyles = `
 /* Unmarked lists, in one list. */
 .${ClassName.processSteps}, .${ClassName.timelineEvents}, .${ClassName.scenarioScenes}, .${ClassName.scenarioChoices}, .${ClassName.sortingBin} { list-style: none; }
 .${ClassName.processSteps} { padding: 0; }
-.${ClassName.process}:not(.${ClassName.isEnhanced}) .${ClassName.processStep} + .${ClassName.processStep} { border-top: 1px solid var(--hairline); margin-top: 1rem; padding-top: 1rem; }
+.${ClassName.process}:not(.${ClassName.isEnhanced}) .${ClassName.processStep} + .${ClassName.processStep}, .${ClassName.scenario}:not(.${ClassName.isEnhanced}) .${ClassName.scenarioScene} + .${ClassName.scenarioScene} { border-top: 1px solid var(--hairline); margin-top: 1rem; padding-top: 1rem; }
 .${ClassName.stepTitle}, .${ClassName.timelineTitle} { font-size: 1.25rem; }
-.${ClassName.process}.${ClassName.isEnhanced} .${ClassName.stepCount} { display: none; }
 .${ClassName.stepTitle} { margin-top: 0.25rem; }
 .${ClassName.stepImage}, .${ClassName.timelineImage}, .${ClassName.sceneImage}, .${ClassName.characterImage} { display: block; max-height: 20rem; width: auto; }
 /* Flex rows, in one list. */
@@ -58,7 +57,6 @@ export const interactionStyles = `
 .${ClassName.scenarioCharacter} .${ClassName.characterImage} { max-height: 5rem; border-radius: 50%; }
 .${ClassName.characterName} { font-weight: 700; }
 .${ClassName.scenarioScenes} { padding: 0; }
-.${ClassName.scenario}:not(.${ClassName.isEnhanced}) .${ClassName.scenarioScene} + .${ClassName.scenarioScene} { border-top: 1px solid var(--hairline); margin-top: 1rem; padding-top: 1rem; }
 .${ClassName.scenarioScene}:focus:not(:focus-visible) { outline: none; }
 /* Grids, in one list. */
 .${ClassName.scenarioChoices}, .${ClassName.sortingCategories}, .${ClassName.sortingBin} { display: grid; }
@@ -74,6 +72,8 @@ export const interactionStyles = `
 .${ClassName.choiceImage} { display: block; max-height: 10rem; width: auto; margin-bottom: 0.375rem; border-radius: 0.25rem; }
 .${ClassName.sortingCategories} { grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); margin-top: 0.75rem; }
 .${ClassName.sortingCategory}, .${ClassName.sorting}.${ClassName.isEnhanced} .${ClassName.sortingPool} { border: 2px dashed var(--border); padding: 0.5rem; min-height: 4rem; }
+/* The "not sorted yet" box goes once every item is in a category: no empty dashed box is left. */
+.${ClassName.sorting}.${ClassName.isEnhanced} .${ClassName.sortingPool}:not(:has(li)) { display: none; }
 .${ClassName.sortingCategoryTitle} { margin: 0 0 0.5rem; font-weight: 700; }
 .${ClassName.sortingBin} { padding: 0; gap: 0.5rem; }
 .${ClassName.sortingItem} { background: var(--background); }

@@ -6,7 +6,7 @@
 import type { InteractionRuntimeText } from "../page-contract/text.ts";
 
 export const englishInteractionText = {
-  markerLabel: (number: number, title: string) => `Marker ${number}: ${title}`,
+  markerLabel: (number: number, title: string) => `${number}: ${title}`,
   markersGroup: "Markers on the image",
   markersList: "What the markers show",
   stepOf: (number: number, count: number) => `Step ${number} of ${count}`,

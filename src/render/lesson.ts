@@ -54,7 +54,7 @@ function quizPanel(lesson: RenderableLesson, context: RenderContext): SafeHtml {
   const noteId = context.ids.next("submit-dialog-note", lesson.id);
   // One question at a time: the script shows the pager; without it (and in print) every question shows.
   const questionPager = lesson.oneQuestionAtATime === true
-    ? html`<nav class="${ClassName.questionPager}" data-${DataName.questionPager} aria-label="${uiText.questionNavigation}" hidden><button type="button" class="${ClassName.button}" data-${DataName.questionStep}="-1">${uiText.previousQuestion}</button><p class="${ClassName.questionCount}" data-${DataName.questionCount} aria-live="polite"></p><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.questionStep}="1">${uiText.nextQuestion}</button></nav>
+    ? html`<nav class="${ClassName.questionPager}" data-${DataName.questionPager} aria-label="${uiText.questionNavigation}" hidden><button type="button" class="${ClassName.button}" data-${DataName.questionStep}="-1">${uiText.previousQuestion}</button><button type="button" class="${ClassName.button} ${ClassName.buttonPrimary}" data-${DataName.questionStep}="1">${uiText.nextQuestion}</button></nav>
 `
     : "";
   return html`${questionPager}<div class="${ClassName.quizPanel}">

@@ -7,7 +7,7 @@
 import { ClassName, DataName } from "../page-contract/markup-names.ts";
 export const printStyles = `
 @media print {
-  .${ClassName.siteHeader}, .${ClassName.contentsDisclosure}, .${ClassName.pager}, .${ClassName.questionPager}, .${ClassName.skipLink}, .${ClassName.questionActions}, .${ClassName.quizActions}, .${ClassName.startLink}, .${ClassName.tabList}, .${ClassName.flashcard} button, [data-lms-notice] { display: none !important; }
+  .${ClassName.siteHeader}, .${ClassName.contentsDisclosure}, .${ClassName.pager}, .${ClassName.questionPager}, .${ClassName.skipLink}, .${ClassName.questionActions}, .${ClassName.quizActions}, .${ClassName.startLink}, .${ClassName.tabList}, .${ClassName.flashcard} button, [data-lms-notice], .${ClassName.answerFeedback}, .${ClassName.explanation}, .${ClassName.questionFeedback}, .${ClassName.verdict}, .${ClassName.quizResult}, [data-${DataName.answerFeedback}] { display: none !important; }
   body { background: #ffffff; color: #000000; font-size: 11pt; }
   /* A quiz shown one question at a time prints every question. */
   [data-${DataName.pagedOut}] { display: revert !important; }
@@ -20,7 +20,6 @@ export const printStyles = `
   details::details-content { content-visibility: visible; display: block; }
   .${ClassName.flashcard} { break-inside: avoid; min-height: 0; }
   .${ClassName.flashcardBack} { border-top: 1px dashed #999999; padding-top: 0.5rem; }
-  .${ClassName.answerFeedback}, .${ClassName.explanation}, .${ClassName.questionFeedback}, .${ClassName.verdict}, .${ClassName.quizResult}, [data-${DataName.answerFeedback}] { display: none !important; }
   [data-${DataName.result}] { border-color: #999999 !important; box-shadow: none !important; }
   [data-${DataName.result}] label::after, [data-${DataName.result}] .${ClassName.orderingText}::after { content: none !important; }
   .${ClassName.question}, .${ClassName.callout}, figure, pre { break-inside: avoid; }

@@ -20,7 +20,7 @@ export const quizStyles = `
 .${ClassName.choice} label, .${ClassName.choice} input, .${ClassName.iconButton}, .${ClassName.linkButton} { cursor: pointer; }
 .${ClassName.choice} label { display: block; padding: 0.875rem 1rem 0.875rem 3.25rem; min-height: 1.5rem; }
 /* No margin, in one list. */
-.${ClassName.choice} input, .${ClassName.feedbackAbout}, .${ClassName.explanationLabel}, .${ClassName.questionCount} { margin: 0; }
+.${ClassName.choice} input, .${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { margin: 0; }
 .${ClassName.choice} input { appearance: none; position: absolute; left: 1rem; top: 0.95rem; width: 1.375rem; height: 1.375rem; border: 2px solid var(--border); }
 .${ClassName.choice} input[type="radio"] { border-radius: 50%; }
 .${ClassName.choice} input[type="checkbox"] { border-radius: 0.3rem; }
@@ -55,24 +55,22 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.iconButton} { font: inherit; width: 2.75rem; height: 2.75rem; border: 2px solid var(--accent); border-radius: 0.375rem; color: var(--accent-strong); font-weight: 700; }
 .${ClassName.iconButton}:hover { background: #e0e7ff; }
 .${ClassName.iconButton}:disabled { border-color: var(--hairline); color: #6b7280; cursor: not-allowed; background: var(--surface); }
-.${ClassName.questionActions} { margin-top: 1rem; }
+.${ClassName.questionActions}, .${ClassName.dialogActions} { margin-top: 1rem; }
 .${ClassName.questionFeedback}:focus:not(:focus-visible), .${ClassName.quizResult}:focus:not(:focus-visible) { outline: none; }
 .${ClassName.answerFeedback}, .${ClassName.explanation} { margin-top: 0.75rem; padding: 0.625rem 0.875rem; background: var(--surface); border: 1px solid var(--hairline); }
 .${ClassName.feedbackAbout}, .${ClassName.explanationLabel} { font-weight: 700; }
 .${ClassName.answerFeedback} > :last-child, .${ClassName.explanation} > :last-child { margin-bottom: 0; }
 .${ClassName.quizPanel} { margin: 2rem 0; padding: 1.25rem; border: 2px solid var(--accent); background: #eff6ff; }
-.${ClassName.quizPanel} > p { margin-top: 0; }
 /* Wrapping rows, in one list. */
 .${ClassName.quizActions}, .${ClassName.questionPager}, .${ClassName.resultScore}, .${ClassName.dialogActions} { flex-wrap: wrap; }
 .${ClassName.quizActions} { }
 .${ClassName.questionPager} { margin: 1.5rem 0; }
-.${ClassName.questionCount} { font-weight: 600; flex: 1 1 auto; text-align: center; }
 /* The results screen: score, pass mark and verdict, then a review line per question. */
 .${ClassName.quizResult} { margin: 1.25rem 0 0; padding: 1.25rem 1.5rem; border: 1px solid var(--hairline); border-top: 6px solid var(--outcome-colour, var(--border)); color: var(--text); }
 .${ClassName.quizResult}:empty { display: none; }
 .${ClassName.quizResult}[data-${DataName.outcome}="passed"] { --outcome-colour: var(--correct); }
 .${ClassName.quizResult}[data-${DataName.outcome}="failed"] { --outcome-colour: var(--incorrect); }
-.${ClassName.quizResult} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
+.${ClassName.quizResult} h2, .${ClassName.submitDialog} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .${ClassName.quizResult} p { margin: 0 0 0.75rem; }
 .${ClassName.resultScore} { margin: 0 0 0.75rem; align-items: baseline; gap: 0.5rem 1rem; }
 .${ClassName.resultPercent} { font-size: 3rem; font-weight: 800; line-height: 1; color: var(--outcome-colour); }
@@ -86,8 +84,6 @@ input.${ClassName.blank} { font: inherit; width: 10rem; max-width: 100%; padding
 .${ClassName.questionResults} li::before { content: var(--result-mark) / ""; color: var(--result-colour); display: inline-block; width: 1.75rem; font-weight: 700; }
 .${ClassName.submitDialog} { max-width: min(32rem, calc(100vw - 2rem)); padding: 1.25rem; border: 2px solid var(--accent); color: var(--text); }
 .${ClassName.submitDialog}::backdrop { background: rgb(15 23 42 / 0.6); }
-.${ClassName.submitDialog} h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
 .${ClassName.unansweredList} { padding-left: 1.25rem; }
 .${ClassName.linkButton} { padding: 0.25rem 0; border: 0; background: none; color: var(--accent); font: inherit; text-decoration: underline; }
-.${ClassName.dialogActions} { margin-top: 1rem; }
 `;

@@ -27,9 +27,7 @@ export function renderScenarioBlock(block: Scenario, context: LessonContext, inQ
   const character = block.character
     ? html`<div class="${ClassName.scenarioCharacter}">${pictureHtml(block.character.image, context, ClassName.characterImage)}<p class="${ClassName.characterName}">${block.character.name}</p></div>`
     : "";
-  const start = block.scenes.find((scene) => scene.id === block.startSceneId);
-  const ordered = start ? [start, ...block.scenes.filter((scene) => scene !== start)] : block.scenes;
-  const scenes = ordered.map((scene, index) => renderScene(block.id, scene, index + 1, anchors, context));
+  const scenes = pathOrder(block).map((scene, index) => renderScene(block.id, scene, index + 1, anchors, context));
   const meta = inQuiz ? html`<p class="scenario-meta">${interactionText.scenarioPoints(block.points)}</p>` : "";
   return html`<section class="${ClassName.block} ${ClassName.scenario} ${ClassName.question}" data-${DataName.question} data-${DataName.scenario} data-${DataName.interactive} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="scenario" data-${DataName.grading}="self" data-${DataName.points}="${block.points}" data-${DataName.start}="${block.startSceneId}"${questionKeyAttributes(context, block.id, { parts: [], correctResponse: successPath(block) })} aria-labelledby="${titleId}">
 <p class="${ClassName.scenarioEyebrow}">${interactionText.scenarioLabel}</p>
@@ -67,6 +65,26 @@ function renderScene(blockId: string, scene: Scene, number: number, anchors: Rea
 <p class="${ClassName.sceneLabel}" id="${labelId}">${interactionText.sceneLabel(number)}</p>
 ${pictureHtml(scene.image, context, ClassName.sceneImage)}<div class="scene-text">${markdownHtml(scene.markdown)}</div>${choices}${ending}
 </li>`;
+}
+
+/**
+ * The scenes in the order a learner can reach them: breadth-first from the start scene along the
+ * choices, so "Scene 2" is one step from the start, not the second scene the author happened to write;
+ * scenes no choice leads to come last, in authoring order.
+ */
+export function pathOrder(block: Scenario): Scene[] {
+  const scenes = new Map(block.scenes.map((scene) => [scene.id, scene]));
+  const seen = new Set<string>();
+  const ordered: Scene[] = [];
+  const queue = [block.startSceneId];
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    const scene = scenes.get(id);
+    if (!scene || seen.has(id)) continue;
+    seen.add(id);
+    ordered.push(scene);
+    queue.push(...(scene.choices ?? []).map((choice) => choice.next));
+  }
+  return [...ordered, ...block.scenes.filter((scene) => !seen.has(scene.id))];
 }
 
 /** The shortest path of scene ids from the start to a success ending (empty when there is none): sealed in the page, reported to the LMS as the correct pattern once answered. */

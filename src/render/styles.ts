@@ -29,7 +29,6 @@ a:hover { color: var(--accent-strong); text-decoration-thickness: 2px; }
 .${ClassName.skipLink}, .${ClassName.contentsDisclosure} > summary, .${ClassName.lessonBanner} img, pre, .${ClassName.callout}, .${ClassName.accordionItem}, .${ClassName.transcript}, .${ClassName.flashcard}, .${ClassName.button}, .${ClassName.question}, .${ClassName.blockUnavailable} { border-radius: var(--radius); }
 .${ClassName.skipLink} { position: absolute; left: 0.75rem; top: -4rem; z-index: 10; padding: 0.5rem 1rem; background: var(--accent-strong); color: var(--on-accent); }
 .${ClassName.skipLink}:focus { top: 0.75rem; }
-.${ClassName.skipLink}:visited { color: var(--on-accent); }
 .${ClassName.siteHeader} { background: #0f172a; color: #f8fafc; }
 /* Flex rows, in one list. */
 .${ClassName.headerInner}, .${ClassName.contentsKey}, .${ClassName.courseMeta} > div, .${ClassName.codeBlock} figcaption, .${ClassName.tabList}, .${ClassName.flashcard}, .${ClassName.progressMeter}, .${ClassName.pager} { display: flex; }
@@ -94,7 +93,7 @@ h1:focus:not(:focus-visible) { outline: none; }
 .${ClassName.courseMeta} dt { font-weight: 700; }
 .${ClassName.courseMeta} dt::after { content: ":"; }
 .${ClassName.courseMeta} dd { }
-.${ClassName.block} { margin: 1.5rem 0; }
+.${ClassName.block}, figure, .${ClassName.startLink} { margin: 1.5rem 0; }
 pre { background: #0f172a; color: #f1f5f9; padding: 1rem; overflow-x: auto; line-height: 1.5; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 :not(pre) > code { background: var(--surface); border: 1px solid var(--hairline); border-radius: 0.25rem; padding: 0 0.25rem; font-size: 0.9375em; }
@@ -103,7 +102,6 @@ pre:focus-visible { outline-offset: 3px; }
 .${ClassName.codeBlock} figcaption, .${ClassName.flashcard}, .${ClassName.completion} .${ClassName.completionActions} { gap: 0.75rem; }
 .${ClassName.codeBlock} figcaption { align-items: baseline; margin-bottom: 0.375rem; }
 .${ClassName.codeLanguage} { font-weight: 700; text-transform: lowercase; }
-figure { margin: 1.5rem 0; }
 figcaption { margin-top: 0.5rem; }
 table { border-collapse: collapse; max-width: 100%; }
 th, td { border: 1px solid var(--hairline); padding: 0.375rem 0.625rem; text-align: left; }
@@ -165,13 +163,12 @@ select { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.5rem; border: 2p
 .${ClassName.completion} .${ClassName.completionActions} { justify-content: center; }
 .${ClassName.objectives} li { margin-bottom: 0.375rem; }
 .${ClassName.outlineModule} { }
-.${ClassName.startLink} { margin: 1.5rem 0; }
 .${ClassName.progressMeter} { gap: 0.5rem; font-size: 0.875rem; }
 .${ClassName.progressMeter} progress { width: 7rem; height: 0.625rem; accent-color: #ffffff; }
 .${ClassName.pager} { justify-content: space-between; gap: 1rem; margin-top: 3rem; padding-top: 1.5rem; }
 .${ClassName.pager} .${ClassName.next} { margin-left: auto; }
 .${ClassName.pager} a:visited { color: var(--accent-strong); }
-.${ClassName.pager} a.${ClassName.buttonPrimary}:visited { color: var(--on-accent); }
+.${ClassName.pager} a.${ClassName.buttonPrimary}:visited, .${ClassName.skipLink}:visited { color: var(--on-accent); }
 .${ClassName.blockUnavailable} { padding: 0.75rem 1rem; border: 2px dashed var(--incorrect); color: var(--incorrect); }
 @media (min-width: 56rem) {
   .${ClassName.contentsDisclosure} > summary { display: none; }

@@ -27,16 +27,25 @@ export function pictureHtml(picture: PictureLike | undefined, context: RenderCon
   return picture && src !== null ? html`<img class="${className}" src="${src}" alt="${picture.alt ?? ""}" loading="lazy" decoding="async">` : "";
 }
 
+/**
+ * A marker button's name: its number (the button's visible text) and its title, said once. A title that
+ * already carries the number ("Moment 1: before touching a patient") is the name alone, so a screen
+ * reader does not hear "1: Moment 1".
+ */
+function markerName(number: number, title: string): string {
+  return new RegExp(`(^|\\D)${number}(\\D|$)`).test(title) ? title : interactionText.markerLabel(number, title);
+}
+
 export function renderLabeledGraphicBlock(block: BlockOf<"labeled_graphic">, context: RenderContext): SafeHtml {
   const src = mediaSourceUrl(block.image, context);
   const listId = context.ids.next("markers");
   const itemIds = block.markers.map(() => context.ids.next("marker"));
   const buttons = block.markers.map(
     (marker, index) =>
-      html`<button type="button" class="${ClassName.markerButton}" data-${DataName.marker} data-x="${marker.x}" data-y="${marker.y}" aria-expanded="false" aria-controls="${itemIds[index]}"><span aria-hidden="true">${index + 1}</span><span class="${ClassName.visuallyHidden}">${interactionText.markerLabel(index + 1, marker.title)}</span></button>`,
+      html`<button type="button" class="${ClassName.markerButton}" data-${DataName.marker} data-x="${marker.x}" data-y="${marker.y}" aria-expanded="false" aria-controls="${itemIds[index]}"><span aria-hidden="true">${index + 1}</span><span class="${ClassName.visuallyHidden}">${markerName(index + 1, marker.title)}</span></button>`,
   );
   const items = block.markers.map(
-    (marker, index) => html`<li class="${ClassName.markerItem}" id="${itemIds[index]}" data-${DataName.markerItem}><p class="${ClassName.markerTitle}">${marker.title}</p>${marker.markdown ? markdownHtml(marker.markdown) : ""}</li>`,
+    (marker, index) => html`<li class="${ClassName.markerItem}" id="${itemIds[index]}" value="${index + 1}" data-${DataName.markerItem}><p class="${ClassName.markerTitle}">${marker.title}</p>${marker.markdown ? markdownHtml(marker.markdown) : ""}</li>`,
   );
   const image = src === null ? "" : html`<img src="${src}" alt="${block.alt}" decoding="async">`;
   return html`<figure class="${ClassName.block} ${ClassName.labeledGraphic}" data-${DataName.labeledGraphic} data-${DataName.interactive}>

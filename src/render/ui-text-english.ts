@@ -102,7 +102,7 @@ export const englishRuntimeText = {
   startCourse: "Start the course",
   /** What a screen reader hears after a lesson's name in the contents; the icons are in `styles.ts`. */
   contentsStates: { visited: "(visited)", completed: "(completed)", passed: "(passed)", failed: "(failed)" },
-  questionHeadingOne: "Question {number} (1 point)",
+  questionHeadingOne: "Question {number} ({points} point)",
   questionHeadingMany: "Question {number} ({points} points)",
   unansweredOne: "1 of {count} questions is not answered",
   unansweredMany: "{unanswered} of {count} questions are not answered",
@@ -115,7 +115,9 @@ export const englishRuntimeText = {
   passMarkLabel: "Pass mark: {passMark}%",
   /** The results' large score figure, as the locale writes a percentage ("80 %" in French, German and Spanish). */
   scorePercent: "{percent}%",
-  questionCount: "Question {number} of {count}",
+  /** A question's heading while the quiz shows one at a time: where it is among the questions drawn, and its points. */
+  pagedHeadingOne: "Question {number} of {count} ({points} point)",
+  pagedHeadingMany: "Question {number} of {count} ({points} points)",
   passedEarlier: "Your best score, {best}%, counts: you passed. The pass mark is {passMark}%.",
   completionDone: "You have completed every lesson.",
   completionPassed: "You have completed the course and passed, with a score of {score}%.",

@@ -21,7 +21,17 @@ export function on(type: string, listener: (event: Event) => void): void {
 }
 
 /** Fills `{name}` placeholders of a language pack's template; an unknown name stays as written. */
-export const fill = (template: string, values: Record<string, string | number>): string => template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+/** The page's language (the course's), for numbers and plural forms as it writes them. */
+const pageLocale = document.documentElement.lang || undefined;
+/** Whether the page language's plural rules take the singular for `count` (French "1,5 point", English "1 point"). */
+export const isSingular = (count: number): boolean => new Intl.PluralRules(pageLocale).select(count) === "one";
+
+/** A sentence's `{placeholder}`s filled in; numbers as the page's language writes them ("1,5" in German; points are rounded to hundredths before). */
+export const fill = (template: string, values: Record<string, string | number>): string =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : value.toLocaleString(pageLocale);
+  });
 
 /** The element around an event's target that matches `selector`, if the target is an element. */
 export const around = <E extends Element = HTMLElement>(target: EventTarget | null, selector: string): E | null => target instanceof Element ? target.closest<E>(selector) : null;

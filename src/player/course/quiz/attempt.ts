@@ -5,7 +5,7 @@ import type { Attempt, AttemptEntry } from "../quiz-attempts.ts";
 import { updateOrderingButtons } from "../widgets.ts";
 import { answerOf, applyAnswer, arrangeChoices, choiceOrder, clearAnswer, fixedOf, shuffles } from "./answers.ts";
 import { clearGrade, setLocked } from "./feedback.ts";
-import { setPanelOpen } from "./paging.ts";
+import { numberQuestions, pagedLessons, setPanelOpen } from "./paging.ts";
 import { drawnOf, lessonIdOf, numberOrNull, pointsOf, poolOf } from "./questions.ts";
 import { attemptTools, recorder, text } from "./session.ts";
 
@@ -13,10 +13,7 @@ import { attemptTools, recorder, text } from "./session.ts";
 export const submittedLessons = new Set<HTMLElement>();
 
 export function renumber(lesson: HTMLElement): void {
-  drawnOf(lesson).forEach((question, index) => {
-    const points = pointsOf(question);
-    textInHook(question, DataName.questionLegend, fill(points === 1 ? text.questionHeadingOne : text.questionHeadingMany, { number: index + 1, points }));
-  });
+  numberQuestions(lesson, pagedLessons.has(lesson));
   for (const list of all(lesson, hook(DataName.orderingList))) updateOrderingButtons(list);
 }
 
