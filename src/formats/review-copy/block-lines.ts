@@ -12,10 +12,25 @@ export interface Run {
   readonly italic?: boolean;
 }
 
+/** A picture as the copy shows it: embedded when it is an uploaded PNG, JPEG or GIF within the copy's budget. */
+export interface PictureRef {
+  readonly assetId?: string | undefined;
+  readonly url?: string | undefined;
+  readonly alt?: string | undefined;
+  /** A labelled graphic's markers, numbered from 1 in this order, placed in percent of the picture. */
+  readonly markers?: readonly { readonly x: number; readonly y: number }[];
+}
+
 export interface Line {
   /** A paragraph style of the review copy (styles.ts); Normal when absent. */
   readonly style?: "Quote" | "Code" | "ListBullet" | "BlockLabel" | "Answer";
   readonly runs: readonly Run[];
+  /** A list item's marker, "2. " for a numbered one; "• " when absent. */
+  readonly marker?: string;
+  /** The line is this picture (its runs are empty). */
+  readonly picture?: PictureRef;
+  /** The line is a table: rows of cells of lines, the first row its header. */
+  readonly table?: readonly (readonly (readonly Line[])[])[];
 }
 
 /** A loosely read part of a block (scenes, choices), read with `text` and `items`. */
@@ -26,28 +41,58 @@ const plain = (style: Line["style"] | undefined, ...runs: Run[]): Line => ({ ...
 const label = (words: string): Run => ({ text: words, bold: true });
 const items = (value: unknown): Part[] => (Array.isArray(value) ? (value.filter((item) => typeof item === "object" && item !== null) as Part[]) : []);
 
-/** Markdown as lines a reader can follow: list items as bullets, emphasis and link markup dropped (link targets kept). */
+/** Private-use marks around bold and italic words while Markdown is cleaned; removed from the author's text first. */
+const [boldOn, boldOff, italicOn, italicOff] = ["\uE001", "\uE002", "\uE003", "\uE004"];
+const emphasisMarks = /[\uE001-\uE004]/g;
+
+/** Cleaned text with emphasis marks as runs: bold and italic kept as the author wrote them. */
+function emphasisRuns(text: string): Run[] {
+  const runs: Run[] = [];
+  let bold = false;
+  let italic = false;
+  let current = "";
+  const flush = () => {
+    if (current) runs.push({ text: current, ...(bold ? { bold: true } : {}), ...(italic ? { italic: true } : {}) });
+    current = "";
+  };
+  for (const character of text) {
+    if (character === boldOn || character === boldOff || character === italicOn || character === italicOff) {
+      flush();
+      if (character === boldOn || character === boldOff) bold = character === boldOn;
+      else italic = character === italicOn;
+    } else current += character;
+  }
+  flush();
+  return runs.length > 0 ? runs : [{ text: "" }];
+}
+
+/** Markdown as lines a reader can follow: list items as bullets (numbered ones keep their number), bold and italic kept, link markup dropped (link targets kept). */
 export function markdownLines(markdown: string): Line[] {
   const lines: Line[] = [];
   // Pictures, links and single emphasis by linear scanners (markdown-scan.ts), not backtracking expressions.
   const clean = (raw: string) =>
-    withoutSingleEmphasis(linksAsWords(picturesAsWords(raw)).replace(/(\*\*|__)(.+?)\1/g, "$2"))
+    withoutSingleEmphasis(linksAsWords(picturesAsWords(raw.replace(emphasisMarks, ""))).replace(/(\*\*|__)(.+?)\1/g, `${boldOn}$2${boldOff}`), italicOn, italicOff)
       .replace(/^#{1,6}\s+/, "")
       .replace(/\\([\\`*_[\]<>#|])/g, "$1")
       .trim();
+  const visible = (text: string) => text.replace(emphasisMarks, "") !== "";
+  const paragraphLine = (texts: readonly string[], style?: Line["style"], marker?: string): Line => {
+    const runs = emphasisRuns(texts.join(" "));
+    return { ...(style ? { style } : {}), ...(marker ? { marker } : {}), runs };
+  };
   for (const paragraph of markdown.split(/\n\s*\n/)) {
     let words: string[] = [];
     const flush = () => {
-      if (words.length > 0) lines.push(plain(undefined, { text: words.join(" ") }));
+      if (words.length > 0) lines.push(paragraphLine(words));
       words = [];
     };
     for (const raw of paragraph.split("\n")) {
       // (?!\s) keeps the whole space run in \s+, so a failing line is not re-split at every space.
-      const bullet = /^\s*(?:[-+*]|\d+[.)])\s+(?!\s)(.*)$/.exec(raw);
+      const bullet = /^\s*(?:[-+*]|(\d+)[.)])\s+(?!\s)(.*)$/.exec(raw);
       if (bullet) {
         flush();
-        lines.push(plain("ListBullet", { text: clean(bullet[1] ?? "") }));
-      } else if (clean(raw)) words.push(clean(raw));
+        lines.push(paragraphLine([clean(bullet[2] ?? "")], "ListBullet", bullet[1] ? `${bullet[1]}. ` : undefined));
+      } else if (visible(clean(raw))) words.push(clean(raw));
     }
     flush();
   }
