@@ -11,7 +11,7 @@ import { Document, HeadingLevel, Packer, Paragraph } from "docx";
 import PptxGenJS from "pptxgenjs";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
-import { libreOfficeConvert, solidPng } from "./support/office-documents.ts";
+import { deckFromLibreOffice, libreOfficeConvert, solidPng } from "./support/office-documents.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 
 type Json = Record<string, any>;
@@ -140,5 +140,17 @@ describe("objectives from a document", () => {
     expect(dropped).toMatch(/a shape without text on slide 3 \([^)]*star5\)/);
     expect(dropped).toMatch(/slide 3 \([^)]*line\)/);
     expect(reportItems(result, "changed").join("\n")).toContain('slide 2: "Learning objectives" and its list became 2 of the course\'s objectives');
+  }, 120_000);
+
+  test("a LibreOffice deck's French \"Objectifs pédagogiques\" slide becomes the objectives; its speaker notes are named, not lost", async () => {
+    const deck = deckFromLibreOffice("Hygiène des mains", "Pour les nouveaux infirmiers", [
+      { title: "Objectifs pédagogiques", bullets: ["Nommer les cinq moments", "Frictionner pendant vingt secondes"], notes: "Lire les objectifs à voix haute." },
+      { title: "Pourquoi", bullets: ["Les mains transportent les germes."] },
+    ]);
+    const { result, course } = await importFile("hygiene.pptx", deck);
+    expect((course.objectives as Json[]).map((objective) => objective.text)).toEqual(["Nommer les cinq moments", "Frictionner pendant vingt secondes"]);
+    expect(lessonsOf(course).map((lesson) => lesson.title)).toEqual(["Pourquoi"]);
+    expect(reportItems(result, "changed").join("\n")).toContain('"Objectifs pédagogiques" and its list became 2 of the course\'s objectives');
+    expect(reportItems(result, "dropped").join("\n")).toContain("the speaker notes of slide 2");
   }, 120_000);
 });

@@ -186,7 +186,7 @@ export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOp
     const count = (objectivesHeadings[index + 1]?.before ?? objectives.length) - heading.before;
     objectivesFrom.push(
       count > 0
-        ? `${place(heading.line)}: "${heading.text.slice(0, 80)}" and its list became ${count} of the course's objectives, not a lesson`
+        ? `${place(heading.line)}: "${heading.text.slice(0, 80)}" and its list became ${count} of the course's objectives, not a lesson (imported into a course, they are added after its own; one with the same text is not repeated)`
         : `${place(heading.line)}: "${heading.text.slice(0, 80)}" reads as an objectives heading but no list follows it; the text under it went to the course description or the module summary`,
     );
   });
