@@ -53,6 +53,7 @@ beforeAll(async () => {
     lessonId,
     blocks: [
       { type: "image", assetId: poster, alt: "A poster of the five moments", caption: "The ward poster" },
+      { type: "image", url: "https://example.org/moments.png", alt: "The WHO poster" },
       {
         type: "labeled_graphic",
         image: { assetId: hands },
@@ -174,6 +175,9 @@ describe("the review copy read as text in LibreOffice", () => {
     expect(xml).toContain('descr="Two hands with the places germs hide"');
     expect((xml.match(/name="Marker \d"/g) ?? []).length).toBe(3);
     expect(xml).not.toContain("Picture. Alt text");
+    // A picture on the web is not fetched: the copy says where it is.
+    expect(lines).toContain("Picture not shown in this copy: it is on the web at https://example.org/moments.png.");
+    expect(lines).toContain("Alt text: The WHO poster");
     const types = decode(files["[Content_Types].xml"]);
     expect(types).toContain('Extension="png"');
   });
