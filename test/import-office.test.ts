@@ -255,7 +255,7 @@ describe("bad input: a clear error naming the file and the rule, nothing written
 
   test("an external relationship (LibreOffice links a picture it was given by path) and a DOCTYPE with entities", async () => {
     const linked = wordFromHtml(`<html><body><h1>Linked</h1><p><img src="file:///tmp/not-there.png"></p></body></html>`);
-    await refused({ contentBase64: base64(linked) }, "invalid_arguments", 'TargetMode="External"', "only hyperlinks");
+    await refused({ contentBase64: base64(linked) }, "invalid_arguments", 'TargetMode="External"', "only hyperlinks", "linked rather than embedded", "Break Link");
     const body = partText(good, "word/document.xml").replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', "");
     const entity = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x "xxxxxxxxxx">]>${body.replace("Text.", "&x;")}`;
     await refused({ contentBase64: base64(withParts(good, { "word/document.xml": entity })) }, "invalid_arguments", "word/document.xml", "DOCTYPE");

@@ -223,7 +223,7 @@ describe("review copy Markdown (src/export/formats/review-copy, a block of up to
     const replaced = /^\s*(?:[-+*]|\d+[.)])\s+(?!\s)(.*)$/;
     expect(markdownLines("- one\n2. two")).toEqual([
       { style: "ListBullet", runs: [{ text: "one" }] },
-      { style: "ListBullet", runs: [{ text: "two" }] },
+      { style: "ListBullet", marker: "2. ", runs: [{ text: "two" }] },
     ]);
     sameOn(randomStrings(24, ["-", "*", "1", ".", ")", " ", "\t", "\r", "a"], 5000, 8), (line) => replaced.exec(line)?.[1] ?? null, (line) => old.exec(line)?.[1] ?? null);
     expect(markdownLines(`*\t${"\t".repeat(100_000)}*\r`)).toEqual([{ runs: [{ text: `*\t${"\t".repeat(100_000)}*` }] }]);

@@ -119,7 +119,7 @@ describe("comments back", () => {
     commented = commentWithLibreOffice(copy, (odf) => {
       let edited = annotateParagraph(odf, "What do you do first when you see a spill?", "c1", "Sam SME", "Should this be a multiple choice?");
       edited = annotateParagraph(edited, "Goggles are optional when pouring.", "c2", "Sam SME", "Reword: never optional.");
-      edited = annotateParagraph(edited, "• Contain the spill.", "c3", "Pat Expert", "Add the kit's location.");
+      edited = annotateParagraph(edited, "3. Contain the spill.", "c3", "Pat Expert", "Add the kit's location.");
       edited = annotateAfter(edited, "✔ right: </text:span>", "c5", "Lee Lab", "Right answer, but say why first.");
       edited = annotateParagraph(edited, "• spill [“Wipe it with paper”] → burn → ending (failure)", "c4", "Lee Lab", "Paper is what people really grab; keep this path.");
       const changes =
@@ -128,7 +128,8 @@ describe("comments back", () => {
         '<text:changed-region xml:id="ct2" text:id="ct2"><text:deletion><office:change-info><dc:creator>Pat Expert</dc:creator><dc:date>2026-11-20T10:06:00</dc:date></office:change-info><text:p>small </text:p></text:deletion></text:changed-region>' +
         "</text:tracked-changes>";
       edited = edited.replace(/<office:text( [^>]*)?>/, (open) => `${open}${changes}`);
-      return edited.replace("Every accident starts with a small shortcut.", 'Every accident starts with a <text:change text:change-id="ct2"/><text:change-start text:change-id="ct1"/>careless <text:change-end text:change-id="ct1"/>shortcut.');
+      // "*small*" is italic in the copy, in a span of its own.
+      return edited.replace(/Every accident starts with a <text:span text:style-name="[^"]+">small<\/text:span> shortcut\./, 'Every accident starts with a <text:change text:change-id="ct2"/><text:change-start text:change-id="ct1"/>careless <text:change-end text:change-id="ct1"/>shortcut.');
     });
     assetId = ((await alice.call("upload_asset", { courseId, filename: "lab-safety-reviewed.docx", dataBase64: base64(commented) })).asset as Json).id;
     // After the copy was made: the true/false question is reworded and the spill steps are removed.

@@ -127,7 +127,7 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
     return { fileName, mimeType: "application/json", stream };
   }
   if (format === "docx_review") {
-    const entries = reviewCopyEntries(course, { variant: options.variant ?? "draft", version: course.version ?? 0, exportedAt: new Date().toISOString() });
+    const entries = await reviewCopyEntries(course, { variant: options.variant ?? "draft", version: course.version ?? 0, exportedAt: new Date().toISOString() }, options.assets, options.onNotice);
     const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Wrote ${path}`) });
     return { fileName, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", stream };
   }

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { unzipSync, zipSync } from "fflate";
+import { unzipSync, zipSync, zlibSync } from "fflate";
 
 /** A 40×30 red PNG. */
 export const redPng = Uint8Array.from(
@@ -95,4 +95,44 @@ export function partText(file: Uint8Array, name: string): string {
   const part = unzipSync(file, { filter: (entry) => entry.name === name })[name];
   if (!part) throw new Error(`no part ${name}`);
   return new TextDecoder().decode(part);
+}
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = (crcTable[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A PNG of one colour, `width`×`height`: different colours make different pictures (writers merge identical ones). */
+export function solidPng(width: number, height: number, [red, green, blue]: readonly [number, number, number]): Uint8Array {
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = new Uint8Array([...new TextEncoder().encode(type), ...data]);
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(body, 4);
+    view.setUint32(8 + data.length, crc32(body));
+    return out;
+  };
+  const header = new Uint8Array(13);
+  const headerView = new DataView(header.buffer);
+  headerView.setUint32(0, width);
+  headerView.setUint32(4, height);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = [0, ...Array.from({ length: width }, () => [red, green, blue]).flat()];
+  const raw = new Uint8Array(Array.from({ length: height }, () => row).flat());
+  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array())];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }

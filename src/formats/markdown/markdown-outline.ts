@@ -27,7 +27,13 @@ interface ModuleDraft {
   lessons: LessonDraft[];
 }
 
-const objectivesHeading = /^(learning\s+)?(objectives|outcomes|goals)$/i;
+/**
+ * A heading that introduces a list of objectives, in English, Spanish, French and German: "Learning
+ * objectives", "By the end of this course, you will…", "Objetivos de aprendizaje", "Al finalizar este
+ * curso…", "Objectifs pédagogiques", "À la fin de ce module…", "Lernziele", "Am Ende dieses Kurses…".
+ */
+export const objectivesHeading =
+  /^(?:(?:learning|course|module|lesson)\s+)?(?:objectives|outcomes|goals)[:.]?$|^what\s+you(?:'ll|\s+will)\s+learn\b|^by\s+the\s+end\s+of\s+this\b|^objetivos(?:\s+de(?:l)?\s+(?:aprendizaje|curso|m[oó]dulo))?[:.]?$|^al\s+(?:final|finalizar|terminar)\s+(?:de\s+)?(?:este|esta|el|la)\b|^objectifs(?:\s+(?:p[ée]dagogiques|d['’]apprentissage|du\s+(?:cours|module)))?[:.]?$|^[àa]\s+la\s+fin\s+de\s+(?:ce|cette)\b|^(?:lernziele|ziele)(?:\s+(?:des|dieses)\s+(?:kurses|moduls))?[:.]?$|^am\s+ende\s+(?:dieses|des)\b/i;
 const quizTitle = /\b(quiz|quizzes|test|exam|assessment|knowledge check)\b/i;
 /** IDs our own outline resource prints after titles, e.g. "Basics (`mod_…`)". */
 // The lookbehind starts the match only at the first of a run of spaces, which a bare \s* rescans from each of them.
@@ -69,7 +75,7 @@ export interface OutlineOptions {
 }
 
 /** Headings and blocks in document order as modules, lessons and blocks (Markdown, Word and PowerPoint share this). */
-export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOptions): ImportPlan {
+export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOptions): ImportPlan & { readonly objectivesFrom: readonly string[] } {
   const place = options.place ?? ((line: number) => `line ${line}`);
   const title = options.title;
   const headings = parts.filter((part): part is Extract<MarkdownPart, { kind: "heading" }> => part.kind === "heading");
@@ -92,6 +98,7 @@ export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOp
   let module: ModuleDraft | undefined;
   let lesson: LessonDraft | undefined;
   let objectivesFor: "course" | ModuleDraft | undefined;
+  const objectivesHeadings: { text: string; line: number; before: number }[] = [];
 
   const currentModule = (line: number): ModuleDraft => {
     if (!module) modules.push((module = { title: courseTitle, line, summary: [], objectiveKeys: [], lessons: [] }));
@@ -109,6 +116,7 @@ export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOp
         lesson = undefined;
         if (part.level === moduleLevel) module = undefined;
         objectivesFor = part.level === lessonLevel && moduleLevel !== undefined && module ? module : "course";
+        objectivesHeadings.push({ text: part.text.trim(), line: part.line, before: objectives.length });
         continue;
       }
       if (part.level === moduleLevel) {
@@ -173,5 +181,15 @@ export function planFromParts(parts: readonly MarkdownPart[], options: OutlineOp
       lessons: draft.lessons.map(lessonOutline),
     })),
   };
-  return { outline, assets: [], labels, notices, lessonLines };
+  const objectivesFrom: string[] = [];
+  objectivesHeadings.forEach((heading, index) => {
+    const count = (objectivesHeadings[index + 1]?.before ?? objectives.length) - heading.before;
+    objectivesFrom.push(
+      count > 0
+        ? `${place(heading.line)}: "${heading.text.slice(0, 80)}" and its list became ${count} of the course's objectives, not a lesson (imported into a course, they are added after its own; one with the same text is not repeated)`
+        : `${place(heading.line)}: "${heading.text.slice(0, 80)}" reads as an objectives heading but no list follows it; the text under it went to the course description or the module summary`,
+    );
+  });
+  for (const text of objectivesFrom) notices.push({ level: "notice", text: `${text}.` });
+  return { outline, assets: [], labels, notices, lessonLines, objectivesFrom };
 }

@@ -137,6 +137,8 @@ export class DocxReader {
               else if (part.name === "tab") text += " ";
               else if (part.name === "br" || part.name === "cr") text += "\n";
               else if (part.name === "drawing" || part.name === "pict") this.drawing(part, where, pictures);
+              // Word 2010 shapes and LibreOffice's frames (a captioned picture) come as a choice with a VML fallback: the first choice is read, the fallback only without one.
+              else if (part.name === "AlternateContent") for (const drawing of alternative(part)) this.drawing(drawing, where, pictures);
               else if (part.name === "object") this.content.dropped(`an embedded object on ${where}`, "embedded OLE objects are not carried");
               else if (part.name === "footnoteReference" || part.name === "endnoteReference") this.content.dropped(`a footnote on ${where}`, "footnotes and endnotes are not carried; add their text to the paragraph if it matters");
             }
@@ -183,19 +185,40 @@ export class DocxReader {
   }
 
   private drawing(node: XmlNode, where: string, pictures: Record<string, unknown>[]): void {
-    if (descendants(node, "txbxContent").length > 0) {
-      const text = descendants(node, "txbxContent").map((box) => textOf(box, "t")).join(" ").trim();
-      if (text) this.content.dropped(`a text box on ${where} ("${text.slice(0, 60)}")`, "text boxes are not carried; move the text into the document body");
+    const boxes = descendants(node, "txbxContent");
+    const ids = pictureIds(node);
+    const name = descendants(node, "docPr")[0]?.attributes.name ?? "";
+    if (boxes.length > 0) {
+      const text = boxes.map((box) => boxText(box)).join(" ").replace(/\s+/g, " ").trim();
+      if (ids.length === 0) {
+        if (text) this.content.dropped(`a text box on ${where} ("${text.slice(0, 60)}")`, "text boxes are not carried; move the text into the document body");
+        else this.content.dropped(`an empty frame or shape${name ? ` ("${name.slice(0, 60)}")` : ""} on ${where}`, "a shape without text or picture is not carried");
+        return;
+      }
+      // A frame holding pictures and words (LibreOffice's captioned picture): the pictures, the words their caption.
+      const start = pictures.length;
+      this.pictures(ids, descendants(boxes[0] as XmlNode, "docPr")[0]?.attributes.descr ?? "", where, pictures);
+      const first = pictures[start];
+      if (first && text) {
+        first.caption = text.slice(0, 500);
+        this.content.keptAsText(`${where}: the words in the frame around the picture ("${text.slice(0, 60)}") became its caption`);
+      }
       return;
     }
-    const blips = [...descendants(node, "blip").map((blip) => blip.attributes["r:embed"]), ...descendants(node, "imagedata").map((image) => image.attributes["r:id"])];
-    if (blips.length === 0) {
-      this.content.dropped(`a chart, diagram or shape on ${where}`, "only pictures are carried; export it as a PNG and add it with upload_asset");
+    if (ids.length === 0) {
+      const geometry = descendants(node, "prstGeom")[0]?.attributes.prst ?? descendants(node, "custGeom").map(() => "freeform")[0] ?? "";
+      const chart = descendants(node, "graphicData").some((data) => /chart|diagram/i.test(data.attributes.uri ?? ""));
+      const what = chart ? "a chart or diagram" : "a shape without text";
+      const named = [name, geometry].filter(Boolean).join(", ");
+      this.content.dropped(`${what}${named ? ` (${named.slice(0, 80)})` : ""} on ${where}`, "only pictures and text are carried; export it as a PNG and add it with upload_asset");
       return;
     }
-    const description = descendants(node, "docPr")[0]?.attributes.descr ?? "";
-    for (const id of blips) {
-      const relationship = this.relationships.get(id ?? "");
+    this.pictures(ids, descendants(node, "docPr")[0]?.attributes.descr ?? "", where, pictures);
+  }
+
+  private pictures(ids: readonly string[], description: string, where: string, pictures: Record<string, unknown>[]): void {
+    for (const id of ids) {
+      const relationship = this.relationships.get(id);
       const block = this.content.picture(relationship?.target, description, where);
       if (block) pictures.push(block);
     }
@@ -230,22 +253,25 @@ export class DocxReader {
     return out;
   }
 
-  private async table(node: XmlNode, slicer: WorkSlicer): Promise<Paragraph> {
+  /** A table as a Markdown table, then the pictures its cells hold (a table cell of Markdown holds none). */
+  private async table(node: XmlNode, slicer: WorkSlicer): Promise<Paragraph[]> {
     const rows: string[][] = [];
+    const pictures: Record<string, unknown>[] = [];
     for (const row of childElements(node, "tr")) {
       await slicer.done(1);
       rows.push(
         boundedChildren(row, "tc", `a table row at paragraph ${this.paragraphNumber}`).map((cell) =>
           boundedChildren(cell, "p", `a table cell at paragraph ${this.paragraphNumber}`)
-            .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, []).markdown.replace(/\|/g, "\\|"))
+            .map((paragraph) => this.inline(paragraph, `the table at paragraph ${this.paragraphNumber}`, pictures).markdown.replace(/\|/g, "\\|"))
             .filter(Boolean)
             .join("<br>"),
         ),
       );
     }
     if (descendants(node, "tbl").length > 0) this.content.keptAsText(`paragraph ${this.paragraphNumber}: a table inside a table cell is kept as the cell's text`);
+    if (pictures.length > 0) this.content.keptAsText(`paragraph ${this.paragraphNumber}: ${pictures.length === 1 ? "the picture" : `the ${pictures.length} pictures`} in the table's cells follow the table`);
     const markdown = markdownTable(rows);
-    return { kind: "block", block: { type: "text", markdown }, source: markdown };
+    return [{ kind: "block", block: { type: "text", markdown }, source: markdown }, ...pictures.map((block): Paragraph => ({ kind: "block", block, source: "" }))];
   }
 
   /** The body's paragraphs and tables as outline parts, yielding to the event loop every few hundred. */
@@ -259,7 +285,7 @@ export class DocxReader {
         this.paragraphNumber += child.name === "p" || child.name === "tbl" ? 1 : 0;
         const line = this.paragraphNumber;
         if (child.name === "p") for (const paragraph of this.paragraph(child)) items.push({ paragraph, line });
-        else if (child.name === "tbl") items.push({ paragraph: await this.table(child, slicer), line });
+        else if (child.name === "tbl") for (const paragraph of await this.table(child, slicer)) items.push({ paragraph, line });
         else if (child.name === "sdt") await walk(firstChild(child, "sdtContent") ?? child);
       }
     };
@@ -274,6 +300,41 @@ export class DocxReader {
     if (has("header") || has("footer")) this.content.dropped("headers and footers", "page furniture is not course content");
     if (has("comments")) this.content.dropped("comments in the document", "Word comments are not course content (a review copy made by export_course brings comments back with import_review_copy)");
   }
+}
+
+/** The drawings of a markup-compatibility choice: its first choice's, or its fallback's when no choice holds one. */
+function alternative(node: XmlNode): XmlNode[] {
+  for (const branch of [...childElements(node, "Choice"), ...childElements(node, "Fallback")]) {
+    const drawings = childElements(branch).filter((child) => child.name === "drawing" || child.name === "pict");
+    if (drawings.length > 0) return drawings;
+  }
+  return [];
+}
+
+/** The picture relationship IDs in a drawing, in order; of a nested choice only the branch `alternative` reads. */
+function pictureIds(node: XmlNode, found: string[] = [], depth = 0): string[] {
+  if (depth > 64) return found;
+  for (const child of childElements(node)) {
+    if (child.name === "AlternateContent") {
+      for (const drawing of alternative(child)) pictureIds(drawing, found, depth + 1);
+      continue;
+    }
+    if (child.name === "blip" && child.attributes["r:embed"]) found.push(child.attributes["r:embed"]);
+    else if (child.name === "imagedata" && child.attributes["r:id"]) found.push(child.attributes["r:id"]);
+    else pictureIds(child, found, depth + 1);
+  }
+  return found;
+}
+
+/** A text box's words, without the copy a nested choice's fallback repeats. */
+function boxText(box: XmlNode, depth = 0): string {
+  let text = "";
+  for (const child of childElements(box)) {
+    if (child.name === "Fallback" || depth > 64) continue;
+    if (child.name === "t") text += child.children.filter((item): item is string => typeof item === "string").join("");
+    else text += child.name === "p" ? ` ${boxText(child, depth + 1)} ` : boxText(child, depth + 1);
+  }
+  return text;
 }
 
 /** Consecutive list items become one list, consecutive code or quote paragraphs one block. */
@@ -341,6 +402,8 @@ export async function planFromDocx(file: OfficePackage, title: string | undefine
     ];
   }
   const plan = planFromParts(parts, { title, fallbackTitle, place: (line) => `paragraph ${line}` });
+  // Told once as a notice by the outline; listed in the report too.
+  reader.content.report.keptAsText.push(...plan.objectivesFrom);
   const notices: Notice[] = [...reader.content.notices, ...plan.notices];
   return { ...plan, assets: reader.content.assets, notices, report: reader.content.report, lessonNotes: [] };
 }

@@ -215,7 +215,10 @@ export class OfficePackage {
         const target = node.attributes.Target ?? "";
         const external = isExternal(node.attributes);
         if (external && type !== hyperlinkType) {
-          throw officeError(this.fileName, `${part || "the package"} has an external relationship (TargetMode="External") to ${JSON.stringify(target.slice(0, 200))}; only hyperlinks may point outside the file`);
+          const linkedPicture = type.endsWith("/image")
+            ? "; it is a picture linked rather than embedded (in LibreOffice: Edit › Links to External Files › Break Link, in Word: File › Info › Edit Links to Files › Break Link; then save and upload again)"
+            : "";
+          throw officeError(this.fileName, `${part || "the package"} has an external relationship (TargetMode="External") to ${JSON.stringify(target.slice(0, 200))}; only hyperlinks may point outside the file${linkedPicture}`);
         }
         found.set(node.attributes.Id ?? "", { type, target: external ? target : resolvePartName(part, target), external });
       }

@@ -10,7 +10,7 @@
 import { limits } from "../../authoring/schemas/fields.ts";
 import type { Notice } from "../../notice.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
-import { planFromParts } from "../markdown/markdown-outline.ts";
+import { objectivesHeading, planFromParts } from "../markdown/markdown-outline.ts";
 import { boundedChildren, escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import { WorkSlicer, yieldToEventLoop } from "../../codecs/event-loop.ts";
 import { officeError, type OfficePackage } from "./office-package.ts";
@@ -103,6 +103,14 @@ function looksLikeTitleSlide(shapes: readonly Shape[], title: Shape | undefined)
   return rest.length <= 1 && rest.every((shape) => shape.node.name === "sp" && (shape.placeholder === undefined || shape.placeholder === "subTitle") && childElements(firstChild(shape.node, "txBody") ?? shape.node, "p").length <= 2);
 }
 
+/** ` ("5-Point Star 3", star5)`: a shape's name and drawn geometry, for the report. */
+function shapeName(node: XmlNode): string {
+  const name = descendants(firstChild(node, "nvSpPr") ?? firstChild(node, "nvCxnSpPr") ?? node, "cNvPr")[0]?.attributes.name ?? "";
+  const geometry = descendants(firstChild(node, "spPr") ?? node, "prstGeom")[0]?.attributes.prst ?? (descendants(firstChild(node, "spPr") ?? node, "custGeom").length > 0 ? "freeform" : "");
+  const named = [name ? `"${name.slice(0, 60)}"` : "", geometry].filter(Boolean).join(", ");
+  return named ? ` (${named})` : "";
+}
+
 class SlideReader {
   readonly content: OfficeContent;
 
@@ -157,7 +165,7 @@ class SlideReader {
   shapes(tree: XmlNode, found: Shape[] = []): Shape[] {
     for (const child of childElements(tree)) {
       if (child.name === "grpSp") this.shapes(child, found);
-      else if (child.name === "sp" || child.name === "pic" || child.name === "graphicFrame") {
+      else if (child.name === "sp" || child.name === "pic" || child.name === "graphicFrame" || child.name === "cxnSp") {
         const type = placeholderType(child);
         found.push({ node: child, ...(type !== undefined ? { placeholder: type } : {}), ...position(child) });
       } else if (child.name === "AlternateContent") this.shapes(firstChild(child, "Fallback") ?? child, found);
@@ -189,6 +197,8 @@ class SlideReader {
         const body = firstChild(node, "txBody");
         const markdown = body ? textBody(body, shape.placeholder !== undefined && bulletedTypes.has(shape.placeholder)) : "";
         if (markdown) blocks.push({ type: "text", markdown });
+        // An empty placeholder shows nothing in the show; a drawn shape without words (a star, an arrow) is named.
+        else if (shape.placeholder === undefined) this.content.dropped(`a shape without text on ${where}${shapeName(node)}`, "only text, tables and pictures are carried; export it as a PNG and add it with upload_asset");
       } else if (node.name === "pic") {
         if (descendants(node, "videoFile").length + descendants(node, "audioFile").length + descendants(node, "media").length > 0) {
           this.content.dropped(`a video or sound on ${where}`, "media in slides is not carried; upload it with upload_asset and add a video or audio block");
@@ -198,6 +208,8 @@ class SlideReader {
         const description = descendants(node, "cNvPr")[0]?.attributes.descr ?? "";
         const block = this.content.picture(relationships.get(blip ?? "")?.target, description, where);
         if (block) blocks.push(block);
+      } else if (node.name === "cxnSp") {
+        this.content.dropped(`a line or connector on ${where}${shapeName(node)}`, "only text, tables and pictures are carried");
       } else {
         const table = descendants(node, "tbl")[0];
         if (table) {
@@ -211,6 +223,15 @@ class SlideReader {
     }
     return blocks;
   }
+}
+
+/** An objectives slide's points: each top-level list item or paragraph of its text, without list markers. */
+function lineItems(markdown: string): string[] {
+  return markdown
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !/^\s/.test(line))
+    .map((line) => line.replace(/^(?:[-+*]|\d+[.)])\s+/, "").trim())
+    .filter(Boolean);
 }
 
 export async function planFromPptx(file: OfficePackage, title: string | undefined, fallbackTitle: string): Promise<OfficePlan> {
@@ -263,7 +284,9 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
     if (!slideTitle) reader.content.keptAsText(`${where} has no title, so its lesson is called "Slide ${number}"`);
     if (notes) notesByLine.set(number, notes);
     if (sectionNotes.length > 0) carriedNotes.set(number, sectionNotes.splice(0));
-    for (const block of blocks) parts.push({ kind: "block", line: number, source: String(block.markdown ?? ""), paragraph: false, block });
+    const objectives = objectivesHeading.test(slideTitle);
+    for (const block of blocks) parts.push({ kind: "block", line: number, source: String(block.markdown ?? ""), paragraph: false, block, ...(objectives && block.type === "text" ? { listItems: lineItems(String(block.markdown)) } : {}) });
+    if (objectives && notes) reader.content.dropped(`the speaker notes of ${where}`, "the slide became the course's objectives, which carry no notes");
   }
   for (const text of sectionNotes) reader.content.dropped(text.slice(0, text.indexOf(":")).replace("Speaker notes", "the speaker notes"), "no slide follows its section slide to carry them");
   if (!parts.some((part) => part.kind === "heading" && part.level === 2)) {
@@ -295,6 +318,8 @@ export async function planFromPptx(file: OfficePackage, title: string | undefine
     sawSection ? sized : sized.map((part) => (part.kind === "heading" && part.level === 1 ? { ...part, level: 2 } : part)),
     { title, fallbackTitle, place: (line) => `slide ${line}` },
   );
+  // Told once as a notice by the outline; listed in the report too.
+  reader.content.report.keptAsText.push(...plan.objectivesFrom);
   const notices: Notice[] = [...reader.content.notices, ...plan.notices];
   const lessonNotes = [...(plan.lessonLines ?? new Map<string, number>())]
     .filter(([, line]) => notesByLine.has(line) || carriedNotes.has(line))

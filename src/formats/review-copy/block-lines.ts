@@ -12,10 +12,25 @@ export interface Run {
   readonly italic?: boolean;
 }
 
+/** A picture as the copy shows it: embedded when it is an uploaded PNG, JPEG or GIF within the copy's budget. */
+export interface PictureRef {
+  readonly assetId?: string | undefined;
+  readonly url?: string | undefined;
+  readonly alt?: string | undefined;
+  /** A labelled graphic's markers, numbered from 1 in this order, placed in percent of the picture. */
+  readonly markers?: readonly { readonly x: number; readonly y: number }[];
+}
+
 export interface Line {
   /** A paragraph style of the review copy (styles.ts); Normal when absent. */
   readonly style?: "Quote" | "Code" | "ListBullet" | "BlockLabel" | "Answer";
   readonly runs: readonly Run[];
+  /** A list item's marker, "2. " for a numbered one; "• " when absent. */
+  readonly marker?: string;
+  /** The line is this picture (its runs are empty). */
+  readonly picture?: PictureRef;
+  /** The line is a table: rows of cells of lines, the first row its header. */
+  readonly table?: readonly (readonly (readonly Line[])[])[];
 }
 
 /** A loosely read part of a block (scenes, choices), read with `text` and `items`. */
@@ -26,32 +41,68 @@ const plain = (style: Line["style"] | undefined, ...runs: Run[]): Line => ({ ...
 const label = (words: string): Run => ({ text: words, bold: true });
 const items = (value: unknown): Part[] => (Array.isArray(value) ? (value.filter((item) => typeof item === "object" && item !== null) as Part[]) : []);
 
-/** Markdown as lines a reader can follow: list items as bullets, emphasis and link markup dropped (link targets kept). */
+/** Private-use marks around bold and italic words while Markdown is cleaned; removed from the author's text first. */
+const [boldOn, boldOff, italicOn, italicOff] = ["\uE001", "\uE002", "\uE003", "\uE004"];
+const emphasisMarks = /[\uE001-\uE004]/g;
+
+/** Cleaned text with emphasis marks as runs: bold and italic kept as the author wrote them. */
+function emphasisRuns(text: string): Run[] {
+  const runs: Run[] = [];
+  let bold = false;
+  let italic = false;
+  let current = "";
+  const flush = () => {
+    if (current) runs.push({ text: current, ...(bold ? { bold: true } : {}), ...(italic ? { italic: true } : {}) });
+    current = "";
+  };
+  for (const character of text) {
+    if (character === boldOn || character === boldOff || character === italicOn || character === italicOff) {
+      flush();
+      if (character === boldOn || character === boldOff) bold = character === boldOn;
+      else italic = character === italicOn;
+    } else current += character;
+  }
+  flush();
+  return runs.length > 0 ? runs : [{ text: "" }];
+}
+
+/** Markdown as lines a reader can follow: list items as bullets (numbered ones keep their number), bold and italic kept, link markup dropped (link targets kept). */
 export function markdownLines(markdown: string): Line[] {
   const lines: Line[] = [];
   // Pictures, links and single emphasis by linear scanners (markdown-scan.ts), not backtracking expressions.
   const clean = (raw: string) =>
-    withoutSingleEmphasis(linksAsWords(picturesAsWords(raw)).replace(/(\*\*|__)(.+?)\1/g, "$2"))
+    withoutSingleEmphasis(linksAsWords(picturesAsWords(raw.replace(emphasisMarks, ""))).replace(/(\*\*|__)(.+?)\1/g, `${boldOn}$2${boldOff}`), italicOn, italicOff)
       .replace(/^#{1,6}\s+/, "")
       .replace(/\\([\\`*_[\]<>#|])/g, "$1")
       .trim();
+  const visible = (text: string) => text.replace(emphasisMarks, "") !== "";
+  const paragraphLine = (texts: readonly string[], style?: Line["style"], marker?: string): Line => {
+    const runs = emphasisRuns(texts.join(" "));
+    return { ...(style ? { style } : {}), ...(marker ? { marker } : {}), runs };
+  };
   for (const paragraph of markdown.split(/\n\s*\n/)) {
     let words: string[] = [];
     const flush = () => {
-      if (words.length > 0) lines.push(plain(undefined, { text: words.join(" ") }));
+      if (words.length > 0) lines.push(paragraphLine(words));
       words = [];
     };
     for (const raw of paragraph.split("\n")) {
       // (?!\s) keeps the whole space run in \s+, so a failing line is not re-split at every space.
-      const bullet = /^\s*(?:[-+*]|\d+[.)])\s+(?!\s)(.*)$/.exec(raw);
+      const bullet = /^\s*(?:[-+*]|(\d+)[.)])\s+(?!\s)(.*)$/.exec(raw);
       if (bullet) {
         flush();
-        lines.push(plain("ListBullet", { text: clean(bullet[1] ?? "") }));
-      } else if (clean(raw)) words.push(clean(raw));
+        lines.push(paragraphLine([clean(bullet[2] ?? "")], "ListBullet", bullet[1] ? `${bullet[1]}. ` : undefined));
+      } else if (visible(clean(raw))) words.push(clean(raw));
     }
     flush();
   }
   return lines;
+}
+
+/** A loosely read picture (a scene's, a choice's). */
+function pictureOf(image: Part): Line[] {
+  const source = { assetId: typeof image.assetId === "string" ? image.assetId : undefined, url: typeof image.url === "string" ? image.url : undefined };
+  return picture(source, text(image.alt));
 }
 
 function feedbackLine(feedback: unknown): Line[] {
@@ -75,6 +126,7 @@ function choices(block: Part): Line[] {
   for (const choice of items(block.choices)) {
     const mark = choice.correct === true ? "✔ right: " : "✘ wrong: ";
     lines.push(plain("Answer", label(mark), { text: text(choice.text) }, ...(choice.fixed === true ? [{ text: " (keeps its place)", italic: true }] : [])));
+    if (choice.image && typeof choice.image === "object") lines.push(...pictureOf(choice.image as Part));
     lines.push(...feedbackLine(choice.feedback));
   }
   return lines;
@@ -108,6 +160,7 @@ function scenario(block: Part): Line[] {
   lines.push(...markdownLines(text(block.markdown)));
   for (const scene of items(block.scenes)) {
     lines.push(plain("BlockLabel", label(`Scene ${text(scene.id)}${text(scene.id) === text(block.startSceneId) ? " (start)" : ""}`)));
+    if (scene.image && typeof scene.image === "object") lines.push(...pictureOf(scene.image as Part));
     lines.push(...markdownLines(text(scene.markdown)));
     for (const choice of items(scene.choices)) {
       lines.push(plain("Answer", label("Choice: "), { text: `“${text(choice.text)}” → scene ${text(choice.next)}` }));
@@ -129,8 +182,16 @@ type LinesOf<T extends BlockType> = (block: Extract<Block, { type: T }>, context
 
 const heading = (words: string): Line => plain("BlockLabel", label(words));
 const numbered = (index: number, title: string): Line => plain(undefined, label(`${index + 1}. `), { text: title, bold: true });
-const picture = (alt: string | undefined, decorative = false): Line =>
-  plain(undefined, { text: "Picture. ", italic: true }, { text: decorative ? "Decorative (no alt text)." : `Alt text: ${text(alt)}` });
+/** A picture, then its alt text (what a screen reader says) and caption, for the reviewer to check. */
+function picture(source: { assetId?: string | undefined; url?: string | undefined } | undefined, alt: string | undefined, extra: { decorative?: boolean; caption?: string | undefined; markers?: PictureRef["markers"] } = {}): Line[] {
+  const lines: Line[] = [];
+  if (source && (source.assetId || source.url)) {
+    lines.push({ runs: [], picture: { assetId: source.assetId, url: source.url, alt: extra.decorative ? "" : text(alt), ...(extra.markers ? { markers: extra.markers } : {}) } });
+  }
+  lines.push(plain("Answer", { text: extra.decorative || !text(alt).trim() ? "Decorative picture (no alt text)." : "Alt text: ", italic: true }, ...(extra.decorative || !text(alt).trim() ? [] : [{ text: text(alt).trim() }])));
+  if (text(extra.caption).trim()) lines.push(plain("Answer", { text: "Caption: ", italic: true }, { text: text(extra.caption).trim() }));
+  return lines;
+}
 
 function media(block: Extract<Block, { type: "video" | "audio" }>): Line[] {
   const source = block.title ?? block.url ?? block.assetId ?? "";
@@ -141,25 +202,30 @@ function media(block: Extract<Block, { type: "video" | "audio" }>): Line[] {
   ];
 }
 
+/** Categories side by side as a table's columns, each holding its items (and their feedback), as the learner sorts them. */
 function sorting(block: Extract<Block, { type: "sorting" }>, context: BlockLineContext): Line[] {
-  const lines = markdownLines(text(block.prompt));
-  for (const category of block.categories) {
-    lines.push(heading(`Category: ${category.title}`));
-    for (const item of block.items.filter((entry) => entry.category === category.title)) {
-      lines.push(plain("ListBullet", { text: item.text }));
-      lines.push(...feedbackLine(item.feedback));
-    }
-  }
-  return [...lines, ...questionFooter(block, context)];
+  const columns = block.categories.map((category) => block.items.filter((entry) => entry.category === category.title));
+  const depth = Math.max(0, ...columns.map((column) => column.length));
+  const header = block.categories.map((category) => [plain(undefined, label(category.title))]);
+  const rows = Array.from({ length: depth }, (_, row) =>
+    columns.map((column) => {
+      const item = column[row];
+      return item ? [plain(undefined, { text: item.text }), ...(text(item.feedback).trim() ? [plain(undefined, { text: "Feedback: ", italic: true }, { text: text(item.feedback).trim() })] : [])] : [plain(undefined, { text: "" })];
+    }),
+  );
+  return [
+    ...markdownLines(text(block.prompt)),
+    plain(undefined, { text: `Right answer: ${block.items.length} items in ${block.categories.length} categories, each item under its category.`, italic: true }),
+    { runs: [], table: [header, ...rows] },
+    ...questionFooter(block, context),
+  ];
 }
 
 /** Each block type as a person reads it; a new block type must say how it reads here. */
 const linesByType: { readonly [T in BlockType]: LinesOf<T> } = {
   text: (block) => markdownLines(text(block.markdown)),
   heading: (block) => [plain(undefined, label(text(block.text)))],
-  image: (block) => [
-    { ...picture(block.alt, block.decorative === true), runs: [...picture(block.alt, block.decorative === true).runs, ...(block.caption ? [{ text: ` Caption: ${text(block.caption)}` }] : [])] },
-  ],
+  image: (block) => picture(block, block.alt, { decorative: block.decorative === true, caption: block.caption }),
   quote: (block) => [...markdownLines(text(block.text)).map((line) => ({ ...line, style: "Quote" as const })), ...(block.attribution ? [plain("Quote", { text: `— ${text(block.attribution)}` })] : [])],
   code: (block) => text(block.code).split("\n").map((codeLine) => plain("Code", { text: codeLine })),
   callout: (block) => [plain(undefined, label(`${text(block.variant) || "info"}${block.title ? `: ${text(block.title)}` : ""}`)), ...markdownLines(text(block.markdown))],
@@ -171,12 +237,13 @@ const linesByType: { readonly [T in BlockType]: LinesOf<T> } = {
   flashcards: (block) =>
     block.cards.flatMap((card, index) => [plain(undefined, label(`Card ${index + 1}, front: `), { text: card.front }), plain(undefined, label("Back: ")), ...markdownLines(card.back)]),
   labeled_graphic: (block) => [
-    picture(block.alt),
+    ...picture(block.image, block.alt, { markers: block.markers.map((marker) => ({ x: marker.x, y: marker.y })) }),
     plain(undefined, { text: "Markers, numbered as on the picture:", italic: true }),
     ...block.markers.flatMap((marker, index) => [numbered(index, marker.title), ...markdownLines(marker.markdown)]),
   ],
-  process: (block) => block.steps.flatMap((step, index) => [numbered(index, `Step: ${step.title}`), ...(step.image ? [picture(step.image.alt)] : []), ...markdownLines(step.markdown)]),
-  timeline: (block) => block.events.flatMap((event) => [plain(undefined, label(`${event.date}: `), { text: event.title, bold: true }), ...markdownLines(event.markdown)]),
+  process: (block) => block.steps.flatMap((step, index) => [plain(undefined, label(`Step ${index + 1} of ${block.steps.length}: `), { text: step.title, bold: true }), ...(step.image ? picture(step.image, step.image.alt) : []), ...markdownLines(step.markdown)]),
+  timeline: (block) =>
+    block.events.flatMap((event) => [plain(undefined, label(`${event.date}: `), { text: event.title, bold: true }), ...(event.image ? picture(event.image, event.image.alt) : []), ...markdownLines(event.markdown)]),
   attachment: (block) => [plain(undefined, { text: "Download: ", italic: true }, { text: block.title }), ...(block.description ? [plain(undefined, { text: block.description })] : [])],
   continue: (block) => [
     plain(undefined, { text: "Continue button: ", italic: true }, { text: text(block.label) || "(the course language's default)" }, ...(block.requireCompletion ? [{ text: " (shown once the blocks above are done)" }] : [])),

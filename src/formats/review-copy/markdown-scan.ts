@@ -77,8 +77,9 @@ function forwardFinder(text: string, holds: (at: number) => boolean): (from: num
  * `text.replace(/(^|\W)[*_](\S.*?)[*_](?=\W|$)/g, "$1$2")`, read by index: single `*` or `_` emphasis
  * dropped. The closing mark is the first `*` or `_` followed by a non-word character or the end, with no
  * line break before it; both are found by forward-only searches, so each character is read once or twice.
+ * With `open` and `close`, the emphasised words are wrapped in them instead (the review copy's italics).
  */
-export function withoutSingleEmphasis(text: string): string {
+export function withoutSingleEmphasis(text: string, open = "", close = ""): string {
   const nextCloser = forwardFinder(text, (at) => isMark(text[at]) && (at + 1 === text.length || isNotWord(text[at + 1])));
   const nextBreak = forwardFinder(text, (at) => lineBreaks.has(text[at] as string));
   /** The end of an emphasis whose mark is at `mark`, or -1. */
@@ -95,7 +96,7 @@ export function withoutSingleEmphasis(text: string): string {
     const [prefix, mark] = at === 0 && closing(0) >= 0 ? ["", 0] : isNotWord(text[at]) ? [text[at] as string, at + 1] : ["", -1];
     const closer = mark >= 0 ? closing(mark) : -1;
     if (closer < 0) continue;
-    result += text.slice(from, at) + prefix + text.slice(mark + 1, closer);
+    result += text.slice(from, at) + prefix + open + text.slice(mark + 1, closer) + close;
     from = closer + 1;
     at = closer;
   }

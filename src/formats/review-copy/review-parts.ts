@@ -19,15 +19,20 @@ const relationshipTypes = {
   core: "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
   custom: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties",
   styles: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles",
+  image: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image",
 };
 
-export function reviewCopyProperties(course: ExportCourse, info: ReviewCopyInfo) {
+/** `pictures`: relationship ID → path under word/ of each embedded picture. */
+export function reviewCopyProperties(course: ExportCourse, info: ReviewCopyInfo, pictures: readonly [string, string][] = []) {
   const contentTypes = xmlDocument(
     el(
       "Types",
       { xmlns: "http://schemas.openxmlformats.org/package/2006/content-types" },
       el("Default", { Extension: "rels", ContentType: "application/vnd.openxmlformats-package.relationships+xml" }),
       el("Default", { Extension: "xml", ContentType: "application/xml" }),
+      el("Default", { Extension: "png", ContentType: "image/png" }),
+      el("Default", { Extension: "jpeg", ContentType: "image/jpeg" }),
+      el("Default", { Extension: "gif", ContentType: "image/gif" }),
       el("Override", { PartName: "/word/document.xml", ContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml" }),
       el("Override", { PartName: "/word/styles.xml", ContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml" }),
       el("Override", { PartName: "/docProps/core.xml", ContentType: "application/vnd.openxmlformats-package.core-properties+xml" }),
@@ -67,7 +72,7 @@ export function reviewCopyProperties(course: ExportCourse, info: ReviewCopyInfo)
       ["rId2", relationshipTypes.core, "docProps/core.xml"],
       ["rId3", relationshipTypes.custom, "docProps/custom.xml"],
     ]),
-    documentRelationships: relationships([["rId1", relationshipTypes.styles, "styles.xml"]]),
+    documentRelationships: relationships([["rId1", relationshipTypes.styles, "styles.xml"], ...pictures.map(([id, path]): [string, string, string] => [id, relationshipTypes.image, path])]),
     core,
     custom,
   };
