@@ -1,50 +1,69 @@
 /**
- * A picture's pixel size read from its header, for the formats Word shows (PNG, JPEG, GIF): a fixed
- * number of bytes for PNG and GIF, and for JPEG a walk over its segment headers that stops at the first
- * frame header or after `maxJpegSegments`, so a hostile file costs no more than its length.
+ * The pixel size of a PNG, JPEG, GIF or WebP from its header, without decoding it: for the files view's
+ * answer to the agent (by the claimed media type), for the pictures of a Word review copy and of imported
+ * question banks (by the bytes' own signature). Reads only the bytes it needs and stops at a bounded
+ * number of JPEG segments, so a hostile file costs no more than its length.
  */
-export interface PictureSize {
-  readonly type: "png" | "jpeg" | "gif";
-  readonly width: number;
-  readonly height: number;
+
+export interface ImageSize {
+  width: number;
+  height: number;
 }
 
-const maxJpegSegments = 1_000;
-
-function jpegSize(bytes: Uint8Array, view: DataView): PictureSize | null {
-  let offset = 2;
-  for (let segment = 0; segment < maxJpegSegments && offset + 9 < bytes.length; segment++) {
-    if (bytes[offset] !== 0xff) return null;
-    const marker = bytes[offset + 1] as number;
-    if (marker === 0xff) {
-      offset += 1;
-      continue;
-    }
-    const length = view.getUint16(offset + 2);
-    // SOF0-SOF15, except DHT (C4), JPG (C8) and DAC (CC), carry the frame's height and width.
+function jpegSize(bytes: Uint8Array, view: DataView): ImageSize | null {
+  let at = 2;
+  for (let segments = 0; segments < 1_000 && at + 9 < bytes.length; segments++) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1] ?? 0;
+    const length = view.getUint16(at + 2);
+    // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      const height = view.getUint16(offset + 5);
-      const width = view.getUint16(offset + 7);
-      return width > 0 && height > 0 ? { type: "jpeg", width, height } : null;
+      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
     }
-    if (length < 2) return null;
-    offset += 2 + length;
+    at += 2 + length;
   }
   return null;
 }
 
-export function pictureSize(bytes: Uint8Array): PictureSize | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length >= 24 && view.getUint32(0) === 0x89504e47 && view.getUint32(4) === 0x0d0a1a0a) {
-    const width = view.getUint32(16);
-    const height = view.getUint32(20);
-    return width > 0 && height > 0 ? { type: "png", width, height } : null;
+function webpSize(bytes: Uint8Array, view: DataView): ImageSize | null {
+  const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+  if (chunk === "VP8X" && bytes.length >= 30) return { width: 1 + (view.getUint32(24, true) & 0xffffff), height: 1 + (view.getUint32(27, true) & 0xffffff) };
+  if (chunk === "VP8 " && bytes.length >= 30) return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff };
+  if (chunk === "VP8L" && bytes.length >= 25) {
+    const bits = view.getUint32(21, true);
+    return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
   }
-  if (bytes.length >= 10 && bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46) {
-    const width = view.getUint16(6, true);
-    const height = view.getUint16(8, true);
-    return width > 0 && height > 0 ? { type: "gif", width, height } : null;
-  }
-  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegSize(bytes, view);
   return null;
+}
+
+export function imageSize(bytes: Uint8Array, mediaType: string): ImageSize | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    switch (mediaType) {
+      case "image/png":
+        return bytes.length >= 24 ? { width: view.getUint32(16), height: view.getUint32(20) } : null;
+      case "image/gif":
+        return bytes.length >= 10 ? { width: view.getUint16(6, true), height: view.getUint16(8, true) } : null;
+      case "image/jpeg":
+        return jpegSize(bytes, view);
+      case "image/webp":
+        return webpSize(bytes, view);
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+export interface PictureSize extends ImageSize {
+  readonly type: "png" | "jpeg" | "gif";
+}
+
+/** The size of a PNG, JPEG or GIF recognised by its signature (the formats Word shows), or null. */
+export function pictureSize(bytes: Uint8Array): PictureSize | null {
+  const type = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47 ? "png" : bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46 ? "gif" : bytes[0] === 0xff && bytes[1] === 0xd8 ? "jpeg" : null;
+  if (type === null) return null;
+  const size = imageSize(bytes, `image/${type}`);
+  return size && size.width > 0 && size.height > 0 ? { type, ...size } : null;
 }
