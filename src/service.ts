@@ -221,6 +221,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     store: services.store,
     now: services.now,
     lifetimeMs: config.uploadLifetimeMs,
+    resultsRetentionMs: config.results.retentionDays * 86_400_000,
     onSwept: (count) => logger.info("expired uploads deleted", { count }),
     onError: (error: unknown) => logger.warn("sweeping expired uploads failed", { error: String(error) }),
   });
