@@ -16,7 +16,7 @@ import { resultsSettings } from "./import-results.ts";
 
 export const getCourseResultsArguments = v.strictObject({
   courseId: idField("course"),
-  lessonIds: v.optional(v.pipe(v.array(idField("lesson")), v.maxLength(200), v.description("Only these lessons and their questions."))),
+  lessonIds: v.optional(v.pipe(v.array(idField("lesson")), v.maxLength(200))),
 });
 
 export type GetCourseResultsArguments = v.InferOutput<typeof getCourseResultsArguments>;

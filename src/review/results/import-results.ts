@@ -23,19 +23,11 @@ export function courseIriOf(courseId: string): string {
   return `urn:course-authoring-service:course:${courseId}`;
 }
 
-export const courseIrisField = v.optional(
-  v.pipe(
-    v.array(v.pipe(v.string(), v.maxLength(500), v.regex(/^[a-z][a-z0-9+.-]*:\S+$/i, "must be an absolute IRI"))),
-    v.maxLength(10),
-    v.description("IRIs the course's packages were exported with besides its own (courseIri of export_course)."),
-  ),
-);
 
 export const importResultsArguments = v.strictObject({
   courseId: idField("course"),
-  content: v.optional(v.pipe(v.string(), v.description("The statements file's text (JSON array or Statement API pages)."))),
-  assetId: v.optional(v.pipe(idField("asset"), v.description("An uploaded statements file (files view), instead of content."))),
-  courseIris: courseIrisField,
+  content: v.optional(v.string()),
+  assetId: v.optional(idField("asset")),
 });
 
 export type ImportResultsArguments = v.InferOutput<typeof importResultsArguments>;
@@ -99,7 +91,7 @@ export async function importResults(services: AuthoringServices, actor: Actor, a
   }
   const salt = await prepareResults(services, actor, args.courseId);
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string, maxStatementsFileBytes)) : undefined;
-  const courseIris = [courseIriOf(args.courseId), ...(args.courseIris ?? [])];
+  const courseIris = [courseIriOf(args.courseId)];
   const read = await services.heavyWork.run("readStatementsJob", {
     ...(file ? { bytes: file.bytes } : { text: args.content ?? "" }),
     courseIris,

@@ -13,7 +13,7 @@ import { idField } from "../../authoring/schemas/fields.ts";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { maxStatementsPerImport, type ReadStatementsResult, type SkipReport, type StatementFact } from "../../formats/xapi/statements-read.ts";
-import { courseIriOf, courseIrisField, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
+import { courseIriOf, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
 
 export const lrsLimits = {
   /** The largest single answer read. */
@@ -32,11 +32,10 @@ export const lrsLimits = {
 
 export const connectLrsArguments = v.strictObject({
   courseId: idField("course"),
-  endpoint: v.pipe(v.string(), v.maxLength(2000), v.url("must be the LRS's xAPI endpoint URL (https://host/xapi/)"), v.description("The LRS's xAPI endpoint (the part before statements).")),
-  key: v.pipe(v.string("must be text"), v.minLength(1, "must not be empty"), v.maxLength(1000, "must be at most 1000 characters"), v.description("The LRS client key (Basic auth user).")),
-  secret: v.pipe(v.string("must be text"), v.minLength(1, "must not be empty"), v.maxLength(1000, "must be at most 1000 characters"), v.description("The LRS client secret; never stored, echoed or logged.")),
-  since: v.optional(v.pipe(v.string(), v.isoTimestamp("must be an ISO 8601 timestamp"), v.description("Only statements stored after this (the since of a previous read, to resume)."))),
-  courseIris: courseIrisField,
+  endpoint: v.pipe(v.string(), v.check((text) => text.length <= 2000, "must be at most 2000 characters"), v.url("must be the LRS's xAPI endpoint URL (https://host/xapi/)")),
+  key: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
+  secret: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
+  since: v.optional(v.pipe(v.string(), v.isoTimestamp("must be an ISO 8601 timestamp"))),
 });
 
 export type ConnectLrsArguments = v.InferOutput<typeof connectLrsArguments>;
@@ -163,7 +162,7 @@ export async function connectLrs(services: AuthoringServices, actor: Actor, args
   const salt = await prepareResults(services, actor, args.courseId);
   const authorization = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${args.key}:${args.secret}`)))}`;
   const signal = AbortSignal.any([hooks.signal, AbortSignal.timeout(lrsLimits.totalMs)]);
-  const courseIris = [courseIriOf(args.courseId), ...(args.courseIris ?? [])];
+  const courseIris = [courseIriOf(args.courseId)];
   const facts = new Map<string, StatementFact>();
   const voided: string[] = [];
   const skipped = new Map<string, SkipReport>();
