@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import * as v from "valibot";
 import { defaultAuthoringLimits, limitDescriptions, type AuthoringLimits, type LimitName } from "./authoring/limits.ts";
+import { defaultResultsSettings, type ResultsSettings } from "./authoring/services.ts";
 import { sqlitePathFromUrl } from "./store/database-url.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -63,6 +64,8 @@ export interface Config {
   workerJobCpuMs: number;
   /** How long an unfinished chunked upload is kept; expired ones are swept on a timer and at start-up. */
   uploadLifetimeMs: number;
+  /** `RESULTS_MIN_GROUP` (never below 5), `RESULTS_RETENTION_DAYS` (365), `LRS_ALLOWED_HOSTS` (none). */
+  results: ResultsSettings;
 }
 
 /** One thread is left to the request loop; a one-core machine still gets one worker. */
@@ -194,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerPoolSize: read(env, "WORKER_POOL_SIZE", v.pipe(positiveCount, v.maxValue(64, "must be at most 64"))) ?? defaultWorkerPoolSize,
     workerJobCpuMs: read(env, "WORKER_JOB_CPU_MS", v.pipe(positiveCount, v.minValue(10, "must be at least 10"))) ?? defaultWorkerJobCpuMs,
     uploadLifetimeMs: (uploadLifetime ?? defaultUploadLifetimeSeconds) * 1000,
+    results: readResultsSettings(env),
   };
 }
 
@@ -211,4 +215,21 @@ export function dataDirectory(databaseUrl: string): string {
   if (!databaseUrl.startsWith("sqlite:")) return resolve("data");
   const path = sqlitePathFromUrl(databaseUrl);
   return path === ":memory:" ? resolve("data") : dirname(resolve(path));
+}
+
+/** `LRS_ALLOWED_HOSTS` is comma-separated `host` or `host:port` (an IPv6 address in brackets). */
+const lrsHosts = v.pipe(
+  v.string(),
+  v.transform((text: string) => text.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean)),
+  v.array(v.pipe(v.string(), v.regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, "must be comma-separated host or host:port names"))),
+);
+
+function readResultsSettings(env: Record<string, string | undefined>): ResultsSettings {
+  const minGroup = read(env, "RESULTS_MIN_GROUP", v.pipe(positiveCount, v.minValue(5, "must be at least 5 (smaller groups could identify a learner)"), v.maxValue(1000, "must be at most 1000")));
+  const retention = read(env, "RESULTS_RETENTION_DAYS", v.pipe(positiveCount, v.maxValue(3650, "must be at most 3650 (ten years)")));
+  return {
+    minGroup: minGroup ?? defaultResultsSettings.minGroup,
+    retentionDays: retention ?? defaultResultsSettings.retentionDays,
+    lrsAllowedHosts: read(env, "LRS_ALLOWED_HOSTS", lrsHosts) ?? [],
+  };
 }

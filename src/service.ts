@@ -181,6 +181,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const services: OpenedServices = {
     ...opened,
     uploadLifetimeMs: config.uploadLifetimeMs,
+    results: config.results,
     store: reportingCourseChanges(opened.store, (courseIds) => subscriptions?.courseChanged(courseIds)),
     // Writes cost their bytes as well as their calls, so a bulk writer (a restore loop) waits like a busy caller.
     ...(mcpLimit ? { onBytesWritten: (sub: string, bytes: number) => mcpLimit.written(sub, bytes) } : {}),
@@ -220,6 +221,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     store: services.store,
     now: services.now,
     lifetimeMs: config.uploadLifetimeMs,
+    resultsRetentionMs: config.results.retentionDays * 86_400_000,
     onSwept: (count) => logger.info("expired uploads deleted", { count }),
     onError: (error: unknown) => logger.warn("sweeping expired uploads failed", { error: String(error) }),
   });

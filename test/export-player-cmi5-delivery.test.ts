@@ -73,7 +73,7 @@ describe("cmi5 AU with an unreliable LRS", () => {
     await page.goto("about:blank");
     const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
     expect(sent.length).toBeLessThanOrEqual(all.length);
-    const definedVerbs = verbsOf(all).filter((name) => name !== "answered");
+    const definedVerbs = verbsOf(all).filter((name) => name !== "answered" && name !== "experienced");
     expect(definedVerbs).toEqual(["initialized", "completed", "passed", "terminated"]);
     expect(verbsOf(all).at(0)).toBe("initialized");
     expect(verbsOf(all).at(-1)).toBe("terminated");
@@ -108,7 +108,7 @@ describe("cmi5 AU with an unreliable LRS", () => {
     expect(reportedFlags(registration)).toEqual({ completed: false, passed: false });
     dropping = false;
     const sent = await until("passed", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("passed"));
-    expect(verbsOf(sent).filter((name) => name !== "answered")).toEqual(["initialized", "completed", "passed"]);
+    expect(verbsOf(sent).filter((name) => name !== "answered" && name !== "experienced")).toEqual(["initialized", "completed", "passed"]);
     expect(await until("reported flags", () => reportedFlags(registration), (flags) => flags.passed === true)).toEqual({ completed: true, passed: true });
     await context.close();
   });
@@ -176,7 +176,7 @@ describe("cmi5 statements are sent once", () => {
     await answerQuiz(page, true);
     await page.goto("about:blank");
     const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
-    expect(verbsOf(all).filter((name) => name !== "answered")).toEqual(["initialized", "completed", "passed", "terminated"]);
+    expect(verbsOf(all).filter((name) => name !== "answered" && name !== "experienced")).toEqual(["initialized", "completed", "passed", "terminated"]);
     expect(resentIds(all)).toEqual({});
     for (const { id } of all) expect(lms.receipts(id)).toEqual([200]);
   });
@@ -243,7 +243,14 @@ describe("cmi5 answered statements", () => {
     await page.goto("about:blank");
     const all = await until("terminated", () => lms.sessionStatements(sessionId), (statements) => verbsOf(statements).includes("terminated"));
     const answered = all.filter((statement) => statement.verb.id === verb("answered"));
-    expect(answered.map((statement) => statement.object.id)).toEqual(["blk_q1", "blk_q2", "blk_q3", "blk_q4"].map((id) => `${au.id}/questions/${id}`));
+    // Under the course's IRI, not the AU's: the same ids in every package (cmi5 per course or per module, xAPI) and version.
+    const courseIri = au.id.replace(/\/au\/[^/]+$/, "");
+    expect(answered.map((statement) => statement.object.id)).toEqual(["blk_q1", "blk_q2", "blk_q3", "blk_q4"].map((id) => `${courseIri}/questions/${id}`));
+    // The quiz attempt is in each answer's context; each lesson opened sent one experienced statement about it.
+    for (const statement of answered) expect((statement.context as { extensions?: Record<string, unknown> }).extensions?.["http://id.tincanapi.com/extension/attempt-id"]).toBe(1);
+    const experienced = all.filter((statement) => statement.verb.id === verb("experienced"));
+    expect(experienced.length).toBeGreaterThan(0);
+    for (const statement of experienced) expect(statement.object.id.startsWith(`${courseIri}/lessons/`)).toBe(true);
     const order = verbsOf(all);
     expect(order.indexOf("answered")).toBeGreaterThan(order.indexOf("initialized"));
     expect(order.lastIndexOf("answered")).toBeLessThan(order.indexOf("terminated"));

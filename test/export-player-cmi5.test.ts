@@ -65,9 +65,9 @@ async function waitForStatements(sessionId: string, done: (sent: Statement[]) =>
   throw new Error(`statements not received: ${JSON.stringify(lms.sessionStatements(sessionId).map((statement) => statement.verb.id))}`);
 }
 
-/** The cmi5 defined statements of a session (cmi5-allowed ones, such as answered, left out). */
+/** The cmi5 defined statements of a session (cmi5-allowed ones, answered and experienced, left out). */
 function defined(statements: Statement[]): Statement[] {
-  return statements.filter((statement) => statement.verb.id !== verbs.answered);
+  return statements.filter((statement) => statement.verb.id !== verbs.answered && statement.verb.id !== "http://adlnet.gov/expapi/verbs/experienced");
 }
 
 function categoryIds(statement: Statement): string[] {

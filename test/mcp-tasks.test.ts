@@ -35,7 +35,7 @@ import { waitUntil } from "./support/wait.ts";
 
 type Json = Record<string, unknown>;
 
-const taskTools = ["duplicate_course", "export_course", "export_translation", "import_course", "import_translation"];
+const taskTools = ["connect_lrs", "duplicate_course", "export_course", "export_translation", "import_course", "import_translation"];
 
 /** The tasks API of one agent, as raw requests checked against the SDK's result schemas. */
 function tasksOf(agent: Agent) {

@@ -12,6 +12,18 @@ import type { IdGenerator } from "./ids.ts";
 import type { AuthoringLimits } from "./limits.ts";
 import type { CourseHeavyWork } from "../workers/jobs.ts";
 
+/** Learners' results (issue 43): the smallest group a figure is shown for, how long results are kept, the LRS hosts allowed. */
+export interface ResultsSettings {
+  /** `RESULTS_MIN_GROUP`, never below 5. */
+  readonly minGroup: number;
+  /** `RESULTS_RETENTION_DAYS`, 365 unless told. */
+  readonly retentionDays: number;
+  /** `LRS_ALLOWED_HOSTS`: `host` or `host:port`, lower case; empty means no LRS may be read. */
+  readonly lrsAllowedHosts: readonly string[];
+}
+
+export const defaultResultsSettings: ResultsSettings = { minGroup: 5, retentionDays: 365, lrsAllowedHosts: [] };
+
 export interface AuthoringServices {
   store: AuthoringStore;
   now: () => Date;
@@ -26,6 +38,8 @@ export interface AuthoringServices {
   heavyWork: CourseHeavyWork;
   /** How long an unfinished chunked upload is kept (`UPLOAD_LIFETIME_SECONDS`); an hour unless told. */
   uploadLifetimeMs?: number;
+  /** Learners' results settings; the defaults when absent. */
+  results?: ResultsSettings;
   /** Told, after a write committed, how many history bytes it stored (the rate limit charges them). */
   onBytesWritten?: (actorSub: string, bytes: number) => void;
 }

@@ -1,5 +1,6 @@
 /**
- * Deletes expired uploads with their chunks at start-up and then on a timer. Sweeping only when someone
+ * Deletes expired uploads with their chunks at start-up and then on a timer (and, in the same sweep,
+ * learners' results older than `RESULTS_RETENTION_DAYS`). Sweeping only when someone
  * next began an upload left abandoned chunks on disk for as long as nobody did, through restarts too.
  * The timer never keeps the process alive, and stopping waits for a sweep under way, so the store is
  * closed only after it. Every replica sweeps; the delete is the same whoever runs it first.
@@ -11,6 +12,8 @@ export interface UploadSweeperOptions {
   now: () => Date;
   /** How long uploads live: the sweep runs as often as that, at least every second, at most every minute. */
   lifetimeMs: number;
+  /** How long learners' results are kept (`RESULTS_RETENTION_DAYS`); none: not swept here. */
+  resultsRetentionMs?: number;
   /** Told how many uploads a sweep deleted (none: not told). */
   onSwept?: (count: number) => void;
   onError: (error: unknown) => void;
@@ -32,7 +35,11 @@ export function startUploadSweeper(options: UploadSweeperOptions): UploadSweeper
     // One sweep at a time: a slow store must not pile sweeps up behind each other.
     if (stopped || running) return;
     running = options.store
-      .write((tx) => tx.deleteExpiredUploads(options.now().toISOString()))
+      .write(async (tx) => {
+        const now = options.now();
+        if (options.resultsRetentionMs !== undefined) await tx.dropResultsBefore(new Date(now.getTime() - options.resultsRetentionMs).toISOString());
+        return tx.deleteExpiredUploads(now.toISOString());
+      })
       .then((count) => {
         if (count > 0) options.onSwept?.(count);
       })

@@ -7,7 +7,10 @@
 import { cmi5Manifest } from "../formats/cmi5/cmi5-manifest.ts";
 import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../formats/scorm/scorm-manifest.ts";
 import type { PackagedAsset, ScoUnit } from "../formats/package/plan.ts";
-import { cmi5Adapter, scormAdapter, type LmsAdapter } from "./runtime/adapters.ts";
+import { cmi5Adapter, scormAdapter, tinCanAdapter, type LmsAdapter } from "./runtime/adapters.ts";
+import { questionFacts } from "./runtime/question-facts.ts";
+import { tinCanManifest } from "../formats/xapi/tincan-manifest.ts";
+import { unitMasteryScore } from "../formats/package/plan.ts";
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../formats/package/schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../formats/package/types.ts";
 import type { ZipEntry } from "../codecs/zip-write.ts";
@@ -117,7 +120,28 @@ export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEn
     objectives: input.course.objectives,
     units: input.units,
   });
-  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5Adapter(input.course), options.lrsOrigins), ...assetEntries(input)];
+  return [{ path: "cmi5.xml", body: manifest }, ...pageEntries(input, cmi5Adapter(input.course, options.courseIri), options.lrsOrigins), ...assetEntries(input)];
+}
+
+/**
+ * The xAPI (Tin Can) package: `tincan.xml` and one page for the whole course, launched with the Tin Can
+ * parameters (endpoint, auth, actor, registration); it sends what the cmi5 AU sends, with the same ids.
+ */
+export function xapiEntries(input: WebPackageInput, options: Cmi5Options): ZipEntry[] {
+  const [unit] = input.units;
+  const lessons = input.course.modules.flatMap((module) => module.lessons.map((lesson) => ({ id: lesson.id, title: lesson.title })));
+  const questions = Object.entries(questionFacts(input.course)).map(([id, facts]) => ({ id, title: facts.description }));
+  const manifest = tinCanManifest({
+    courseIri: options.courseIri,
+    title: input.course.title,
+    description: input.course.description ?? "",
+    language: input.course.language ?? "en",
+    launch: unit?.href ?? "index.html",
+    lessons,
+    questions,
+  });
+  const adapter = tinCanAdapter(input.course, options.courseIri, unit ? unitMasteryScore(unit) : null);
+  return [{ path: "tincan.xml", body: manifest }, ...pageEntries(input, adapter, options.lrsOrigins), ...assetEntries(input)];
 }
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {

@@ -37,4 +37,6 @@ export const toolsetIcons: Record<ToolsetName, Icon[]> = {
   exchange: icon("M4,1,0,5h3v6h2V5h3zM12,15l4-4h-3V5h-2v6H8z"),
   // A speech bubble.
   translation: icon("M1,2h14v9H7l-4,4v-4H1z"),
+  // A chart's axes.
+  results: icon("M0,16V0h3v13h13v3z"),
 };

@@ -16,13 +16,14 @@ export const toolsets = {
   review: "validate, status workflow and publishing, comments, preview",
   exchange: "export packages (SCORM, cmi5, Common Cartridge, HTML, JSON) and import",
   translation: "language versions linked to their source: create, units as JSON, XLIFF 2.0/1.2 export and import",
+  results: "what learners did: xAPI statements in (file or LRS), item statistics, diagnoses with proposed edits, delete",
 } as const;
 
 export type ToolsetName = keyof typeof toolsets;
 export const toolsetNames = Object.keys(toolsets) as ToolsetName[];
 
 /** Everything an agent needs for the whole authoring flow; `edits` repeats what edit_course does. */
-export const defaultToolsets: readonly ToolsetName[] = ["courses", "assets", "history", "sharing", "review", "exchange"];
+export const defaultToolsets: readonly ToolsetName[] = ["courses", "assets", "history", "sharing", "review", "exchange", "results"];
 
 export const toolsetsHeader = "x-mcp-toolsets";
 

@@ -71,6 +71,14 @@ export interface Cmi5AdapterConfig {
   readonly text: AdapterText;
   /** What the package knows about each question (type, correct answer, objectives), by block id. */
   readonly questions: Readonly<Record<string, QuestionFacts>>;
+  /** The course's IRI: question and lesson activity ids are minted under it (`page-contract/xapi-ids.ts`), the same in every package and version. */
+  readonly courseIri?: string;
+  /** The course version exported, sent in each statement's context. */
+  readonly courseVersion?: number;
+  /** How the package is launched: a cmi5 LMS (the default), or the Tin Can launch convention (`xapi` packages). */
+  readonly launch?: "cmi5" | "tincan";
+  /** The Tin Can package's mastery score (0-1), as cmi5's LaunchData would give it; null: the course's own verdict. */
+  readonly masteryScore?: number | null;
 }
 
 export type LmsAdapterConfig = ScormAdapterConfig | Cmi5AdapterConfig | LessonLaunchConfig;

@@ -348,6 +348,33 @@ export interface StoreTransaction extends TaskRecordStatements {
   listTranslationNotes(courseId: string): Promise<TranslationNoteRow[]>;
   /** Inserts or replaces the translator notes (by course and unit ID). */
   putTranslationNotes(rows: readonly TranslationNoteRow[]): Promise<void>;
+
+  /** Inserts the results not stored yet (by course and statement id); returns how many were new. */
+  putResults(rows: readonly ResultRow[]): Promise<number>;
+  /** Marks statements voided (remembered even before they arrive); returns how many counted before. */
+  voidResults(courseId: string, statementIds: readonly string[], importedAt: string): Promise<number>;
+  /** The course's results that count (not voided), oldest first. */
+  listResults(courseId: string): Promise<ResultRow[]>;
+  countResults(courseId: string): Promise<number>;
+  deleteResults(courseId: string): Promise<number>;
+  /** Drops results brought in before `cutoff`; returns how many. */
+  dropResultsBefore(cutoff: string): Promise<number>;
+}
+
+/** One learner statement kept for a course (issue 43): the learner is a salted hash, never an actor. */
+export interface ResultRow {
+  courseId: string;
+  statementId: string;
+  learner: string;
+  verb: string;
+  kind: "course" | "unit" | "lesson" | "question" | "video";
+  target: string;
+  registration: string | null;
+  attempt: number | null;
+  courseVersion: number | null;
+  timestamp: string;
+  result: { response?: string; success?: boolean; completion?: boolean; scaled?: number; raw?: number; max?: number; seconds?: number } | null;
+  importedAt: string;
 }
 
 /**

@@ -10,6 +10,7 @@ import { buildPackageJob } from "../export/package-job.ts";
 import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
+import { readStatementsJob } from "../formats/xapi/statements-job.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 
 export const jobs = {
@@ -23,6 +24,8 @@ export const jobs = {
   readReviewCopyFile,
   /** export_course: the package rendered, written and streamed back chunk by chunk. */
   buildPackageJob,
+  /** import_results and connect_lrs: xAPI statements checked, this course's kept, learners hashed. */
+  readStatementsJob,
 } as const;
 
 export type Jobs = typeof jobs;
@@ -35,6 +38,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
   buildPackageJob: "the export",
+  readStatementsJob: "reading the statements",
 };
 
 /** The heavy work every use case may ask for. */

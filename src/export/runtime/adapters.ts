@@ -18,8 +18,22 @@ export function scormAdapter(version: ScormAdapterConfig["version"], course: Ren
   return { script: lmsBundles.scorm, config };
 }
 
-export function cmi5Adapter(course: RenderableCourse): LmsAdapter {
-  const config: Cmi5AdapterConfig = { progressStateId: "course-authoring-progress", text: adapterText, questions: questionFacts(course) };
+/** The cmi5 AU's adapter; question and lesson ids go under the course's IRI, so cmi5 and xAPI packages and every version join. */
+export function cmi5Adapter(course: RenderableCourse & { readonly version?: number }, courseIri: string): LmsAdapter {
+  const config: Cmi5AdapterConfig = {
+    progressStateId: "course-authoring-progress",
+    text: adapterText,
+    questions: questionFacts(course),
+    courseIri,
+    ...(course.version === undefined ? {} : { courseVersion: course.version }),
+  };
+  return { script: lmsBundles.cmi5, config };
+}
+
+/** The xAPI (Tin Can) package's adapter: the cmi5 bundle launched by the Tin Can convention, with the package's own mastery score. */
+export function tinCanAdapter(course: RenderableCourse & { readonly version?: number }, courseIri: string, masteryScore: number | null): LmsAdapter {
+  const base = cmi5Adapter(course, courseIri).config as Cmi5AdapterConfig;
+  const config: Cmi5AdapterConfig = { ...base, launch: "tincan", masteryScore };
   return { script: lmsBundles.cmi5, config };
 }
 

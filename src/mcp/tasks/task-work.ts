@@ -12,7 +12,7 @@ import type { AuthoringStore } from "../../store/types.ts";
 import { stoppedTaskError } from "./task-runs.ts";
 
 /** The tools that accept task-augmented calls: the long ones (packages, imports, copies). */
-export const taskToolNames = ["export_course", "import_course", "duplicate_course", "export_translation", "import_translation"] as const;
+export const taskToolNames = ["export_course", "import_course", "duplicate_course", "export_translation", "import_translation", "connect_lrs"] as const;
 
 export function taskServices<S extends AuthoringServices>(services: S, taskId: string, signal: AbortSignal): S {
   const inner = services.store;

@@ -18,6 +18,7 @@ import { importTools } from "./import-tools.ts";
 import { previewTools } from "./preview-tools.ts";
 import { blockTypeTools } from "./block-types.ts";
 import { translationTools } from "./translation-tools.ts";
+import { resultsTools } from "./results-tools.ts";
 
 export type { AuthoringServices } from "../../authoring/services.ts";
 
@@ -35,4 +36,5 @@ export const authoringTools: ToolDefinition<AuthoringServices>[] = [
   ...exportTools,
   ...importTools,
   ...translationTools,
+  ...resultsTools,
 ];

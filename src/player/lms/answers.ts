@@ -10,6 +10,7 @@
  */
 import type { InteractionKind, QuestionFacts } from "../../page-contract/config.ts";
 import type { QuestionAnswer } from "../../page-contract/course-runtime.ts";
+import { activityIri } from "../../page-contract/xapi-ids.ts";
 
 export type { InteractionKind, QuestionFacts };
 
@@ -32,8 +33,8 @@ export interface InteractionRecord {
 export interface AnswerTools {
   scorm2004(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
   scorm12(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
-  /** The `answered` statement's object (a `cmi.interaction` activity under the AU) and result. */
-  xapi(answer: QuestionAnswer, auId: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> } | null;
+  /** The `answered` statement's object (a `cmi.interaction` activity under `baseIri`, the course's) and result. */
+  xapi(answer: QuestionAnswer, baseIri: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> } | null;
 }
 
 export function createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools {
@@ -135,7 +136,7 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
       const correct = patterns(rightResponses(answer), (response) => pattern12(facts, response));
       return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), correct, result, facts.kind);
     },
-    xapi(answer, auId, latencySeconds) {
+    xapi(answer, baseIri, latencySeconds) {
       const facts = questions[answer.questionId];
       if (!facts) return null;
       const component = (prefix: string, labels: readonly string[]): Record<string, unknown>[] =>
@@ -154,7 +155,7 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         definition.target = component("target", facts.targets);
       }
       return {
-        object: { id: `${auId}/questions/${encodeURIComponent(answer.questionId)}`, objectType: "Activity", definition },
+        object: { id: activityIri(baseIri, "question", answer.questionId), objectType: "Activity", definition },
         result: {
           response: pattern2004(facts, answer.response, false),
           ...(judged(answer) ? { success: answer.correct } : {}),

@@ -19,7 +19,7 @@ import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
 import type { ProgressTools } from "./progress.ts";
 import type { Cmi5AdapterConfig } from "../../page-contract/config.ts";
 import { ClassName } from "../../page-contract/markup-names.ts";
-import { fetchToken, readLaunchData, readLaunchParams } from "./cmi5/launch.ts";
+import { fetchToken, readLaunchData, readLaunchParams, readTinCanParams } from "./cmi5/launch.ts";
 import {
   actor,
   authLost,
@@ -37,11 +37,12 @@ import {
   setAuthorization,
   setDocuments,
   startCmi5Session,
+  startTinCan,
   stateUrl,
   tools,
   type Json,
 } from "./cmi5/session.ts";
-import { evaluate, openOutbox, send, sendAnswered, sendFailure, terminate } from "./cmi5/statements.ts";
+import { evaluate, openOutbox, send, sendAnswered, sendExperienced, sendFailure, terminate } from "./cmi5/statements.ts";
 
 export type { Cmi5AdapterConfig };
 
@@ -59,14 +60,16 @@ export function installCmi5Adapter(adapterConfig: Cmi5AdapterConfig, helpers: Cm
   if (!runtime) return;
   const progressTools = helpers.createProgressTools(runtime.lessons);
   const answerTools = helpers.createAnswerTools(adapterConfig.questions);
-  const launch = readLaunchParams();
+  const tinCan = adapterConfig.launch === "tincan" ? readTinCanParams(adapterConfig.courseIri ?? "") : null;
+  const launch = adapterConfig.launch === "tincan" ? tinCan : readLaunchParams();
   if (!launch) {
     progressTools.notify(adapterConfig.text.noLmsFound);
     return;
   }
   startCmi5Session(runtime, adapterConfig, progressTools, answerTools, launch);
+  if (tinCan) startTinCan(tinCan.auth, adapterConfig.masteryScore ?? null);
   setDocuments(helpers.createLrsDocuments({ headers, onAuthLost: authLost }));
-  void start(helpers.createStatementOutbox);
+  void start(helpers.createStatementOutbox, tinCan !== null);
 }
 
 function addExitButton(): void {
@@ -88,6 +91,7 @@ function addExitButton(): void {
 function listen(): void {
   course.onLessonVisited((visit) => {
     lessonShownAt.set(visit.lessonId, Date.now());
+    sendExperienced(visit);
     saveProgress();
     evaluate();
   });
@@ -102,14 +106,23 @@ function listen(): void {
   });
 }
 
-async function start(createStatementOutbox: Cmi5Helpers["createStatementOutbox"]): Promise<void> {
+/** cmi5: the auth token for the fetch URL, LaunchData, the learner preferences; false when the LMS cannot be read. */
+async function cmi5Launch(): Promise<boolean> {
   const token = await fetchToken().catch(() => null);
-  if (!token) return tools.notify(config.text.lmsUnavailable);
+  if (!token) {
+    tools.notify(config.text.lmsUnavailable);
+    return false;
+  }
   setAuthorization(token);
-  if (!(await readLaunchData())) return;
-  const sessionId = String(((contextTemplate.extensions ?? {}) as Json)[sessionExtension] ?? "");
+  if (!(await readLaunchData())) return false;
   const agent = encodeURIComponent(JSON.stringify(actor));
   await fetch(`${endpoint}agents/profile?profileId=cmi5LearnerPreferences&agent=${agent}`, { headers: headers() }).catch(() => undefined);
+  return true;
+}
+
+async function start(createStatementOutbox: Cmi5Helpers["createStatementOutbox"], tinCan: boolean): Promise<void> {
+  if (!tinCan && !(await cmi5Launch())) return;
+  const sessionId = tinCan ? crypto.randomUUID() : String(((contextTemplate.extensions ?? {}) as Json)[sessionExtension] ?? "");
   const saved = await documents.read(stateUrl(config.progressStateId));
   const previous = savedProgress(saved.body);
   reported.completed = previous.reported.completed;

@@ -2,6 +2,7 @@
  * Schema changes written in SQL both stores accept, so each is written once: every store numbers them
  * in its own migration list (the two lists began at different versions).
  */
+import { resultTablesSql } from "./result-records.ts";
 import { taskTablesSql } from "./task-records.ts";
 import { translationNotesTableSql, translationTablesSql } from "./translation-statements.ts";
 import { uploadTablesSql } from "./upload-records.ts";
@@ -96,4 +97,10 @@ export const uploadsStep: PortableMigrationStep = {
 export const lessonBannerStep: PortableMigrationStep = {
   name: "lesson banner image",
   sql: "ALTER TABLE lessons ADD COLUMN banner TEXT;",
+};
+
+/** Learners' results brought back from xAPI statements (`./result-records.ts`). */
+export const resultsStep: PortableMigrationStep = {
+  name: "learner results from xAPI statements",
+  sql: resultTablesSql,
 };

@@ -22,7 +22,7 @@ import type {
 } from "../types.ts";
 import { foldCase } from "./fold.ts";
 import { assetFromRecord, collaboratorFromRecord, revisionFromRecord, revisionListingFromRecord } from "./records.ts";
-import { SqlUploadRecords } from "./upload-records.ts";
+import { SqlResultRecords } from "./result-records.ts";
 import { chunkHashesOf, revisionMetadataBytes, storedChanges, type ChangeChunk } from "./revision-chunks.ts";
 import type { Bindings, SqlRecord } from "./statements.ts";
 import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
@@ -30,7 +30,7 @@ import { fromColumns, parentColumn, tables, toColumns } from "./tables.ts";
 /** The largest INTEGER on either store (versions are 32-bit on PostgreSQL); "before no version" pages from the newest. */
 const largestVersion = 2147483647;
 
-export abstract class SqlTransaction extends SqlUploadRecords implements StoreTransaction {
+export abstract class SqlTransaction extends SqlResultRecords implements StoreTransaction {
   async insert<K extends EntityKind>(kind: K, row: EntityRows[K]): Promise<void> {
     const values = toColumns(kind, row);
     const columns = [...values.keys()];

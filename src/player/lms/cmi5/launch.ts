@@ -24,6 +24,26 @@ export function readLaunchParams(): Cmi5Launch | null {
   return { endpoint, fetchUrl: fetchParam, actor, registration, activityId };
 }
 
+/**
+ * The Tin Can launch convention's parameters: endpoint, auth (the whole Authorization header), actor
+ * (JSON; 0.95-style arrays taken to their first value) and, when given, registration and activity_id.
+ */
+export function readTinCanParams(courseIri: string): (Cmi5Launch & { auth: string }) | null {
+  const params = new URLSearchParams(window.location.search);
+  const endpointParam = params.get("endpoint");
+  const auth = params.get("auth");
+  let actor: Json | null = null;
+  try {
+    const parsed = JSON.parse(params.get("actor") ?? "null") as Json | null;
+    actor = parsed && typeof parsed === "object" ? Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value])) : null;
+  } catch {
+    actor = null;
+  }
+  if (!endpointParam || !auth || !actor) return null;
+  const endpoint = endpointParam.endsWith("/") ? endpointParam : `${endpointParam}/`;
+  return { endpoint, fetchUrl: "", actor, registration: params.get("registration") ?? "", activityId: params.get("activity_id") ?? courseIri, auth };
+}
+
 /** The fetch URL answers once, so the token is kept for a reload of the same launch. */
 function tokenCache(): Storage | null {
   try {

@@ -34,6 +34,8 @@ export let registration: string;
 export let activityId: string;
 
 export let authorization = "";
+/** False for a Tin Can launch: no cmi5 categories, no LaunchData, the auth header given at launch. */
+export let cmi5Rules = true;
 export let contextTemplate: Json = {};
 export let launchMode = "Normal";
 export let masteryScore: number | null = null;
@@ -60,6 +62,17 @@ export function setAuthorization(token: string): void {
   authorization = `Basic ${token}`;
 }
 
+/** A Tin Can launch: the Authorization header as the launch gave it, the package's own mastery score. */
+export function startTinCan(auth: string, mastery: number | null): void {
+  cmi5Rules = false;
+  authorization = auth;
+  masteryScore = mastery;
+  if (mastery !== null) course.setPassMark(mastery * 100);
+}
+
+/** The IRI the question and lesson ids are minted under: the course's, else (an older package) the AU's. */
+export const statementBase = (): string => config.courseIri ?? activityId;
+
 /** What `LMS.LaunchData` says: the context template, launch mode, mastery score and return URL. */
 export function keepLaunchData(launchData: Json): void {
   contextTemplate = (launchData.contextTemplate ?? {}) as Json;
@@ -72,7 +85,7 @@ export function keepLaunchData(launchData: Json): void {
 
 export const headers = (): Record<string, string> => ({ Authorization: authorization, "X-Experience-API-Version": "1.0.3", "Content-Type": "application/json" });
 export const stateUrl = (stateId: string): string =>
-  `${endpoint}activities/state?${new URLSearchParams({ stateId, activityId, agent: JSON.stringify(actor), registration }).toString()}`;
+  `${endpoint}activities/state?${new URLSearchParams({ stateId, activityId, agent: JSON.stringify(actor), ...(registration ? { registration } : {}) }).toString()}`;
 
 export const duration = (from: number): string => tools.isoDuration((Date.now() - from) / 1000);
 

@@ -5,13 +5,15 @@
  * document only once the LRS accepted them (`accepted`), so a statement lost to an outage is sent again
  * in the next session.
  */
-import type { QuestionAnswer } from "../../../page-contract/course-runtime.ts";
+import type { LessonVisit, QuestionAnswer } from "../../../page-contract/course-runtime.ts";
+import { activityIri, attemptExtension, courseVersionExtension } from "../../../page-contract/xapi-ids.ts";
 import type { OutboxOptions, StatementOutbox } from "../outbox.ts";
 import {
   activityId,
   actor,
   answers,
   authLost,
+  cmi5Rules,
   config,
   contextTemplate,
   course,
@@ -27,6 +29,7 @@ import {
   reported,
   saveProgress,
   startedAt,
+  statementBase,
   stateUrl,
   tools,
   type Json,
@@ -39,8 +42,9 @@ const verbs = {
   failed: "http://adlnet.gov/expapi/verbs/failed",
   terminated: "http://adlnet.gov/expapi/verbs/terminated",
   answered: "http://adlnet.gov/expapi/verbs/answered",
+  experienced: "http://adlnet.gov/expapi/verbs/experienced",
 } as const;
-type DefinedVerb = Exclude<keyof typeof verbs, "answered">;
+type DefinedVerb = Exclude<keyof typeof verbs, "answered" | "experienced">;
 const categories = { cmi5: "https://w3id.org/xapi/cmi5/context/categories/cmi5", moveOn: "https://w3id.org/xapi/cmi5/context/categories/moveon" };
 const masteryExtension = "https://w3id.org/xapi/cmi5/context/extensions/masteryscore";
 
@@ -64,12 +68,13 @@ function context(withMoveOn: boolean, extra: Json = {}, cmi5Category = true): Js
   const template = JSON.parse(JSON.stringify(contextTemplate)) as Json;
   const activities = (template.contextActivities ?? {}) as Json;
   const category = Array.isArray(activities.category) ? (activities.category as Json[]) : [];
-  const wanted = cmi5Category ? (withMoveOn ? [categories.cmi5, categories.moveOn] : [categories.cmi5]) : [];
+  const wanted = cmi5Category && cmi5Rules ? (withMoveOn ? [categories.cmi5, categories.moveOn] : [categories.cmi5]) : [];
   for (const id of wanted) if (!category.some((activity) => activity.id === id)) category.push({ id, objectType: "Activity" });
   if (category.length > 0) activities.category = category;
   template.contextActivities = activities;
-  template.extensions = { ...((template.extensions ?? {}) as Json), ...extra };
-  template.registration = registration;
+  const version = config.courseVersion === undefined ? {} : { [courseVersionExtension]: config.courseVersion };
+  template.extensions = { ...((template.extensions ?? {}) as Json), ...version, ...extra };
+  if (registration) template.registration = registration;
   return template;
 }
 
@@ -137,12 +142,27 @@ export function sendFailure(): void {
 /** cmi5 "allowed" statement: no cmi5 category, the launch's context template, only between initialized and terminated. */
 export function sendAnswered(answer: QuestionAnswer): void {
   if (!outbox || terminated || launchMode !== "Normal") return;
-  const described = answers.xapi(answer, activityId, (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000);
+  const described = answers.xapi(answer, statementBase(), (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000);
   if (!described) return;
-  const answeredContext = context(false, {}, false);
+  // The quiz attempt this answer belongs to: answers are reported before the attempt is recorded.
+  const attempt = answer.graded ? { [attemptExtension]: (course.getState().quizzes[answer.lessonId]?.attempts ?? 0) + 1 } : {};
+  const answeredContext = context(false, attempt, false);
   const activities = answeredContext.contextActivities as Json;
   activities.parent = [auObject()];
   outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+}
+
+/** An allowed statement per lesson opened: `experienced` its activity (named under the course's IRI), the AU its parent. */
+export function sendExperienced(visit: LessonVisit): void {
+  if (!outbox || terminated || launchMode !== "Normal") return;
+  const object = {
+    id: activityIri(statementBase(), "lesson", visit.lessonId),
+    objectType: "Activity",
+    definition: { type: "http://adlnet.gov/expapi/activities/lesson", name: { und: visit.title.slice(0, 250) } },
+  };
+  const lessonContext = context(false, {}, false);
+  (lessonContext.contextActivities as Json).parent = [auObject()];
+  outbox.enqueue(statement("experienced", object, null, lessonContext));
 }
 
 /** Queues what is left (a held-back failure, terminated) and sends it in a request that outlives the page. */
