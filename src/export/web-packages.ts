@@ -7,7 +7,8 @@
 import { cmi5Manifest } from "../formats/cmi5/cmi5-manifest.ts";
 import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../formats/scorm/scorm-manifest.ts";
 import type { PackagedAsset, ScoUnit } from "../formats/package/plan.ts";
-import { cmi5Adapter, scormAdapter, type LmsAdapter } from "./runtime/adapters.ts";
+import { cmi5Adapter, reviewLayer, scormAdapter, type LmsAdapter } from "./runtime/adapters.ts";
+import type { ReviewRoundInfo } from "../page-contract/review.ts";
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../formats/package/schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../formats/package/types.ts";
 import type { ZipEntry } from "../codecs/zip-write.ts";
@@ -24,7 +25,13 @@ export interface WebPackageInput {
 
 type AssetUrl = (assetId: string) => string;
 
-function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined, connectSources?: readonly string[], inlined?: () => Promise<ReadonlyMap<string, string>>): ZipEntry[] {
+function pageEntries(
+  input: WebPackageInput,
+  lmsAdapter: LmsAdapter | undefined,
+  connectSources?: readonly string[],
+  inlined?: () => Promise<ReadonlyMap<string, string>>,
+  reviewAnchors?: boolean,
+): ZipEntry[] {
   const packagePath: AssetUrl = (assetId) => input.assets.get(assetId)?.path ?? "";
   return input.units.map((unit) => ({
     path: unit.href,
@@ -37,6 +44,7 @@ function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined,
         imageOrigins: declaredImageOrigins(unit.course),
         ...(lmsAdapter === undefined ? {} : { lmsAdapter }),
         ...(connectSources === undefined ? {} : { connectSources }),
+        ...(reviewAnchors ? { reviewAnchors } : {}),
       });
     },
   }));
@@ -122,4 +130,12 @@ export function cmi5Entries(input: WebPackageInput, options: Cmi5Options): ZipEn
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {
   return [...pageEntries(input, undefined, undefined, inlinedCaptions(input)), ...assetEntries(input)];
+}
+
+/**
+ * The review package: the HTML site (it works from `file://`) whose page also carries the comment layer,
+ * a bundle of its own run after the player, so learner pages never carry it.
+ */
+export function htmlReviewEntries(input: WebPackageInput, round: ReviewRoundInfo): ZipEntry[] {
+  return [...pageEntries(input, reviewLayer(input.course, round), undefined, inlinedCaptions(input), true), ...assetEntries(input)];
 }
