@@ -29,6 +29,8 @@ interface Layer {
   readonly form: HTMLFormElement;
   readonly list: HTMLElement;
   draft: Draft | null;
+  /** The block a reviewer wanted to comment on before typing their name: its form opens once the name is saved. */
+  pending: Draft | null;
   selection: { blockId: string; text: string } | null;
 }
 
@@ -162,6 +164,7 @@ function openForm(layer: Layer, draft: Draft): void {
   const anchor = layer.config.blocks[draft.blockId];
   if (!anchor) return;
   if (!layer.state.reviewer) {
+    layer.pending = draft;
     setOpen(layer, true);
     announce(layer, text.nameRequired);
     layer.nameInput.focus();
@@ -322,13 +325,16 @@ function buildLayer(config: ReviewLayerConfig): Layer {
   form.hidden = true;
   const list = make("ul", { class: "rv-list", "aria-labelledby": "rv-list-heading" });
   const saveButton = button(text.saveFile, "rv-primary");
-  const layer: Layer = { config, state, root, toggle, panel, live, nameInput, form, list, draft: null, selection: null };
+  const layer: Layer = { config, state, root, toggle, panel, live, nameInput, form, list, draft: null, pending: null, selection: null };
   const names = nameForm(layer, nameInput, () => {
     const name = nameInput.value.trim().slice(0, 200);
     if (!name) return announce(layer, text.nameRequired);
     layer.state.reviewer = name;
     save(layer);
     announce(layer, text.nameSaved);
+    const pending = layer.pending;
+    layer.pending = null;
+    if (pending) openForm(layer, pending);
   });
   panel.append(head, ...panelIntro(config), names, form, make("h3", { id: "rv-list-heading" }, text.listHeading), list, make("div", { class: "rv-actions" }, undefined), live);
   panel.lastElementChild?.previousElementSibling?.append(saveButton);
