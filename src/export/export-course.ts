@@ -19,6 +19,7 @@ import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
 import { prepareReviewRound, recordReviewRound, reviewRoundFields } from "../review/review-rounds.ts";
 import type { ReviewRoundInfo } from "../page-contract/review.ts";
+import { reviewBlockAnchors } from "../formats/review-package/review-package-write.ts";
 
 /** Sends one progress notification; a no-op when the caller did not ask for progress. */
 export type ExportProgressReporter = (progress: number, total?: number, message?: string) => Promise<void>;
@@ -209,7 +210,11 @@ export async function exportCourse(
   if (reviewRound) {
     const round = reviewRound;
     await writeAs(services, context.user, (session) =>
-      recordReviewRound(session, { id: round.id, courseId: course.id, courseVersion: course.version, variant: args.variant, exportId: record.exportId, dueDate: round.dueDate, reviewers: [...round.reviewers], note: round.note }),
+      recordReviewRound(session, {
+        id: round.id, courseId: course.id, courseVersion: course.version, variant: args.variant, exportId: record.exportId,
+        dueDate: round.dueDate, reviewers: [...round.reviewers], note: round.note,
+        anchors: Object.fromEntries(Object.entries(reviewBlockAnchors(course)).map(([blockId, anchor]) => [blockId, anchor.hash])),
+      }),
     );
   }
   await progress.settled();

@@ -220,6 +220,8 @@ export interface ReviewRoundRow {
   dueDate: string | null;
   reviewers: string[];
   note: string | null;
+  /** Each block the package showed, by ID: its content hash then. A comment must name one of these. */
+  anchors: Record<string, string>;
   createdBy: string;
   createdAt: string;
 }
@@ -375,7 +377,7 @@ export interface StoreTransaction extends TaskRecordStatements {
   listComments(query: CommentQuery): Promise<CommentRow[]>;
   countComments(courseId: string, targetId?: string): Promise<{ open: number; resolved: number }>;
   /** The review-package comment IDs of a round already stored on this course. */
-  listReviewCommentIds(courseId: string, roundId: string): Promise<Map<string, string>>;
+  listReviewCommentIds(courseId: string, roundId: string): Promise<Map<string, { commentId: string; open: boolean }>>;
   insertReviewRound(row: ReviewRoundRow): Promise<void>;
   findReviewRound(courseId: string, roundId: string): Promise<ReviewRoundRow | undefined>;
   /** Newest first. */

@@ -10,6 +10,7 @@ import { buildPackageJob } from "../export/package-job.ts";
 import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
+import { readReviewComments } from "../formats/review-package/review-package-read.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 
 export const jobs = {
@@ -21,6 +22,8 @@ export const jobs = {
   readXliff,
   /** import_review_copy: the copy's notes. */
   readReviewCopyFile,
+  /** import_review_copy of a review package's comments file: read and checked whole. */
+  readReviewComments,
   /** export_course: the package rendered, written and streamed back chunk by chunk. */
   buildPackageJob,
 } as const;
@@ -34,6 +37,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readCheckedBank: "the question bank import",
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
+  readReviewComments: "reading the review comments file",
   buildPackageJob: "the export",
 };
 

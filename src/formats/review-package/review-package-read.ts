@@ -93,13 +93,12 @@ export async function readReviewComments(file: { fileName: string; bytes: Uint8A
     const path = issue?.path?.map((item) => String(item.key)).join(".") ?? "";
     throw refused(fileName, `breaks the comments file's rules at ${path || "its top level"}: ${issue?.message ?? "invalid"}`);
   }
+  // A reply follows the comment it answers, so threads have no loops.
   const ids = new Set<string>();
   for (const comment of result.output.comments) {
     if (ids.has(comment.id)) throw refused(fileName, `holds comment ${comment.id} twice; each comment has its own id`);
+    if (comment.replyTo !== undefined && !ids.has(comment.replyTo)) throw refused(fileName, `holds comment ${comment.id}, a reply to ${comment.replyTo}, which does not come before it in the file`);
     ids.add(comment.id);
-  }
-  for (const comment of result.output.comments) {
-    if (comment.replyTo !== undefined && !ids.has(comment.replyTo)) throw refused(fileName, `holds comment ${comment.id}, a reply to ${comment.replyTo}, which the file does not hold`);
   }
   return result.output as ReviewCommentsFile;
 }

@@ -115,6 +115,7 @@ export const reviewRoundsStep: PortableMigrationStep = {
         due_date TEXT,
         reviewers TEXT NOT NULL,
         note TEXT,
+        anchors TEXT NOT NULL,
         created_by TEXT NOT NULL,
         created_at TEXT NOT NULL
       );

@@ -39,6 +39,7 @@ export function reviewRoundFromRecord(record: SqlRecord): ReviewRoundRow {
     dueDate: nullableText(record.due_date),
     reviewers: JSON.parse(String(record.reviewers)) as string[],
     note: nullableText(record.note),
+    anchors: JSON.parse(String(record.anchors ?? "{}")) as Record<string, string>,
     createdBy: String(record.created_by),
     createdAt: String(record.created_at),
   };

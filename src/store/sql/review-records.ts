@@ -73,15 +73,15 @@ export abstract class SqlReviewRecords extends SqlStatements {
     return { open: Number(record?.open ?? 0), resolved: Number(record?.resolved ?? 0) };
   }
 
-  async listReviewCommentIds(courseId: string, roundId: string): Promise<Map<string, string>> {
-    const records = await this.all("SELECT id, origin_key FROM comments WHERE course_id = ? AND round_id = ?", [courseId, roundId]);
-    return new Map(records.map((record) => [String(record.origin_key).slice(roundId.length + 1), String(record.id)]));
+  async listReviewCommentIds(courseId: string, roundId: string): Promise<Map<string, { commentId: string; open: boolean }>> {
+    const records = await this.all("SELECT id, origin_key, resolved_at FROM comments WHERE course_id = ? AND round_id = ?", [courseId, roundId]);
+    return new Map(records.map((record) => [String(record.origin_key).slice(roundId.length + 1), { commentId: String(record.id), open: record.resolved_at === null || record.resolved_at === undefined }]));
   }
 
   async insertReviewRound(row: ReviewRoundRow): Promise<void> {
     await this.run(
-      `INSERT INTO review_rounds (id, course_id, course_version, variant, export_id, due_date, reviewers, note, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.id, row.courseId, row.courseVersion, row.variant, row.exportId, row.dueDate, JSON.stringify(row.reviewers), row.note, row.createdBy, row.createdAt],
+      `INSERT INTO review_rounds (id, course_id, course_version, variant, export_id, due_date, reviewers, note, anchors, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [row.id, row.courseId, row.courseVersion, row.variant, row.exportId, row.dueDate, JSON.stringify(row.reviewers), row.note, JSON.stringify(row.anchors), row.createdBy, row.createdAt],
     );
   }
 
@@ -91,7 +91,8 @@ export abstract class SqlReviewRecords extends SqlStatements {
   }
 
   async listReviewRounds(courseId: string, limit: number): Promise<ReviewRoundRow[]> {
-    const records = await this.all(`SELECT * FROM review_rounds WHERE course_id = ? ORDER BY created_at DESC, id DESC LIMIT ${this.dialect.integer}`, [courseId, limit]);
+    // The anchors are left out of listings: a large course's run to hundreds of KB.
+    const records = await this.all(`SELECT id, course_id, course_version, variant, export_id, due_date, reviewers, note, '{}' AS anchors, created_by, created_at FROM review_rounds WHERE course_id = ? ORDER BY created_at DESC, id DESC LIMIT ${this.dialect.integer}`, [courseId, limit]);
     return records.map(reviewRoundFromRecord);
   }
 
