@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
+import { readReviewComments, reviewFileLimits } from "../src/formats/review-package/review-package-read.ts";
 import { launchBrowser, runAxe, tabTo } from "./support/browser.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
@@ -98,7 +99,7 @@ beforeAll(async () => {
   await alice.call("share_course", { courseId, sub: "bob", role: "reviewer" });
   await alice.call("share_course", { courseId, sub: "carol", role: "viewer" });
   course = (await alice.call("get_course", { courseId })) as Json;
-  const exported = await exportPackage(bob, { courseId, format: "html_review", delivery: "embedded", dueDate: "2026-12-10", reviewers: ["Sam SME", "Pat Expert", "Lee Lab"], note: "Please check the quiz." });
+  const exported = await exportPackage(alice, { courseId, format: "html_review", delivery: "embedded", dueDate: "2026-12-10", reviewers: ["Sam SME", "Pat Expert", "Lee Lab"], note: "Please check the quiz." });
   roundId = exported.structured.reviewRoundId as string;
   directory = await unzipTo(embeddedBytes(exported.result).bytes);
   browser = await launchBrowser();
@@ -192,8 +193,10 @@ describe("the review package", () => {
     });
 
     // A reply to the first comment, from the panel.
-    await tabTo(page, ".rv-toggle");
-    await page.keyboard.press("Enter");
+    if ((await page.locator(".rv-toggle").getAttribute("aria-expanded")) !== "true") {
+      await tabTo(page, ".rv-toggle");
+      await page.keyboard.press("Enter");
+    }
     await tabTo(page, ".rv-list li:first-child > .rv-actions button:nth-child(2)");
     await page.keyboard.press("Enter");
     await page.locator("#rv-form-heading:focus").waitFor();
@@ -233,7 +236,6 @@ describe("the review package", () => {
     await page.getByLabel("Comment", { exact: true }).fill("<script>window.hacked=2</script> Is this <b>bold</b>?");
     await page.getByRole("button", { name: "Add comment" }).click();
     await said(page, "Comment added.");
-    await page.locator(".rv-toggle").click();
     const item = page.locator(".rv-list li").first();
     expect(await item.textContent()).toContain("<script>window.hacked=2</script> Is this <b>bold</b>?");
     expect(await item.textContent()).toContain('Pat Expert <img src=x onerror="window.hacked=1">');
@@ -242,11 +244,11 @@ describe("the review package", () => {
     const violations = await runAxe(page);
     expect(violations.map((violation) => `${violation.id}: ${violation.targets.join(", ")}`)).toEqual([]);
     await page.screenshot({ path: join(tmpdir(), "review-package-390.png") });
-    await page.locator(".rv-toggle").click();
+    await page.getByRole("button", { name: "Close the review comments" }).click();
     await page.locator(addButton(text.id)).click();
+    await page.locator("#rv-form-heading:focus").waitFor();
     expect(await runAxe(page)).toEqual([]);
     await page.getByRole("button", { name: "Cancel" }).click();
-    await page.locator(".rv-toggle").click();
     patFile = await saveFile(page, () => page.getByRole("button", { name: "Save comments" }).click());
     expect(patFile.reviewer).toBe('Pat Expert <img src=x onerror="window.hacked=1">');
     await context.close();
@@ -261,7 +263,7 @@ describe("comments back", () => {
     // After the package went out: the text block is reworded and the scenario removed.
     await alice.call("update_block", { courseId, blockId: blockOf("text").id, changes: { markdown: "Every accident starts with a shortcut." } });
     await alice.call("remove_block", { courseId, blockId: blockOf("scenario").id });
-    samAsset = ((await bob.call("upload_asset", { courseId, filename: "review-comments-sam.json", dataBase64: base64(JSON.stringify(samFile)) })).asset as Json).id;
+    samAsset = ((await alice.call("upload_asset", { courseId, filename: "review-comments-sam.json", dataBase64: base64(JSON.stringify(samFile)) })).asset as Json).id;
     samResult = await bob.call("import_review_copy", { courseId, assetId: samAsset });
   });
 
@@ -289,7 +291,7 @@ describe("comments back", () => {
   });
 
   test("the summary is per lesson, by kind, open errors first", () => {
-    const [first] = samResult.lessons as Json[];
+    const first = (samResult.lessons as Json[])[0] as Json;
     expect(first.lessonId).toBe(lessonOfBlock(blockOf("text").id).id);
     expect(first.openErrors).toHaveLength(1);
     expect(first.openErrors[0]).toMatchObject({ blockId: blockOf("text").id, partState: "changed" });
@@ -303,10 +305,11 @@ describe("comments back", () => {
     expect((await alice.call("list_comments", { courseId })).counts).toEqual(before);
     const patAsset = ((await alice.call("upload_asset", { courseId, filename: "pat.json", dataBase64: base64(JSON.stringify(patFile)) })).asset as Json).id;
     const pat = await alice.call("import_review_copy", { courseId, assetId: patAsset });
-    expect(pat.imported[0]).toMatchObject({ author: 'Pat Expert <img src=x onerror="window.hacked=1">', kind: "question" });
+    expect((pat.imported as Json[])[0]).toMatchObject({ author: 'Pat Expert <img src=x onerror="window.hacked=1">', kind: "question" });
     const rounds = (await carol.call("list_review_rounds", { courseId })).rounds as Json[];
     const round = rounds.find((entry) => entry.roundId === roundId) as Json;
-    expect(round).toMatchObject({ courseVersion: course.version, dueDate: "2026-12-10", note: "Please check the quiz.", awaiting: ["Lee Lab"] });
+    expect(round).toMatchObject({ courseVersion: course.version, dueDate: "2026-12-10", note: "Please check the quiz.", awaiting: ["Pat Expert", "Lee Lab"] });
+    // Pat typed more than the name the round lists, so the round still waits for "Pat Expert" by that name.
     expect(round.returned.find((entry: Json) => entry.reviewer === "Sam SME")).toMatchObject({ comments: 5, byKind: { error: 1, question: 1, suggestion: 2, approval: 1 } });
   });
 });
@@ -322,7 +325,12 @@ describe("tampered and hostile files are refused whole, naming the rule", () => 
   }
   const fresh = (changes: (file: Json) => void): Json => {
     const file = structuredClone(samFile);
-    (file.comments as Json[]).forEach((comment, index) => (comment.id = `tampered${index}`));
+    const renamed = new Map<string, string>();
+    (file.comments as Json[]).forEach((comment, index) => {
+      renamed.set(comment.id, `tampered${index}`);
+      comment.id = `tampered${index}`;
+      if (comment.replyTo) comment.replyTo = renamed.get(comment.replyTo);
+    });
     changes(file);
     return file;
   };
@@ -336,21 +344,27 @@ describe("tampered and hostile files are refused whole, naming the rule", () => 
   test("anchors pointing at blocks of another course, or with a forged hash; a reply to nothing", async () => {
     const other = await createRichCourse(alice, "Other course");
     const otherBlock = ((await alice.call("get_course", { courseId: other })) as Json).modules[0].lessons[0].blocks[1] as Json;
-    const forged = fresh((file) => ((file.comments as Json[])[0].anchor = { id: otherBlock.id, hash: "0123abcd" }));
+    const forged = fresh((file) => (((file.comments as Json[])[0] as Json).anchor = { id: otherBlock.id, hash: "0123abcd" }));
     const message = await refusedFor(forged);
     expect(message).toContain("not a block the round's package showed");
-    expect(await refusedFor(fresh((file) => ((file.comments as Json[])[1].anchor.hash = "ffffffff")))).toContain("not a block the round's package showed");
-    expect(await refusedFor(fresh((file) => ((file.comments as Json[])[0].replyTo = "nobody")))).toContain("does not come before it");
+    expect(await refusedFor(fresh((file) => (((file.comments as Json[])[1] as Json).anchor.hash = "ffffffff")))).toContain("not a block the round's package showed");
+    expect(await refusedFor(fresh((file) => (((file.comments as Json[])[0] as Json).replyTo = "nobody")))).toContain("does not come before it");
   });
 
   test("a viewer cannot bring comments back; a file that is not one is refused; too many comments are refused", async () => {
     expect(await refusedFor(fresh(() => {}), carol)).toStartWith("forbidden");
     expect(await refusedFor('{"format":"something else"}')).toContain("is not a comments file saved from a review package");
     expect(await refusedFor("{ not json")).toContain("not a comments file");
-    const many = fresh((file) => {
-      const [first] = file.comments as Json[];
-      file.comments = Array.from({ length: 100_001 }, (_, index) => ({ ...first, id: `c${index}`, replyTo: undefined }));
-    });
-    expect(await refusedFor(many)).toContain("a comments file holds at most 100000");
+  });
+
+  test("over 100,000 comments or over 50 MB: refused by the reader, naming the limit (too large to send through MCP at all)", async () => {
+    const first = (samFile.comments as Json[])[0] as Json;
+    const many = { ...samFile, comments: Array.from({ length: 100_001 }, (_, index) => ({ ...first, id: `c${index}` })) };
+    const tooMany = await readReviewComments({ fileName: "many.json", bytes: new TextEncoder().encode(JSON.stringify(many)) }).catch((error: Error) => error.message);
+    expect(tooMany).toContain("a comments file holds at most 100000");
+    const huge = new Uint8Array(reviewFileLimits.bytes + 1).fill(0x20);
+    huge[0] = 0x7b;
+    const tooLarge = await readReviewComments({ fileName: "huge.json", bytes: huge }).catch((error: Error) => error.message);
+    expect(tooLarge).toContain("a comments file is at most 50 MB");
   });
 });
