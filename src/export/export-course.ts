@@ -49,7 +49,7 @@ export const exportCourseArguments = v.object({
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
         "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown. " +
-        "html_review: the course as learners see it, with a comment layer for reviewers (offline); opens a review round.",
+        "html_review: the course with a comment layer for reviewers; opens a review round.",
     ),
   ),
   variant: courseVariantField,
@@ -93,7 +93,7 @@ export const exportResultSchema = v.object({
   ),
   expiresAt: v.string(),
   notices: v.pipe(v.array(v.string()), v.description("Content the format could not carry, in words for the author.")),
-  reviewRoundId: v.optional(v.pipe(v.string(), v.description("html_review: the review round this package opened (list_review_rounds)."))),
+  reviewRoundId: v.optional(v.pipe(v.string(), v.description("html_review: the round opened."))),
 });
 export type ExportResult = v.InferOutput<typeof exportResultSchema>;
 

@@ -27,22 +27,9 @@ export const commentSchema = v.object({
   resolvedBy: v.nullable(v.string()),
   resolvedAt: v.nullable(v.string()),
   resolutionNote: v.nullable(v.string()),
-  replyTo: v.optional(v.pipe(v.string(), v.description("The comment this one answers (a thread)."))),
-  origin: v.optional(
-    v.pipe(
-      v.object({
-        source: v.literal("review_package"),
-        roundId: v.string(),
-        kind: v.picklist(["suggestion", "error", "question", "approval"]),
-        courseVersion: v.number(),
-        blockState: v.picklist(["unchanged", "changed", "removed"]),
-        choice: v.optional(v.pipe(v.number(), v.description("The question's choice, from 0, in the author's order."))),
-        choiceText: v.optional(v.string()),
-        videoTime: v.optional(v.pipe(v.number(), v.description("Seconds into the block's video."))),
-      }),
-      v.description("Brought back from a review package (export_course html_review): its round, the reviewer's kind, and the block then against now."),
-    ),
-  ),
+  replyTo: v.optional(v.string()),
+  /** From a review package: its round, the reviewer's kind, the block then against now (unchanged, changed, removed), a choice (from 0) or video time (s). */
+  origin: v.optional(v.looseObject({ roundId: v.string(), kind: v.string(), blockState: v.string() })),
 });
 export type CommentDocument = v.InferOutput<typeof commentSchema>;
 

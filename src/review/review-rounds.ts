@@ -20,14 +20,14 @@ export const reviewRoundFields = {
       v.string(),
       v.regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD"),
       v.check((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), "must be a real date as YYYY-MM-DD"),
-      v.description("html_review: when the comments are due (YYYY-MM-DD), shown to reviewers."),
+      v.description("html_review: comments due (YYYY-MM-DD)."),
     ),
   ),
   reviewers: v.optional(
     v.pipe(
       v.array(v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(reviewRoundLimits.nameCharacters, `must be at most ${reviewRoundLimits.nameCharacters} characters`))),
       v.maxLength(reviewRoundLimits.reviewers, `must name at most ${reviewRoundLimits.reviewers} reviewers`),
-      v.description("html_review: who the package goes to, by name; list_review_rounds tells who has not answered."),
+      v.description("html_review: reviewers' names."),
     ),
   ),
   note: v.optional(
@@ -35,7 +35,7 @@ export const reviewRoundFields = {
       v.string(),
       v.trim(),
       v.maxLength(reviewRoundLimits.noteCharacters, `must be at most ${reviewRoundLimits.noteCharacters} characters`),
-      v.description("html_review: a note to reviewers, shown in the package."),
+      v.description("html_review: a note to reviewers."),
     ),
   ),
 };

@@ -129,19 +129,7 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
     alreadyImported: v.number(),
     roundId: v.optional(v.string()),
     reviewer: v.optional(v.string()),
-    lessons: v.optional(
-      v.pipe(
-        v.array(
-          v.object({
-            lessonId: v.nullable(v.string()),
-            lessonTitle: v.string(),
-            byKind: v.record(v.string(), v.number()),
-            openErrors: v.array(v.object({ commentId: v.string(), blockId: v.string(), text: v.string(), partState: v.picklist(partStates) })),
-          }),
-        ),
-        v.description("Review package: per lesson, comments by kind and the open errors, lessons with open errors first."),
-      ),
-    ),
+    lessons: v.optional(v.array(v.looseObject({ lessonId: v.nullable(v.string()), openErrors: v.array(v.looseObject({ commentId: v.string() })) }))),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services, structuredBudgetBytes }) {
@@ -182,21 +170,7 @@ const listReviewRoundsTool = defineTool<AuthoringServices, typeof listReviewRoun
   input: listReviewRoundsArguments,
   output: v.object({
     courseId: v.string(),
-    rounds: v.array(
-      v.object({
-        roundId: v.string(),
-        courseVersion: v.number(),
-        variant: v.picklist(["draft", "published"]),
-        exportId: v.string(),
-        openedAt: v.string(),
-        openedBy: v.string(),
-        dueDate: v.nullable(v.string()),
-        note: v.nullable(v.string()),
-        reviewers: v.array(v.string()),
-        returned: v.array(v.object({ reviewer: v.string(), comments: v.number(), open: v.number(), byKind: v.record(v.string(), v.number()), lastAt: v.string() })),
-        awaiting: v.array(v.string()),
-      }),
-    ),
+    rounds: v.array(v.looseObject({ roundId: v.string(), courseVersion: v.number(), returned: v.array(v.looseObject({ reviewer: v.string() })), awaiting: v.array(v.string()) })),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services }) {
