@@ -13,6 +13,8 @@ export const idPrefixes = {
   comment: "cmt",
   /** A chunked upload in progress (the files view). */
   upload: "upl",
+  /** A review round: one html_review export sent to reviewers. */
+  reviewRound: "rnd",
   /** A stored export package; the package storage assigns these. */
   export: "exp",
 } as const;

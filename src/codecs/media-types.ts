@@ -31,7 +31,7 @@ export const acceptedMediaTypes: readonly MediaType[] = [
   { mediaType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", extensions: ["docx"] },
   { mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", extensions: ["xlsx"] },
   { mediaType: "application/vnd.openxmlformats-officedocument.presentationml.presentation", extensions: ["pptx"] },
-  { mediaType: "text/plain", extensions: ["txt", "text", "md"] },
+  { mediaType: "text/plain", extensions: ["txt", "text", "md", "json"] },
   { mediaType: "text/csv", extensions: ["csv"] },
 ];
 

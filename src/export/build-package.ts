@@ -7,7 +7,7 @@ import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { cartridgeEntries } from "./common-cartridge-package.ts";
 import { reviewCopyEntries } from "../formats/review-copy/review-docx.ts";
 import { jsonExportChunks } from "../formats/course-json/json-write.ts";
-import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, xapiEntries, type WebPackageInput } from "./web-packages.ts";
+import { cmi5Entries, htmlSiteEntries, scorm12Entries, scorm2004Entries, xapiEntries, htmlReviewEntries, type WebPackageInput } from "./web-packages.ts";
 import { bankCourse, questionBank } from "../formats/question-bank/bank.ts";
 import { giftText } from "../formats/gift/gift-write.ts";
 import { moodleXml } from "../formats/moodle-xml/moodle-write.ts";
@@ -29,6 +29,7 @@ const fileSuffixes: Record<ExportFormat, string> = {
   gift: "-gift.txt",
   docx_review: "-review.docx",
   xapi: "-xapi.zip",
+  html_review: "-review-html.zip",
 };
 
 /** The formats that carry a course's questions only, as a question bank. */
@@ -81,7 +82,7 @@ function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | B
       );
     return cartridgeEntries({ course, assets, source: options.assets, renderer: options.renderer, onSkippedQuestions, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
   }
-  const units = scoUnits(course, format === "html" || format === "xapi" ? "course" : (options.scoMode ?? "course"));
+  const units = scoUnits(course, format === "html" || format === "xapi" || format === "html_review" ? "course" : (options.scoMode ?? "course"));
   const input: WebPackageInput = { course, units, assets, source: options.assets, renderer: options.renderer };
   switch (format) {
     case "scorm12":
@@ -94,6 +95,9 @@ function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | B
       return xapiEntries(input, { courseIri: options.courseIri ?? defaultCourseIri(course.id), lrsOrigins: options.lrsOrigins ?? ["https:", "http:"] });
     case "html":
       return htmlSiteEntries(input);
+    case "html_review":
+      if (!options.reviewRound) throw new CourseAuthoringError("invalid_arguments", "format: html_review needs the review round it opens.", { field: "format" });
+      return htmlReviewEntries(input, options.reviewRound);
   }
 }
 

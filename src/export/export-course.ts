@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
 import { idField } from "../authoring/schemas/fields.ts";
 import { behindLine, untranslatedBlocks } from "../authoring/translation/translations.ts";
-import { readAs, type AuthoringServices } from "../authoring/services.ts";
+import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
 import { fallbackStrings, interfaceLanguage } from "../render/index.ts";
@@ -17,6 +17,9 @@ import { assetInfos, courseAssetSource } from "./course-assets.ts";
 import { packageOffThread } from "./package-off-thread.ts";
 import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
+import { prepareReviewRound, recordReviewRound, reviewRoundFields } from "../review/review-rounds.ts";
+import type { ReviewRoundInfo } from "../page-contract/review.ts";
+import { reviewBlockAnchors } from "../formats/review-package/review-package-write.ts";
 
 /** Sends one progress notification; a no-op when the caller did not ask for progress. */
 export type ExportProgressReporter = (progress: number, total?: number, message?: string) => Promise<void>;
@@ -34,6 +37,7 @@ export const formatNames: Record<ExportFormat, string> = {
   gift: "GIFT question bank",
   docx_review: "Word review copy",
   xapi: "xAPI (Tin Can)",
+  html_review: "HTML review package",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -45,7 +49,8 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; xapi (Tin Can) for LRSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown. " +
+        "html_review: the course with a comment layer for reviewers; opens a review round.",
     ),
   ),
   variant: courseVariantField,
@@ -70,6 +75,7 @@ export const exportCourseArguments = v.object({
     ),
     "link",
   ),
+  ...reviewRoundFields,
 });
 
 export const exportResultSchema = v.object({
@@ -88,6 +94,7 @@ export const exportResultSchema = v.object({
   ),
   expiresAt: v.string(),
   notices: v.pipe(v.array(v.string()), v.description("Content the format could not carry, in words for the author.")),
+  reviewRoundId: v.optional(v.pipe(v.string(), v.description("html_review: the round opened."))),
 });
 export type ExportResult = v.InferOutput<typeof exportResultSchema>;
 
@@ -140,11 +147,16 @@ export async function exportCourse(
   if (args.scope !== undefined && !bank) {
     throw new CourseAuthoringError("invalid_arguments", `scope: only the question-bank formats (${bankFormats.join(", ")}) export part of a course; omit scope for ${args.format}.`, { field: "scope" });
   }
-  const { course, assets, untranslated } = await readAs(services, context.user, async (session) => {
+  const review = args.format === "html_review";
+  for (const field of ["dueDate", "reviewers", "note"] as const) {
+    if (args[field] !== undefined && !review) throw new CourseAuthoringError("invalid_arguments", `${field}: only format html_review opens a review round; omit ${field} for ${args.format}.`, { field });
+  }
+  const { course, assets, untranslated, roundId } = await readAs(services, context.user, async (session) => {
+    const roundId = review ? await prepareReviewRound(session, args.courseId) : undefined;
     const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
     const row = args.format === "json" || bank ? undefined : await session.tx.find("course", document.id);
     const untranslated = row ? await untranslatedBlocks(session, row) : null;
-    return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated };
+    return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated, roundId };
   });
   const notices: Notice[] = [];
   if (untranslated && untranslated.blockIds.size > 0) {
@@ -167,6 +179,9 @@ export async function exportCourse(
       notices.push({ level: "notice", text: `${fallback.length} of the player's own strings show in English: the ${course.language} language pack has no text for ${named}.` });
     }
   }
+  const reviewRound: ReviewRoundInfo | undefined = roundId
+    ? { id: roundId, courseId: course.id, courseTitle: course.title, courseVersion: course.version, variant: args.variant, dueDate: args.dueDate ?? null, note: args.note || null, reviewers: args.reviewers ?? [] }
+    : undefined;
   const progress = progressChain(context.progress);
   // Rendering, writing and deflating run on a worker thread; asset bytes are read here and handed over.
   const built = await packageOffThread(
@@ -174,7 +189,7 @@ export async function exportCourse(
     {
       course,
       assets: assetInfos(course.id, assets),
-      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}) },
+      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}) },
     },
     courseAssetSource(services.store, course.id, assets),
     { onProgress: (done, total, message) => progress.report(done, total, message), onNotice: (notice) => notices.push({ level: "warning", text: notice }) },
@@ -193,10 +208,23 @@ export async function exportCourse(
     },
   );
   if (args.format === "json") progress.report(record.size, record.size, `Wrote ${humanSize(record.size)}`);
+  if (reviewRound) {
+    const round = reviewRound;
+    await writeAs(services, context.user, (session) =>
+      recordReviewRound(session, {
+        id: round.id, courseId: course.id, courseVersion: course.version, variant: args.variant, exportId: record.exportId,
+        dueDate: round.dueDate, reviewers: [...round.reviewers], note: round.note,
+        anchors: Object.fromEntries(Object.entries(reviewBlockAnchors(course)).map(([blockId, anchor]) => [blockId, anchor.hash])),
+      }),
+    );
+  }
   await progress.settled();
   const uri = exportUri(record.courseId, record.exportId);
   const { exportId, courseId, variant, courseVersion, fileName, mimeType, size, expiresAt } = record;
-  const result: ExportResult = { exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices: notices.map((notice) => notice.text) };
+  const result: ExportResult = {
+    exportId, courseId, format: args.format, variant, courseVersion, fileName, mimeType, size, uri, delivery: args.delivery, expiresAt, notices: notices.map((notice) => notice.text),
+    ...(reviewRound ? { reviewRoundId: reviewRound.id } : {}),
+  };
   if (args.delivery === "link") return { result, notices };
   if (record.size > options.embedLimitBytes) {
     throw new CourseAuthoringError(

@@ -7,10 +7,11 @@
 import { cmi5Manifest } from "../formats/cmi5/cmi5-manifest.ts";
 import { scorm12Manifest, scorm2004Manifest, type ManifestInput } from "../formats/scorm/scorm-manifest.ts";
 import type { PackagedAsset, ScoUnit } from "../formats/package/plan.ts";
-import { cmi5Adapter, scormAdapter, tinCanAdapter, type LmsAdapter } from "./runtime/adapters.ts";
+import { cmi5Adapter, reviewLayer, scormAdapter, tinCanAdapter, type LmsAdapter } from "./runtime/adapters.ts";
 import { questionFacts } from "./runtime/question-facts.ts";
 import { tinCanManifest } from "../formats/xapi/tincan-manifest.ts";
 import { unitMasteryScore } from "../formats/package/plan.ts";
+import type { ReviewRoundInfo } from "../page-contract/review.ts";
 import { schemaEntries, scorm12SchemaFiles, scorm2004SchemaFiles } from "../formats/package/schemas.ts";
 import type { AssetSource, CourseRenderer, ExportCourse } from "../formats/package/types.ts";
 import type { ZipEntry } from "../codecs/zip-write.ts";
@@ -27,7 +28,13 @@ export interface WebPackageInput {
 
 type AssetUrl = (assetId: string) => string;
 
-function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined, connectSources?: readonly string[], inlined?: () => Promise<ReadonlyMap<string, string>>): ZipEntry[] {
+function pageEntries(
+  input: WebPackageInput,
+  lmsAdapter: LmsAdapter | undefined,
+  connectSources?: readonly string[],
+  inlined?: () => Promise<ReadonlyMap<string, string>>,
+  reviewAnchors?: boolean,
+): ZipEntry[] {
   const packagePath: AssetUrl = (assetId) => input.assets.get(assetId)?.path ?? "";
   return input.units.map((unit) => ({
     path: unit.href,
@@ -40,6 +47,7 @@ function pageEntries(input: WebPackageInput, lmsAdapter: LmsAdapter | undefined,
         imageOrigins: declaredImageOrigins(unit.course),
         ...(lmsAdapter === undefined ? {} : { lmsAdapter }),
         ...(connectSources === undefined ? {} : { connectSources }),
+        ...(reviewAnchors ? { reviewAnchors } : {}),
       });
     },
   }));
@@ -146,4 +154,12 @@ export function xapiEntries(input: WebPackageInput, options: Cmi5Options): ZipEn
 
 export function htmlSiteEntries(input: WebPackageInput): ZipEntry[] {
   return [...pageEntries(input, undefined, undefined, inlinedCaptions(input)), ...assetEntries(input)];
+}
+
+/**
+ * The review package: the HTML site (it works from `file://`) whose page also carries the comment layer,
+ * a bundle of its own run after the player, so learner pages never carry it.
+ */
+export function htmlReviewEntries(input: WebPackageInput, round: ReviewRoundInfo): ZipEntry[] {
+  return [...pageEntries(input, reviewLayer(input.course, round), undefined, inlinedCaptions(input), true), ...assetEntries(input)];
 }

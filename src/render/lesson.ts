@@ -4,8 +4,9 @@
  * runtime shows one at a time; without script they all show, one after another.
  */
 import { renderBlock } from "./blocks.ts";
+import { reviewBlockAttribute } from "../page-contract/review.ts";
 import type { LessonContext, QuestionMode, RenderContext } from "./context.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { html, trustedHtml, type SafeHtml } from "./html.ts";
 import { longMarkdown, type MarkdownRequest } from "./markdown.ts";
 import { mediaSourceUrl } from "./media-blocks.ts";
 import { markdownTextsOf } from "./picture-hosts.ts";
@@ -114,6 +115,14 @@ function lessonBanner(lesson: RenderableLesson, context: RenderContext): SafeHtm
 `;
 }
 
+/**
+ * The review package names each block's ID on the block's own element (not on a wrapper: the player
+ * walks a lesson's blocks as siblings, e.g. for continue gates).
+ */
+function withReviewAnchor(markup: string, blockId: string): string {
+  return markup.replace(/^(\s*<[a-zA-Z][a-zA-Z0-9]*)/, (opening) => html`${trustedHtml(opening)} ${reviewBlockAttribute}="${blockId}"`.markup);
+}
+
 /** The block's long Markdown, to be rendered in slices before the block (a fill-in-the-blank text renders with its blanks). */
 function blockMarkdownRequest(block: RenderableBlock): MarkdownRequest {
   const texts = markdownTextsOf(block).filter((entry) => !(block.type === "fill_in_blank" && entry.field === "text"));
@@ -140,7 +149,8 @@ ${meta ? html`<p class="${ClassName.lessonMeta}">${meta}</p>` : ""}
 `.markup;
   for (const block of lesson.blocks ?? []) {
     yield blockMarkdownRequest(block);
-    yield renderBlock(block, lessonContext, courseLanguage).markup;
+    const rendered = renderBlock(block, lessonContext, courseLanguage).markup;
+    yield context.options.reviewAnchors ? withReviewAnchor(rendered, block.id) : rendered;
   }
   yield html`
 ${lesson.kind === "quiz" ? quizPanel(lesson, context) : ""}

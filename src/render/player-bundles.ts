@@ -10,6 +10,7 @@ import courseInteractionsBundle from "../player/dist/course-interactions.js.txt"
 import courseQuizBundle from "../player/dist/course-quiz.js.txt" with { type: "text" };
 import lessonLaunchBundle from "../player/dist/lesson-launch.js.txt" with { type: "text" };
 import scormBundle from "../player/dist/scorm.js.txt" with { type: "text" };
+import reviewBundle from "../player/dist/review.js.txt" with { type: "text" };
 import coursePreviewViewBundle from "../player/dist/view-course-preview.js.txt" with { type: "text" };
 import exportViewBundle from "../player/dist/view-export.js.txt" with { type: "text" };
 import filesViewBundle from "../player/dist/view-files.js.txt" with { type: "text" };
@@ -40,7 +41,8 @@ export const courseBundles: Readonly<Record<FeatureSet, string>> = {
   "course-full": courseFullBundle,
 };
 
-export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle } as const;
+/** The bundles run after the player: an LMS adapter, or the review package's comment layer. */
+export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle, review: reviewBundle } as const;
 
 /** The MCP Apps views' bundles (`src/player/views`), built like the player. */
 export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle } as const;

@@ -109,4 +109,6 @@ export interface RenderOptions {
    * before any block is read, so without them it allows no remote picture.
    */
   readonly imageOrigins?: readonly string[];
+  /** The review package: each block is wrapped in an element naming its ID, for the comment layer to attach to. */
+  readonly reviewAnchors?: boolean;
 }

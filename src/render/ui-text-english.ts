@@ -1,4 +1,5 @@
 import type { AdapterText, RuntimeText } from "../page-contract/text.ts";
+import type { ReviewText } from "../page-contract/review.ts";
 
 /**
  * The player's strings in English: the base every interface language falls back to, and the shape
@@ -134,3 +135,52 @@ export const englishAdapterText = {
   sessionExpired: "Your progress is no longer being saved: your session with the learning platform has expired. Close the course and open it again from your learning platform to continue.",
   stillSending: "Your learning platform is not answering. Your progress is kept on this device and will be sent when it answers again.",
 } satisfies AdapterText;
+
+/** What the review package's comment layer says (see `page-contract/review.ts`). */
+export const englishReviewText = {
+  panelTitle: "Review comments",
+  openPanel: "Review comments ({count})",
+  closePanel: "Close the review comments",
+  intro: "You are reviewing version {version} of this course. Your comments stay in this browser until you save them to a file and send that file to the course author.",
+  dueDate: "Please send your comments by {date}.",
+  noteHeading: "Note from the author",
+  nameLabel: "Your name",
+  nameHint: "Shown with each of your comments.",
+  nameSave: "Save name",
+  nameRequired: "Type your name first.",
+  nameSaved: "Your name is saved.",
+  addComment: "Comment on block {number} of “{lesson}”",
+  newHeading: "New comment",
+  editHeading: "Change the comment",
+  replyHeading: "Reply",
+  kindLegend: "Kind of comment",
+  kinds: { suggestion: "Suggestion", error: "Error", question: "Question", approval: "Approval" },
+  aboutLabel: "About",
+  aboutBlock: "The whole block",
+  aboutChoice: "Choice {number}: {text}",
+  quoteLabel: "Quoted words (optional)",
+  videoTimeLabel: "Time in the video, as minutes:seconds (optional)",
+  videoTimeInvalid: "Write the time as minutes:seconds, for example 1:05.",
+  textLabel: "Comment",
+  textRequired: "Write a comment.",
+  add: "Add comment",
+  update: "Save changes",
+  cancel: "Cancel",
+  edit: "Change",
+  remove: "Delete",
+  reply: "Reply",
+  showInCourse: "Show in the course",
+  saveFile: "Save comments",
+  saved: "Your comments are saved in the file {file}. Send that file to the course author.",
+  nothingToSave: "There are no comments to save yet.",
+  added: "Comment added.",
+  updated: "Comment changed.",
+  removed: "Comment deleted.",
+  none: "No comments yet.",
+  locked: "Saved in a file: it can no longer be changed.",
+  atTime: "At {time} in the video",
+  onQuote: "On “{quote}”",
+  replyTo: "Reply to {author}",
+  where: "{lesson}, block {number}",
+  listHeading: "Your comments",
+} satisfies ReviewText;

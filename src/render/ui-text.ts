@@ -6,7 +6,8 @@
  */
 import type { AdapterText } from "../page-contract/text.ts";
 import { englishInteractionRuntimeText, englishInteractionText, type InteractionRuntimeText, type InteractionText } from "./interaction-text.ts";
-import { englishAdapterText, englishRuntimeText, englishUiText, type RuntimeText, type UiText } from "./ui-text-english.ts";
+import { englishAdapterText, englishReviewText, englishRuntimeText, englishUiText, type RuntimeText, type UiText } from "./ui-text-english.ts";
+import type { ReviewText } from "../page-contract/review.ts";
 import { interfaceTranslations, type InterfaceLanguage, type InterfaceStrings } from "./ui-text-translations.ts";
 
 export type { RuntimeText, UiText };
@@ -28,9 +29,10 @@ export const runtimeText: RuntimeText = localisedView(englishRuntimeText, () => 
 export const interactionText: InteractionText = localisedView(englishInteractionText, () => current.interaction);
 export const interactionRuntimeText: InteractionRuntimeText = localisedView(englishInteractionRuntimeText, () => current.interactionRuntime);
 export const adapterText: AdapterText = localisedView(englishAdapterText, () => current.adapter);
+export const reviewText: ReviewText = localisedView(englishReviewText, () => current.review);
 
 /** Every pack's English base, by section: what a language pack must fill in to be complete. */
-export const englishPacks = { ui: englishUiText, runtime: englishRuntimeText, interaction: englishInteractionText, interactionRuntime: englishInteractionRuntimeText, adapter: englishAdapterText } as const;
+export const englishPacks = { ui: englishUiText, runtime: englishRuntimeText, interaction: englishInteractionText, interactionRuntime: englishInteractionRuntimeText, adapter: englishAdapterText, review: englishReviewText } as const;
 
 /**
  * The strings a language shows in English, as `section.key`: all of them for a language without a pack,

@@ -27,6 +27,9 @@ export const commentSchema = v.object({
   resolvedBy: v.nullable(v.string()),
   resolvedAt: v.nullable(v.string()),
   resolutionNote: v.nullable(v.string()),
+  replyTo: v.optional(v.string()),
+  /** From a review package: its round, the reviewer's kind, the block then against now (unchanged, changed, removed), a choice (from 0) or video time (s). */
+  origin: v.optional(v.looseObject({ roundId: v.string(), kind: v.string(), blockState: v.string() })),
 });
 export type CommentDocument = v.InferOutput<typeof commentSchema>;
 

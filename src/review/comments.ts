@@ -180,5 +180,20 @@ export function commentDocument(row: CommentRow, target: ResolvedTarget | null):
     resolvedBy: row.resolvedBy,
     resolvedAt: row.resolvedAt,
     resolutionNote: row.resolutionNote,
+    ...(row.replyTo ? { replyTo: row.replyTo } : {}),
+    ...(row.origin
+      ? {
+          origin: {
+            source: row.origin.source,
+            roundId: row.origin.roundId,
+            kind: row.origin.kind,
+            courseVersion: row.origin.courseVersion,
+            blockState: row.origin.blockState,
+            ...(row.origin.choice !== undefined ? { choice: row.origin.choice } : {}),
+            ...(row.origin.choiceText !== undefined ? { choiceText: row.origin.choiceText } : {}),
+            ...(row.origin.videoTime !== undefined ? { videoTime: row.origin.videoTime } : {}),
+          },
+        }
+      : {}),
   };
 }

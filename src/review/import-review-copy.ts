@@ -25,6 +25,9 @@ import type { CommentRow } from "../store/types.ts";
 import { commentLimits, newCommentRow } from "./comments.ts";
 import { targetKindOf } from "./comment-targets.ts";
 import { readReviewCopy, reviewCopyLimits, type ReviewCopy, type ReviewNote } from "../formats/review-copy/read-review-copy.ts";
+import { isReviewCommentsFile, reviewFileLimits } from "../formats/review-package/review-package-read.ts";
+import { maxImportBytes } from "../formats/draft-course.ts";
+import { storeReviewPackage, type ImportedReviewPackage } from "./import-review-package.ts";
 
 export const importReviewCopyArguments = v.object({
   courseId: idField("course"),
@@ -75,14 +78,31 @@ async function commentableCourse(session: AuthoringSession, courseId: string) {
   return course;
 }
 
-export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
+export async function importReviewCopy(
+  services: AuthoringServices,
+  actor: Actor,
+  args: v.InferOutput<typeof importReviewCopyArguments>,
+): Promise<({ source: "word" } & ImportedReviewCopy) | ({ source: "review_package" } & ImportedReviewPackage)> {
   const file = await readAs(services, actor, async (session) => {
     await commentableCourse(session, args.courseId);
-    return readUploadedFile(session, args.assetId);
+    return readUploadedFile(session, args.assetId, Math.max(maxImportBytes, reviewFileLimits.bytes));
   });
+  // A review package's comments file (JSON) or a Word review copy, told apart by the bytes.
+  if (isReviewCommentsFile(file.bytes)) {
+    const comments = await services.heavyWork.run("readReviewComments", { fileName: file.fileName, bytes: file.bytes });
+    const result = await writeAs(services, actor, async (session) => storeReviewPackage(session, await commentableCourse(session, args.courseId), comments, file.fileName));
+    return { source: "review_package", ...result };
+  }
+  if (file.bytes.byteLength > maxImportBytes) {
+    throw new CourseAuthoringError("limit_exceeded", `assetId: ${file.fileName} is ${file.bytes.byteLength} bytes; a Word review copy is at most ${maxImportBytes / 1024 / 1024} MB. Nothing was imported.`, {
+      field: "assetId",
+      byteSize: file.bytes.byteLength,
+      limit: maxImportBytes,
+    });
+  }
   // Parsed off the request loop; a copy of another course is refused from its properties, before its document is read.
   const copy = await services.heavyWork.run("readReviewCopyFile", { fileName: file.fileName, bytes: file.bytes, courseId: args.courseId });
-  return writeAs(services, actor, (session) => storeReviewCopy(session, copy));
+  return { source: "word", ...(await writeAs(services, actor, (session) => storeReviewCopy(session, copy))) };
 }
 
 /** The write: access checked again (it may have changed while the file was read), then the new comments stored. */

@@ -24,6 +24,7 @@ const recorders: Partial<Record<keyof StoreTransaction, Recorder>> = {
   putCollaborator: (_tx, changed, [row]) => void changed.add((row as { courseId: string }).courseId),
   removeCollaborator: (_tx, changed, [courseId]) => void changed.add(courseId as string),
   insertComment: (_tx, changed, [row]) => void changed.add((row as { courseId: string }).courseId),
+  insertReviewRound: (_tx, changed, [row]) => void changed.add((row as { courseId: string }).courseId),
   insertPublication: (_tx, changed, [row]) => void changed.add((row as { courseId: string }).courseId),
   insertAsset: (_tx, changed, [row]) => void changed.add((row as { courseId: string }).courseId),
   copyAsset: (_tx, changed, [, target]) => void changed.add((target as { courseId: string }).courseId),

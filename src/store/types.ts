@@ -188,6 +188,52 @@ export interface CommentRow {
   resolvedBy: string | null;
   resolvedAt: string | null;
   resolutionNote: string | null;
+  /** Where the comment came from when not typed here: a review package's comments file (absent or null otherwise). */
+  origin?: CommentOrigin | null;
+  /** The comment this one answers, in the same thread. */
+  replyTo?: string | null;
+}
+
+/** A comment brought back from a review package: its round, its ID in the file, and what the reviewer pointed at. */
+export interface CommentOrigin {
+  source: "review_package";
+  roundId: string;
+  /** The comment's ID in the reviewer's file: importing the file again finds it here and adds nothing. */
+  reviewCommentId: string;
+  kind: "suggestion" | "error" | "question" | "approval";
+  /** The course version the package showed. */
+  courseVersion: number;
+  /** The block then, compared with now. */
+  blockState: "unchanged" | "changed" | "removed";
+  choice?: number;
+  choiceText?: string;
+  videoTime?: number;
+}
+
+/** One html_review export sent to reviewers. */
+export interface ReviewRoundRow {
+  id: string;
+  courseId: string;
+  courseVersion: number;
+  variant: "draft" | "published";
+  exportId: string;
+  dueDate: string | null;
+  reviewers: string[];
+  note: string | null;
+  /** Each block the package showed, by ID: its content hash then. A comment must name one of these. */
+  anchors: Record<string, string>;
+  createdBy: string;
+  createdAt: string;
+}
+
+/** What came back in one round from one reviewer, by kind. */
+export interface ReviewReturn {
+  roundId: string;
+  author: string;
+  kind: string;
+  comments: number;
+  open: number;
+  lastAt: string;
 }
 
 /** A file arriving in chunks from the files view; gone once finished, cancelled or expired. */
@@ -330,6 +376,14 @@ export interface StoreTransaction extends TaskRecordStatements {
   /** Open comments first, then resolved; oldest first within each. */
   listComments(query: CommentQuery): Promise<CommentRow[]>;
   countComments(courseId: string, targetId?: string): Promise<{ open: number; resolved: number }>;
+  /** The review-package comment IDs of a round already stored on this course. */
+  listReviewCommentIds(courseId: string, roundId: string): Promise<Map<string, { commentId: string; open: boolean }>>;
+  insertReviewRound(row: ReviewRoundRow): Promise<void>;
+  findReviewRound(courseId: string, roundId: string): Promise<ReviewRoundRow | undefined>;
+  /** Newest first. */
+  listReviewRounds(courseId: string, limit: number): Promise<ReviewRoundRow[]>;
+  /** Comments brought back per round, reviewer and kind. */
+  reviewReturns(courseId: string, roundIds: readonly string[]): Promise<ReviewReturn[]>;
 
   insertPublication(row: PublicationRow): Promise<void>;
   /** The newest publication without its document, or undefined when the course was never published. */

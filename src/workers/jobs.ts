@@ -11,6 +11,7 @@ import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
 import { readStatementsJob } from "../formats/xapi/statements-job.ts";
+import { readReviewComments } from "../formats/review-package/review-package-read.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 
 export const jobs = {
@@ -22,6 +23,8 @@ export const jobs = {
   readXliff,
   /** import_review_copy: the copy's notes. */
   readReviewCopyFile,
+  /** import_review_copy of a review package's comments file: read and checked whole. */
+  readReviewComments,
   /** export_course: the package rendered, written and streamed back chunk by chunk. */
   buildPackageJob,
   /** import_results and connect_lrs: xAPI statements checked, this course's kept, learners hashed. */
@@ -37,6 +40,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readCheckedBank: "the question bank import",
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
+  readReviewComments: "reading the review comments file",
   buildPackageJob: "the export",
   readStatementsJob: "reading the statements",
 };

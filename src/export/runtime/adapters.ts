@@ -8,7 +8,9 @@ import { lmsBundles } from "../../render/player-bundles.ts";
 import type { RenderableCourse, RenderOptions } from "../../render/types.ts";
 import type { LessonLaunchConfig } from "../../page-contract/config.ts";
 import type { Cmi5AdapterConfig, ScormAdapterConfig } from "../../page-contract/config.ts";
-import { adapterText } from "../../render/ui-text.ts";
+import { adapterText, reviewText } from "../../render/ui-text.ts";
+import type { ReviewRoundInfo } from "../../page-contract/review.ts";
+import { reviewLayerConfig } from "../../formats/review-package/review-package-write.ts";
 import { questionFacts } from "./question-facts.ts";
 
 export type LmsAdapter = NonNullable<RenderOptions["lmsAdapter"]>;
@@ -41,4 +43,9 @@ export function tinCanAdapter(course: RenderableCourse & { readonly version?: nu
 export function lessonLaunchAdapter(lessonId: string): LmsAdapter {
   const config: LessonLaunchConfig = { lessonId };
   return { script: lmsBundles.lessonLaunch, config };
+}
+
+/** The review package's comment layer: its bundle, and the round, the blocks' anchors and its words (read while the page renders, in the course's language). */
+export function reviewLayer(course: RenderableCourse, round: ReviewRoundInfo): LmsAdapter {
+  return { script: lmsBundles.review, config: reviewLayerConfig(course, round, reviewText) };
 }

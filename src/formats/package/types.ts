@@ -5,6 +5,7 @@
  */
 import type { RenderableCourse, RenderOptions } from "../../render/types.ts";
 import type { ExportFormat } from "../../store/packages.ts";
+import type { ReviewRoundInfo } from "../../page-contract/review.ts";
 
 // The format list is defined with the stored-package record, which sits below the exporters.
 export { exportFormats, type ExportFormat } from "../../store/packages.ts";
@@ -71,6 +72,8 @@ export interface BuildPackageOptions {
   readonly courseIri?: string;
   /** Question-bank formats (qti3, qti21, moodle_xml, gift): a module or lesson ID to export only its questions. */
   readonly scope?: string;
+  /** html_review only: the review round the package opens (its ID, the course version, due date, reviewers, note). */
+  readonly reviewRound?: ReviewRoundInfo;
 }
 
 export interface ExportPackage {

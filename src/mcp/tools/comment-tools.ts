@@ -14,8 +14,9 @@ import {
   resolveComment,
   resolveCommentArguments,
 } from "../../review/comments.ts";
-import { importReviewCopy, importReviewCopyArguments, partStates, type ImportedReviewCopy } from "../../review/import-review-copy.ts";
+import { importReviewCopy, importReviewCopyArguments, partStates } from "../../review/import-review-copy.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { listReviewRounds, listReviewRoundsArguments } from "../../review/review-rounds.ts";
 
 function commentLine(comment: CommentDocument): string {
   const where = comment.targetRemoved ? `${comment.target.kind} ${comment.target.id} (removed)` : `${comment.target.path}`;
@@ -89,7 +90,7 @@ const reviewCopyAnswerMargin = 4 * 1024;
  * The import's answer within the result cap: every imported note when they fit, else the first ones
  * that do, with `unlisted` saying how many more were stored (the write has committed; list_comments has them all).
  */
-function reviewCopyAnswer(result: ImportedReviewCopy, budgetBytes: number): ImportedReviewCopy & { importedCount: number; unlisted?: number } {
+function reviewCopyAnswer<Result extends { imported: readonly object[] }>(result: Result, budgetBytes: number): Result & { importedCount: number; unlisted?: number } {
   const importedCount = result.imported.length;
   let room = budgetBytes - reviewCopyAnswerMargin;
   let listed = 0;
@@ -107,22 +108,49 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
   toolset: "review",
   title: "Import review copy",
   description:
-    "Brings a commented Word review copy (export_course docx_review, uploaded) back: each comment and tracked change becomes a review comment on its " +
-    "part, saying if it changed since.",
+    "Brings a commented Word review copy (export_course docx_review) or a review package's comments file (html_review), uploaded, back: each comment " +
+    "becomes a review comment on its part, saying if it changed since.",
   input: importReviewCopyArguments,
   output: v.object({
+    source: v.picklist(["word", "review_package"]),
     copyVersion: v.number(),
     imported: v.array(
-      v.object({ commentId: v.string(), kind: v.picklist(["comment", "suggestion"]), targetId: v.string(), author: v.string(), partState: v.picklist(partStates) }),
+      v.object({
+        commentId: v.string(),
+        kind: v.picklist(["comment", "suggestion", "error", "question", "approval"]),
+        targetId: v.string(),
+        author: v.string(),
+        partState: v.picklist(partStates),
+        replyTo: v.optional(v.string()),
+      }),
     ),
     importedCount: v.number(),
     unlisted: v.optional(v.number()),
     alreadyImported: v.number(),
+    roundId: v.optional(v.string()),
+    reviewer: v.optional(v.string()),
+    lessons: v.optional(v.array(v.looseObject({ lessonId: v.nullable(v.string()), openErrors: v.array(v.looseObject({ commentId: v.string() })) }))),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, { user, services, structuredBudgetBytes }) {
     const result = await importReviewCopy(services, user, args);
     const changed = result.imported.filter((note) => note.partState !== "unchanged").length;
+    if (result.source === "review_package") {
+      const lessons = result.lessons.slice(0, 50).map((lesson) => ({ ...lesson, openErrors: lesson.openErrors.slice(0, 10) }));
+      const answer = reviewCopyAnswer({ ...result, lessons }, structuredBudgetBytes - JSON.stringify(lessons).length);
+      const errors = result.lessons.reduce((total, lesson) => total + lesson.openErrors.length, 0);
+      const perLesson = lessons
+        .slice(0, 10)
+        .map((lesson) => `${lesson.lessonTitle}: ${Object.entries(lesson.byKind).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`).join(", ")}`)
+        .join("; ");
+      return {
+        structuredContent: answer,
+        summary:
+          `Brought back ${answer.importedCount} comment(s) by ${result.reviewer || "the reviewer"} from review round ${result.roundId} (version ${result.copyVersion}; now version ${result.currentVersion})` +
+          `${changed ? `; ${changed} on blocks changed or removed since` : ""}${result.alreadyImported ? `; ${result.alreadyImported} were already here` : ""}. ` +
+          `${errors ? `${errors} open error(s) first. ` : ""}Per lesson: ${perLesson || "none"}. See list_comments.`,
+      };
+    }
     const answer = reviewCopyAnswer(result, structuredBudgetBytes);
     return {
       structuredContent: answer,
@@ -134,4 +162,27 @@ const importReviewCopyTool = defineTool<AuthoringServices, typeof importReviewCo
   },
 });
 
-export const commentTools: ToolDefinition<AuthoringServices>[] = [addCommentTool, listCommentsTool, resolveCommentTool, importReviewCopyTool];
+const listReviewRoundsTool = defineTool<AuthoringServices, typeof listReviewRoundsArguments>({
+  name: "list_review_rounds",
+  toolset: "review",
+  title: "List review rounds",
+  description: "Review rounds (each export_course html_review), newest first: version, due date, reviewers, and what came back from whom (comments by kind, open), who has not answered.",
+  input: listReviewRoundsArguments,
+  output: v.object({
+    courseId: v.string(),
+    rounds: v.array(v.looseObject({ roundId: v.string(), courseVersion: v.number(), returned: v.array(v.looseObject({ reviewer: v.string() })), awaiting: v.array(v.string()) })),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await readAs(services, user, (session) => listReviewRounds(session, args));
+    const lines = result.rounds.map(
+      (round) =>
+        `${round.roundId} (version ${round.courseVersion}, opened ${round.openedAt.slice(0, 10)}${round.dueDate ? `, due ${round.dueDate}` : ""}): ` +
+        `${round.returned.length ? round.returned.map((entry) => `${entry.reviewer} sent ${entry.comments} (${entry.open} open)`).join("; ") : "nothing back yet"}` +
+        `${round.awaiting.length ? `; awaiting ${round.awaiting.join(", ")}` : ""}`,
+    );
+    return { structuredContent: result, summary: `${result.rounds.length} review round(s) of ${result.courseId}${lines.length ? `:\n${lines.join("\n")}` : "."}` };
+  },
+});
+
+export const commentTools: ToolDefinition<AuthoringServices>[] = [addCommentTool, listCommentsTool, resolveCommentTool, importReviewCopyTool, listReviewRoundsTool];

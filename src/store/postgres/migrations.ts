@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -182,6 +182,7 @@ export const postgresMigrations: Migration[] = [
   { version: 16, ...serviceSecretsStep },
   { version: 17, ...lessonBannerStep },
   { version: 18, ...resultsStep },
+  { version: 19, ...reviewRoundsStep },
 ];
 
 export class SchemaTooNewError extends Error {

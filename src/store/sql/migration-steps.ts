@@ -104,3 +104,35 @@ export const resultsStep: PortableMigrationStep = {
   name: "learner results from xAPI statements",
   sql: resultTablesSql,
 };
+
+/**
+ * Review rounds (each html_review export sent to reviewers) and the comments brought back from them:
+ * where a comment came from (JSON), its round and its ID in the reviewer's file (unique per course, so
+ * a file imported twice adds nothing), the reviewer's kind of comment, and the comment it answers.
+ */
+export const reviewRoundsStep: PortableMigrationStep = {
+  name: "review rounds, and comments brought back from review packages",
+  sql: `
+      CREATE TABLE review_rounds (
+        id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES courses (id) ON DELETE CASCADE,
+        course_version INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        export_id TEXT NOT NULL,
+        due_date TEXT,
+        reviewers TEXT NOT NULL,
+        note TEXT,
+        anchors TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX review_rounds_by_course ON review_rounds (course_id, created_at);
+      ALTER TABLE comments ADD COLUMN origin TEXT;
+      ALTER TABLE comments ADD COLUMN round_id TEXT;
+      ALTER TABLE comments ADD COLUMN origin_key TEXT;
+      ALTER TABLE comments ADD COLUMN review_kind TEXT;
+      ALTER TABLE comments ADD COLUMN reply_to TEXT;
+      CREATE UNIQUE INDEX comments_by_origin ON comments (course_id, origin_key);
+      CREATE INDEX comments_by_round ON comments (course_id, round_id);
+    `,
+};

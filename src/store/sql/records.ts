@@ -2,7 +2,7 @@
  * Turns result rows into the store's row types, the same for every SQL store: SQLite and PostgreSQL
  * keep the same columns (see tables.ts), so one mapper serves both.
  */
-import type { AssetRow, CollaboratorRole, CollaboratorRow, CommentRow, CommentTargetKind, PublicationListing, RevisionRow } from "../types.ts";
+import type { AssetRow, CollaboratorRole, CollaboratorRow, CommentOrigin, CommentRow, CommentTargetKind, PublicationListing, ReviewRoundRow, RevisionRow } from "../types.ts";
 
 type SqlRecord = Record<string, unknown>;
 
@@ -24,6 +24,24 @@ export function commentFromRecord(record: SqlRecord): CommentRow {
     resolvedBy: nullableText(record.resolved_by),
     resolvedAt: nullableText(record.resolved_at),
     resolutionNote: nullableText(record.resolution_note),
+    origin: record.origin === null || record.origin === undefined ? null : (JSON.parse(String(record.origin)) as CommentOrigin),
+    replyTo: nullableText(record.reply_to),
+  };
+}
+
+export function reviewRoundFromRecord(record: SqlRecord): ReviewRoundRow {
+  return {
+    id: String(record.id),
+    courseId: String(record.course_id),
+    courseVersion: Number(record.course_version),
+    variant: String(record.variant) === "published" ? "published" : "draft",
+    exportId: String(record.export_id),
+    dueDate: nullableText(record.due_date),
+    reviewers: JSON.parse(String(record.reviewers)) as string[],
+    note: nullableText(record.note),
+    anchors: JSON.parse(String(record.anchors ?? "{}")) as Record<string, string>,
+    createdBy: String(record.created_by),
+    createdAt: String(record.created_at),
   };
 }
 
