@@ -42,7 +42,7 @@ export interface LessonLaunchConfig {
   readonly lessonId: string;
 }
 
-export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
+export type InteractionKind = "true-false" | "choice" | "fill-in" | "long-fill-in" | "matching" | "sequencing" | "performance" | "numeric" | "likert";
 
 /** What the package knows about one question, for the LMS reports: written by the export, read by the adapters. */
 export interface QuestionFacts {

@@ -16,6 +16,7 @@ import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
 import { ClassName, DataName } from "../page-contract/markup-names.ts";
+import { unhandled } from "../exhaustive.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -93,9 +94,9 @@ export function renderQuestionBlock(block: QuestionBlock & { id: string }, conte
       )
     : [];
   const check = canCheck ? html`<div class="${ClassName.questionActions}"><button type="button" class="${ClassName.button}" data-${DataName.checkAnswer}>${uiText.checkAnswer}</button></div>` : "";
-  return html`<div class="${ClassName.block} ${ClassName.question}" data-${DataName.question} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="${block.type}" data-${DataName.grading}="${grading}" data-${DataName.points}="${block.points}" data-${DataName.objectives}="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
+  return html`<div class="${ClassName.block} ${ClassName.question}" data-${DataName.question} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="${block.type}" data-${DataName.grading}="${grading}" data-${DataName.points}="${"points" in block ? block.points : 0}" data-${DataName.objectives}="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
 <fieldset class="${ClassName.questionFieldset}" aria-labelledby="${legendId} ${promptId}">
-<legend class="${ClassName.questionLegend}" id="${legendId}" data-${DataName.questionLegend}>${uiText.questionHeading(number, block.points)}</legend>
+<legend class="${ClassName.questionLegend}" id="${legendId}" data-${DataName.questionLegend}>${uiText.questionHeading(number, "points" in block ? block.points : 0)}</legend>
 <div class="${ClassName.questionPrompt}" id="${promptId}">${markdownHtml(block.prompt)}</div>
 ${answers}
 </fieldset>
@@ -145,6 +146,16 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
       return { grading: "ordering", answers: orderingList(block, context, feedback), key: orderingKey(block) };
     case "sorting":
       return { grading: "matching", answers: sortingAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about)), key: sortingKey(block) };
+    // Step 1 of issue 42 stores these types; their interactions arrive with the player's step 2.
+    case "numeric":
+    case "hotspot":
+    case "drag_onto_image":
+    case "inline_choice":
+    case "open_response":
+    case "likert":
+      return { grading: "choice", answers: html``, key: { parts: [], correctResponse: [] } };
+    default:
+      return unhandled(block, "question type");
   }
 }
 

@@ -71,6 +71,13 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
       case "performance":
         // One step per scene visited: the step's name is its place in the path, its answer the scene id.
         return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
+      case "numeric":
+        // A right response is the accepted range [low, high]: `low[:]high` (RTE 4.2.9.1); the learner's is the number.
+        return isPattern ? `${response[0] ?? ""}[:]${response[1] ?? response[0] ?? ""}` : (response[0] ?? "");
+      case "long-fill-in":
+        return (response[0] ?? "").slice(0, 4000);
+      case "likert":
+        return response.map((point) => (point === "" ? "" : id("scale", point))).join("[,]");
     }
   }
 
@@ -89,6 +96,13 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
         return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
       case "performance":
         return response.join(",").slice(0, 255);
+      case "numeric":
+        return response[0] ?? "";
+      case "long-fill-in":
+        // SCORM 1.2 keeps 255 characters of a response; the 2004 report keeps 4000.
+        return (response[0] ?? "").slice(0, 255);
+      case "likert":
+        return response.map((point) => (point === "" ? "" : letter(point))).join(",");
     }
   }
 
