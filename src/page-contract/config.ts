@@ -56,6 +56,8 @@ export interface QuestionFacts {
   /** Matching and sorting only: the right-hand texts or the category titles. */
   readonly targets: readonly string[];
   readonly caseMatters: boolean;
+  /** Performance only: the names of a step and of its answer (`label`, `zone`: `label_1[.]zone_2`); a scenario's steps when absent. */
+  readonly steps?: readonly [string, string];
 }
 
 export interface ScormAdapterConfig {

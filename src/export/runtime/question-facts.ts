@@ -62,16 +62,13 @@ const factsByType: { readonly [T in GradedBlock["type"]]: FactsOf<T> } = {
   sorting: (block, base) => ({ ...base, kind: "matching", labels: block.items.map((item) => item.text), targets: block.categories.map((category) => category.title) }),
   numeric: (_block, base) => ({ ...base, kind: "numeric", labels: [] }),
   hotspot: (block, base) => ({ ...base, kind: "choice", labels: block.regions.map((region) => region.name) }),
-  drag_onto_image: (block, base) => ({
-    ...base,
-    kind: "matching",
-    labels: block.labels.map((label) => label.text ?? label.image?.alt ?? ""),
-    targets: block.zones.map((zone) => zone.name),
-  }),
-  inline_choice: (block, base) => ({ ...base, kind: "performance", labels: block.gaps.map((_gap, index) => `gap_${index + 1}`) }),
+  // Labels onto zones and choices in gaps are steps of a performance: `label_1[.]zone_2`, `gap_1[.]choice_3`.
+  drag_onto_image: (block, base) => ({ ...base, kind: "performance", labels: block.labels.map((label) => label.text ?? label.image?.alt ?? ""), targets: block.zones.map((zone) => zone.name), steps: ["label", "zone"] }),
+  inline_choice: (block, base) => ({ ...base, kind: "performance", labels: block.gaps.map((_gap, index) => `${index + 1}`), steps: ["gap", "choice"] }),
   // Never scored in the course: no weight, whatever points an LMS grader may give.
   open_response: (_block, base) => ({ ...base, kind: "long-fill-in", weighting: 0, labels: [] }),
-  likert: (block, base) => ({ ...base, kind: "likert", weighting: 0, labels: block.scale }),
+  // One interaction per statement (the statements are the targets), each on the scale's points.
+  likert: (block, base) => ({ ...base, kind: "likert", weighting: 0, labels: block.scale, targets: block.statements.map((statement) => plainText(statement.text)) }),
   scenario: (block, base) => ({ ...base, description: plainText(block.title), kind: "performance", labels: block.scenes.map((scene) => scene.id) }),
 };
 

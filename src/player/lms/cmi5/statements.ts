@@ -137,12 +137,12 @@ export function sendFailure(): void {
 /** cmi5 "allowed" statement: no cmi5 category, the launch's context template, only between initialized and terminated. */
 export function sendAnswered(answer: QuestionAnswer): void {
   if (!outbox || terminated || launchMode !== "Normal") return;
-  const described = answers.xapi(answer, activityId, (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000);
-  if (!described) return;
-  const answeredContext = context(false, {}, false);
-  const activities = answeredContext.contextActivities as Json;
-  activities.parent = [auObject()];
-  outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+  for (const described of answers.xapi(answer, activityId, (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000)) {
+    const answeredContext = context(false, {}, false);
+    const activities = answeredContext.contextActivities as Json;
+    activities.parent = [auObject()];
+    outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+  }
 }
 
 /** Queues what is left (a held-back failure, terminated) and sends it in a request that outlives the page. */
