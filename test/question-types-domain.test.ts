@@ -76,6 +76,14 @@ describe("the six types are stored as sent", () => {
     }
   });
 
+  test("validate_course and preview_course read every type (the preview carries the question-types player)", async () => {
+    const validated = (await alice.call("validate_course", { courseId })) as Json;
+    expect(JSON.stringify(validated)).not.toContain("internal");
+    const preview = (await alice.call("preview_course", { courseId })) as { previewUri: string };
+    const page = (await alice.client.readResource({ uri: preview.previewUri })).contents[0] as { text?: string };
+    expect(page.text ?? "").toContain("data-xh");
+  });
+
   test("a picture that is not an image asset of the course is refused on its path", async () => {
     const error = await alice.fail("add_blocks", { courseId, lessonId, blocks: [hotspotQuestion("ast_doesnotexist")] });
     expect(error.message).toContain("blocks[0].image");

@@ -108,6 +108,38 @@ describe("SCORM 2004", () => {
   });
 });
 
+describe("resuming an attempt", () => {
+  test("the number, the open answer and the opinions come back from the suspend data as they were left", async () => {
+    const server = await servePackage("scorm2004");
+    const launch = async (page: Page, saved: unknown) => {
+      await page.goto(`${server.origin}/lms/scorm2004.html`);
+      await page.evaluate((data) => (window as unknown as { launch: (saved: unknown, href: string) => void }).launch(data, "/pkg/index.html"), saved);
+      await waitForCourse(scoFrame(page));
+    };
+    const first = await browser.newPage();
+    await launch(first, null);
+    const sco = scoFrame(first);
+    await nextUntil(sco, "les_new");
+    const question = (scope: FrameLocator, id: string) => scope.locator(`[data-${DataName.questionId}=${id}]`);
+    await question(sco, "blk_n0").locator("input").fill("2,5");
+    await question(sco, "blk_n4").locator("textarea").fill("Pumpe stoppen, dann melden.");
+    await question(sco, "blk_n5").locator("[role=radiogroup]").nth(0).getByRole("radio").nth(3).check();
+    await question(sco, "blk_n5").locator("[role=radiogroup]").nth(1).getByRole("radio").nth(1).check();
+    const suspendData = await first.evaluate(() => (window as unknown as { written: Record<string, unknown> }).written["cmi.suspend_data"]);
+    await first.close();
+    const second = await browser.newPage();
+    await launch(second, { suspend_data: suspendData, entry: "resume", location: "les_new" });
+    const again = scoFrame(second);
+    await nextUntil(again, "les_new");
+    expect(await question(again, "blk_n0").locator("input").inputValue()).toBe("2,5");
+    expect(await question(again, "blk_n4").locator("textarea").inputValue()).toBe("Pumpe stoppen, dann melden.");
+    expect(await question(again, "blk_n5").locator("[role=radiogroup]").nth(0).getByRole("radio").nth(3).isChecked()).toBe(true);
+    expect(await question(again, "blk_n5").locator("[role=radiogroup]").nth(1).getByRole("radio").nth(1).isChecked()).toBe(true);
+    await second.close();
+    server.stop();
+  });
+});
+
 describe("SCORM 1.2", () => {
   test("the same answers in SCORM 1.2's forms: numeric, choice, performance, fill-in for the open answer, likert", async () => {
     const { interactions } = await play("scorm12");
