@@ -37,8 +37,77 @@ export interface AnswerTools {
   xapi(answer: QuestionAnswer, auId: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> }[];
 }
 
+const letters = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** An open answer's text: the page keeps its spaces as no-break spaces, the report as spaces. */
+const openText = (response: readonly string[]): string => response.join(" ").replace(/\u00a0/g, " ");
+
+const fillInText = (text: string): string => text.replace(/\[[,.]\]/g, " ").replace(/^\{/, "(").slice(0, 250);
+
+/** SCORM 2004 `learner_response` / `correct_responses.n.pattern` syntax (RTE 4.2.9). */
+function pattern2004(facts: QuestionFacts, response: readonly string[], isPattern: boolean): string {
+  const id = (prefix: string, index: string): string => `${prefix}_${Number(index) + 1}`;
+  switch (facts.kind) {
+    case "true-false":
+      return response[0] === "0" ? "true" : response[0] === "1" ? "false" : "";
+    case "choice":
+      return response.map((index) => id("choice", index)).join("[,]");
+    case "fill-in": {
+      const body = response.map(fillInText).join("[,]");
+      return isPattern ? `{case_matters=${facts.caseMatters}}${response.length > 1 ? "{order_matters=true}" : ""}${body}` : body;
+    }
+    case "matching":
+      return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
+    case "sequencing":
+      return response.map((position) => id("item", position)).join("[,]");
+    case "performance": {
+      // A scenario: one step per scene visited, named by its place in the path, its answer the scene id.
+      if (!facts.steps) return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
+      // Labels on zones, choices in gaps: `label_1[.]zone_2`; a step left empty is left out.
+      const [step, value] = facts.steps;
+      return response.flatMap((answer, index) => (answer === "" ? [] : [`${id(step, String(index))}[.]${id(value, answer)}`])).join("[,]");
+    }
+    case "numeric":
+      // A right response is the accepted range [low, high]: `low[:]high` (RTE 4.2.9.1); the learner's is the number.
+      return isPattern ? `${response[0] ?? ""}[:]${response[1] ?? response[0] ?? ""}` : (response[0] ?? "");
+    case "long-fill-in":
+      return openText(response).slice(0, 4000);
+    case "likert":
+      return response[0] === undefined || response[0] === "" ? "" : id("scale", response[0]);
+  }
+}
+
+/** SCORM 1.2 `student_response` / `correct_responses.n.pattern` syntax (single characters, commas). */
+function pattern12(facts: QuestionFacts, response: readonly string[]): string {
+  const letter = (index: string): string => letters.charAt(Number(index)) || "z";
+  switch (facts.kind) {
+    case "true-false":
+      return response[0] === "0" ? "t" : response[0] === "1" ? "f" : "";
+    case "choice":
+    case "sequencing":
+      return response.map(letter).join(",");
+    case "fill-in":
+      return response.join(" ").replace(/,/g, " ").slice(0, 255);
+    case "matching":
+      return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
+    case "performance":
+      if (!facts.steps) return response.join(",").slice(0, 255);
+      return response.flatMap((answer, index) => (answer === "" ? [] : [`${index + 1}.${Number(answer) + 1}`])).join(",").slice(0, 255);
+    case "numeric": {
+      // SCORM 1.2 holds one number: a range's middle (the value itself for an answer with a tolerance).
+      if (response.length < 2) return response[0] ?? "";
+      const [low, high] = response.map(Number) as [number, number];
+      return String(Math.round(((low + high) / 2) * 1e7) / 1e7);
+    }
+    case "long-fill-in":
+      // SCORM 1.2 has no long fill-in: a fill-in of at most 255 characters; the 2004 report keeps 4000.
+      return openText(response).slice(0, 255);
+    case "likert":
+      return response[0] === undefined || response[0] === "" ? "" : String(Number(response[0]) + 1);
+  }
+}
+
 export function createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools {
-  const letters = "abcdefghijklmnopqrstuvwxyz0123456789";
 
   function isoDuration(seconds: number): string {
     return `PT${Math.max(0, Math.round(seconds * 100) / 100)}S`;
@@ -49,74 +118,6 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
     const pad = (value: number): string => String(value).padStart(2, "0");
     const hundredths = Math.floor((whole % 1) * 100);
     return `${String(Math.min(9999, Math.floor(whole / 3600))).padStart(4, "0")}:${pad(Math.floor((whole % 3600) / 60))}:${pad(Math.floor(whole % 60))}.${pad(hundredths)}`;
-  }
-
-  /** An open answer's text: the page keeps its spaces as no-break spaces, the report as spaces. */
-  const openText = (response: readonly string[]): string => response.join(" ").replace(/\u00a0/g, " ");
-
-  const fillInText = (text: string): string => text.replace(/\[[,.]\]/g, " ").replace(/^\{/, "(").slice(0, 250);
-
-  /** SCORM 2004 `learner_response` / `correct_responses.n.pattern` syntax (RTE 4.2.9). */
-  function pattern2004(facts: QuestionFacts, response: readonly string[], isPattern: boolean): string {
-    const id = (prefix: string, index: string): string => `${prefix}_${Number(index) + 1}`;
-    switch (facts.kind) {
-      case "true-false":
-        return response[0] === "0" ? "true" : response[0] === "1" ? "false" : "";
-      case "choice":
-        return response.map((index) => id("choice", index)).join("[,]");
-      case "fill-in": {
-        const body = response.map(fillInText).join("[,]");
-        return isPattern ? `{case_matters=${facts.caseMatters}}${response.length > 1 ? "{order_matters=true}" : ""}${body}` : body;
-      }
-      case "matching":
-        return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
-      case "sequencing":
-        return response.map((position) => id("item", position)).join("[,]");
-      case "performance": {
-        // A scenario: one step per scene visited, named by its place in the path, its answer the scene id.
-        if (!facts.steps) return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
-        // Labels on zones, choices in gaps: `label_1[.]zone_2`; a step left empty is left out.
-        const [step, value] = facts.steps;
-        return response.flatMap((answer, index) => (answer === "" ? [] : [`${id(step, String(index))}[.]${id(value, answer)}`])).join("[,]");
-      }
-      case "numeric":
-        // A right response is the accepted range [low, high]: `low[:]high` (RTE 4.2.9.1); the learner's is the number.
-        return isPattern ? `${response[0] ?? ""}[:]${response[1] ?? response[0] ?? ""}` : (response[0] ?? "");
-      case "long-fill-in":
-        return openText(response).slice(0, 4000);
-      case "likert":
-        return response[0] === undefined || response[0] === "" ? "" : id("scale", response[0]);
-    }
-  }
-
-  /** SCORM 1.2 `student_response` / `correct_responses.n.pattern` syntax (single characters, commas). */
-  function pattern12(facts: QuestionFacts, response: readonly string[]): string {
-    const letter = (index: string): string => letters.charAt(Number(index)) || "z";
-    switch (facts.kind) {
-      case "true-false":
-        return response[0] === "0" ? "t" : response[0] === "1" ? "f" : "";
-      case "choice":
-      case "sequencing":
-        return response.map(letter).join(",");
-      case "fill-in":
-        return response.join(" ").replace(/,/g, " ").slice(0, 255);
-      case "matching":
-        return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
-      case "performance":
-        if (!facts.steps) return response.join(",").slice(0, 255);
-        return response.flatMap((answer, index) => (answer === "" ? [] : [`${index + 1}.${Number(answer) + 1}`])).join(",").slice(0, 255);
-      case "numeric": {
-        // SCORM 1.2 holds one number: a range's middle (the value itself for an answer with a tolerance).
-        if (response.length < 2) return response[0] ?? "";
-        const [low, high] = response.map(Number) as [number, number];
-        return String(Math.round(((low + high) / 2) * 1e7) / 1e7);
-      }
-      case "long-fill-in":
-        // SCORM 1.2 has no long fill-in: a fill-in of at most 255 characters; the 2004 report keeps 4000.
-        return openText(response).slice(0, 255);
-      case "likert":
-        return response[0] === undefined || response[0] === "" ? "" : String(Number(response[0]) + 1);
-    }
   }
 
   /** The right responses: the first authored one, then the others, each once; none when the page revealed none. */
