@@ -11,14 +11,15 @@ import { join } from "node:path";
 import { minify as terserMinify } from "terser";
 import { interactionStyles } from "./render/interaction-styles.ts";
 import { printStyles } from "./render/print-styles.ts";
+import { questionTypeStyles } from "./render/question-type-styles.ts";
 import { quizStyles } from "./render/quiz-styles.ts";
 import { shortenStyleVariables } from "./render/style-variables.ts";
 import { courseStyles } from "./render/styles.ts";
 
-export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "scorm", "cmi5", "lesson-launch", "review", "view-course-preview", "view-export", "view-files"] as const;
+export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "question-types", "scorm", "cmi5", "lesson-launch", "review", "view-course-preview", "view-export", "view-files"] as const;
 
 /** The page's style sheets, minified by Bun's CSS minifier into `<name>.css.txt` (the theme's few rules are written per course). */
-export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles, "styles-quiz": quizStyles } as const;
+export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles, "styles-quiz": quizStyles, "styles-question-types": questionTypeStyles } as const;
 
 const playerFolder = join(import.meta.dir, "player");
 export const playerOutputFolder = join(playerFolder, "dist");

@@ -269,6 +269,12 @@ function everyBlock(language: string, image: string, attachment: string): Record
     { type: "fill_in_blank", ...question, text: `${lorem} {{1}} ${lorem}`, blanks: [{ answers: [lorem], caseSensitive: false, feedback: lorem }] },
     { type: "matching", ...question, pairs: [{ left: lorem, right: lorem }, { left: `${lorem} 2`, right: `${lorem} 2` }] },
     { type: "ordering", ...question, items: [{ text: lorem }, { text: `${lorem} 2` }] },
+    { type: "numeric", ...question, value: 2.5, tolerance: 0.1, unit: lorem, correctFeedback: lorem, incorrectFeedback: lorem },
+    { type: "hotspot", ...question, image: { url: "https://example.com/p.png", alt: lorem, width: 400, height: 300 }, regions: [{ shape: "rect", x: 10, y: 10, width: 50, height: 50, name: lorem, correct: true, feedback: lorem }, { shape: "circle", x: 200, y: 150, radius: 20, name: `${lorem} 2` }] },
+    { type: "drag_onto_image", ...question, image: { url: "https://example.com/p.png", alt: lorem, width: 400, height: 300 }, zones: [{ shape: "rect", id: "a", x: 10, y: 10, width: 50, height: 50, name: lorem }, { shape: "rect", id: "b", x: 100, y: 10, width: 50, height: 50, name: `${lorem} 2` }], labels: [{ text: lorem, zone: "a", feedback: lorem }, { text: `${lorem} 2`, zone: "b" }] },
+    { type: "inline_choice", ...question, text: `${lorem} {{1}} ${lorem}`, gaps: [{ choices: [{ text: lorem, correct: true }, { text: `${lorem} 2` }], feedback: lorem }] },
+    { type: "open_response", ...question, modelAnswer: lorem, maxCharacters: 300, rubric: { criteria: [{ text: lorem, points: 1 }] } },
+    { type: "likert", prompt: lorem, explanation: lorem, objectiveIds: [], statements: [{ text: lorem }, { text: `${lorem} 2` }], scale: [lorem, `${lorem} 2`, `${lorem} 3`] },
   ];
 }
 

@@ -12,6 +12,7 @@ import { blockTypes } from "../src/authoring/schemas/blocks.ts";
 import { validatedBlock } from "../src/render/blocks.ts";
 import { renderCourseHtml, type RenderableCourse } from "../src/render/index.ts";
 import { teachingContentBlocks } from "./support/teaching-blocks.ts";
+import { newQuestionTypeBlocks } from "./support/question-types.ts";
 import { launchBrowser, runAxe, seriousOrCritical, serveStatic, tabTo, type AxeViolation, type StaticSite } from "./support/browser.ts";
 import { ClassName, DataName } from "../src/page-contract/markup-names.ts";
 
@@ -69,8 +70,8 @@ const quizBlocks: Block[] = [
 ];
 
 /** The teaching blocks of issue 20 (their behaviour is proven in render-teaching-blocks.test.ts). */
-const teachingBlocks = [...teachingContentBlocks({ image: "ast_diagram", attachment: "ast_jobaid" }), { type: "sorting", prompt: "Sort them.", categories: [{ title: "A" }, { title: "B" }], items: [{ text: "a", category: "A" }, { text: "b", category: "B" }] }].map(
-  (block, index) => ({ id: `blk_teach${index}`, ...block }) as unknown as Block,
+const teachingBlocks = [...teachingContentBlocks({ image: "ast_diagram", attachment: "ast_jobaid" }), { type: "sorting", prompt: "Sort them.", categories: [{ title: "A" }, { title: "B" }], items: [{ text: "a", category: "A" }, { text: "b", category: "B" }] }, ...newQuestionTypeBlocks("ast_diagram")].map(
+  (block, index) => ({ id: `blk_teach${index}`, points: 1, objectiveIds: [], ...block }) as unknown as Block,
 );
 
 const course: RenderableCourse = {

@@ -17,6 +17,7 @@ type Block = RenderableLesson["blocks"] extends readonly (infer B)[] | undefined
 const words = "Lorem ipsum";
 
 function teachingBlocks(id: (suffix: string) => string): Block[] {
+  const question = { prompt: words, points: 1, explanation: words, objectiveIds: [] };
   return [
     { id: id("divider"), type: "divider" },
     { id: id("graphic"), type: "labeled_graphic", image: { assetId: "ast_image" }, alt: words, markers: [{ x: 20, y: 10, title: words, markdown: words }, { x: 60, y: 45, title: `${words} 2`, markdown: words }] },
@@ -37,6 +38,12 @@ function teachingBlocks(id: (suffix: string) => string): Block[] {
       categories: [{ title: "Alpha" }, { title: "Beta" }],
       items: [{ text: words, category: "Alpha", feedback: words }, { text: `${words} 2`, category: "Beta" }],
     },
+    { id: id("new0"), type: "numeric", ...question, value: 2.5, tolerance: 0.1, unit: words, correctFeedback: words, incorrectFeedback: words },
+    { id: id("new1"), type: "hotspot", ...question, image: { url: "https://example.com/p.png", alt: words, width: 400, height: 300 }, regions: [{ shape: "rect", x: 10, y: 10, width: 50, height: 50, name: words, correct: true, feedback: words }, { shape: "circle", x: 200, y: 150, radius: 20, name: `${words} 2` }] },
+    { id: id("new2"), type: "drag_onto_image", ...question, image: { url: "https://example.com/p.png", alt: words, width: 400, height: 300 }, zones: [{ shape: "rect", id: "a", x: 10, y: 10, width: 50, height: 50, name: words }, { shape: "rect", id: "b", x: 100, y: 10, width: 50, height: 50, name: `${words} 2` }], labels: [{ text: words, zone: "a", feedback: words }, { text: `${words} 2`, zone: "b" }] },
+    { id: id("new3"), type: "inline_choice", ...question, text: `${words} {{1}} ${words}`, gaps: [{ choices: [{ text: words, correct: true }, { text: `${words} 2` }], feedback: words }] },
+    { id: id("new4"), type: "open_response", ...question, modelAnswer: words, maxCharacters: 300, rubric: { criteria: [{ text: words, points: 1 }] } },
+    { id: id("new5"), type: "likert", prompt: words, explanation: words, objectiveIds: [], statements: [{ text: words }, { text: `${words} 2` }], scale: [words, `${words} 2`, `${words} 3`] },
   ] as unknown as Block[];
 }
 

@@ -119,7 +119,15 @@ export function blockLine(block: BlockContent): string {
     case "matching":
     case "ordering":
     case "sorting":
-      return `${block.type.replace("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
+    case "numeric":
+    case "hotspot":
+    case "drag_onto_image":
+    case "inline_choice":
+      return `${block.type.replaceAll("_", " ")} question (${block.points} pt): ${excerpt(block.prompt)}`;
+    case "open_response":
+      return `open response (not scored): ${excerpt(block.prompt)}`;
+    case "likert":
+      return `likert scale (not scored, ${block.statements.length} statement(s)): ${excerpt(block.prompt)}`;
     default:
       return unhandled(block, "block type");
   }

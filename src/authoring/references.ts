@@ -107,7 +107,10 @@ function pictureFields(block: BlockContent): [string, PictureField][] {
     case "multiple_choice":
       return block.choices.map((choice, index) => [`choices[${index}].image`, choice.image]);
     case "labeled_graphic":
+    case "hotspot":
       return [["image", block.image]];
+    case "drag_onto_image":
+      return [["image", block.image] as [string, PictureField], ...block.labels.map((label, index): [string, PictureField] => [`labels[${index}].image`, label.image])];
     case "process":
       return block.steps.map((step, index) => [`steps[${index}].image`, step.image]);
     case "timeline":
@@ -132,6 +135,10 @@ function pictureFields(block: BlockContent): [string, PictureField][] {
     case "matching":
     case "ordering":
     case "sorting":
+    case "numeric":
+    case "inline_choice":
+    case "open_response":
+    case "likert":
     case "attachment":
     case "continue":
       return [];

@@ -42,7 +42,7 @@ export interface LessonLaunchConfig {
   readonly lessonId: string;
 }
 
-export type InteractionKind = "true-false" | "choice" | "fill-in" | "matching" | "sequencing" | "performance";
+export type InteractionKind = "true-false" | "choice" | "fill-in" | "long-fill-in" | "matching" | "sequencing" | "performance" | "numeric" | "likert";
 
 /** What the package knows about one question, for the LMS reports: written by the export, read by the adapters. */
 export interface QuestionFacts {
@@ -56,6 +56,8 @@ export interface QuestionFacts {
   /** Matching and sorting only: the right-hand texts or the category titles. */
   readonly targets: readonly string[];
   readonly caseMatters: boolean;
+  /** Performance only: the names of a step and of its answer (`label`, `zone`: `label_1[.]zone_2`); a scenario's steps when absent. */
+  readonly steps?: readonly [string, string];
 }
 
 export interface ScormAdapterConfig {

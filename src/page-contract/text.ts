@@ -12,7 +12,7 @@ export type RuntimeText = Record<
   | "lessonsCompleted" | "resumeCourse" | "startCourse" | "questionHeadingOne" | "questionHeadingMany" | "unansweredOne"
   | "unansweredMany" | "unansweredItem" | "correctQuestion" | "incorrectQuestion" | "partlyCorrectQuestion" | "resultsHeading"
   | "attemptsUnlimited" | "passMarkLabel" | "scorePercent" | "pagedHeadingOne" | "pagedHeadingMany" | "passedEarlier" | "completionDone" | "completionPassed"
-  | "completionFailed" | "completionRemaining",
+  | "completionFailed" | "completionRemaining" | "characterCount" | "answerCut" | "notANumber" | "recorded" | "recordedQuestion",
   string
 > & {
   /** What a screen reader hears after a lesson's name in the contents. */

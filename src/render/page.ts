@@ -80,6 +80,9 @@ function safeBaseHref(baseHref: string | undefined): string | null {
   }
 }
 
+/** Question types whose behaviour and look are their own bundle and style sheet (issue 42). */
+const roundFiveQuestionTypes = new Set(["numeric", "hotspot", "drag_onto_image", "inline_choice", "open_response", "likert"]);
+
 /** Block types whose behaviour is `installInteractions` and whose look is the interaction styles. */
 const interactionBlockTypes = new Set(["scenario", "labeled_graphic", "process", "timeline", "attachment", "continue", "sorting"]);
 
@@ -95,6 +98,7 @@ export function clientFeaturesOf(course: RenderableCourse): ClientFeatures {
     quizzes: lessons.some((lesson) => lesson.kind === "quiz") || [...types].some((type) => isQuestionType(type)),
     interactions: [...types].some((type) => interactionBlockTypes.has(type)),
     scenarios: types.has("scenario"),
+    questionTypes: [...types].some((type) => roundFiveQuestionTypes.has(type)),
   };
 }
 
@@ -161,6 +165,7 @@ ${renderCompletion(links.at(-1))}</main>
 </div>
 ${features.quizzes ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.quiz + themeStyles(themeOf(course)).trim())}</style>` : ""}
 ${features.interactions ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.interactions)}</style>` : ""}
+${features.questionTypes ? html`<style nonce="${nonce}">${trustedHtml(builtStyles.questionTypes)}</style>` : ""}
 ${playerScripts(course.id, secrets, features, nonce, options)}
 </body>
 </html>

@@ -9,6 +9,8 @@ import courseFullBundle from "../player/dist/course-full.js.txt" with { type: "t
 import courseInteractionsBundle from "../player/dist/course-interactions.js.txt" with { type: "text" };
 import courseQuizBundle from "../player/dist/course-quiz.js.txt" with { type: "text" };
 import lessonLaunchBundle from "../player/dist/lesson-launch.js.txt" with { type: "text" };
+import questionTypesBundle from "../player/dist/question-types.js.txt" with { type: "text" };
+import questionTypeStyles from "../player/dist/styles-question-types.css.txt" with { type: "text" };
 import scormBundle from "../player/dist/scorm.js.txt" with { type: "text" };
 import reviewBundle from "../player/dist/review.js.txt" with { type: "text" };
 import coursePreviewViewBundle from "../player/dist/view-course-preview.js.txt" with { type: "text" };
@@ -25,6 +27,8 @@ export interface ClientFeatures {
   readonly interactions: boolean;
   /** A scenario's endings are sealed (issue 21): the interactions need the seal key to open the one reached. */
   readonly scenarios: boolean;
+  /** A round-5 question type (issue 42): its own bundle and styles, beside the course bundle. */
+  readonly questionTypes: boolean;
 }
 
 export type FeatureSet = "course-base" | "course-quiz" | "course-interactions" | "course-full";
@@ -41,6 +45,9 @@ export const courseBundles: Readonly<Record<FeatureSet, string>> = {
   "course-full": courseFullBundle,
 };
 
+/** The round-5 question types' behaviour (issue 42), carried only by pages whose course asks one. */
+export { questionTypesBundle };
+
 /** The bundles run after the player: an LMS adapter, or the review package's comment layer. */
 export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle, review: reviewBundle } as const;
 
@@ -48,4 +55,4 @@ export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: 
 export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle } as const;
 
 /** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
-export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles, quiz: quizStyles } as const;
+export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles, quiz: quizStyles, questionTypes: questionTypeStyles } as const;

@@ -6,7 +6,7 @@
 import { configElementIds, type CoursePlayerConfig } from "../page-contract/config.ts";
 import type { AnswerSecrets } from "./answer-key.ts";
 import { html, scriptLiteral, trustedHtml, type SafeHtml } from "./html.ts";
-import { courseBundles, featureSetOf, type ClientFeatures } from "./player-bundles.ts";
+import { courseBundles, featureSetOf, questionTypesBundle, type ClientFeatures } from "./player-bundles.ts";
 import type { RenderOptions } from "./types.ts";
 import { interactionRuntimeText, runtimeText } from "./ui-text.ts";
 
@@ -60,6 +60,7 @@ export function playerScripts(courseId: string, secrets: AnswerSecrets, features
       : scriptElement(nonce, courseBundles[featureSet]);
   return html`${jsonElement(configElementIds.course, playerConfig(courseId, secrets, features))}
 ${player}
+${features.questionTypes ? scriptElement(nonce, questionTypesBundle) : ""}
 ${adapter ? html`${jsonElement(configElementIds.lms, adapter.config)}
 ${scriptElement(nonce, adapter.script)}` : ""}`;
 }

@@ -16,11 +16,14 @@ import { pictureHtml } from "./teaching-blocks.ts";
 import { uiText } from "./ui-text.ts";
 import { promptAsksForAllThatApply } from "./question-hints.ts";
 import { ClassName, DataName } from "../page-contract/markup-names.ts";
+import { unhandled } from "../exhaustive.ts";
+import { isUnscoredQuestionType } from "../authoring/schemas/question-blocks.ts";
+import { dragOntoImageAnswers, hotspotAnswers, inlineChoiceAnswers, likertAnswers, numericAnswers, openResponseAnswers } from "./more-question-blocks.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
 /** How the script grades the question: which parts it reads and how it scores them. */
-type Grading = "choice" | "blanks" | "matching" | "ordering";
+type Grading = "choice" | "blanks" | "matching" | "ordering" | "self";
 
 /**
  * What grading a question needs, without putting it in the page readable: for each part the responses
@@ -69,17 +72,26 @@ class FeedbackCollector {
   constructor(private readonly context: LessonContext) {}
 
   attribute(markdown: string | undefined, about: string): SafeHtml | "" {
+    const id = this.piece(markdown, about);
+    return id ? html` data-${DataName.feedbackId}="${id}"` : "";
+  }
+
+  /** A piece the question shows by its own rule (a number right or wrong, the model answer): its id, "" without text. */
+  piece(markdown: string | undefined, about: string): string {
     if (!markdown) return "";
     const id = this.context.ids.next("feedback");
     this.pieces.push({ id, about, markdown });
-    return html` data-${DataName.feedbackId}="${id}"`;
+    return id;
   }
 }
 
 export function renderQuestionBlock(block: QuestionBlock & { id: string }, context: LessonContext): SafeHtml {
   const feedback = new FeedbackCollector(context);
-  const { grading, answers, key } = renderAnswers(block, context, feedback);
+  const { grading, answers, key, attributes } = renderAnswers(block, context, feedback);
   const number = context.nextQuestionNumber();
+  // Open responses and likert scales are never scored: they carry no points and say so in their heading.
+  const points = isUnscoredQuestionType(block.type) || !("points" in block) ? 0 : block.points;
+  const heading = isUnscoredQuestionType(block.type) ? uiText.questionHeadingUnscored(number) : uiText.questionHeading(number, points);
   const legendId = context.ids.next("question-legend", block.id);
   const promptId = context.ids.next("question-prompt", block.id);
   const { showsFeedback, canCheck } = context.questionMode;
@@ -93,9 +105,9 @@ export function renderQuestionBlock(block: QuestionBlock & { id: string }, conte
       )
     : [];
   const check = canCheck ? html`<div class="${ClassName.questionActions}"><button type="button" class="${ClassName.button}" data-${DataName.checkAnswer}>${uiText.checkAnswer}</button></div>` : "";
-  return html`<div class="${ClassName.block} ${ClassName.question}" data-${DataName.question} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="${block.type}" data-${DataName.grading}="${grading}" data-${DataName.points}="${block.points}" data-${DataName.objectives}="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}>
+  return html`<div class="${ClassName.block} ${ClassName.question}" data-${DataName.question} data-${DataName.questionId}="${block.id}" data-${DataName.questionType}="${block.type}" data-${DataName.grading}="${grading}" data-${DataName.points}="${points}" data-${DataName.objectives}="${block.objectiveIds.join(" ")}"${questionKeyAttributes(context, block.id, key)}${attributes ?? ""}>
 <fieldset class="${ClassName.questionFieldset}" aria-labelledby="${legendId} ${promptId}">
-<legend class="${ClassName.questionLegend}" id="${legendId}" data-${DataName.questionLegend}>${uiText.questionHeading(number, block.points)}</legend>
+<legend class="${ClassName.questionLegend}" id="${legendId}" data-${DataName.questionLegend}>${heading}</legend>
 <div class="${ClassName.questionPrompt}" id="${promptId}">${markdownHtml(block.prompt)}</div>
 ${answers}
 </fieldset>
@@ -110,6 +122,7 @@ interface RenderedAnswers {
   readonly grading: Grading;
   readonly answers: SafeHtml;
   readonly key: QuestionKey;
+  readonly attributes?: SafeHtml;
 }
 
 function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: FeedbackCollector): RenderedAnswers {
@@ -145,6 +158,20 @@ function renderAnswers(block: QuestionBlock, context: LessonContext, feedback: F
       return { grading: "ordering", answers: orderingList(block, context, feedback), key: orderingKey(block) };
     case "sorting":
       return { grading: "matching", answers: sortingAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about)), key: sortingKey(block) };
+    case "hotspot":
+      return hotspotAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about));
+    case "drag_onto_image":
+      return dragOntoImageAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about));
+    case "inline_choice":
+      return inlineChoiceAnswers(block, context, (markdown, about) => feedback.attribute(markdown, about));
+    case "numeric":
+      return numericAnswers(block, context, (markdown, about) => feedback.piece(markdown, about));
+    case "open_response":
+      return openResponseAnswers(block, context, (markdown, about) => feedback.piece(markdown, about));
+    case "likert":
+      return likertAnswers(block, context);
+    default:
+      return unhandled(block, "question type");
   }
 }
 

@@ -75,6 +75,25 @@ export const englishUiText = {
   nextQuestion: "Next question",
   completionHeading: "End of the course",
   backToStart: "Back to the start",
+  questionHeadingUnscored: (number: number) => `Question ${number} (not scored)`,
+  hotspotHint: "Choose the right place on the picture, or from the list below it.",
+  hotspotHintSeveral: "Choose every right place on the picture, or from the list below it.",
+  dragOntoImageHint: "Put each label in its place: drag it onto the picture, or pick its zone from its list.",
+  zoneOf: (label: string) => `Zone for “${label}”`,
+  notPlaced: "Not placed",
+  gapLabel: (number: number) => `Gap ${number}`,
+  chooseOption: "Choose…",
+  aboutGap: (number: number) => `Gap ${number}:`,
+  /** How the course's language writes a decimal point in a number: "." in English. */
+  decimalSeparator: ".",
+  yourAnswer: "Your answer",
+  aboutYourAnswer: "Your answer:",
+  numberHint: (example: string) => `Type a number, for example ${example}.`,
+  modelAnswer: "Compare your answer with the model answer:",
+  lengthGuide: (max: number) => `Up to ${max} characters.`,
+  lengthGuideRange: (min: number, max: number) => `Between ${min} and ${max} characters.`,
+  characterCount: (count: number, max: number) => `${count} of ${max} characters`,
+  opinionHint: "Your opinion is recorded, never scored: there is no right answer.",
 } as const;
 /** The strings' shape: each string key holds any text (`as const` above only keeps the functions' types exact). */
 export type UiText = { [K in keyof typeof englishUiText]: (typeof englishUiText)[K] extends string ? string : (typeof englishUiText)[K] };
@@ -124,6 +143,11 @@ export const englishRuntimeText = {
   completionPassed: "You have completed the course and passed, with a score of {score}%.",
   completionFailed: "You have not passed yet: your score is {score}%. Go back to the assessment to try again.",
   completionRemaining: "{count} of {total} lessons are not completed yet.",
+  characterCount: "{count} of {max} characters",
+  answerCut: "Your answer was cut to {max} characters, the most this question takes.",
+  notANumber: "Please type a number, for example {example}.",
+  recorded: "Your answer is recorded. It is not scored.",
+  recordedQuestion: "Question {number}: answer recorded (not scored).",
 } satisfies RuntimeText;
 export type { RuntimeText };
 

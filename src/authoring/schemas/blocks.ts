@@ -6,6 +6,10 @@ import * as v from "valibot";
 import * as contentBlocks from "./content-blocks.ts";
 import { idField } from "./fields.ts";
 import * as questionBlocks from "./question-blocks.ts";
+import { inlineChoiceBlock } from "./inline-choice-block.ts";
+import { numericBlock } from "./numeric-block.ts";
+import { dragOntoImageBlock, hotspotBlock } from "./picture-questions.ts";
+import { likertBlock, openResponseBlock } from "./reflection-blocks.ts";
 import { scenarioBlock } from "./scenario-block.ts";
 import { sortingBlock } from "./sorting-block.ts";
 import * as teachingBlocks from "./teaching-blocks.ts";
@@ -30,6 +34,12 @@ export const blockSchema = v.variant("type", [
   questionBlocks.matchingBlock,
   questionBlocks.orderingBlock,
   sortingBlock,
+  numericBlock,
+  hotspotBlock,
+  dragOntoImageBlock,
+  inlineChoiceBlock,
+  openResponseBlock,
+  likertBlock,
   scenarioBlock,
   teachingBlocks.labeledGraphicBlock,
   teachingBlocks.processBlock,
@@ -51,9 +61,12 @@ export function isQuestionBlock(block: Block): block is QuestionBlock {
   return questionBlocks.isQuestionType(block.type);
 }
 
-/** Blocks a quiz lesson scores: every question, and a scenario (correct when it ends in success). */
+/**
+ * Blocks a quiz lesson scores: every question but the unscored ones (open_response, likert), and a
+ * scenario (correct when it ends in success).
+ */
 export function isGradedType(type: string): boolean {
-  return questionBlocks.isQuestionType(type) || type === "scenario";
+  return (questionBlocks.isQuestionType(type) && !questionBlocks.isUnscoredQuestionType(type)) || type === "scenario";
 }
 
 /**
@@ -80,6 +93,12 @@ export const blockRoles: { readonly [T in BlockType]: "content" | "teaching" | "
   matching: "question",
   ordering: "question",
   sorting: "question",
+  numeric: "question",
+  hotspot: "question",
+  drag_onto_image: "question",
+  inline_choice: "question",
+  open_response: "question",
+  likert: "question",
   scenario: "scenario",
   labeled_graphic: "teaching",
   process: "teaching",

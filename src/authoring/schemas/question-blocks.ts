@@ -1,6 +1,8 @@
 /**
- * Question blocks: single_choice, multiple_choice, true_false, fill_in_blank, matching, ordering and
- * sorting (in `sorting-block.ts`).
+ * Question blocks: single_choice, multiple_choice, true_false, fill_in_blank, matching, ordering, and
+ * beside them sorting (`sorting-block.ts`), numeric (`numeric-block.ts`), hotspot and drag_onto_image
+ * (`picture-questions.ts`), inline_choice (`inline-choice-block.ts`), open_response and likert
+ * (`reflection-blocks.ts`).
  * Every question has a prompt, points, an explanation shown after answering, objective IDs it
  * assesses, and feedback per answer. Rules a grader depends on (exactly one correct choice, every blank
  * placeholder answered) are checked here so a broken quiz is never stored.
@@ -122,8 +124,35 @@ export const orderingBlock = v.object({
   ),
 });
 
-export const questionTypes = ["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "ordering", "sorting"] as const;
+export const questionTypes = [
+  "single_choice",
+  "multiple_choice",
+  "true_false",
+  "fill_in_blank",
+  "matching",
+  "ordering",
+  "sorting",
+  "numeric",
+  "hotspot",
+  "drag_onto_image",
+  "inline_choice",
+  "open_response",
+  "likert",
+] as const;
 export type QuestionType = (typeof questionTypes)[number];
+
+/**
+ * Questions the course never scores: an open response is self-assessed against its model answer (an LMS
+ * grader may score it where the format allows) and a likert scale collects opinion. Both are asked in
+ * lessons, quizzes and pools, reported with what the learner answered, and never count towards a score.
+ */
+export const unscoredQuestionTypes = ["open_response", "likert"] as const satisfies readonly QuestionType[];
+export type UnscoredQuestionType = (typeof unscoredQuestionTypes)[number];
+export type ScoredQuestionType = Exclude<QuestionType, UnscoredQuestionType>;
+
+export function isUnscoredQuestionType(type: string): type is UnscoredQuestionType {
+  return (unscoredQuestionTypes as readonly string[]).includes(type);
+}
 
 export function isQuestionType(type: string): type is QuestionType {
   return (questionTypes as readonly string[]).includes(type);

@@ -30,6 +30,13 @@ export const blockTextFields: Record<BlockType, readonly string[]> = {
   // Items name their category by its title (`items/*/category`), which is not a unit of its own: the
   // mirror rewrites it with the translation of the category title it names (see translation/mirror.ts).
   sorting: [...questionTexts, "categories/*/title", "items/*/text", "items/*/feedback"],
+  numeric: [...questionTexts, "unit", "correctFeedback", "incorrectFeedback"],
+  // A translation may swap the picture (its own media) but never the regions: only their names are text.
+  hotspot: [...questionTexts, "image/alt", "regions/*/name", "regions/*/feedback"],
+  drag_onto_image: [...questionTexts, "image/alt", "zones/*/name", "labels/*/text", "labels/*/image/alt", "labels/*/feedback"],
+  inline_choice: [...questionTexts, "text", "gaps/*/choices/*/text", "gaps/*/feedback"],
+  open_response: [...questionTexts, "modelAnswer", "rubric/criteria/*/text"],
+  likert: [...questionTexts, "statements/*/text", "scale/*"],
   scenario: ["title", "markdown", "character/name", "character/image/alt", "scenes/*/markdown", "scenes/*/image/alt", "scenes/*/choices/*/text", "scenes/*/choices/*/feedback"],
   labeled_graphic: ["alt", "markers/*/title", "markers/*/markdown"],
   process: ["steps/*/title", "steps/*/markdown", "steps/*/image/alt"],

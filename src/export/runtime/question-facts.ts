@@ -7,7 +7,7 @@ import type { QuestionFacts } from "../../page-contract/config.ts";
 import { shuffledIndices } from "../../render/shuffle.ts";
 import type { RenderableBlock, RenderableCourse } from "../../render/types.ts";
 import { isGradedType, type Block } from "../../authoring/schemas/blocks.ts";
-import type { QuestionType } from "../../authoring/schemas/question-blocks.ts";
+import { isQuestionType, type QuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { uiText, withInterfaceLanguage } from "../../render/ui-text.ts";
 
 /**
@@ -60,17 +60,27 @@ const factsByType: { readonly [T in GradedBlock["type"]]: FactsOf<T> } = {
     return { ...base, kind: "sequencing", labels: shuffledIndices(items.length, block.id).map((position) => items[position] ?? "") };
   },
   sorting: (block, base) => ({ ...base, kind: "matching", labels: block.items.map((item) => item.text), targets: block.categories.map((category) => category.title) }),
+  numeric: (_block, base) => ({ ...base, kind: "numeric", labels: [] }),
+  hotspot: (block, base) => ({ ...base, kind: "choice", labels: block.regions.map((region) => region.name) }),
+  // Labels onto zones and choices in gaps are steps of a performance: `label_1[.]zone_2`, `gap_1[.]choice_3`.
+  drag_onto_image: (block, base) => ({ ...base, kind: "performance", labels: block.labels.map((label) => label.text ?? label.image?.alt ?? ""), targets: block.zones.map((zone) => zone.name), steps: ["label", "zone"] }),
+  inline_choice: (block, base) => ({ ...base, kind: "performance", labels: block.gaps.map((_gap, index) => `${index + 1}`), steps: ["gap", "choice"] }),
+  // Never scored in the course: no weight, whatever points an LMS grader may give.
+  open_response: (_block, base) => ({ ...base, kind: "long-fill-in", weighting: 0, labels: [] }),
+  // One interaction per statement (the statements are the targets), each on the scale's points.
+  likert: (block, base) => ({ ...base, kind: "likert", weighting: 0, labels: block.scale, targets: block.statements.map((statement) => plainText(statement.text)) }),
   scenario: (block, base) => ({ ...base, description: plainText(block.title), kind: "performance", labels: block.scenes.map((scene) => scene.id) }),
 };
 
+/** Every question is reported, the unscored ones (open_response, likert) with no weight. */
 function isGraded(block: RenderableBlock): block is GradedBlock {
-  return isGradedType(block.type);
+  return isGradedType(block.type) || isQuestionType(block.type);
 }
 
 function factsOf<T extends GradedBlock["type"]>(block: Extract<GradedBlock, { type: T }>): QuestionFacts {
   const base = {
     description: plainText("prompt" in block ? block.prompt : ""),
-    weighting: block.points,
+    weighting: "points" in block ? block.points : 0,
     objectiveIds: block.objectiveIds ?? [],
     targets: [],
     caseMatters: false,

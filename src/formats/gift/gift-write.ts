@@ -6,7 +6,8 @@
  * lessons' settings have no GIFT form: they are named in the notices, which also open the file as `//` comments.
  */
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
-import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { unhandled } from "../../exhaustive.ts";
+import { BankNotices, commonNotices, notCarriedYet, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
 
 /** GIFT's special characters are escaped with a backslash; a line break is written `\n` so no blank line ends the question. */
 export function giftEscape(text: string): string {
@@ -24,10 +25,14 @@ function weight(share: number): string {
   return `%${Math.round(share * 100000) / 100000}%`;
 }
 
+/** The question types GIFT writes (a one-blank fill-in only). */
+const giftTypes = new Set<string>(["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "sorting"]);
+
 function questionText(question: QuestionBlock, pool: BankPool, number: number, notices: BankNotices): string | null {
   const name = `${pool.title} ${number}`;
-  const carried = question.type !== "ordering" && !(question.type === "fill_in_blank" && question.blanks.length !== 1);
-  if (carried && question.points !== 1) notices.question(question, pool, `its ${question.points} points are not carried: GIFT questions weigh 1 until the quiz says otherwise.`);
+  const carried = giftTypes.has(question.type) && !(question.type === "fill_in_blank" && question.blanks.length !== 1);
+  const points = questionPoints(question);
+  if (carried && points !== 1) notices.question(question, pool, `its ${points} points are not carried: GIFT questions weigh 1 until the quiz says otherwise.`);
   const prompt = giftEscape(question.prompt);
   switch (question.type) {
     case "single_choice":
@@ -72,6 +77,15 @@ function questionText(question: QuestionBlock, pool: BankPool, number: number, n
     case "ordering":
       notices.question(question, pool, "left out: GIFT has no ordering question.");
       return null;
+    case "numeric":
+    case "hotspot":
+    case "drag_onto_image":
+    case "inline_choice":
+    case "open_response":
+    case "likert":
+      return notCarriedYet(question, pool, notices, "GIFT");
+    default:
+      return unhandled(question, "question type");
   }
 }
 

@@ -14,7 +14,8 @@ import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
 import type { PackagedAsset } from "../package/plan.ts";
 import type { AssetBody, AssetSource } from "../package/types.ts";
 import { el, xmlAttribute, xmlDocument, xmlText, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
-import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { unhandled } from "../../exhaustive.ts";
+import { BankNotices, commonNotices, notCarriedYet, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
 
 export const moodleTypeTagPrefix = "course-authoring:";
 
@@ -70,7 +71,7 @@ function head(question: QuestionBlock, name: string, questionText: string): XmlC
     text("name", name),
     text("questiontext", questionText, "markdown"),
     text("generalfeedback", question.explanation ?? "", "markdown"),
-    el("defaultgrade", {}, String(question.points)),
+    el("defaultgrade", {}, String(questionPoints(question))),
     el("penalty", {}, "0"),
     el("hidden", {}, "0"),
     el("idnumber", {}, question.id),
@@ -87,7 +88,7 @@ function clozeAnswer(blank: { answers: readonly string[]; caseSensitive: boolean
   return `{1:${blank.caseSensitive ? "SHORTANSWER_C" : "SHORTANSWER"}:${[...right, ...wrong].join("~")}}`;
 }
 
-async function questionElement(question: QuestionBlock, pool: BankPool, number: number, embed: EmbedPicture, notices: BankNotices): Promise<XmlElement> {
+async function questionElement(question: QuestionBlock, pool: BankPool, number: number, embed: EmbedPicture, notices: BankNotices): Promise<XmlElement | null> {
   const name = `${pool.title} ${number}`;
   switch (question.type) {
     case "single_choice":
@@ -179,6 +180,15 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
         question.items.map((item, index) => el("answer", { fraction: String(index + 1), format: "moodle_auto_format" }, el("text", {}, item.text))),
         tags(question),
       );
+    case "numeric":
+    case "hotspot":
+    case "drag_onto_image":
+    case "inline_choice":
+    case "open_response":
+    case "likert":
+      return notCarriedYet(question, pool, notices, "Moodle XML");
+    default:
+      return unhandled(question, "question type");
   }
 }
 
@@ -230,7 +240,10 @@ export async function moodleXml(bank: QuestionBank, assets: ReadonlyMap<string, 
         el("idnumber", {}, pool.lessonId),
       ),
     );
-    for (const [index, question] of pool.questions.entries()) questions.push(await questionElement(question, pool, index + 1, embed, notices));
+    for (const [index, question] of pool.questions.entries()) {
+      const element = await questionElement(question, pool, index + 1, embed, notices);
+      if (element) questions.push(element);
+    }
     if (pool.drawCount !== null) for (let count = 0; count < pool.drawCount; count++) questions.push(randomQuestion(pool));
   }
   const document = xmlDocument(el("quiz", {}, questions));

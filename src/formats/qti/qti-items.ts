@@ -8,6 +8,7 @@
  * paragraph, so an import gives it back unchanged.
  */
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
+import type { QuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { el, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
 import { itemIdentifier } from "./qti-names.ts";
 import { trueFalseWords } from "../../render/ui-text.ts";
@@ -211,7 +212,31 @@ function orderingParts(question: Extract<QuestionBlock, { type: "ordering" }>): 
   };
 }
 
-function partsOf(question: QuestionBlock, shuffle: boolean, pictureHref: PictureHref, language: string): ItemParts {
+/** The question types this writer has an item for; a bank's other questions are left out and named in its notices. */
+export const qtiCarries: { readonly [T in QuestionType]: boolean } = {
+  single_choice: true,
+  multiple_choice: true,
+  true_false: true,
+  fill_in_blank: true,
+  matching: true,
+  ordering: true,
+  sorting: true,
+  numeric: false,
+  hotspot: false,
+  drag_onto_image: false,
+  inline_choice: false,
+  open_response: false,
+  likert: false,
+};
+
+type CarriedQuestion = Extract<QuestionBlock, { type: "single_choice" | "multiple_choice" | "true_false" | "fill_in_blank" | "matching" | "ordering" | "sorting" }>;
+
+/** Whether `question` has an item here (see `qtiCarries`). */
+export function isCarriedByQti(question: QuestionBlock): question is CarriedQuestion {
+  return qtiCarries[question.type];
+}
+
+function partsOf(question: CarriedQuestion, shuffle: boolean, pictureHref: PictureHref, language: string): ItemParts {
   switch (question.type) {
     case "single_choice":
     case "multiple_choice":
@@ -230,7 +255,7 @@ function partsOf(question: QuestionBlock, shuffle: boolean, pictureHref: Picture
 }
 
 /** The item, in QTI 2.1 names, with the question type kept in `label` so our import knows a sorting from a matching. */
-export function qtiItem(question: QuestionBlock, options: { title: string; language: string; shuffle: boolean; pictureHref: PictureHref }): XmlElement {
+export function qtiItem(question: CarriedQuestion, options: { title: string; language: string; shuffle: boolean; pictureHref: PictureHref }): XmlElement {
   const parts = partsOf(question, options.shuffle, options.pictureHref, options.language);
   const explanation = question.explanation ? feedback(explanationId, question.explanation) : null;
   return el(

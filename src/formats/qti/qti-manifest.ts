@@ -117,6 +117,12 @@ function asQuestion(block: RenderableBlock, shuffle: boolean, options: QtiAssess
     case "matching":
     case "ordering":
     case "sorting":
+    case "numeric":
+    case "hotspot":
+    case "drag_onto_image":
+    case "inline_choice":
+    case "open_response":
+    case "likert":
       return null;
     default:
       return unhandled(block.type, "question type");

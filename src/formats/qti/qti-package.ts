@@ -8,8 +8,8 @@ import type { PackagedAsset } from "../package/plan.ts";
 import type { AssetSource } from "../package/types.ts";
 import { el, xmlId, type XmlElement } from "../../codecs/xml-write.ts";
 import type { ZipEntry } from "../../codecs/zip-write.ts";
-import { BankNotices, commonNotices, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
-import { qtiItem } from "./qti-items.ts";
+import { BankNotices, commonNotices, notCarriedYet, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { isCarriedByQti, qtiItem } from "./qti-items.ts";
 import { itemIdentifier, qtiDialects, qtiDocument, type QtiVersion } from "./qti-names.ts";
 
 export interface QtiPackageInput {
@@ -63,6 +63,7 @@ function qtiNotices(bank: QuestionBank, notices: BankNotices): void {
   for (const pool of bank.pools) {
     if (pool.maxAttempts !== null) notices.pool(pool, `the ${pool.maxAttempts} allowed attempt(s) are for the delivery system to set; the test allows one submission.`);
     for (const question of pool.questions) {
+      if (!isCarriedByQti(question)) notCarriedYet(question, pool, notices, "QTI");
       if (question.type === "fill_in_blank") notices.question(question, pool, "typed answers are compared as typed; the player also ignores extra spaces.");
     }
   }
@@ -83,7 +84,8 @@ export function qtiPackageEntries(input: QtiPackageInput): ZipEntry[] {
   });
   const entries: ZipEntry[] = [];
   const resources: XmlElement[] = [];
-  for (const pool of bank.pools) {
+  for (const bankPool of bank.pools) {
+    const pool = { ...bankPool, questions: bankPool.questions.filter(isCarriedByQti) };
     pool.questions.forEach((question, index) => {
       const path = itemFile(question.id);
       const item = qtiItem(question, { title: `${pool.title} ${index + 1}`, language: bank.language, shuffle: pool.shuffleChoices, pictureHref });

@@ -4,6 +4,8 @@
  * explanations, points, and every path through a scenario written out from its start to each ending.
  */
 import type { Block, BlockType } from "../../authoring/schemas/blocks.ts";
+import { regionBounds, type RegionShape } from "../../authoring/schemas/picture-questions.ts";
+import { isUnscoredQuestionType } from "../../authoring/schemas/question-blocks.ts";
 import { linksAsWords, picturesAsWords, withoutSingleEmphasis } from "./markdown-scan.ts";
 
 export interface Run {
@@ -221,6 +223,88 @@ function sorting(block: Extract<Block, { type: "sorting" }>, context: BlockLineC
   ];
 }
 
+/** A region as a reviewer reads it: its shape in picture coordinates. */
+function regionWords(region: RegionShape): string {
+  switch (region.shape) {
+    case "rect":
+      return `rectangle at ${region.x},${region.y}, ${region.width}×${region.height}`;
+    case "circle":
+      return `circle at ${region.x},${region.y}, radius ${region.radius}`;
+    case "polygon":
+      return `polygon ${region.points.map((point) => point.join(",")).join(" ")}`;
+  }
+}
+
+/** The question's picture with each region's number drawn at its centre, then the words for the list below it. */
+function pictureFrame(image: { assetId?: string | undefined; url?: string | undefined; alt: string; width: number; height: number }, regions: readonly RegionShape[]): Line[] {
+  const markers = regions.map((region) => {
+    const [left, top, right, bottom] = regionBounds(region);
+    return { x: Math.round((((left + right) / 2) * 100) / image.width), y: Math.round((((top + bottom) / 2) * 100) / image.height) };
+  });
+  return [...picture(image, image.alt, { markers }), plain(undefined, { text: `Regions in picture coordinates (${image.width}×${image.height}), numbered as on the picture:`, italic: true })];
+}
+
+function numericAnswer(block: Extract<Block, { type: "numeric" }>): string {
+  const unit = block.unit ? ` ${block.unit}` : "";
+  if (block.value === undefined) return `from ${block.min} to ${block.max}${unit}`;
+  if (!block.tolerance) return `${block.value}${unit}`;
+  return `${block.value}${unit} ± ${block.tolerance}${block.toleranceMode === "percent" ? " %" : unit}`;
+}
+
+const moreQuestionLines = {
+  numeric: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    plain("Answer", label("Answer: "), { text: numericAnswer(block) }),
+    ...labelled("Feedback when right: ", block.correctFeedback),
+    ...labelled("Feedback when wrong: ", block.incorrectFeedback),
+    ...questionFooter(block, context),
+  ],
+  hotspot: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...pictureFrame(block.image, block.regions),
+    ...block.regions.flatMap((region, index) => [
+      plain("Answer", label(`${index + 1}. ${region.correct ? "✔ right" : "✘ wrong"}: `), { text: `${region.name} (${regionWords(region)})` }),
+      ...feedbackLine(region.feedback),
+    ]),
+    ...questionFooter(block, context),
+  ],
+  drag_onto_image: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...pictureFrame(block.image, block.zones),
+    ...block.zones.map((zone, index) => plain("Answer", label(`${index + 1}. `), { text: `${zone.name} (${regionWords(zone)})` })),
+    heading("Labels"),
+    ...block.labels.flatMap((label) => {
+      const zone = block.zones.findIndex((candidate) => candidate.id === label.zone);
+      const name = label.text ?? label.image?.alt ?? "";
+      return [plain("Answer", { text: `${name} → ${zone >= 0 ? `zone ${zone + 1} (${block.zones[zone]?.name ?? ""})` : "no zone (distractor)"}` }), ...feedbackLine(label.feedback)];
+    }),
+    ...questionFooter(block, context),
+  ],
+  inline_choice: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    ...markdownLines(text(block.text)),
+    ...block.gaps.flatMap((gap, index) => [
+      plain("Answer", label(`Gap ${index + 1}: `), { text: gap.choices.map((choice) => (choice.correct ? `✔ ${choice.text}` : choice.text)).join(" | ") }),
+      ...feedbackLine(gap.feedback),
+    ]),
+    ...questionFooter(block, context),
+  ],
+  open_response: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    plain("Answer", label("Length guide: "), { text: `${block.minCharacters ? `${block.minCharacters} to ` : "up to "}${block.maxCharacters} characters` }),
+    heading("Model answer"),
+    ...markdownLines(block.modelAnswer),
+    ...(block.rubric ? [heading("Rubric"), ...block.rubric.criteria.map((criterion) => plain("ListBullet", { text: `${criterion.text} (${criterion.points} point${criterion.points === 1 ? "" : "s"})` }))] : []),
+    ...questionFooter(block, context),
+  ],
+  likert: (block, context) => [
+    ...markdownLines(text(block.prompt)),
+    plain("Answer", label("Scale: "), { text: block.scale.map((point, index) => `${index + 1} ${point}`).join(" | ") }),
+    ...block.statements.map((statement) => plain("ListBullet", { text: statement.text })),
+    ...questionFooter(block, context),
+  ],
+} satisfies { readonly [T in "numeric" | "hotspot" | "drag_onto_image" | "inline_choice" | "open_response" | "likert"]: LinesOf<T> };
+
 /** Each block type as a person reads it; a new block type must say how it reads here. */
 const linesByType: { readonly [T in BlockType]: LinesOf<T> } = {
   text: (block) => markdownLines(text(block.markdown)),
@@ -274,6 +358,7 @@ const linesByType: { readonly [T in BlockType]: LinesOf<T> } = {
     ...questionFooter(block, context),
   ],
   sorting,
+  ...moreQuestionLines,
   scenario: (block, context) => [...scenario(block as unknown as Part), ...questionFooter(block, context)],
 };
 
@@ -286,6 +371,7 @@ export function blockLines<T extends BlockType>(block: Extract<Block, { type: T 
 /** "Single choice · 2 points", the label above a block. */
 export function blockLabel(block: Part): string {
   const type = text(block.type).replace(/_/g, " ");
-  const points = typeof block.points === "number" ? ` · ${block.points} point${block.points === 1 ? "" : "s"}` : "";
-  return `${type.charAt(0).toUpperCase()}${type.slice(1)}${points}`;
+  const unscored = isUnscoredQuestionType(text(block.type)) ? " · not scored in the course" : "";
+  const points = typeof block.points === "number" ? ` · ${block.points} point${block.points === 1 ? "" : "s"}${block.type === "open_response" ? " for an LMS grader" : ""}` : "";
+  return `${type.charAt(0).toUpperCase()}${type.slice(1)}${points}${unscored}`;
 }

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { batchStepSchema } from "../../authoring/batch.ts";
 import { courseEditOperations } from "../../authoring/operations/index.ts";
+import { blockExamples } from "../../authoring/schemas/block-examples.ts";
 import { blockSchema, blockTypes, type BlockType } from "../../authoring/schemas/blocks.ts";
 import { pictureSchema } from "../../authoring/schemas/picture.ts";
 import { isQuestionType, questionEntries } from "../../authoring/schemas/question-blocks.ts";
@@ -23,6 +24,9 @@ const blockRules =
   "video/audio need captions or transcript; single_choice: exactly one choice correct:true, multiple_choice: at least one; " +
   "fill_in_blank text holds {{1}}, {{2}}… once each, one per blank; matching left items differ; ordering items in the correct order; sorting item category = a category title; " +
   "scenario: scene ids a-z0-9_-, each scene has choices (next: a scene id) or ending, all reachable from startSceneId and reaching an ending; labeled_graphic x,y in percent. " +
+  "numeric: value (tolerance, absolute or percent) or min and max. hotspot regions and drag_onto_image zones: picture pixels inside image width×height, polygon 3+ points, at most 50; " +
+  "hotspot: at least one region correct:true; label zone = a zone id, one label per zone. inline_choice text holds {{1}}… one per gap, each gap 2+ choices, exactly one correct. " +
+  "open_response and likert are never scored (likert has no points; scale 3–7 labels). " +
   "Questions: points default 1, objectiveIds name course objectives (create_course also takes their keys or exact text).";
 
 /** Fields every question shares, printed once instead of in each question's signature. */
@@ -46,7 +50,7 @@ function blockSignatures(): string[] {
 
 export const blockDefinitionText =
   `A content block; type picks its fields (? = optional): ${blockSignatures().join("; ")}. ` +
-  `Every question (${blockTypes.filter(isQuestionType).join(",")}) also has prompt, points?, explanation?, objectiveIds?. Pic = {assetId?,url?,alt?}. ${blockRules} describe_blocks gives the full schema of any type.`;
+  `Every question (${blockTypes.filter(isQuestionType).join(",")}) also has prompt, points? (not likert), explanation?, objectiveIds?. Pic = {assetId?,url?,alt?}. ${blockRules} describe_blocks gives the full schema of any type.`;
 
 const editStepText =
   "One edit: {op, ...that edit's arguments}. Ops: " +
@@ -95,14 +99,20 @@ const describeBlocksTool = defineTool<AuthoringServices, typeof describeBlocksAr
   name: "describe_blocks",
   toolset: "courses",
   title: "Describe block types",
-  description: "Returns the exact JSON Schema (fields, limits, allowed values) of the block types you name, or of all. The Block signatures in edit_course and add_blocks summarise the same rules.",
+  description: "Returns the exact JSON Schema (fields, limits, allowed values) of the block types you name, or of all, with an example where the shape is not obvious. The Block signatures in edit_course and add_blocks summarise the same rules.",
   input: describeBlocksArguments,
-  output: v.object({ blocks: v.array(v.object({ type: v.string(), schema: v.looseObject({}) })), rules: v.string() }),
+  output: v.object({ blocks: v.array(v.object({ type: v.string(), schema: v.looseObject({}), example: v.optional(v.looseObject({})) })), rules: v.string() }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args) {
     const types = args.types?.length ? args.types : [...blockTypes];
     return {
-      structuredContent: { blocks: types.map((type) => ({ type, schema: blockTypeSchema(type) })), rules: blockRules },
+      structuredContent: {
+        blocks: types.map((type) => {
+          const example = blockExamples[type];
+          return { type, schema: blockTypeSchema(type), ...(example ? { example: example as unknown as Record<string, unknown> } : {}) };
+        }),
+        rules: blockRules,
+      },
       summary: `Schemas of ${types.length} block type(s): ${types.join(", ")}.`,
     };
   },

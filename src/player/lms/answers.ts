@@ -31,14 +31,84 @@ export interface InteractionRecord {
 }
 
 export interface AnswerTools {
-  scorm2004(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
-  scorm12(answer: QuestionAnswer, latencySeconds: number): InteractionRecord | null;
-  /** The `answered` statement's object (a `cmi.interaction` activity under `baseIri`, the course's) and result. */
-  xapi(answer: QuestionAnswer, baseIri: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> } | null;
+  /** Usually one record; a likert scale gives one per statement. */
+  scorm2004(answer: QuestionAnswer, latencySeconds: number): InteractionRecord[];
+  scorm12(answer: QuestionAnswer, latencySeconds: number): InteractionRecord[];
+  /** The `answered` statements' objects (a `cmi.interaction` activity under `baseIri`, the course's) and results; one per likert statement. */
+  xapi(answer: QuestionAnswer, baseIri: string, latencySeconds: number): { object: Record<string, unknown>; result: Record<string, unknown> }[];
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** An open answer's text: the page keeps its spaces as no-break spaces, the report as spaces. */
+const openText = (response: readonly string[]): string => response.join(" ").replace(/\u00a0/g, " ");
+
+const fillInText = (text: string): string => text.replace(/\[[,.]\]/g, " ").replace(/^\{/, "(").slice(0, 250);
+
+/** SCORM 2004 `learner_response` / `correct_responses.n.pattern` syntax (RTE 4.2.9). */
+function pattern2004(facts: QuestionFacts, response: readonly string[], isPattern: boolean): string {
+  const id = (prefix: string, index: string): string => `${prefix}_${Number(index) + 1}`;
+  switch (facts.kind) {
+    case "true-false":
+      return response[0] === "0" ? "true" : response[0] === "1" ? "false" : "";
+    case "choice":
+      return response.map((index) => id("choice", index)).join("[,]");
+    case "fill-in": {
+      const body = response.map(fillInText).join("[,]");
+      return isPattern ? `{case_matters=${facts.caseMatters}}${response.length > 1 ? "{order_matters=true}" : ""}${body}` : body;
+    }
+    case "matching":
+      return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
+    case "sequencing":
+      return response.map((position) => id("item", position)).join("[,]");
+    case "performance": {
+      // A scenario: one step per scene visited, named by its place in the path, its answer the scene id.
+      if (!facts.steps) return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
+      // Labels on zones, choices in gaps: `label_1[.]zone_2`; a step left empty is left out.
+      const [step, value] = facts.steps;
+      return response.flatMap((answer, index) => (answer === "" ? [] : [`${id(step, String(index))}[.]${id(value, answer)}`])).join("[,]");
+    }
+    case "numeric":
+      // A right response is the accepted range [low, high]: `low[:]high` (RTE 4.2.9.1); the learner's is the number.
+      return isPattern ? `${response[0] ?? ""}[:]${response[1] ?? response[0] ?? ""}` : (response[0] ?? "");
+    case "long-fill-in":
+      return openText(response).slice(0, 4000);
+    case "likert":
+      return response[0] === undefined || response[0] === "" ? "" : id("scale", response[0]);
+  }
+}
+
+/** SCORM 1.2 `student_response` / `correct_responses.n.pattern` syntax (single characters, commas). */
+function pattern12(facts: QuestionFacts, response: readonly string[]): string {
+  const letter = (index: string): string => letters.charAt(Number(index)) || "z";
+  switch (facts.kind) {
+    case "true-false":
+      return response[0] === "0" ? "t" : response[0] === "1" ? "f" : "";
+    case "choice":
+    case "sequencing":
+      return response.map(letter).join(",");
+    case "fill-in":
+      return response.join(" ").replace(/,/g, " ").slice(0, 255);
+    case "matching":
+      return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
+    case "performance":
+      if (!facts.steps) return response.join(",").slice(0, 255);
+      return response.flatMap((answer, index) => (answer === "" ? [] : [`${index + 1}.${Number(answer) + 1}`])).join(",").slice(0, 255);
+    case "numeric": {
+      // SCORM 1.2 holds one number: a range's middle (the value itself for an answer with a tolerance).
+      if (response.length < 2) return response[0] ?? "";
+      const [low, high] = response.map(Number) as [number, number];
+      return String(Math.round(((low + high) / 2) * 1e7) / 1e7);
+    }
+    case "long-fill-in":
+      // SCORM 1.2 has no long fill-in: a fill-in of at most 255 characters; the 2004 report keeps 4000.
+      return openText(response).slice(0, 255);
+    case "likert":
+      return response[0] === undefined || response[0] === "" ? "" : String(Number(response[0]) + 1);
+  }
 }
 
 export function createAnswerTools(questions: Readonly<Record<string, QuestionFacts>>): AnswerTools {
-  const letters = "abcdefghijklmnopqrstuvwxyz0123456789";
 
   function isoDuration(seconds: number): string {
     return `PT${Math.max(0, Math.round(seconds * 100) / 100)}S`;
@@ -51,48 +121,6 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
     return `${String(Math.min(9999, Math.floor(whole / 3600))).padStart(4, "0")}:${pad(Math.floor((whole % 3600) / 60))}:${pad(Math.floor(whole % 60))}.${pad(hundredths)}`;
   }
 
-  const fillInText = (text: string): string => text.replace(/\[[,.]\]/g, " ").replace(/^\{/, "(").slice(0, 250);
-
-  /** SCORM 2004 `learner_response` / `correct_responses.n.pattern` syntax (RTE 4.2.9). */
-  function pattern2004(facts: QuestionFacts, response: readonly string[], isPattern: boolean): string {
-    const id = (prefix: string, index: string): string => `${prefix}_${Number(index) + 1}`;
-    switch (facts.kind) {
-      case "true-false":
-        return response[0] === "0" ? "true" : response[0] === "1" ? "false" : "";
-      case "choice":
-        return response.map((index) => id("choice", index)).join("[,]");
-      case "fill-in": {
-        const body = response.map(fillInText).join("[,]");
-        return isPattern ? `{case_matters=${facts.caseMatters}}${response.length > 1 ? "{order_matters=true}" : ""}${body}` : body;
-      }
-      case "matching":
-        return response.flatMap((target, row) => (target === "" ? [] : [`${id("item", String(row))}[.]${id("target", target)}`])).join("[,]");
-      case "sequencing":
-        return response.map((position) => id("item", position)).join("[,]");
-      case "performance":
-        // One step per scene visited: the step's name is its place in the path, its answer the scene id.
-        return response.map((scene, index) => `step_${index + 1}[.]${scene}`).join("[,]");
-    }
-  }
-
-  /** SCORM 1.2 `student_response` / `correct_responses.n.pattern` syntax (single characters, commas). */
-  function pattern12(facts: QuestionFacts, response: readonly string[]): string {
-    const letter = (index: string): string => letters.charAt(Number(index)) || "z";
-    switch (facts.kind) {
-      case "true-false":
-        return response[0] === "0" ? "t" : response[0] === "1" ? "f" : "";
-      case "choice":
-      case "sequencing":
-        return response.map(letter).join(",");
-      case "fill-in":
-        return response.join(" ").replace(/,/g, " ").slice(0, 255);
-      case "matching":
-        return response.flatMap((target, row) => (target === "" ? [] : [`${letter(String(row))}.${letter(target)}`])).join(",");
-      case "performance":
-        return response.join(",").slice(0, 255);
-    }
-  }
-
   /** The right responses: the first authored one, then the others, each once; none when the page revealed none. */
   function rightResponses(answer: QuestionAnswer): (readonly string[])[] {
     return answer.correctResponse.length === 0 ? [] : [answer.correctResponse, ...(answer.otherCorrectResponses ?? [])];
@@ -102,16 +130,25 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
     return [...new Set(responses.map(format))].filter((pattern) => pattern !== "");
   }
 
-  /** Whether the answer is judged right or wrong: graded, or a check whose right answer the page revealed. */
-  const judged = (answer: QuestionAnswer): boolean => answer.graded !== false || answer.correctResponse.length > 0;
+  /** Open answers and opinions are never scored, in a quiz or not: no weight, no score, a neutral result. */
+  const unscored = (facts: QuestionFacts): boolean => facts.kind === "likert" || facts.kind === "long-fill-in";
 
-  function record(answer: QuestionAnswer, latency: string, learnerResponse: string, correctPatterns: string[], result: string, type: string): InteractionRecord {
-    const facts = questions[answer.questionId] as QuestionFacts;
+  /** Whether the answer is judged right or wrong: graded, or a check whose right answer the page revealed. */
+  const judged = (answer: QuestionAnswer): boolean => (answer.graded !== false || answer.correctResponse.length > 0) && !unscored(questions[answer.questionId] as QuestionFacts);
+
+  /** The answers a record is made of: one per statement of a likert scale (`<id>_<n>`), the answer itself otherwise. */
+  function perStatement(answer: QuestionAnswer): { answer: QuestionAnswer; description?: string }[] {
+    const facts = questions[answer.questionId];
+    if (facts?.kind !== "likert") return [{ answer }];
+    return facts.targets.map((statement, index) => ({ answer: { ...answer, questionId: `${answer.questionId}_${index + 1}`, response: [answer.response[index] ?? ""].filter((point) => point !== "" && point !== "-") }, description: statement }));
+  }
+
+  function record(answer: QuestionAnswer, facts: QuestionFacts, latency: string, learnerResponse: string, correctPatterns: string[], result: string, type: string, description = facts.description): InteractionRecord {
     return {
       id: answer.questionId,
       type,
-      description: facts.description,
-      weighting: answer.graded === false ? "" : String(facts.weighting),
+      description,
+      weighting: answer.graded === false || unscored(facts) ? "" : String(facts.weighting),
       learnerResponse,
       correctPatterns,
       result,
@@ -124,47 +161,54 @@ export function createAnswerTools(questions: Readonly<Record<string, QuestionFac
   return {
     scorm2004(answer, latencySeconds) {
       const facts = questions[answer.questionId];
-      if (!facts) return null;
+      if (!facts) return [];
       const result = !judged(answer) ? "neutral" : answer.correct ? "correct" : "incorrect";
       const correct = patterns(rightResponses(answer), (response) => pattern2004(facts, response, true));
-      return record(answer, isoDuration(latencySeconds), pattern2004(facts, answer.response, false), correct, result, facts.kind);
+      return perStatement(answer).map((part) => record(part.answer, facts, isoDuration(latencySeconds), pattern2004(facts, part.answer.response, false), correct, result, facts.kind, part.description));
     },
     scorm12(answer, latencySeconds) {
       const facts = questions[answer.questionId];
-      if (!facts) return null;
+      if (!facts) return [];
       const result = !judged(answer) ? "neutral" : answer.correct ? "correct" : "wrong";
       const correct = patterns(rightResponses(answer), (response) => pattern12(facts, response));
-      return record(answer, timespan12(latencySeconds), pattern12(facts, answer.response), correct, result, facts.kind);
+      // SCORM 1.2 has no long-fill-in: an open answer is a fill-in there.
+      const type = facts.kind === "long-fill-in" ? "fill-in" : facts.kind;
+      return perStatement(answer).map((part) => record(part.answer, facts, timespan12(latencySeconds), pattern12(facts, part.answer.response), correct, result, type, part.description));
     },
     xapi(answer, baseIri, latencySeconds) {
       const facts = questions[answer.questionId];
-      if (!facts) return null;
+      if (!facts) return [];
       const component = (prefix: string, labels: readonly string[]): Record<string, unknown>[] =>
         labels.map((label, index) => ({ id: `${prefix}_${index + 1}`, description: { "en-US": label } }));
-      const definition: Record<string, unknown> = {
-        type: "http://adlnet.gov/expapi/activities/cmi.interaction",
-        description: { "en-US": facts.description },
-        interactionType: facts.kind === "fill-in" ? "fill-in" : facts.kind,
-      };
       const correct = patterns(rightResponses(answer), (response) => pattern2004(facts, response, true));
-      if (correct.length > 0) definition.correctResponsesPattern = correct;
-      if (facts.kind === "choice") definition.choices = component("choice", facts.labels);
-      if (facts.kind === "sequencing") definition.choices = component("item", facts.labels);
-      if (facts.kind === "matching") {
-        definition.source = component("item", facts.labels);
-        definition.target = component("target", facts.targets);
-      }
-      return {
-        object: { id: activityIri(baseIri, "question", answer.questionId), objectType: "Activity", definition },
-        result: {
-          response: pattern2004(facts, answer.response, false),
-          ...(judged(answer) ? { success: answer.correct } : {}),
-          ...(answer.graded === false
-            ? {}
-            : { score: { scaled: Math.round(answer.scoreFraction * 1000) / 1000, raw: Math.round(answer.scoreFraction * facts.weighting * 100) / 100, min: 0, max: facts.weighting } }),
-          duration: isoDuration(latencySeconds),
-        },
-      };
+      const scored = judged(answer);
+      return perStatement(answer).map(({ answer: part, description }) => {
+        const definition: Record<string, unknown> = {
+          type: "http://adlnet.gov/expapi/activities/cmi.interaction",
+          description: { "en-US": description ?? facts.description },
+          interactionType: facts.kind,
+        };
+        if (correct.length > 0) definition.correctResponsesPattern = correct;
+        if (facts.kind === "choice") definition.choices = component("choice", facts.labels);
+        if (facts.kind === "sequencing") definition.choices = component("item", facts.labels);
+        if (facts.kind === "likert") definition.scale = component("scale", facts.labels);
+        if (facts.kind === "performance" && facts.steps) definition.steps = component(facts.steps[0], facts.labels);
+        if (facts.kind === "matching") {
+          definition.source = component("item", facts.labels);
+          definition.target = component("target", facts.targets);
+        }
+        return {
+          object: { id: activityIri(baseIri, "question", part.questionId), objectType: "Activity", definition },
+          result: {
+            response: pattern2004(facts, part.response, false),
+            ...(scored ? { success: answer.correct } : {}),
+            ...(answer.graded === false || unscored(facts)
+              ? {}
+              : { score: { scaled: Math.round(answer.scoreFraction * 1000) / 1000, raw: Math.round(answer.scoreFraction * facts.weighting * 100) / 100, min: 0, max: facts.weighting } }),
+            duration: isoDuration(latencySeconds),
+          },
+        };
+      });
     },
   };
 }

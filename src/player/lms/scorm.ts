@@ -144,8 +144,10 @@ export function installScormAdapter(config: ScormAdapterConfig, helpers: ScormHe
   /** Journals each answer as a new interaction (id, type, objectives, time, answers, result, latency). */
   function recordAnswer(answer: QuestionAnswer): void {
     const latency = (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000;
-    const entry: InteractionRecord | null = is2004 ? answers.scorm2004(answer, latency) : answers.scorm12(answer, latency);
-    if (!entry) return;
+    for (const entry of is2004 ? answers.scorm2004(answer, latency) : answers.scorm12(answer, latency)) writeInteraction(entry);
+  }
+
+  function writeInteraction(entry: InteractionRecord): void {
     const prefix = `cmi.interactions.${interactionCount}.`;
     if (!api.set(`${prefix}id`, entry.id)) return;
     interactionCount += 1;

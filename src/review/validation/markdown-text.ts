@@ -53,6 +53,12 @@ const markdownByType: { readonly [T in Block["type"]]: FieldsOf<T> } = {
   matching: question,
   ordering: question,
   sorting: question,
+  numeric: (block) => [...question(block), ["correctFeedback", block.correctFeedback], ["incorrectFeedback", block.incorrectFeedback]],
+  hotspot: (block) => [...question(block), ...block.regions.map((region, index): [string, string | undefined] => [`regions[${index}].feedback`, region.feedback])],
+  drag_onto_image: (block) => [...question(block), ...block.labels.map((label, index): [string, string | undefined] => [`labels[${index}].feedback`, label.feedback])],
+  inline_choice: (block) => [...question(block), ["text", block.text], ...block.gaps.map((gap, index): [string, string | undefined] => [`gaps[${index}].feedback`, gap.feedback])],
+  open_response: (block) => [...question(block), ["modelAnswer", block.modelAnswer]],
+  likert: question,
 };
 
 /** Every Markdown field of a block a learner reads. */

@@ -44,8 +44,12 @@ export function clearAnswer(question: HTMLElement): void {
   delete data(question)[DataName.touched];
 }
 
+/** A question that grades itself and keeps its answer in `data-response` (not the scenario, which replays). */
+const keepsOwnAnswer = (question: HTMLElement): boolean => data(question)[DataName.grading] === "self" && data(question)[DataName.questionType] !== "scenario";
+
 export function answerOf(question: HTMLElement): string | string[] {
   const grading = data(question)[DataName.grading];
+  if (keepsOwnAnswer(question)) return data(question)[DataName.response] ?? "";
   if (grading === "choice") return checkedValues(question).map((value) => digitOf(Number(value))).join("");
   if (grading === "ordering") return data(question)[DataName.touched] === "true" ? partsOf(question).map((part) => digitOf(Number(data(part)[DataName.item]))).join("") : "";
   if (grading === "matching") return partsOf(question).map((part) => (part instanceof HTMLSelectElement && part.value !== "" ? digitOf(Number(part.value)) : "-")).join("");
@@ -56,6 +60,12 @@ export function answerOf(question: HTMLElement): string | string[] {
 export function applyAnswer(question: HTMLElement, answer: string | readonly string[]): boolean {
   const grading = data(question)[DataName.grading];
   const parts = partsOf(question);
+  if (keepsOwnAnswer(question) && typeof answer === "string") {
+    // The question-types script puts its controls back from the answer it kept.
+    data(question)[DataName.response] = answer;
+    question.dispatchEvent(new Event("restore"));
+    return true;
+  }
   if (grading === "blanks") {
     if (!isArray(answer) || answer.length !== parts.length) return answer === "" || (isArray(answer) && answer.length === 0);
     parts.forEach((part, index) => {

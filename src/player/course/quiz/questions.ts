@@ -8,7 +8,7 @@ import { around, data, fieldOf, hook, listAll } from "../dom.ts";
 /** One question's line in the results' review. */
 export interface ResultLine {
   readonly text: string;
-  readonly state: "correct" | "incorrect" | "partial";
+  readonly state: "correct" | "incorrect" | "partial" | "recorded";
 }
 
 export const stateOf = (fraction: number): ResultLine["state"] => (fraction === 1 ? "correct" : fraction === 0 ? "incorrect" : "partial");

@@ -44,7 +44,7 @@ export async function restoreQuiz(lesson: HTMLElement): Promise<void> {
     const result = await grade(question);
     showGrade(question, result, details || !submitted);
     setLocked(question, true);
-    lines.push(resultLine(index, result.fraction));
+    lines.push(resultLine(index, result.fraction, question));
   }
   if (submitted && record) showRestoredResult(lesson, record, lines);
   else setPanelOpen(lesson, true);

@@ -1,12 +1,13 @@
 /** The results screen: score, verdict, attempts left and a review line per question, after submitting or on resume. */
 import { ClassName, DataName } from "../../../page-contract/markup-names.ts";
-import { data, fill, hook, make, one } from "../dom.ts";
+import { data, fill, has, hook, make, one } from "../dom.ts";
 import { setPanelOpen } from "./paging.ts";
 import { type ResultLine, attemptsLeft, lessonIdOf, numberOrNull, stateOf } from "./questions.ts";
 import { recorder, text } from "./session.ts";
 
 /** A question's line in the results' review: "Question 2: correct", and its mark. */
-export function resultLine(index: number, fraction: number): ResultLine {
+export function resultLine(index: number, fraction: number, question?: HTMLElement): ResultLine {
+  if (question && has(question, `data-${DataName.unscored}`)) return { text: fill(text.recordedQuestion, { number: index + 1 }), state: "recorded" };
   const state = stateOf(fraction);
   const template = state === "correct" ? text.correctQuestion : state === "incorrect" ? text.incorrectQuestion : text.partlyCorrectQuestion;
   return { text: fill(template, { number: index + 1 }), state };

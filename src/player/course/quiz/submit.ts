@@ -83,7 +83,7 @@ export async function submitQuiz(lesson: HTMLElement): Promise<void> {
     const points = pointsOf(question);
     possiblePoints += points;
     earnedPoints += points * result.fraction;
-    lines.push(resultLine(index, result.fraction));
+    lines.push(resultLine(index, result.fraction, question));
   }
   const lessonId = lessonIdOf(lesson);
   const passingScore = recorder.passMarkOf(lessonId, numberOrNull(data(lesson)[DataName.passingScore]));

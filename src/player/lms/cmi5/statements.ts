@@ -142,14 +142,14 @@ export function sendFailure(): void {
 /** cmi5 "allowed" statement: no cmi5 category, the launch's context template, only between initialized and terminated. */
 export function sendAnswered(answer: QuestionAnswer): void {
   if (!outbox || terminated || launchMode !== "Normal") return;
-  const described = answers.xapi(answer, statementBase(), (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000);
-  if (!described) return;
   // The quiz attempt this answer belongs to: answers are reported before the attempt is recorded.
   const attempt = answer.graded ? { [attemptExtension]: (course.getState().quizzes[answer.lessonId]?.attempts ?? 0) + 1 } : {};
-  const answeredContext = context(false, attempt, false);
-  const activities = answeredContext.contextActivities as Json;
-  activities.parent = [auObject()];
-  outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+  for (const described of answers.xapi(answer, statementBase(), (Date.now() - (lessonShownAt.get(answer.lessonId) ?? startedAt)) / 1000)) {
+    const answeredContext = context(false, attempt, false);
+    const activities = answeredContext.contextActivities as Json;
+    activities.parent = [auObject()];
+    outbox.enqueue(statement("answered", described.object, described.result, answeredContext));
+  }
 }
 
 /** An allowed statement per lesson opened: `experienced` its activity (named under the course's IRI), the AU its parent. */
