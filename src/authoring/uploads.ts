@@ -16,7 +16,7 @@ import { assertMayAddAsset, assetDocument, checkFile, storeAsset, uploadAssetArg
 import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { archivedCourse, invalidArgument, limitExceeded } from "./errors.ts";
-import { imageSize, type ImageSize } from "./image-size.ts";
+import { imageSize, type ImageSize } from "../codecs/image-size.ts";
 import { limitExceededError } from "./limits.ts";
 import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { expectedVersionField, idField, limits } from "./schemas/fields.ts";
