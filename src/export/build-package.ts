@@ -116,7 +116,7 @@ async function buildBank(course: ExportCourse, format: BankFormat, options: Buil
     options.onProgress?.(1, 1, `Wrote ${fileName}`);
     return { fileName, mimeType: format === "gift" ? "text/plain" : "application/xml", stream: pulledStream(textChunks(written.text)) };
   }
-  for (const notice of qtiPackageNotices(bank)) options.onNotice?.(notice);
+  for (const notice of qtiPackageNotices(bank, format)) options.onNotice?.(notice);
   const entries = qtiPackageEntries({ bank, version: format, assets, source: options.assets });
   const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Packed ${path}`) });
   return { fileName, mimeType: "application/zip", stream };

@@ -9,66 +9,12 @@
  */
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
 import type { QuestionType } from "../../authoring/schemas/question-blocks.ts";
-import { el, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
-import { itemIdentifier } from "./qti-names.ts";
+import { el, type XmlElement } from "../../codecs/xml-write.ts";
+import { addScore, baseValue, declaration, explanationId, feedback, float, paragraphs, setScore, showFeedback, value, variable, when, type ItemParts, type PictureHref } from "./qti-item-parts.ts";
+import { itemIdentifier, type QtiVersion } from "./qti-names.ts";
+import { dragOntoImageParts, hotspotParts, inlineChoiceParts, likertParts, numericParts, openResponseParts } from "./qti-more-items.ts";
+import { unhandled } from "../../exhaustive.ts";
 import { trueFalseWords } from "../../render/ui-text.ts";
-
-/** Where a question's pictures land in the package, by asset ID; URLs are kept as they are. */
-export type PictureHref = (picture: { assetId?: string | undefined; url?: string | undefined }) => string;
-
-export const explanationId = "EXPLANATION";
-
-/** Markdown as paragraphs of its own text. */
-export function paragraphs(markdown: string): XmlElement[] {
-  return markdown
-    .split(/\n{2,}/)
-    .filter((part) => part.trim() !== "")
-    .map((part) => el("p", {}, part));
-}
-
-const float = (value: number): string => String(Math.round(value * 1e6) / 1e6);
-
-function value(text: string): XmlElement {
-  return el("value", {}, text);
-}
-
-function baseValue(baseType: string, text: string): XmlElement {
-  return el("baseValue", { baseType }, text);
-}
-
-const variable = (identifier: string): XmlElement => el("variable", { identifier });
-
-function setScore(expression: XmlElement): XmlElement {
-  return el("setOutcomeValue", { identifier: "SCORE" }, expression);
-}
-
-function addScore(points: number): XmlElement {
-  return setScore(el("sum", {}, variable("SCORE"), baseValue("float", float(points))));
-}
-
-/** Adds `identifier` to the FEEDBACK outcome, which shows the modal feedback of that identifier. */
-function showFeedback(identifier: string): XmlElement {
-  return el("setOutcomeValue", { identifier: "FEEDBACK" }, el("multiple", {}, variable("FEEDBACK"), baseValue("identifier", identifier)));
-}
-
-function when(condition: XmlElement, ...then: XmlChild[]): XmlElement {
-  return el("responseCondition", {}, el("responseIf", {}, condition, then));
-}
-
-function feedback(identifier: string, markdown: string): XmlElement {
-  return el("modalFeedback", { outcomeIdentifier: "FEEDBACK", showHide: "show", identifier }, el("contentBody", {}, paragraphs(markdown)));
-}
-
-interface ItemParts {
-  readonly declarations: XmlChild[];
-  readonly body: XmlChild[];
-  readonly processing: XmlChild[];
-  readonly feedback: XmlChild[];
-}
-
-function declaration(identifier: string, cardinality: string, baseType: string, correct: readonly string[], mapping?: XmlElement): XmlElement {
-  return el("responseDeclaration", { identifier, cardinality, baseType }, el("correctResponse", {}, correct.map(value)), mapping);
-}
 
 function choiceParts(question: Extract<QuestionBlock, { type: "single_choice" | "multiple_choice" }>, shuffle: boolean, pictureHref: PictureHref): ItemParts {
   const choices = question.choices.map((choice, index) => ({ ...choice, identifier: `C${index + 1}` }));
@@ -221,22 +167,22 @@ export const qtiCarries: { readonly [T in QuestionType]: boolean } = {
   matching: true,
   ordering: true,
   sorting: true,
-  numeric: false,
-  hotspot: false,
-  drag_onto_image: false,
-  inline_choice: false,
-  open_response: false,
-  likert: false,
+  numeric: true,
+  hotspot: true,
+  drag_onto_image: true,
+  inline_choice: true,
+  open_response: true,
+  likert: true,
 };
 
-type CarriedQuestion = Extract<QuestionBlock, { type: "single_choice" | "multiple_choice" | "true_false" | "fill_in_blank" | "matching" | "ordering" | "sorting" }>;
+type CarriedQuestion = QuestionBlock;
 
 /** Whether `question` has an item here (see `qtiCarries`). */
 export function isCarriedByQti(question: QuestionBlock): question is CarriedQuestion {
   return qtiCarries[question.type];
 }
 
-function partsOf(question: CarriedQuestion, shuffle: boolean, pictureHref: PictureHref, language: string): ItemParts {
+function partsOf(question: CarriedQuestion, shuffle: boolean, pictureHref: PictureHref, language: string, version: QtiVersion): ItemParts {
   switch (question.type) {
     case "single_choice":
     case "multiple_choice":
@@ -251,19 +197,35 @@ function partsOf(question: CarriedQuestion, shuffle: boolean, pictureHref: Pictu
       return orderingParts(question);
     case "sorting":
       return sortingParts(question);
+    case "numeric":
+      return numericParts(question);
+    case "hotspot":
+      return hotspotParts(question, pictureHref);
+    case "drag_onto_image":
+      return dragOntoImageParts(question, pictureHref, version);
+    case "inline_choice":
+      return inlineChoiceParts(question);
+    case "open_response":
+      return openResponseParts(question);
+    case "likert":
+      return likertParts(question);
+    default:
+      return unhandled(question);
   }
 }
 
 /** The item, in QTI 2.1 names, with the question type kept in `label` so our import knows a sorting from a matching. */
-export function qtiItem(question: CarriedQuestion, options: { title: string; language: string; shuffle: boolean; pictureHref: PictureHref }): XmlElement {
-  const parts = partsOf(question, options.shuffle, options.pictureHref, options.language);
+export function qtiItem(question: CarriedQuestion, options: { title: string; language: string; shuffle: boolean; pictureHref: PictureHref; version: QtiVersion }): XmlElement {
+  const parts = partsOf(question, options.shuffle, options.pictureHref, options.language, options.version);
+  // A likert question is never scored: its item's maximum is 0.
+  const points = question.type === "likert" ? 0 : question.points;
   const explanation = question.explanation ? feedback(explanationId, question.explanation) : null;
   return el(
     "assessmentItem",
     { identifier: itemIdentifier(question.id), title: options.title, label: question.type, adaptive: "false", timeDependent: "false", "xml:lang": options.language },
     parts.declarations,
-    el("outcomeDeclaration", { identifier: "SCORE", cardinality: "single", baseType: "float", normalMaximum: float(question.points) }, el("defaultValue", {}, value("0"))),
-    el("outcomeDeclaration", { identifier: "MAXSCORE", cardinality: "single", baseType: "float" }, el("defaultValue", {}, value(float(question.points)))),
+    el("outcomeDeclaration", { identifier: "SCORE", cardinality: "single", baseType: "float", normalMaximum: float(points) }, el("defaultValue", {}, value("0"))),
+    el("outcomeDeclaration", { identifier: "MAXSCORE", cardinality: "single", baseType: "float" }, el("defaultValue", {}, value(float(points)))),
     el("outcomeDeclaration", { identifier: "FEEDBACK", cardinality: "multiple", baseType: "identifier" }),
     el("itemBody", {}, el("div", { class: "prompt" }, paragraphs(question.prompt)), parts.body),
     el(

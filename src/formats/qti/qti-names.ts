@@ -23,7 +23,7 @@ export interface QtiDialect {
   attribute(name: string): string;
 }
 
-const htmlElements = new Set(["p", "div", "img", "span", "br"]);
+const htmlElements = new Set(["p", "div", "img", "span", "br", "object"]);
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 export const qtiDialects: Record<QtiVersion, QtiDialect> = {

@@ -58,13 +58,19 @@ function assessmentTest(pool: BankPool): XmlElement {
   );
 }
 
-function qtiNotices(bank: QuestionBank, notices: BankNotices): void {
+function qtiNotices(bank: QuestionBank, notices: BankNotices, version: QtiVersion): void {
   commonNotices(bank, notices);
   for (const pool of bank.pools) {
     if (pool.maxAttempts !== null) notices.pool(pool, `the ${pool.maxAttempts} allowed attempt(s) are for the delivery system to set; the test allows one submission.`);
     for (const question of pool.questions) {
       if (!isCarriedByQti(question)) notCarriedYet(question, pool, notices, "QTI");
       if (question.type === "fill_in_blank") notices.question(question, pool, "typed answers are compared as typed; the player also ignores extra spaces.");
+      if (question.type === "open_response") notices.question(question, pool, "the item sets no score: a grader scores the answer in the delivery system, with the model answer and rubric shown to scorers.");
+      if (question.type === "likert") notices.question(question, pool, "an opinion scale: the item has no right answer and a maximum score of 0.");
+      if (question.type === "numeric") notices.question(question, pool, "the delivery system reads the typed number; whether it accepts a decimal comma is its own.");
+      if (question.type === "drag_onto_image" && question.labels.some((label) => label.image === undefined) && version === "qti21") {
+        notices.question(question, pool, "QTI 2.1 labels are pictures: each text label is written as a picture of its text (QTI 3.0 keeps it as text).");
+      }
     }
   }
 }
@@ -73,7 +79,7 @@ export function qtiPackageEntries(input: QtiPackageInput): ZipEntry[] {
   const { bank, version } = input;
   const dialect = qtiDialects[version];
   const notices = new BankNotices();
-  qtiNotices(bank, notices);
+  qtiNotices(bank, notices, version);
   const pictureHref = (picture: { assetId?: string | undefined; url?: string | undefined }): string => {
     const asset = picture.assetId ? input.assets.get(picture.assetId) : undefined;
     return asset ? `../${imagePath(asset)}` : (picture.url ?? "");
@@ -88,9 +94,9 @@ export function qtiPackageEntries(input: QtiPackageInput): ZipEntry[] {
     const pool = { ...bankPool, questions: bankPool.questions.filter(isCarriedByQti) };
     pool.questions.forEach((question, index) => {
       const path = itemFile(question.id);
-      const item = qtiItem(question, { title: `${pool.title} ${index + 1}`, language: bank.language, shuffle: pool.shuffleChoices, pictureHref });
+      const item = qtiItem(question, { title: `${pool.title} ${index + 1}`, language: bank.language, shuffle: pool.shuffleChoices, pictureHref, version });
       entries.push({ path, body: qtiDocument(namespaces(item), dialect) });
-      const pictures = question.type === "single_choice" || question.type === "multiple_choice" ? question.choices.flatMap((choice) => (choice.image?.assetId ? [choice.image.assetId] : [])) : [];
+      const pictures = assetIdsIn(question);
       const pictureFiles = [...new Set(pictures)].flatMap((assetId) => {
         const asset = input.assets.get(assetId);
         return asset ? [el("file", { href: imagePath(asset) })] : [];
@@ -125,8 +131,22 @@ export function qtiPackageEntries(input: QtiPackageInput): ZipEntry[] {
   ];
 }
 
-export function qtiPackageNotices(bank: QuestionBank): readonly string[] {
+export function qtiPackageNotices(bank: QuestionBank, version: QtiVersion): readonly string[] {
   const notices = new BankNotices();
-  qtiNotices(bank, notices);
+  qtiNotices(bank, notices, version);
   return notices.all;
+}
+
+/** Every asset a question names (a choice's, a hotspot's or a label's picture), wherever it sits. */
+function assetIdsIn(value: unknown, found: string[] = [], depth = 0): string[] {
+  if (depth > 8 || value === null || typeof value !== "object") return found;
+  if (Array.isArray(value)) {
+    for (const item of value) assetIdsIn(item, found, depth + 1);
+    return found;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "assetId" && typeof item === "string") found.push(item);
+    else assetIdsIn(item, found, depth + 1);
+  }
+  return found;
 }

@@ -9,6 +9,8 @@
 import { inflateEntry, readCentralDirectory } from "../../codecs/archive.ts";
 import { unsafeEntryName, type ZipEntry } from "../../codecs/zip-read.ts";
 import { qti21Name } from "./qti-names.ts";
+import { moreInteractions, readMoreItem } from "./qti-read-more.ts";
+import { imageSize } from "../../codecs/image-size.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
 import { WorkSlicer, yieldToEventLoop } from "../../codecs/event-loop.ts";
 import { childElement, childElements, descendants, readXmlTree, textContent, type XmlTree } from "../question-bank/xml-tree.ts";
@@ -20,7 +22,7 @@ const qti21Namespace = "http://www.imsglobal.org/xsd/imsqti_v2p1";
 const itemBytesPerSlice = 64 * 1024;
 const minimumItemCost = 4 * 1024;
 
-const supportedInteractions = new Set(["choiceInteraction", "orderInteraction", "matchInteraction", "textEntryInteraction"]);
+const supportedInteractions = new Set<string>(["choiceInteraction", "orderInteraction", "matchInteraction", "textEntryInteraction", ...moreInteractions]);
 
 export type QtiVersionRead = "qti21" | "qti3";
 
@@ -126,6 +128,18 @@ async function picture(image: XmlTree, context: ItemContext): Promise<{ assetId?
   return { assetId: await context.builder.picture(context.item, path, bytes), ...alt };
 }
 
+/** A picture of an `img` or `object`, with the size the item gives it, else the size of the file. */
+async function sizedPicture(node: XmlTree, context: ItemContext): Promise<{ assetId?: string; url?: string; alt?: string; width?: number; height?: number }> {
+  const src = node.attributes.src ?? node.attributes.data ?? "";
+  const alt = node.attributes.alt ?? textContent(node).trim();
+  const found = await picture({ ...node, attributes: { ...node.attributes, src, ...(alt ? { alt } : {}) } }, context);
+  const given = { width: Number(node.attributes.width), height: Number(node.attributes.height) };
+  if (given.width > 0 && given.height > 0) return { ...found, width: given.width, height: given.height };
+  const asset = context.builder.assets.find((candidate) => candidate.sourceId === found.assetId);
+  const size = asset ? imageSize(asset.bytes, asset.mediaType) : null;
+  return size ? { ...found, ...size } : found;
+}
+
 interface Feedback {
   readonly identifier: string;
   readonly text: string;
@@ -219,7 +233,9 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
   if (unsupported) return `its ${unsupported.name} has no equivalent`;
   const kinds = new Set(interactions.map((interaction) => interaction.name));
   if (kinds.size === 0) return "has no interaction";
-  if (kinds.size > 1 || (interactions.length > 1 && !kinds.has("textEntryInteraction"))) return "has several interactions; a question block has one";
+  // Several text entries (blanks), drop-downs (gaps) or choices (an opinion scale's statements) make one question.
+  const many = interactions.length > 1;
+  if (kinds.size > 1 || (many && !["textEntryInteraction", "inlineChoiceInteraction", "choiceInteraction"].some((kind) => kinds.has(kind)))) return "has several interactions; a question block has one";
   const declarations = childElements(root, "responseDeclaration");
   // Indexed once: a text entry per blank would otherwise search every declaration.
   const declarationsById = new Map<string, XmlTree>();
@@ -246,6 +262,15 @@ async function readItem(root: XmlTree, context: ItemContext): Promise<Record<str
     const text = [...explanation, ...others.map((entry) => entry.text)].join("\n\n");
     return { ...block, prompt: prompt || "(no prompt)", ...base, ...(text ? { explanation: text } : {}) };
   };
+  const more = await readMoreItem({ root, body, interactions, declaration, feedbackOf: (identifier) => feedback.take(identifier).feedback, picture: (node) => sizedPicture(node, context), notes: context.notes });
+  if (typeof more === "string") return more;
+  if (more) {
+    if (more.prompt !== undefined && !promptDiv) prompt = more.prompt;
+    const { points, ...block } = finish(more.block);
+    // An opinion scale has no points: it is never scored.
+    return more.block.type === "likert" ? block : { ...block, points };
+  }
+  if (many && kinds.has("choiceInteraction")) return "has several interactions; a question block has one";
   const choicePictures = childElements(interaction, "simpleChoice").flatMap((choice) => descendants(choice, "img")).length;
   if (descendants(body, "img").length > choicePictures) context.notes.push("a picture outside the choices was dropped: only pictures on choices are kept");
   const shuffle = interaction.attributes.shuffle;
