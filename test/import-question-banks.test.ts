@@ -98,7 +98,7 @@ for (const format of ["qti3", "qti21", "moodle_xml", "gift"] as const) {
 }
 
 describe("files written by other tools", () => {
-  test("a GIFT file in Moodle's documented forms: categories, weights, true/false, missing word, matching; numerical and essay reported dropped", async () => {
+  test("a GIFT file in Moodle's documented forms: categories, weights, true/false, missing word, matching, numerical and essay (issue 42)", async () => {
     const gift = [
       "// a comment",
       "$CATEGORY: $course$/top/Geography",
@@ -119,9 +119,11 @@ describe("files written by other tools", () => {
     ].join("\n");
     const bank = await readBank("gift", new TextEncoder().encode(gift));
     expect(bank.pools.map((pool) => pool.title)).toEqual(["Geography"]);
-    expect(bank.pools[0]?.blocks.map((block) => block.type)).toEqual(["single_choice", "single_choice", "true_false", "multiple_choice", "matching"]);
+    expect(bank.pools[0]?.blocks.map((block) => block.type)).toEqual(["single_choice", "single_choice", "true_false", "multiple_choice", "matching", "numeric", "open_response"]);
     expect(bank.pools[0]?.blocks[3]).toMatchObject({ choices: [{ text: "2", correct: true }, { text: "3", correct: true }, { text: "4", correct: false }] });
-    expect(bank.report.filter((entry) => entry.outcome === "dropped").map((entry) => entry.item)).toEqual(['"Num" (line 14)', '"Essay" (line 16)']);
+    expect(bank.pools[0]?.blocks[5]).toMatchObject({ prompt: "2+2?", value: 4 });
+    expect(bank.pools[0]?.blocks[6]).toMatchObject({ prompt: "Write about it.", modelAnswer: "(no model answer given)" });
+    expect(bank.report.filter((entry) => entry.outcome === "dropped")).toEqual([]);
   });
 
   test("a QTI 2.1 item with feedback keyed to the response and a picture in the package", async () => {

@@ -140,3 +140,41 @@ for (const format of ["qti3", "qti21"] as const) {
     }
   });
 }
+
+describe("the six types through Moodle XML and GIFT", () => {
+  test("Moodle XML writes numerical, ddmarker, cloze drop-downs and essay, names likert as left out, and reads each back", { timeout: 60_000 }, async () => {
+    const { bytes, notices } = await built("moodle_xml");
+    const xml = new TextDecoder().decode(bytes);
+    expect(xml).toContain('<question type="numerical">');
+    expect(xml).toContain("<tolerance>0.1</tolerance>");
+    expect(xml).toContain("<unit_name>ml</unit_name>");
+    expect(xml.match(/<question type="ddmarker">/g)).toHaveLength(2);
+    expect(xml).toContain("<coords>60,150;30</coords>");
+    expect(xml).toContain("{1:MULTICHOICE:=switch off~restart}");
+    expect(xml).toContain('<question type="essay">');
+    expect(notices.some((notice) => notice.includes("blk_likert") && notice.includes("no opinion scale"))).toBe(true);
+    const blocks = (await readBank("moodle_xml", bytes)).pools.flatMap((pool) => pool.blocks) as Block[];
+    const byType = (type: string): Block => blocks.find((block) => block.type === type) as Block;
+    expect(blocks.map((block) => block.type).sort()).toEqual(["drag_onto_image", "hotspot", "inline_choice", "numeric", "open_response"]);
+    expect(byType("numeric")).toMatchObject({ value: 2.5, tolerance: 0.1, unit: "ml", correctFeedback: "Right: 2.5 ml.", incorrectFeedback: "Check the dilution table." });
+    expect(byType("inline_choice")).toMatchObject({ text: "First {{1}} the pump, then {{2}} the inlet valve.", gaps: [{ choices: [{ text: "switch off", correct: true }, { text: "restart" }] }, { feedback: "An open inlet floods the pump." }] });
+    expect(byType("open_response")).toMatchObject({ modelAnswer: "Stop the pump at the main switch, then close the inlet valve and call the supervisor.", rubric: { criteria: [{ text: "Stops the pump first", points: 2 }, { text: "Calls the supervisor", points: 1 }] } });
+    expect(byType("hotspot")).toMatchObject({ regions: [{ shape: "circle", x: 60, y: 150, radius: 30, correct: true }] });
+    const drag = byType("drag_onto_image");
+    expect((drag.labels as Block[]).map((label) => [label.text, label.zone])).toEqual([["Inlet", "zone1"], ["Motor", "zone2"], ["Outlet", "zone3"], ["Exhaust", undefined]]);
+    for (const block of blocks) expect(v.safeParse(blockSchema, block).success).toBe(true);
+  });
+
+  test("GIFT writes numeric {#value:tolerance} and essay {}, names the others, and gift-pegjs reads them", { timeout: 60_000 }, async () => {
+    const { bytes, notices } = await built("gift");
+    const text = new TextDecoder().decode(bytes);
+    expect(text).toContain("=2.5:0.1#Right\\: 2.5 ml.");
+    const { parse } = await import("gift-pegjs");
+    const parsed = parse(text) as { type: string }[];
+    expect(parsed.map((question) => question.type).filter((type) => type !== "Category")).toEqual(["Numerical", "Essay"]);
+    for (const id of ["blk_hotspot", "blk_drag", "blk_inline", "blk_likert"]) expect(notices.some((notice) => notice.includes(id) && notice.includes("left out"))).toBe(true);
+    const blocks = (await readBank("gift", bytes)).pools.flatMap((pool) => pool.blocks) as Block[];
+    expect(blocks.find((block) => block.type === "numeric")).toMatchObject({ value: 2.5, tolerance: 0.1, correctFeedback: "Right: 2.5 ml." });
+    expect(blocks.find((block) => block.type === "open_response")).toMatchObject({ prompt: "In two sentences, what would you do if the pressure alarm sounds?" });
+  });
+});

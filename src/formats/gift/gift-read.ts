@@ -159,6 +159,34 @@ function textOf(raw: string, notes: string[]): string {
   return body;
 }
 
+/**
+ * A GIFT numerical answer block (after its `#`): `value`, `value:tolerance` or `min..max`, alone or as
+ * `=`-answers with `#feedback`; the first full-credit answer is the right one. A string says why not.
+ */
+function giftNumber(body: string, notes: string[]): Record<string, unknown> | string {
+  const [answersPart = "", general] = body.split(/(?<!\\)####/);
+  const answers = answersPart.split(/(?<!\\)[=~]/).map((part) => part.trim()).filter(Boolean);
+  const parsed = answers.map((answer) => {
+    const [numberText = "", feedbackText] = answer.split(/(?<!\\)#/);
+    const credit = /^%(-?\d+(?:\.\d+)?)%/.exec(numberText);
+    const number = numberText.replace(/^%-?\d+(?:\.\d+)?%/, "").trim();
+    return { number, credit: credit ? Number(credit[1]) : 100, feedback: feedbackText ? unescape(feedbackText).trim() : undefined };
+  });
+  const right = parsed.find((answer) => answer.credit >= 100);
+  if (!right) return "its numerical answer has no fully right value";
+  if (parsed.filter((answer) => answer.credit > 0).length > 1) notes.push("more right or partly right numbers were dropped: a numeric question has one right value or range");
+  const range = /^(-?[\d.]+)\.\.(-?[\d.]+)$/.exec(right.number);
+  const tolerant = /^(-?[\d.]+)(?::([\d.]+))?$/.exec(right.number);
+  const explanation = general ? { explanation: unescape(general).trim() } : {};
+  const feedback = right.feedback ? { correctFeedback: right.feedback } : {};
+  if (range && Number.isFinite(Number(range[1])) && Number.isFinite(Number(range[2]))) return { min: Number(range[1]), max: Number(range[2]), ...feedback, ...explanation };
+  if (tolerant && Number.isFinite(Number(tolerant[1]))) {
+    const tolerance = Number(tolerant[2] ?? "0");
+    return { value: Number(tolerant[1]), ...(tolerance > 0 ? { tolerance } : {}), ...feedback, ...explanation };
+  }
+  return `its numerical answer "${right.number.slice(0, 40)}" is not a number, a number:tolerance or a min..max range`;
+}
+
 function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): void {
   let rest = chunk.text.trim();
   const title = /^::((?:\\.|[^:\\]|:(?!:))*)::/.exec(rest);
@@ -177,8 +205,18 @@ function readQuestion(chunk: Chunk, pool: ImportedPool, builder: BankBuilder): v
   const after = rawAfter.trim();
   const body = rest.slice(open + 1, close).trim();
   const base = { points: 1 };
-  if (body === "") return builder.drop(item, "essay questions have no equivalent");
-  if (body.startsWith("#")) return builder.drop(item, "numerical questions have no equivalent");
+  if (body === "" || /^####/.test(body)) {
+    const general = body.startsWith("####") ? unescape(body.slice(4)).trim() : "";
+    notes.push("an essay in GIFT has no model answer: write one for learners to compare with");
+    builder.add(pool, item, { type: "open_response", prompt: before || after || "(no prompt)", ...base, modelAnswer: "(no model answer given)", ...(general ? { explanation: general } : {}) }, notes);
+    return;
+  }
+  if (body.startsWith("#")) {
+    const numeric = giftNumber(body.slice(1), notes);
+    if (typeof numeric === "string") return builder.drop(item, numeric);
+    builder.add(pool, item, { type: "numeric", prompt: before || after || "(no prompt)", ...base, ...numeric }, notes);
+    return;
+  }
   const trueFalse = /^(T|TRUE|F|FALSE)(?=\s*(#|$))/.exec(body);
   if (trueFalse) {
     const answer = trueFalse[1]?.startsWith("T") === true;

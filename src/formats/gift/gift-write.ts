@@ -7,7 +7,8 @@
  */
 import type { QuestionBlock } from "../../authoring/schemas/blocks.ts";
 import { unhandled } from "../../exhaustive.ts";
-import { BankNotices, commonNotices, notCarriedYet, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { numericRange } from "../../authoring/schemas/numeric-block.ts";
+import { BankNotices, commonNotices, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
 
 /** GIFT's special characters are escaped with a backslash; a line break is written `\n` so no blank line ends the question. */
 export function giftEscape(text: string): string {
@@ -26,7 +27,7 @@ function weight(share: number): string {
 }
 
 /** The question types GIFT writes (a one-blank fill-in only). */
-const giftTypes = new Set<string>(["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "sorting"]);
+const giftTypes = new Set<string>(["single_choice", "multiple_choice", "true_false", "fill_in_blank", "matching", "sorting", "numeric", "open_response"]);
 
 function questionText(question: QuestionBlock, pool: BankPool, number: number, notices: BankNotices): string | null {
   const name = `${pool.title} ${number}`;
@@ -77,13 +78,25 @@ function questionText(question: QuestionBlock, pool: BankPool, number: number, n
     case "ordering":
       notices.question(question, pool, "left out: GIFT has no ordering question.");
       return null;
-    case "numeric":
+    case "numeric": {
+      // GIFT's numerical answer: `{#value:tolerance}` or `{#min..max}`; the unit and feedback ride along as text.
+      const [low, high] = numericRange(question);
+      const answer = question.value !== undefined && question.toleranceMode !== "percent" ? `${question.value}:${question.tolerance ?? 0}` : `${low}..${high}`;
+      if (question.toleranceMode === "percent") notices.question(question, pool, `written as the range ${low}..${high}: GIFT has no percent tolerance.`);
+      if (question.unit) notices.question(question, pool, `the unit "${question.unit}" is not carried: GIFT numbers have none.`);
+      const right = question.correctFeedback ? `#${giftEscape(question.correctFeedback)}` : "";
+      if (question.incorrectFeedback) notices.question(question, pool, "the feedback for a wrong answer is not carried: GIFT numbers have feedback per accepted answer only.");
+      return titled(question, name, `${prompt} {#\n\t=${answer}${right}\n${general(question)}}`);
+    }
+    case "open_response":
+      notices.question(question, pool, "an essay: GIFT carries neither the model answer nor the rubric, nor the length guide.");
+      return titled(question, name, `${prompt} {${general(question)}}`);
     case "hotspot":
     case "drag_onto_image":
     case "inline_choice":
-    case "open_response":
     case "likert":
-      return notCarriedYet(question, pool, notices, "GIFT");
+      notices.question(question, pool, `left out: GIFT has no ${question.type.replace(/_/g, " ")} question.`);
+      return null;
     default:
       return unhandled(question, "question type");
   }

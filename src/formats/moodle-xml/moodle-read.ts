@@ -6,7 +6,9 @@
  * type tag turns a matching back into a sorting. Other types are reported as dropped.
  */
 import { fromBase64 } from "../../bytes.ts";
-import { moodleTypeTagPrefix } from "./moodle-write.ts";
+import { moodleTypeTagPrefix, rubricHeading } from "./moodle-write.ts";
+import { regionBounds, type RegionShape } from "../../authoring/schemas/picture-questions.ts";
+import { imageSize } from "../../codecs/image-size.ts";
 import { BankBuilder, itemError, type ImportedBank, type ImportedPool } from "../question-bank/bank-plan.ts";
 import { firstImageTag, stripImageTags, stripTags } from "../question-bank/text-scan.ts";
 import { childElement, childElements, readXmlTree, textContent, yieldToEventLoop, type XmlTree } from "../question-bank/xml-tree.ts";
@@ -165,6 +167,119 @@ function clozeBlanks(text: string, notes: string[]): { text: string; blanks: Rec
   return { text: sentence, blanks };
 }
 
+const choiceKinds = /^(MULTICHOICE|MC)(_?[VH]?S?)?$/;
+
+/** `{1:MULTICHOICE:=right~wrong#feedback}` gaps of a cloze whose every part is a choice, as drop-downs; else null. */
+function clozeDropDowns(text: string, notes: string[]): { text: string; gaps: Record<string, unknown>[] } | null {
+  const parts = clozeParts(text);
+  if (parts.length === 0 || parts.some((part) => !choiceKinds.test(part.kind))) return null;
+  if (parts.some((part) => part.kind !== "MULTICHOICE" && part.kind !== "MC")) notes.push("choices shown as buttons became drop-downs");
+  const gaps: Record<string, unknown>[] = [];
+  let sentence = "";
+  let from = 0;
+  for (const part of parts) {
+    const choices: { text: string; correct?: boolean }[] = [];
+    let feedback: string | undefined;
+    for (const answer of part.body.split(/(?<!\\)~/)) {
+      const match = /^(=|%(-?\d+(?:\.\d+)?)%)?((?:\\.|[^\\#])*)(?:#(.*))?$/.exec(answer);
+      if (!match) continue;
+      const value = (match[3] ?? "").replace(/\\(.)/g, "$1").trim();
+      const right = match[1] === "=" || Number(match[2] ?? "0") >= 100;
+      if (!right && match[4]) feedback ??= match[4].replace(/\\(.)/g, "$1");
+      choices.push({ text: value, ...(right ? { correct: true } : {}) });
+    }
+    gaps.push({ choices, ...(feedback ? { feedback } : {}) });
+    sentence += `${text.slice(from, part.start)}{{${gaps.length}}}`;
+    from = part.end;
+  }
+  return { text: sentence + text.slice(from), gaps };
+}
+
+/** A numerical question: its right answer and tolerance, the wrong answers' catch-all feedback, the unit. */
+function numericalQuestion(question: XmlTree, base: ReturnType<typeof common>, notes: string[]): Record<string, unknown> {
+  const answers = childElements(question, "answer");
+  const right = answers.filter((answer) => Number(answer.attributes.fraction ?? "0") >= 100);
+  if (right.length > 1) notes.push(`${right.length - 1} more right answer(s) were dropped: a numeric question has one right value or range`);
+  if (answers.some((answer) => { const fraction = Number(answer.attributes.fraction ?? "0"); return fraction > 0 && fraction < 100; })) notes.push("partly right answers were dropped");
+  const first = right[0];
+  const value = Number(textContent(childElement(first, "text")).trim());
+  const tolerance = Math.abs(Number(textContent(childElement(first, "tolerance")).trim() || "0"));
+  const wildcard = answers.find((answer) => textContent(childElement(answer, "text")).trim() === "*" && Number(answer.attributes.fraction ?? "0") === 0);
+  const correctFeedback = first ? feedbackOf(first, notes).feedback : undefined;
+  const incorrectFeedback = wildcard ? feedbackOf(wildcard, notes).feedback : undefined;
+  const unit = childElements(childElement(question, "units"), "unit").find((candidate) => Number(textContent(childElement(candidate, "multiplier")).trim() || "1") === 1);
+  const unitName = textContent(childElement(unit, "unit_name")).trim();
+  return {
+    type: "numeric",
+    ...base,
+    value: Number.isFinite(value) ? value : 0,
+    ...(Number.isFinite(tolerance) && tolerance > 0 ? { tolerance } : {}),
+    ...(unitName ? { unit: unitName.slice(0, 40) } : {}),
+    ...(correctFeedback ? { correctFeedback } : {}),
+    ...(incorrectFeedback ? { incorrectFeedback } : {}),
+  };
+}
+
+/** An essay: the information for graders is the model answer, and a "Rubric:" list in it the criteria. */
+function essayQuestion(question: XmlTree, base: ReturnType<typeof common>, notes: string[]): Record<string, unknown> {
+  const info = fieldText(childElement(question, "graderinfo"), notes);
+  const at = info.indexOf(`\n\n${rubricHeading}\n`);
+  const modelAnswer = (at < 0 ? info : info.slice(0, at)).trim();
+  const criteria = (at < 0 ? [] : info.slice(at + rubricHeading.length + 3).split("\n"))
+    .map((line) => /^-\s+(.*?)\s*\((\d+(?:\.\d+)?)\)\s*$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ text: (match[1] ?? "").slice(0, 500), points: Math.min(1000, Number(match[2])) }));
+  if (!modelAnswer) notes.push("the question gives graders no information: write a model answer for learners to compare with");
+  return { type: "open_response", ...base, modelAnswer: modelAnswer || "(no model answer given)", ...(criteria.length > 0 ? { rubric: { criteria: criteria.slice(0, 20) } } : {}) };
+}
+
+/** A ddmarker drop zone's region: `x,y;r`, `x,y;w,h` or `x,y;x,y;…`. */
+function markerRegion(shape: string, coords: string): RegionShape | null {
+  const parts = coords.split(";").map((part) => part.split(",").map((value) => Number(value.trim())));
+  if (parts.some((part) => part.some((value) => !Number.isFinite(value)))) return null;
+  const [[x = 0, y = 0] = [], second = []] = parts;
+  if (parts[0]?.length !== 2) return null;
+  if (shape === "circle" && parts.length === 2 && second.length === 1) return { shape: "circle", x, y, radius: second[0] ?? 0 };
+  if (shape === "rectangle" && parts.length === 2 && second.length === 2) return { shape: "rect", x, y, width: second[0] ?? 0, height: second[1] ?? 0 };
+  if (shape === "polygon" && parts.length >= 3 && parts.every((part) => part.length === 2)) return { shape: "polygon", points: parts.map(([px = 0, py = 0]) => [px, py] as [number, number]) };
+  return null;
+}
+
+/** ddmarker: our own hotspot (by its type tag) comes back as a hotspot; any other as markers onto zones. */
+async function markerQuestion(question: XmlTree, base: ReturnType<typeof common>, ourType: string | undefined, builder: BankBuilder, item: string, notes: string[]): Promise<Record<string, unknown> | string> {
+  const file = childElements(question, "file")[0];
+  if (!file) return "has no background picture";
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64(textContent(file).replace(/\s+/g, ""));
+  } catch {
+    return `its background picture "${file.attributes.name ?? ""}" is not valid base64`;
+  }
+  const assetId = await builder.picture(item, file.attributes.name ?? "background.png", bytes);
+  const asset = builder.assets.find((candidate) => candidate.sourceId === assetId);
+  const size = asset ? imageSize(asset.bytes, asset.mediaType) : null;
+  const drops = childElements(question, "drop").map((drop) => ({ region: markerRegion(textContent(childElement(drop, "shape")).trim(), textContent(childElement(drop, "coords")).trim()), choice: textContent(childElement(drop, "choice")).trim() }));
+  if (drops.some((drop) => drop.region === null)) return "has a drop zone whose shape or coordinates cannot be read";
+  const regions = drops.map((drop) => drop.region as RegionShape);
+  const right = Math.max(1, ...regions.map((region) => regionBounds(region)[2]));
+  const bottom = Math.max(1, ...regions.map((region) => regionBounds(region)[3]));
+  // Zones are in the background's pixels; a frame that does not hold them (a file smaller than its zones) grows to.
+  const image = { assetId, alt: "Picture", width: Math.max(size?.width ?? 0, Math.ceil(right)), height: Math.max(size?.height ?? 0, Math.ceil(bottom)) };
+  notes.push("the picture has no alt text in Moodle: write one");
+  if (ourType === "hotspot") return { type: "hotspot", ...base, image, regions: regions.map((region, index) => ({ ...region, name: `Region ${index + 1}`, correct: true })) };
+  const drags = childElements(question, "drag").map((drag) => ({ no: textContent(childElement(drag, "no")).trim(), text: textContent(childElement(drag, "text")).trim() }));
+  const zones = regions.map((region, index) => ({ ...region, id: `zone${index + 1}`, name: `Zone ${index + 1}` }));
+  const used = new Set<string>();
+  const labels = drags.map((drag) => {
+    const index = drops.findIndex((drop, at) => drop.choice === drag.no && !used.has(zones[at]?.id ?? ""));
+    const zone = index < 0 ? undefined : zones[index]?.id;
+    if (zone) used.add(zone);
+    return { text: drag.text || `Label ${drag.no}`, ...(zone ? { zone } : {}) };
+  });
+  if (used.size < zones.length) notes.push("a marker dropped on several zones keeps its first: a label belongs on one zone");
+  return { type: "drag_onto_image", ...base, image, zones: zones.filter((zone) => used.has(zone.id)), labels };
+}
+
 /** Splits "prompt\n\nsentence" where the sentence is the paragraph holding the first blank. */
 function promptAndSentence(text: string, marker: string): { prompt: string; text: string } {
   const at = text.indexOf(marker);
@@ -224,8 +339,13 @@ async function readQuestion(question: XmlTree, pool: ImportedPool, builder: Bank
       }, notes);
     }
     case "cloze": {
+      const dropDowns = clozeDropDowns(base.prompt, notes);
+      if (dropDowns) {
+        const split = promptAndSentence(dropDowns.text, "{{1}}");
+        return builder.add(pool, item, { type: "inline_choice", ...base, prompt: split.prompt, text: split.text, gaps: dropDowns.gaps }, notes);
+      }
       const cloze = clozeBlanks(base.prompt, notes);
-      if (!cloze) return builder.drop(item, "its embedded answers are not all short answers (numerical or choice blanks have no equivalent)");
+      if (!cloze) return builder.drop(item, "its embedded answers mix kinds: all short answers (fill in the blank) or all choices (drop-downs) are read, numerical blanks have no equivalent");
       const split = promptAndSentence(cloze.text, "{{1}}");
       return builder.add(pool, item, { type: "fill_in_blank", ...base, prompt: split.prompt, text: split.text, blanks: cloze.blanks }, notes);
     }
@@ -245,6 +365,14 @@ async function readQuestion(question: XmlTree, pool: ImportedPool, builder: Bank
       const grading = textContent(childElement(question, "gradingtype")).trim();
       if (grading && grading !== "ALL_OR_NOTHING") notes.push(`Moodle's ${grading} grading became all or nothing`);
       return builder.add(pool, item, { type: "ordering", ...base, items }, notes);
+    }
+    case "numerical":
+      return builder.add(pool, item, numericalQuestion(question, base, notes), notes);
+    case "essay":
+      return builder.add(pool, item, essayQuestion(question, base, notes), notes);
+    case "ddmarker": {
+      const read = await markerQuestion(question, base, ourType, builder, item, notes);
+      return typeof read === "string" ? builder.drop(item, read) : builder.add(pool, item, read, notes);
     }
     default:
       return builder.drop(item, `Moodle's ${type || "untyped"} question has no equivalent`);

@@ -15,7 +15,9 @@ import type { PackagedAsset } from "../package/plan.ts";
 import type { AssetBody, AssetSource } from "../package/types.ts";
 import { el, xmlAttribute, xmlDocument, xmlText, type XmlChild, type XmlElement } from "../../codecs/xml-write.ts";
 import { unhandled } from "../../exhaustive.ts";
-import { BankNotices, commonNotices, notCarriedYet, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { BankNotices, commonNotices, questionPoints, type BankPool, type QuestionBank } from "../question-bank/bank.ts";
+import { numericRange } from "../../authoring/schemas/numeric-block.ts";
+import type { RegionShape } from "../../authoring/schemas/picture-questions.ts";
 
 export const moodleTypeTagPrefix = "course-authoring:";
 
@@ -186,7 +188,129 @@ async function questionElement(question: QuestionBlock, pool: BankPool, number: 
     case "inline_choice":
     case "open_response":
     case "likert":
-      return notCarriedYet(question, pool, notices, "Moodle XML");
+      return moreQuestionElement(question, pool, name, embed, notices);
+    default:
+      return unhandled(question, "question type");
+  }
+}
+
+type MoreQuestion = Extract<QuestionBlock, { type: "numeric" | "hotspot" | "drag_onto_image" | "inline_choice" | "open_response" | "likert" }>;
+
+/** A region as ddmarker writes a drop zone: `x,y;r` (circle), `x,y;w,h` (rectangle), `x,y;x,y;…` (polygon). */
+export function markerCoords(region: RegionShape): { shape: string; coords: string } {
+  const n = (value: number): string => String(Math.round(value));
+  switch (region.shape) {
+    case "circle":
+      return { shape: "circle", coords: `${n(region.x)},${n(region.y)};${n(region.radius)}` };
+    case "rect":
+      return { shape: "rectangle", coords: `${n(region.x)},${n(region.y)};${n(region.width)},${n(region.height)}` };
+    case "polygon":
+      return { shape: "polygon", coords: region.points.map(([x, y]) => `${n(x)},${n(y)}`).join(";") };
+  }
+}
+
+/** The model answer, then the rubric as a list a grader reads (and our import reads back). */
+export function graderInfo(question: Extract<QuestionBlock, { type: "open_response" }>): string {
+  const criteria = question.rubric?.criteria ?? [];
+  return [question.modelAnswer, ...(criteria.length > 0 ? [`${rubricHeading}\n${criteria.map((criterion) => `- ${criterion.text} (${criterion.points})`).join("\n")}`] : [])].join("\n\n");
+}
+
+export const rubricHeading = "Rubric:";
+
+/** `{{n}}` of an inline_choice as Moodle's embedded multiple choice (a drop-down): `{1:MULTICHOICE:=right~wrong#feedback}`. */
+function dropDown(gap: Extract<QuestionBlock, { type: "inline_choice" }>["gaps"][number]): string {
+  const escape = (value: string): string => value.replace(/[\\}#~/"=]/g, (character) => `\\${character}`).replace(/\n/g, " ");
+  const feedback = gap.feedback ? `#${escape(gap.feedback)}` : "";
+  return `{1:MULTICHOICE:${gap.choices.map((choice) => (choice.correct ? `=${escape(choice.text)}` : `${escape(choice.text)}${feedback}`)).join("~")}}`;
+}
+
+/** The picture a ddmarker question is asked on, embedded as its background file. */
+async function background(picture: { assetId?: string | undefined; url?: string | undefined }, embed: EmbedPicture): Promise<XmlElement | null> {
+  const file = picture.assetId ? await embed(picture.assetId) : undefined;
+  return file ? fileElement(file) : null;
+}
+
+async function markerQuestion(
+  question: Extract<MoreQuestion, { type: "hotspot" | "drag_onto_image" }>,
+  name: string,
+  embed: EmbedPicture,
+  drags: readonly { no: number; text: string; count: number }[],
+  drops: readonly { region: RegionShape; choice: number }[],
+): Promise<XmlElement> {
+  return el(
+    "question",
+    { type: "ddmarker" },
+    head(question, name, question.prompt),
+    el("showmisplaced", {}),
+    await background(question.image, embed),
+    drags.map((drag) => el("drag", {}, el("no", {}, String(drag.no)), el("text", {}, drag.text), el("noofdrags", {}, String(drag.count)))),
+    drops.map((drop, index) => {
+      const { shape, coords } = markerCoords(drop.region);
+      return el("drop", {}, el("no", {}, String(index + 1)), el("shape", {}, shape), el("coords", {}, coords), el("choice", {}, String(drop.choice)));
+    }),
+    tags(question),
+  );
+}
+
+/** The question types of issue 42 in Moodle's types: numerical, ddmarker, cloze drop-downs and essay; likert has none. */
+async function moreQuestionElement(question: MoreQuestion, pool: BankPool, name: string, embed: EmbedPicture, notices: BankNotices): Promise<XmlElement | null> {
+  switch (question.type) {
+    case "numeric": {
+      const [low, high] = numericRange(question);
+      if (question.toleranceMode === "percent" || question.value === undefined) notices.question(question, pool, `written as ${fraction((low + high) / 2)} ± ${fraction((high - low) / 2)}: Moodle's numerical answer has an absolute tolerance.`);
+      return el(
+        "question",
+        { type: "numerical" },
+        head(question, name, question.prompt),
+        el("answer", { fraction: "100", format: "moodle_auto_format" }, el("text", {}, fraction((low + high) / 2)), el("tolerance", {}, fraction((high - low) / 2)), text("feedback", question.correctFeedback ?? "", "markdown")),
+        question.incorrectFeedback ? el("answer", { fraction: "0", format: "moodle_auto_format" }, el("text", {}, "*"), el("tolerance", {}, "0"), text("feedback", question.incorrectFeedback, "markdown")) : null,
+        question.unit ? el("units", {}, el("unit", {}, el("multiplier", {}, "1"), el("unit_name", {}, question.unit))) : null,
+        el("unitgradingtype", {}, "0"),
+        el("showunits", {}, "3"),
+        el("unitsleft", {}, "0"),
+        tags(question),
+      );
+    }
+    case "hotspot": {
+      const right = question.regions.filter((region) => region.correct);
+      notices.question(question, pool, `written as a Moodle drag-markers question: the learner drops ${right.length} marker(s) on the picture; the other regions and the feedback per region are not carried.`);
+      return markerQuestion(question, name, embed, [{ no: 1, text: "X", count: right.length }], right.map((region) => ({ region, choice: 1 })));
+    }
+    case "drag_onto_image": {
+      const drags = question.labels.map((label, index) => ({ no: index + 1, text: label.text ?? label.image?.alt ?? `Label ${index + 1}`, count: 1 }));
+      const drops = question.zones.flatMap((zone) => {
+        const index = question.labels.findIndex((label) => label.zone === zone.id);
+        return index < 0 ? [] : [{ region: zone, choice: index + 1 }];
+      });
+      const lost = [question.labels.some((label) => label.image) ? "picture labels are written as their alt text" : "", question.labels.some((label) => label.feedback) ? "feedback per label is not carried" : "", drops.length < question.zones.length ? "zones no label belongs on are not carried" : ""].filter(Boolean);
+      notices.question(question, pool, `written as a Moodle drag-markers question${lost.length > 0 ? `; ${lost.join("; ")}` : ""}.`);
+      return markerQuestion(question, name, embed, drags, drops);
+    }
+    case "inline_choice": {
+      const sentence = question.text.replace(/\{\{(\d+)\}\}/g, (_match, number: string) => {
+        const gap = question.gaps[Number(number) - 1];
+        return gap ? dropDown(gap) : "";
+      });
+      return el("question", { type: "cloze" }, head(question, name, `${question.prompt}\n\n${sentence}`), tags(question));
+    }
+    case "open_response":
+      notices.question(question, pool, `an essay graded by a teacher with the model answer and rubric as information for graders; the length guide (${question.maxCharacters} characters) is not carried: Moodle limits words.`);
+      return el(
+        "question",
+        { type: "essay" },
+        head(question, name, question.prompt),
+        el("responseformat", {}, "editor"),
+        el("responserequired", {}, "1"),
+        el("responsefieldlines", {}, "10"),
+        el("attachments", {}, "0"),
+        el("attachmentsrequired", {}, "0"),
+        text("graderinfo", graderInfo(question), "markdown"),
+        text("responsetemplate", "", "markdown"),
+        tags(question),
+      );
+    case "likert":
+      notices.question(question, pool, "left out: Moodle's question bank has no opinion scale (use a Feedback or Questionnaire activity).");
+      return null;
     default:
       return unhandled(question, "question type");
   }
