@@ -12,6 +12,7 @@ import { decodeCursor, pageOf } from "./cursor.ts";
 import { archivedCourse, invalidArgument, limitExceeded, staleVersion } from "./errors.ts";
 import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { assertWithinLimit } from "./limits.ts";
+import { isReviewCopy } from "../formats/review-copy/read-review-copy.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "../formats/asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "../codecs/media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
@@ -89,9 +90,8 @@ export async function uploadAsset(
   services: AuthoringServices,
   actor: Actor,
   args: v.InferOutput<typeof uploadAssetArguments>,
-): Promise<{ courseId: string | null; version?: number; asset: AssetDocument }> {
-  const courseId = args.courseId;
-  if (courseId !== undefined) await readAs(services, actor, (session) => assertMayAddAsset(session, courseId, args.expectedVersion));
+): Promise<{ courseId: string | null; version?: number; asset: AssetDocument; keptInLibrary?: string }> {
+  if (args.courseId !== undefined) await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId as string, args.expectedVersion));
   const bytes = await decodeBase64InSlices(args.dataBase64);
   if (bytes.byteLength > limits.assetBytes) {
     throw limitExceeded("dataBase64", `decodes to ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`, {
@@ -100,7 +100,11 @@ export async function uploadAsset(
     });
   }
   const file = await checkFile(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
-  if (courseId === undefined) return writeAs(services, actor, async (session) => ({ courseId: null, asset: assetDocument(await storeLibraryAsset(session, file)) }));
+  const keptInLibrary = args.courseId === undefined ? undefined : await onlyToBeRead(file);
+  const courseId = keptInLibrary ? undefined : args.courseId;
+  if (courseId === undefined) {
+    return writeAs(services, actor, async (session) => ({ courseId: null, asset: assetDocument(await storeLibraryAsset(session, file)), ...(keptInLibrary ? { keptInLibrary } : {}) }));
+  }
   return writeAs(services, actor, async (session) => {
     const edit = await beginCourseEdit(session, courseId, args.expectedVersion);
     const row = await storeAsset(session, edit.course.id, file);
@@ -155,6 +159,18 @@ export async function storeAsset(session: AuthoringSession, courseId: string, fi
   await session.tx.insertAsset(row, file.bytes);
   return row;
 }
+
+/**
+ * Why a file sent to a course goes to its sender's library instead, or undefined: a Word review copy
+ * (export_course docx_review) coming back is read by import_review_copy, never course content, so it
+ * neither changes the course's version nor shows as a source change in its translations.
+ */
+export async function onlyToBeRead(file: CheckedFile): Promise<string | undefined> {
+  if (file.mediaType !== docxMediaType || !(await isReviewCopy(file.bytes, file.filename))) return undefined;
+  return "it is a Word review copy coming back (bring its comments in with import_review_copy); it is kept in your library, not added to the course";
+}
+
+const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
 /**
  * Stores a checked file in the person's own library (no course): theirs alone, counted against their

@@ -12,7 +12,7 @@
  */
 import * as v from "valibot";
 import { openCourse } from "./access.ts";
-import { assertMayAddAsset, assetDocument, checkFile, storeAsset, storeLibraryAsset, uploadAssetArguments, type AssetDocument, type CheckedFile } from "./assets.ts";
+import { assertMayAddAsset, assetDocument, checkFile, onlyToBeRead, storeAsset, storeLibraryAsset, uploadAssetArguments, type AssetDocument, type CheckedFile } from "./assets.ts";
 import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { archivedCourse, invalidArgument, limitExceeded } from "./errors.ts";
@@ -190,6 +190,8 @@ export type FinishedUpload = {
   /** null: the file went to the person's library (no course, no version). */
   courseId: string | null;
   version?: number;
+  /** Why a file sent to a course was kept in the library instead (a review copy coming back). */
+  keptInLibrary?: string;
   asset: AssetDocument;
   /** Pictures: their size in pixels. */
   image?: ImageSize;
@@ -237,15 +239,16 @@ export async function finishUpload(services: AuthoringServices, actor: Actor, ar
   const { row, chunks } = await readAs(services, actor, (session) => readCompleteUpload(session, args.uploadId, args.expectedVersion));
   const file = await checkUploadedFile(row, chunks);
   const size = imageSize(file.bytes, file.mediaType);
+  const keptInLibrary = row.courseId === null ? undefined : await onlyToBeRead(file);
   return writeAs(services, actor, async (session) => {
     const current = await openUpload(session, row.uploadId);
     if (current.createdAt !== row.createdAt || current.bytesReceived !== row.bytesReceived) {
       throw new CourseAuthoringError("conflict", `uploadId: upload ${row.uploadId} changed while it was being checked; finish it again.`, { field: "uploadId" });
     }
-    if (row.courseId === null) {
+    if (row.courseId === null || keptInLibrary) {
       await session.tx.deleteUpload(row.uploadId);
       const asset = await storeLibraryAsset(session, file);
-      return { courseId: null, asset: assetDocument(asset), ...(size ? { image: size } : {}) };
+      return { courseId: null, asset: assetDocument(asset), ...(size ? { image: size } : {}), ...(keptInLibrary ? { keptInLibrary } : {}) };
     }
     const edit = await beginCourseEdit(session, row.courseId, args.expectedVersion);
     // Deleted first, so the asset can take the pages its chunks held.

@@ -298,7 +298,7 @@ async function checkAssetTargets(
     if (assetId === unit.source.trim()) continue;
     const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
     if (!asset || !(await mayUseInTranslation(session, asset, translationId))) {
-      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation (upload_asset, or the person uses the files view opened by list_assets) and give its ID` });
+      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId} nor one of your own uploads: upload the file to the translation (upload_asset, or the person uses the files view opened by list_assets) and give its ID` });
     } else if (!fitsKind(asset.mediaType, unit.asset)) {
       problems.add({ unitId: id, field: problems.field, reason: `names asset ${asset.id}, which is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
     } else checked.set(id, asset.id);

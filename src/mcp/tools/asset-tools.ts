@@ -20,7 +20,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
     "An upload to a course is a course write: it returns the course's new version, the expectedVersion of your next write. " +
     "A library file is no course's content: use it by its ID in any course you can edit, or import it.",
   input: uploadAssetArguments,
-  output: v.object({ courseId: v.nullable(v.string()), version: v.optional(v.number()), asset: assetSchema }),
+  output: v.object({ courseId: v.nullable(v.string()), version: v.optional(v.number()), asset: assetSchema, keptInLibrary: v.optional(v.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, { user, services }) {
     const result = await uploadAsset(services, user, args);
@@ -29,7 +29,7 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
       structuredContent: result,
       summary:
         result.courseId === null
-          ? `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to your library; use its ID in any course you can edit.`
+          ? `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to your library${result.keptInLibrary ? ` and not to course ${args.courseId}: ${result.keptInLibrary}` : "; use its ID in any course you can edit"}.`
           : `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes) to course ${result.courseId}, now at version ${result.version}.`,
     };
   },

@@ -69,6 +69,7 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
   input: finishUploadArguments,
   output: v.object({
     courseId: v.optional(v.nullable(v.string())),
+    keptInLibrary: v.optional(v.string()),
     version: v.optional(v.number()),
     assetId: v.optional(v.string()),
     mediaType: v.optional(v.string()),
@@ -87,10 +88,10 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
       const { asset } = finished;
       const size = finished.image ? `, ${finished.image.width}×${finished.image.height} px` : "";
       return {
-        structuredContent: { courseId: finished.courseId, ...(finished.version !== undefined ? { version: finished.version } : {}), assetId: asset.id, mediaType: asset.mediaType, byteSize: asset.byteSize, ...finished.image },
+        structuredContent: { courseId: finished.courseId, ...(finished.version !== undefined ? { version: finished.version } : {}), assetId: asset.id, mediaType: asset.mediaType, byteSize: asset.byteSize, ...finished.image, ...(finished.keptInLibrary ? { keptInLibrary: finished.keptInLibrary } : {}) },
         summary:
           finished.courseId === null
-            ? `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to the person's library.`
+            ? `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to the person's library${finished.keptInLibrary ? `: ${finished.keptInLibrary}` : ""}.`
             : `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to course ${finished.courseId}, now at version ${finished.version}.`,
       };
     } catch (error) {

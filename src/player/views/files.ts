@@ -80,6 +80,7 @@ export function startFilesView(config: FilesViewConfig): void {
       const mediaType = String(finished.mediaType);
       const byteSize = Number(finished.byteSize);
       const fact: UploadFact = { assetId, filename: file.name, mediaType, byteSize };
+      if (typeof finished.keptInLibrary === "string") fact.keptInLibrary = finished.keptInLibrary;
       const pictured = typeof finished.width === "number" && typeof finished.height === "number";
       if (pictured) {
         fact.width = Number(finished.width);
@@ -90,7 +91,8 @@ export function startFilesView(config: FilesViewConfig): void {
         if (data) thumbnails.set(assetId, data);
       }
       uploaded.push(fact);
-      done(`Uploaded as ${assetId} (${mediaType}, ${humanSize(byteSize)}${pictured ? `, ${fact.width}×${fact.height} px` : ""})`, "done");
+      const kept = fact.keptInLibrary ? ` to your library: ${fact.keptInLibrary}` : "";
+      done(`Uploaded as ${assetId} (${mediaType}, ${humanSize(byteSize)}${pictured ? `, ${fact.width}×${fact.height} px` : ""})${kept}`, "done");
       await tellModel(request, { courseId: courseId ?? null, version }, uploaded, thumbnails);
     } catch (error) {
       if (uploadId && !cancelled) await callTool("finish_upload", { uploadId, cancel: true }).catch(() => undefined);

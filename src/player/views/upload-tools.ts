@@ -13,6 +13,8 @@ export interface UploadFact {
   byteSize: number;
   width?: number;
   height?: number;
+  /** Why a file sent to the course was kept in the person's library instead (a review copy coming back). */
+  keptInLibrary?: string;
 }
 
 /** The longer side of a thumbnail told to the model, in pixels. */
