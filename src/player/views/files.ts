@@ -9,7 +9,7 @@
  */
 import type { FilesViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
-import { base64Of, tellModel, thumbnailOf, toolCaller, type UploadFact } from "./upload-tools.ts";
+import { base64Of, tellModel, thumbnailOf, toolCaller, uploadFactOf, type UploadFact } from "./upload-tools.ts";
 import { byId as $, element, humanSize } from "./view-dom.ts";
 
 export function startFilesView(config: FilesViewConfig): void {
@@ -76,16 +76,9 @@ export function startFilesView(config: FilesViewConfig): void {
       }
       const finished = await callTool("finish_upload", { uploadId });
       if (typeof finished.version === "number") version = Math.max(version ?? 0, finished.version);
-      const assetId = String(finished.assetId);
-      const mediaType = String(finished.mediaType);
-      const byteSize = Number(finished.byteSize);
-      const fact: UploadFact = { assetId, filename: file.name, mediaType, byteSize };
-      if (typeof finished.keptInLibrary === "string") fact.keptInLibrary = finished.keptInLibrary;
-      const pictured = typeof finished.width === "number" && typeof finished.height === "number";
-      if (pictured) {
-        fact.width = Number(finished.width);
-        fact.height = Number(finished.height);
-      }
+      const fact = uploadFactOf(finished, file.name);
+      const { assetId, mediaType, byteSize } = fact;
+      const pictured = fact.width !== undefined;
       if (mediaType.startsWith("image/")) {
         const data = await thumbnailOf(file);
         if (data) thumbnails.set(assetId, data);

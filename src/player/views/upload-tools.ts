@@ -17,6 +17,17 @@ export interface UploadFact {
   keptInLibrary?: string;
 }
 
+/** What finish_upload answered, as the model is told of it. */
+export const uploadFactOf = (finished: Record<string, unknown>, filename: string): UploadFact => {
+  const fact: UploadFact = { assetId: String(finished.assetId), filename, mediaType: String(finished.mediaType), byteSize: Number(finished.byteSize) };
+  if (typeof finished.width === "number" && typeof finished.height === "number") {
+    fact.width = finished.width;
+    fact.height = finished.height;
+  }
+  if (typeof finished.keptInLibrary === "string") fact.keptInLibrary = finished.keptInLibrary;
+  return fact;
+};
+
 /** The longer side of a thumbnail told to the model, in pixels. */
 const thumbnailPixels = 160;
 
