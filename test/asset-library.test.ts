@@ -187,3 +187,32 @@ describe("a file brought back to be read is not course content", () => {
     expect(after.translationOf).toMatchObject({ upToDate: true });
   });
 });
+
+describe("pictures reach the model once, small", () => {
+  test("a PowerPoint deck's pictures come back from import_course as thumbnails named by their new asset IDs", async () => {
+    const { default: PptxGenJS } = await import("pptxgenjs");
+    const pptx = new PptxGenJS();
+    for (const topic of ["The five moments", "Rubbing technique"]) {
+      const slide = pptx.addSlide();
+      slide.addText(topic, { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+      slide.addImage({ data: `image/png;base64,${base64(redPng)}`, x: 1, y: 1.5, w: 4, h: 3 });
+    }
+    const deck = (await pptx.write({ outputType: "uint8array" })) as Uint8Array;
+    const course = await newCourse(alice, "Deck target");
+    const file = ((await alice.call("upload_asset", { filename: "deck.pptx", dataBase64: base64(deck) })) as Json).asset.id;
+    const result = await alice.callRaw("import_course", { assetId: file, into: { courseId: course.courseId } });
+    expect(result.isError).toBeFalsy();
+    const images = result.content.filter((item) => item.type === "image") as { data: string; mimeType: string }[];
+    expect(images.length).toBeGreaterThanOrEqual(1);
+    for (const image of images) {
+      expect(image.mimeType).toBe("image/png");
+      const bytes = Buffer.from(image.data, "base64");
+      expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+      expect(Math.max(bytes.readUInt32BE(16), bytes.readUInt32BE(20))).toBeLessThanOrEqual(160);
+    }
+    const assets = ((await alice.call("list_assets", { courseId: course.courseId })) as Json).assets as Json[];
+    const texts = result.content.flatMap((item) => (item.type === "text" ? [item.text] : [])).join("\n");
+    expect(texts).toContain("picture(s) arrived");
+    for (const asset of assets.filter((candidate) => candidate.mediaType.startsWith("image/"))) expect(texts).toContain(asset.id);
+  });
+});
