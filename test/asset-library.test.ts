@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
+import { crc32, deflateSync } from "node:zlib";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { redPng } from "./support/office-documents.ts";
@@ -188,7 +189,43 @@ describe("a file brought back to be read is not course content", () => {
   });
 });
 
+/** A real `width`×`height` RGB PNG, each row with a different filter, so decoding and averaging are exercised. */
+function stripedPng(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const stride = width * 3 + 1;
+  const rows = Buffer.alloc(stride * height);
+  // Filter "up" (2) on every other row: a difference from the row above, here zero, so the stripes stay.
+  for (let y = 0; y < height; y++) {
+    rows[y * stride] = y % 2 === 1 ? 2 : 0;
+    if (y % 2 === 1) continue;
+    for (let x = 0; x < width; x++) rows.set(x < width / 2 ? [220, 30, 30] : [30, 30, 220], y * stride + 1 + x * 3);
+  }
+  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]));
+}
+
 describe("pictures reach the model once, small", () => {
+  test("upload_asset answers a picture with its thumbnail, at most 160 px, named by its asset ID", async () => {
+    const result = await alice.callRaw("upload_asset", { filename: "wide.png", dataBase64: base64(stripedPng(1200, 600)) });
+    expect(result.isError).toBeFalsy();
+    const image = result.content.find((item) => item.type === "image") as { data: string; mimeType: string };
+    const bytes = Buffer.from(image.data, "base64");
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([160, 80]);
+    expect(bytes.length).toBeLessThan(4096);
+    const structured = result.structuredContent as Json;
+    expect(result.content.some((item) => item.type === "text" && item.text.includes(structured.asset.id))).toBe(true);
+  });
+
   test("a PowerPoint deck's pictures come back from import_course as thumbnails named by their new asset IDs", async () => {
     const { default: PptxGenJS } = await import("pptxgenjs");
     const pptx = new PptxGenJS();

@@ -13,6 +13,7 @@ import { archivedCourse, invalidArgument, limitExceeded, staleVersion } from "./
 import { readAs, writeAs, type AuthoringServices } from "./services.ts";
 import { assertWithinLimit } from "./limits.ts";
 import { isReviewCopy } from "../formats/review-copy/read-review-copy.ts";
+import type { Thumbnail } from "../codecs/thumbnail.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "../formats/asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "../codecs/media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
@@ -90,7 +91,7 @@ export async function uploadAsset(
   services: AuthoringServices,
   actor: Actor,
   args: v.InferOutput<typeof uploadAssetArguments>,
-): Promise<{ courseId: string | null; version?: number; asset: AssetDocument; keptInLibrary?: string }> {
+): Promise<{ courseId: string | null; version?: number; asset: AssetDocument; keptInLibrary?: string; thumbnail?: Thumbnail | null }> {
   if (args.courseId !== undefined) await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId as string, args.expectedVersion));
   const bytes = await decodeBase64InSlices(args.dataBase64);
   if (bytes.byteLength > limits.assetBytes) {
@@ -102,10 +103,13 @@ export async function uploadAsset(
   const file = await checkFile(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
   const keptInLibrary = args.courseId === undefined ? undefined : await onlyToBeRead(file);
   const courseId = keptInLibrary ? undefined : args.courseId;
+  // Off the request loop, once: the model sees what arrived and can write its alt text.
+  const thumbnail = file.mediaType.startsWith("image/") ? await services.heavyWork.run("pictureThumbnail", { bytes: file.bytes, mediaType: file.mediaType }).catch(() => null) : undefined;
+  const seen = thumbnail === undefined ? {} : { thumbnail };
   if (courseId === undefined) {
-    return writeAs(services, actor, async (session) => ({ courseId: null, asset: assetDocument(await storeLibraryAsset(session, file)), ...(keptInLibrary ? { keptInLibrary } : {}) }));
+    return writeAs(services, actor, async (session) => ({ courseId: null, asset: assetDocument(await storeLibraryAsset(session, file)), ...(keptInLibrary ? { keptInLibrary } : {}), ...seen }));
   }
-  return writeAs(services, actor, async (session) => {
+  const stored = await writeAs(services, actor, async (session) => {
     const edit = await beginCourseEdit(session, courseId, args.expectedVersion);
     const row = await storeAsset(session, edit.course.id, file);
     edit.addedAssetBytes += row.byteSize;
@@ -114,6 +118,7 @@ export async function uploadAsset(
     });
     return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
   });
+  return { ...stored, ...seen };
 }
 
 /**

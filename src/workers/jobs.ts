@@ -11,6 +11,7 @@ import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
 import type { HeavyWork } from "./heavy-work.ts";
+import { pictureThumbnail } from "../codecs/thumbnail.ts";
 
 export const jobs = {
   /** import_course (not banks): source decoded, planned as a course and validated. */
@@ -23,6 +24,8 @@ export const jobs = {
   readReviewCopyFile,
   /** export_course: the package rendered, written and streamed back chunk by chunk. */
   buildPackageJob,
+  /** upload_asset: a picture's small thumbnail for the model. */
+  pictureThumbnail: (input: { bytes: Uint8Array; mediaType: string }) => pictureThumbnail(input.bytes, input.mediaType),
 } as const;
 
 export type Jobs = typeof jobs;
@@ -35,6 +38,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
   buildPackageJob: "the export",
+  pictureThumbnail: "the picture's thumbnail",
 };
 
 /** The heavy work every use case may ask for. */

@@ -8,6 +8,7 @@ import { readAs, type AuthoringServices } from "../../authoring/services.ts";
 import { limits } from "../../authoring/schemas/fields.ts";
 import { filesViewUri } from "../apps/files-view.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { pictureContent, pictureRoom } from "./picture-content.ts";
 
 const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArguments>({
   name: "upload_asset",
@@ -22,10 +23,12 @@ const uploadAssetTool = defineTool<AuthoringServices, typeof uploadAssetArgument
   input: uploadAssetArguments,
   output: v.object({ courseId: v.nullable(v.string()), version: v.optional(v.number()), asset: assetSchema, keptInLibrary: v.optional(v.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(args, { user, services }) {
-    const result = await uploadAsset(services, user, args);
+  async handler(args, { user, services, structuredBudgetBytes }) {
+    const { thumbnail, ...result } = await uploadAsset(services, user, args);
     const asset = result.asset;
+    const content = thumbnail === undefined ? [] : pictureContent([{ fileName: asset.filename, assetId: asset.id, thumbnail }], pictureRoom(structuredBudgetBytes, "", result));
     return {
+      ...(content.length ? { content } : {}),
       structuredContent: result,
       summary:
         result.courseId === null
