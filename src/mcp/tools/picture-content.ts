@@ -5,6 +5,7 @@
  */
 import type { ContentBlock } from "@modelcontextprotocol/server";
 import type { Thumbnail } from "../../codecs/thumbnail.ts";
+import { utf8Length } from "../../bytes.ts";
 
 export interface ArrivedPicture {
   readonly fileName: string;
@@ -42,6 +43,6 @@ export function pictureContent(pictures: readonly ArrivedPicture[], roomBytes: n
 
 /** Bytes an answer may still take for pictures: the result cap (twice the structured budget, about) less what it already holds. */
 export function pictureRoom(structuredBudgetBytes: number, summary: string, structuredContent: unknown): number {
-  const used = Buffer.byteLength(summary) + 2 * Buffer.byteLength(JSON.stringify(structuredContent));
+  const used = utf8Length(summary) + 2 * utf8Length(JSON.stringify(structuredContent));
   return Math.max(0, 2 * structuredBudgetBytes - used);
 }
