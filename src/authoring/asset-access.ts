@@ -94,8 +94,18 @@ async function mayRead(session: AuthoringSession, courseId: string): Promise<boo
  * An asset this person may read outside any course's content: their own library's files, and the
  * assets of the courses they may read. Anything else is "not found", never told apart from a missing one.
  */
-export async function readableAsset(session: AuthoringSession, assetId: string, field: string): Promise<AssetRow> {
+export async function readableAsset(session: AuthoringSession, assetId: string, field: string, broughtTo?: CourseRow): Promise<AssetRow> {
   const asset = await session.tx.findAsset(assetId);
-  if (asset && (asset.courseId === null ? asset.createdBy === session.actor.sub : await mayRead(session, asset.courseId))) return asset;
+  if (asset && (asset.courseId === null ? asset.createdBy === session.actor.sub || (await broughtBack(session, asset, broughtTo)) : await mayRead(session, asset.courseId))) return asset;
   throw notFound("asset", assetId, field);
+}
+
+/**
+ * A file in its owner's library brought back to a course both people work on (a review copy the owner
+ * uploaded, imported by a fellow reviewer): readable for that course alone; the reader already reads it.
+ */
+async function broughtBack(session: AuthoringSession, asset: AssetRow, course: CourseRow | undefined): Promise<boolean> {
+  if (!course) return false;
+  if (course.ownerSub === asset.createdBy) return true;
+  return (await session.tx.rolesOf(course.id, asset.createdBy, null)).length > 0;
 }

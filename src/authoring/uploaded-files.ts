@@ -5,6 +5,7 @@
  */
 import { readableAsset } from "./asset-access.ts";
 import type { AuthoringSession } from "./context.ts";
+import type { CourseRow } from "../store/types.ts";
 import { notFound } from "./errors.ts";
 import { maxImportBytes } from "../formats/draft-course.ts";
 import { officeError } from "../formats/office/office-package.ts";
@@ -17,8 +18,8 @@ export interface UploadedFile {
 }
 
 /** The asset's bytes, when it is in the person's library or a course they may read; anything else is "not found". */
-export async function readUploadedFile(session: AuthoringSession, assetId: string, maxBytes: number = maxImportBytes): Promise<UploadedFile> {
-  const asset = await readableAsset(session, assetId, "assetId");
+export async function readUploadedFile(session: AuthoringSession, assetId: string, maxBytes: number = maxImportBytes, broughtTo?: CourseRow): Promise<UploadedFile> {
+  const asset = await readableAsset(session, assetId, "assetId", broughtTo);
   if (asset.byteSize > maxBytes) {
     throw officeError(asset.filename, `is ${asset.byteSize} bytes; at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MB) can be imported`, "limit_exceeded", { byteSize: asset.byteSize, limit: maxBytes });
   }

@@ -77,8 +77,8 @@ async function commentableCourse(session: AuthoringSession, courseId: string) {
 
 export async function importReviewCopy(services: AuthoringServices, actor: Actor, args: v.InferOutput<typeof importReviewCopyArguments>): Promise<ImportedReviewCopy> {
   const file = await readAs(services, actor, async (session) => {
-    await commentableCourse(session, args.courseId);
-    return readUploadedFile(session, args.assetId);
+    const course = await commentableCourse(session, args.courseId);
+    return readUploadedFile(session, args.assetId, undefined, course);
   });
   // Parsed off the request loop; a copy of another course is refused from its properties, before its document is read.
   const copy = await services.heavyWork.run("readReviewCopyFile", { fileName: file.fileName, bytes: file.bytes, courseId: args.courseId });
