@@ -78,15 +78,21 @@ describe.each(storeKinds)("on %s", (store) => {
       });
     }
 
-    test("blocks must use an asset of a fitting type from the same course", async () => {
+    test("blocks must use an asset of a fitting type that the person may use: the course's own, or their own from elsewhere", async () => {
       const audio = (await harness.call("alice", "upload_asset", { courseId, filename: "a.mp3", dataBase64: samples["audio/mpeg"]!.toString("base64") })).asset as Json;
       const wrongType = await harness.fail("alice", "add_blocks", { courseId, lessonId, blocks: [{ type: "image", assetId: audio.id, alt: "x" }] });
       expect(wrongType.code).toBe("invalid_arguments");
       expect(wrongType.message).toStartWith("blocks[0].assetId:");
       const other = await harness.call("alice", "create_course", { title: "Other" });
       const foreign = (await harness.call("alice", "upload_asset", { courseId: other.id, filename: "p.png", dataBase64: samples["image/png"]!.toString("base64") })).asset as Json;
-      const elsewhere = await harness.fail("alice", "add_blocks", { courseId, lessonId, blocks: [{ type: "image", assetId: foreign.id, alt: "x" }] });
-      expect(elsewhere.code).toBe("not_found");
+      // Her own upload to another course serves this one too (issue 41: one upload, every course its owner can edit).
+      await harness.call("alice", "add_blocks", { courseId, lessonId, blocks: [{ type: "image", assetId: foreign.id, alt: "x" }] });
+      // Another person's is refused, naming the rule.
+      const bobs = await harness.call("bob", "create_course", { title: "Bob's" });
+      const bobsPicture = (await harness.call("bob", "upload_asset", { courseId: bobs.id, filename: "b.png", dataBase64: samples["image/png"]!.toString("base64") })).asset as Json;
+      const elsewhere = await harness.fail("alice", "add_blocks", { courseId, lessonId, blocks: [{ type: "image", assetId: bobsPicture.id, alt: "x" }] });
+      expect(elsewhere.code).toBe("invalid_arguments");
+      expect(elsewhere.message).toContain("another person's");
       const vtt = (await harness.call("alice", "upload_asset", { courseId, filename: "c.vtt", dataBase64: samples["text/vtt"]!.toString("base64") })).asset as Json;
       await harness.call("alice", "add_blocks", { courseId, lessonId, blocks: [{ type: "audio", assetId: audio.id, captions: { assetId: vtt.id } }] });
     });

@@ -100,8 +100,9 @@ describe("update_course { theme }", () => {
   test("a logo that is not an image asset of this course is refused", async () => {
     const captions = await upload("captions.vtt", btoa("WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n"));
     expect((await refusal(alice, { courseId, theme: { logo: { assetId: captions, alt: "Logo" } } })).message).toContain("not an image");
-    const otherCourse = await createRichCourse(alice, "Other");
-    const foreign = await upload("other.png", pngBase64, otherCourse);
+    // Another person's picture (issue 41: her own from another course would serve this one too).
+    const otherCourse = await createRichCourse(mallory, "Other");
+    const foreign = ((await mallory.call("upload_asset", { courseId: otherCourse, filename: "other.png", dataBase64: pngBase64 })).asset as { id: string }).id;
     expect((await refusal(alice, { courseId, theme: { logo: { assetId: foreign, alt: "Logo" } } })).message).toContain("theme.logo.assetId");
   });
 

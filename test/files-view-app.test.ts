@@ -56,14 +56,15 @@ const hostPage = (viewUrl: string) => `<!doctype html><html lang="en"><head><tit
   });
 </script></body></html>`;
 
-async function openView(options: { theme?: "light" | "dark"; width?: number } = {}): Promise<{ page: Page; frame: Frame }> {
+async function openView(options: { theme?: "light" | "dark"; width?: number; library?: boolean } = {}): Promise<{ page: Page; frame: Frame }> {
   // bypassCSP lets axe-core be injected into the view; the view's own CSP is tested by the other cases.
   const page = await (await browser.newContext(options.width ? { bypassCSP: true, viewport: { width: options.width, height: 800 } } : {})).newPage();
   // A listener turns on Playwright's file chooser interception, which takes a round trip: on before the
   // page loads, so a chooser opened with the keyboard later is never missed.
   page.on("filechooser", () => undefined);
-  const opened = (await alice.client.callTool({ name: "list_assets", arguments: { courseId } })) as CallToolResult;
-  await page.exposeFunction("toolArguments", () => ({ courseId }));
+  const target = options.library ? {} : { courseId };
+  const opened = (await alice.client.callTool({ name: "list_assets", arguments: target })) as CallToolResult;
+  await page.exposeFunction("toolArguments", () => target);
   await page.exposeFunction("toolResult", () => opened);
   await page.exposeFunction("callTool", async (name: string, args: Record<string, unknown>) => alice.client.callTool({ name, arguments: args }));
   await page.goto(`${hostUrl}?theme=${options.theme ?? "light"}`);
@@ -117,7 +118,28 @@ describe("files view", () => {
     const images = (told.content as Json[]).filter((item) => item.type === "image");
     expect(images).toHaveLength(1);
     expect(Buffer.from(images[0]?.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    // The course's version now, so the agent's next write does not conflict (issue 41).
+    const version = ((await alice.call("get_course", { courseId, includeBlocks: false })) as Json).version;
+    expect(told.structuredContent.version).toBe(version);
+    expect((told.content as Json[])[0]?.text).toContain(`now at version ${version}`);
     await page.screenshot({ path: ".tmp/files-view-chosen.png" });
+    await page.context().close();
+  }, 60_000);
+
+  test("opened without a course, the view uploads to the person's own library (issue 41)", async () => {
+    const { page, frame } = await openView({ library: true });
+    expect(await frame.evaluate(() => document.querySelector("h1")?.textContent)).toBe("Your library");
+    const version = ((await alice.call("get_course", { courseId, includeBlocks: false })) as Json).version;
+    await frame.setInputFiles("#choose", [{ name: "policy-poster.png", mimeType: "image/png", buffer: Buffer.from(redPng) }]);
+    await frame.waitForFunction(() => document.querySelectorAll('.file[data-state="done"]').length === 1, undefined, { timeout: 20_000 });
+    const library = (await alice.call("list_assets", {})).assets as Json[];
+    expect(library.map((asset) => asset.filename)).toContain("policy-poster.png");
+    expect(((await alice.call("get_course", { courseId, includeBlocks: false })) as Json).version).toBe(version);
+    const told = (await page.evaluate(() => (window as unknown as { modelContext: Json[] }).modelContext)).at(-1) as Json;
+    expect(told.structuredContent.courseId).toBeNull();
+    expect(told.structuredContent.version).toBeUndefined();
+    expect((told.content as Json[])[0]?.text).toContain("own library");
+    await page.screenshot({ path: ".tmp/files-view-library.png" });
     await page.context().close();
   }, 60_000);
 

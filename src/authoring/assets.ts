@@ -11,6 +11,9 @@ import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { decodeCursor, pageOf } from "./cursor.ts";
 import { archivedCourse, invalidArgument, limitExceeded, staleVersion } from "./errors.ts";
 import { readAs, writeAs, type AuthoringServices } from "./services.ts";
+import { assertWithinLimit } from "./limits.ts";
+import { isReviewCopy } from "../formats/review-copy/read-review-copy.ts";
+import type { Thumbnail } from "../codecs/thumbnail.ts";
 import { assetFileNameMaxLength, assetFileNamePattern, assetFileNameProblem } from "../formats/asset-names.ts";
 import { acceptedTypesText, claimMatches, sniffMediaType, type MediaType } from "../codecs/media-types.ts";
 import { cursorField, expectedVersionField, idField, limits, pageSizeField } from "./schemas/fields.ts";
@@ -22,7 +25,7 @@ import { TimeSlicer } from "../codecs/event-loop.ts";
 const maxBase64Characters = Math.ceil((limits.assetBytes * 4) / 3) + 1_000_000;
 
 export const uploadAssetArguments = v.object({
-  courseId: idField("course"),
+  courseId: v.optional(v.pipe(idField("course"), v.description("Omit to keep the file in your own library (a document to read or import, a review copy): usable by its ID in every course you can edit."))),
   expectedVersion: expectedVersionField,
   filename: v.pipe(
     v.string(),
@@ -88,8 +91,8 @@ export async function uploadAsset(
   services: AuthoringServices,
   actor: Actor,
   args: v.InferOutput<typeof uploadAssetArguments>,
-): Promise<{ courseId: string; version: number; asset: AssetDocument }> {
-  await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId, args.expectedVersion));
+): Promise<{ courseId: string | null; version?: number; asset: AssetDocument; keptInLibrary?: string; thumbnail?: Thumbnail | null }> {
+  if (args.courseId !== undefined) await readAs(services, actor, (session) => assertMayAddAsset(session, args.courseId as string, args.expectedVersion));
   const bytes = await decodeBase64InSlices(args.dataBase64);
   if (bytes.byteLength > limits.assetBytes) {
     throw limitExceeded("dataBase64", `decodes to ${bytes.byteLength} bytes; assets may be at most ${limits.assetBytes} bytes`, {
@@ -98,8 +101,16 @@ export async function uploadAsset(
     });
   }
   const file = await checkFile(bytes, { filename: args.filename, mediaType: args.mediaType }, "dataBase64");
-  return writeAs(services, actor, async (session) => {
-    const edit = await beginCourseEdit(session, args.courseId, args.expectedVersion);
+  const keptInLibrary = args.courseId === undefined ? undefined : await onlyToBeRead(file);
+  const courseId = keptInLibrary ? undefined : args.courseId;
+  // Off the request loop, once: the model sees what arrived and can write its alt text.
+  const thumbnail = file.mediaType.startsWith("image/") ? await services.heavyWork.run("pictureThumbnail", { bytes: file.bytes, mediaType: file.mediaType }).catch(() => null) : undefined;
+  const seen = thumbnail === undefined ? {} : { thumbnail };
+  if (courseId === undefined) {
+    return writeAs(services, actor, async (session) => ({ courseId: null, asset: assetDocument(await storeLibraryAsset(session, file)), ...(keptInLibrary ? { keptInLibrary } : {}), ...seen }));
+  }
+  const stored = await writeAs(services, actor, async (session) => {
+    const edit = await beginCourseEdit(session, courseId, args.expectedVersion);
     const row = await storeAsset(session, edit.course.id, file);
     edit.addedAssetBytes += row.byteSize;
     const committed = await commitCourseEdit(edit, "upload_asset", `Uploaded asset ${row.id} "${row.filename}" (${row.mediaType}, ${row.byteSize} bytes)`, {
@@ -107,6 +118,7 @@ export async function uploadAsset(
     });
     return { courseId: edit.course.id, version: committed.version, asset: assetDocument(row) };
   });
+  return { ...stored, ...seen };
 }
 
 /**
@@ -154,6 +166,40 @@ export async function storeAsset(session: AuthoringSession, courseId: string, fi
 }
 
 /**
+ * Why a file sent to a course goes to its sender's library instead, or undefined: a Word review copy
+ * (export_course docx_review) coming back is read by import_review_copy, never course content, so it
+ * neither changes the course's version nor shows as a source change in its translations.
+ */
+export async function onlyToBeRead(file: CheckedFile): Promise<string | undefined> {
+  if (file.mediaType !== docxMediaType || !(await isReviewCopy(file.bytes, file.filename))) return undefined;
+  return "it is a Word review copy coming back (bring its comments in with import_review_copy); it is kept in your library, not added to the course";
+}
+
+const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/**
+ * Stores a checked file in the person's own library (no course): theirs alone, counted against their
+ * asset quota, and usable by its ID in every course they can edit (asset-access.ts).
+ */
+export async function storeLibraryAsset(session: AuthoringSession, file: CheckedFile): Promise<AssetRow> {
+  const owner = session.actor.sub;
+  const used = (await session.tx.ownerUsage(owner)).assetBytes;
+  assertWithinLimit("userAssetBytes", session.limits.userAssetBytes, owner, used, file.bytes.byteLength);
+  const row: AssetRow = {
+    id: session.newId("asset"),
+    courseId: null,
+    filename: file.filename,
+    mediaType: file.mediaType,
+    byteSize: file.bytes.byteLength,
+    sha256: file.sha256,
+    createdBy: owner,
+    createdAt: timestamp(session),
+  };
+  await session.tx.insertAsset(row, file.bytes);
+  return row;
+}
+
+/**
  * decodeBase64, a slice at a time with pauses between: ten megabytes of base64 decoded in one call held
  * the event loop for hundreds of milliseconds on a busy machine.
  */
@@ -182,15 +228,25 @@ export function decodeBase64(text: string): Uint8Array {
   return fromBase64(compact);
 }
 
-export const listAssetsArguments = v.object({ courseId: idField("course"), limit: pageSizeField, cursor: cursorField });
+export const listAssetsArguments = v.object({
+  courseId: v.optional(v.pipe(idField("course"), v.description("Omit for your own library (files of no course)."))),
+  limit: pageSizeField,
+  cursor: cursorField,
+});
 
+/** A course's assets, or without courseId the person's own library. */
 export async function listAssets(
   session: AuthoringSession,
   args: v.InferOutput<typeof listAssetsArguments>,
-): Promise<{ courseId: string; assets: AssetDocument[]; nextCursor: string | null }> {
-  const { course } = await openCourse(session, args.courseId, "read");
+): Promise<{ courseId: string | null; assets: AssetDocument[]; nextCursor: string | null }> {
   const limit = args.limit ?? 50;
-  const rows = await session.tx.listAssets(course.id, decodeCursor(args.cursor, "list_assets"), limit + 1);
+  const after = decodeCursor(args.cursor, "list_assets");
+  if (args.courseId === undefined) {
+    const page = pageOf(await session.tx.listLibraryAssets(session.actor.sub, after, limit + 1), limit);
+    return { courseId: null, assets: page.items.map(assetDocument), nextCursor: page.nextCursor };
+  }
+  const { course } = await openCourse(session, args.courseId, "read");
+  const rows = await session.tx.listAssets(course.id, after, limit + 1);
   const page = pageOf(rows, limit);
   return { courseId: course.id, assets: page.items.map(assetDocument), nextCursor: page.nextCursor };
 }

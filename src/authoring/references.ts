@@ -3,8 +3,9 @@
  * and questions, and asset IDs named by media blocks. A reference to something outside the course is
  * reported exactly like one that does not exist.
  */
+import { usableAsset } from "./asset-access.ts";
 import type { CourseEdit } from "./course-edit.ts";
-import { invalidArgument, notFound } from "./errors.ts";
+import { invalidArgument } from "./errors.ts";
 import type { BlockContent } from "./schemas/blocks.ts";
 import { unhandled } from "../exhaustive.ts";
 
@@ -47,11 +48,10 @@ interface AssetReference {
   expected: "image" | "video" | "audio" | "captions" | "any";
 }
 
-/** Every asset a block points at must be an asset of this course of a fitting media type. */
+/** Every asset a block points at must be one this person may use in this course (asset-access.ts), of a fitting media type. */
 export async function checkAssetReferences(edit: CourseEdit, block: BlockContent, field: string): Promise<void> {
   for (const reference of assetReferences(block, field)) {
-    const asset = await edit.tx.findAsset(reference.assetId);
-    if (!asset || asset.courseId !== edit.course.id) throw notFound("asset", reference.assetId, reference.field);
+    const asset = await usableAsset(edit.session, edit.course, reference.assetId, reference.field);
     if (reference.expected === "any") continue;
     const fits = reference.expected === "captions" ? asset.mediaType === "text/vtt" : asset.mediaType.startsWith(`${reference.expected}/`);
     if (!fits) {

@@ -6,6 +6,8 @@
  */
 import type { JsonObject } from "../store/types.ts";
 import { openCourse } from "./access.ts";
+import { usableAsset } from "./asset-access.ts";
+import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { CourseEdit } from "./course-edit.ts";
 import { invalidArgument } from "./errors.ts";
 import type { CourseTheme, ThemeInput } from "./schemas/theme.ts";
@@ -28,10 +30,12 @@ export async function resolveTheme(edit: CourseEdit, input: ThemeInput | null): 
   for (const field of ["logo", "coverImage"] as const) {
     const image = theme[field];
     if (!image) continue;
-    const asset = await edit.tx.findAsset(image.assetId);
-    if (!asset || asset.courseId !== edit.course.id) {
-      throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is not an asset of this course; upload the image with upload_asset, or have the person add it in the files view (list_assets), and use the ID it returns`);
-    }
+    const asset = await usableAsset(edit.session, edit.course, image.assetId, `theme.${field}.assetId`).catch((error: unknown) => {
+      if (error instanceof CourseAuthoringError && error.code === "not_found") {
+        throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is not an asset you can use; upload the image with upload_asset, or have the person add it in the files view (list_assets), and use the ID it returns`);
+      }
+      throw error;
+    });
     if (!asset.mediaType.startsWith("image/")) {
       throw invalidArgument(`theme.${field}.assetId`, `${image.assetId} is ${asset.mediaType}, not an image; use a PNG, JPEG, GIF, WebP or SVG asset`);
     }

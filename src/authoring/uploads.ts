@@ -12,7 +12,7 @@
  */
 import * as v from "valibot";
 import { openCourse } from "./access.ts";
-import { assertMayAddAsset, assetDocument, checkFile, storeAsset, uploadAssetArguments, type AssetDocument, type CheckedFile } from "./assets.ts";
+import { assertMayAddAsset, assetDocument, checkFile, onlyToBeRead, storeAsset, storeLibraryAsset, uploadAssetArguments, type AssetDocument, type CheckedFile } from "./assets.ts";
 import { timestamp, type Actor, type AuthoringSession } from "./context.ts";
 import { beginCourseEdit, commitCourseEdit } from "./course-edit.ts";
 import { archivedCourse, invalidArgument, limitExceeded } from "./errors.ts";
@@ -42,7 +42,8 @@ export function uploadLifetimeMs(services: Pick<AuthoringServices, "uploadLifeti
 const uploadIdField = idField("upload");
 
 export const beginUploadArguments = v.object({
-  courseId: idField("course"),
+  /** Omitted: the file goes to the person's own library, outside any course. */
+  courseId: v.optional(idField("course")),
   filename: uploadAssetArguments.entries.filename,
   mediaType: v.optional(v.pipe(v.string(), v.maxLength(100))),
   byteSize: v.pipe(v.number(), v.integer("must be a whole number of bytes"), v.minValue(1, "must be at least 1 byte")),
@@ -125,8 +126,8 @@ async function assertQuotaAllows(session: AuthoringSession, courseOwnerSub: stri
 }
 
 export async function beginUpload(session: AuthoringSession, args: v.InferOutput<typeof beginUploadArguments>, lifetimeMs: number = uploadLimits.lifetimeMs): Promise<UploadProgress> {
-  const { course } = await openCourse(session, args.courseId, "edit");
-  if (course.status === "archived") throw archivedCourse(course.id);
+  const course = args.courseId === undefined ? null : (await openCourse(session, args.courseId, "edit")).course;
+  if (course?.status === "archived") throw archivedCourse(course.id);
   if (args.byteSize > limits.assetBytes) {
     throw limitExceeded("byteSize", `${args.filename} is ${args.byteSize} bytes; a file may be at most ${limits.assetBytes} bytes (${limits.assetBytes / 1024 / 1024} MB)`, {
       byteSize: args.byteSize,
@@ -138,11 +139,12 @@ export async function beginUpload(session: AuthoringSession, args: v.InferOutput
   if ((await session.tx.countUploads(session.actor.sub)) >= uploadLimits.openPerPerson) {
     throw limitExceeded("uploadId", `you have ${uploadLimits.openPerPerson} unfinished uploads; finish or cancel one before beginning another`, { limit: uploadLimits.openPerPerson });
   }
-  await assertQuotaAllows(session, course.ownerSub, args.filename, args.byteSize, now);
+  // A library's files are their owner's; a course's count against the course owner's quota.
+  await assertQuotaAllows(session, course?.ownerSub ?? session.actor.sub, args.filename, args.byteSize, now);
   const row: UploadRow = {
     uploadId: session.newId("upload"),
     ownerSub: session.actor.sub,
-    courseId: course.id,
+    courseId: course?.id ?? null,
     filename: args.filename,
     mediaType: args.mediaType ?? null,
     byteSize: args.byteSize,
@@ -185,8 +187,11 @@ export async function uploadChunk(session: AuthoringSession, args: v.InferOutput
 }
 
 export type FinishedUpload = {
-  courseId: string;
-  version: number;
+  /** null: the file went to the person's library (no course, no version). */
+  courseId: string | null;
+  version?: number;
+  /** Why a file sent to a course was kept in the library instead (a review copy coming back). */
+  keptInLibrary?: string;
   asset: AssetDocument;
   /** Pictures: their size in pixels. */
   image?: ImageSize;
@@ -202,7 +207,7 @@ async function readCompleteUpload(session: AuthoringSession, uploadId: string, e
       { field: "uploadId", bytesReceived: row.bytesReceived, byteSize: row.byteSize },
     );
   }
-  await assertMayAddAsset(session, row.courseId, expectedVersion);
+  if (row.courseId !== null) await assertMayAddAsset(session, row.courseId, expectedVersion);
   return { row, chunks: await session.tx.readUploadChunks(row.uploadId) };
 }
 
@@ -234,10 +239,16 @@ export async function finishUpload(services: AuthoringServices, actor: Actor, ar
   const { row, chunks } = await readAs(services, actor, (session) => readCompleteUpload(session, args.uploadId, args.expectedVersion));
   const file = await checkUploadedFile(row, chunks);
   const size = imageSize(file.bytes, file.mediaType);
+  const keptInLibrary = row.courseId === null ? undefined : await onlyToBeRead(file);
   return writeAs(services, actor, async (session) => {
     const current = await openUpload(session, row.uploadId);
     if (current.createdAt !== row.createdAt || current.bytesReceived !== row.bytesReceived) {
       throw new CourseAuthoringError("conflict", `uploadId: upload ${row.uploadId} changed while it was being checked; finish it again.`, { field: "uploadId" });
+    }
+    if (row.courseId === null || keptInLibrary) {
+      await session.tx.deleteUpload(row.uploadId);
+      const asset = await storeLibraryAsset(session, file);
+      return { courseId: null, asset: assetDocument(asset), ...(size ? { image: size } : {}), ...(keptInLibrary ? { keptInLibrary } : {}) };
     }
     const edit = await beginCourseEdit(session, row.courseId, args.expectedVersion);
     // Deleted first, so the asset can take the pages its chunks held.

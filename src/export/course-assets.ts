@@ -7,13 +7,16 @@
 import type { AssetRow, AuthoringStore } from "../store/types.ts";
 import type { AssetInfo, AssetSource } from "../formats/package/types.ts";
 
-/** The descriptions `courseAssetSource` gives, as plain data for a build on another thread. */
-export function assetInfos(courseId: string, rows: readonly AssetRow[]): Map<string, AssetInfo> {
-  return new Map(rows.filter((row) => row.courseId === courseId).map((row) => [row.id, { mimeType: row.mediaType, fileName: row.filename, size: row.byteSize }]));
+/**
+ * The descriptions `courseAssetSource` gives, as plain data for a build on another thread. `rows` are the
+ * assets the course may show: its own and the others its content uses (authoring/asset-access.ts).
+ */
+export function assetInfos(rows: readonly AssetRow[]): Map<string, AssetInfo> {
+  return new Map(rows.map((row) => [row.id, { mimeType: row.mediaType, fileName: row.filename, size: row.byteSize }]));
 }
 
 export function courseAssetSource(store: Pick<AuthoringStore, "read">, courseId: string, rows: readonly AssetRow[]): AssetSource {
-  const byId = new Map(rows.filter((row) => row.courseId === courseId).map((row) => [row.id, row]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return {
     async describe(assetId) {
       const row = byId.get(assetId);

@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
+import { assetIdsIn, assetsUsedBy } from "../authoring/asset-access.ts";
 import { idField } from "../authoring/schemas/fields.ts";
 import { behindLine, untranslatedBlocks } from "../authoring/translation/translations.ts";
 import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
@@ -156,7 +157,7 @@ export async function exportCourse(
     const document = await getCourseForExport(session, { courseId: args.courseId, variant: args.variant });
     const row = args.format === "json" || bank ? undefined : await session.tx.find("course", document.id);
     const untranslated = row ? await untranslatedBlocks(session, row) : null;
-    return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await session.tx.listAllAssets(document.id), untranslated, roundId };
+    return { course: untranslated ? markUntranslated(document, untranslated) : document, assets: await assetsUsedBy(session.tx, document.id, assetIdsIn(document)), untranslated, roundId };
   });
   const notices: Notice[] = [];
   if (untranslated && untranslated.blockIds.size > 0) {
@@ -188,7 +189,7 @@ export async function exportCourse(
     services.heavyWork,
     {
       course,
-      assets: assetInfos(course.id, assets),
+      assets: assetInfos(assets),
       options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}) },
     },
     courseAssetSource(services.store, course.id, assets),

@@ -24,8 +24,8 @@ export function withNewAssetIds<T>(value: T, newIds: ReadonlyMap<string, string>
   return remap(value) as T;
 }
 
-export async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[]): Promise<Map<string, string>> {
-  const newIds = new Map<string, string>();
+/** Stores the import's assets in the course; the source ID → new ID map is returned, and also written to `newIds` when given. */
+export async function insertAssets(session: AuthoringSession, courseId: string, assets: readonly ImportedAsset[], newIds: Map<string, string> = new Map()): Promise<Map<string, string>> {
   for (const asset of assets) {
     const row = await storeAsset(session, courseId, { filename: asset.fileName, mediaType: asset.mediaType, bytes: asset.bytes });
     newIds.set(asset.sourceId, row.id);
@@ -46,14 +46,15 @@ export async function createImportedCourse(
   assets: readonly ImportedAsset[],
   labels: ReadonlyMap<string, string>,
   sourceName: string,
+  /** Filled with each asset's source ID → its new ID. */
+  assetIds: Map<string, string> = new Map(),
 ): Promise<CourseDocument> {
   let edit: CourseEdit;
   try {
-    let assetIds = new Map<string, string>();
     edit = await insertDraftCourse(session, course, {
       keysAre: "objective IDs",
       beforeContent: async (courseId) => {
-        assetIds = await insertAssets(session, courseId, assets);
+        await insertAssets(session, courseId, assets, assetIds);
         return (module: ModuleOutline) => withNewAssetIds(module, assetIds);
       },
     });

@@ -4,6 +4,7 @@
  * heavy-work job off the request loop, `plan-import.ts`), and write it with its assets in one
  * transaction, or nothing at all. Adapters (the MCP tool) only translate.
  */
+import type { Thumbnail } from "../codecs/thumbnail.ts";
 import * as v from "valibot";
 import type { Actor } from "../authoring/context.ts";
 import type { CourseDocument } from "../authoring/schemas/course.ts";
@@ -52,6 +53,12 @@ export const importCourseArguments = v.object({
   ),
 });
 
+export interface ImportedPicture {
+  readonly fileName: string;
+  readonly assetId?: string;
+  readonly thumbnail: Thumbnail | null;
+}
+
 export interface ImportedCourse {
   importedFrom: "json" | "markdown" | "docx" | "pptx";
   /** With dryRun: what the import would make, as a Markdown outline; nothing was written. */
@@ -69,6 +76,8 @@ export interface ImportedCourse {
   counts: { modules: number; lessons: number; blocks: number };
   /** What the import kept in another form or did not carry. */
   notices: readonly Notice[];
+  /** The pictures that arrived, with their new asset IDs (not on a dry run); the first few carry a thumbnail for the model. */
+  pictures: readonly ImportedPicture[];
   /** For Word and PowerPoint: what was kept as text, what was dropped and why, and how many speaker notes became comments. */
   officeReport?: OfficeReport & { speakerNotes: number };
 }
@@ -102,18 +111,21 @@ export async function importCourse(services: AuthoringServices, actor: Actor, ar
     notices: planned.notices,
     ...(planned.officeReport ? { officeReport: planned.officeReport } : {}),
   } as const;
-  if (args.dryRun) return { ...common, outline: draftOutlineMarkdown(planned.validated) };
+  const assetIds = new Map<string, string>();
+  const pictures = () => planned.pictures.map(({ sourceId, ...picture }) => ({ ...picture, ...(assetIds.has(sourceId) ? { assetId: assetIds.get(sourceId) as string } : {}) }));
+  if (args.dryRun) return { ...common, pictures: pictures(), outline: draftOutlineMarkdown(planned.validated) };
   const into = args.into;
   if (into) {
-    const source = { assets: planned.assets, labels: planned.labels, notes: planned.lessonNotes, name: planned.sourceName };
-    return { ...common, into: await writeAs(services, actor, (session) => importInto(session, into, planned.validated, source)) };
+    const source = { assets: planned.assets, labels: planned.labels, notes: planned.lessonNotes, name: planned.sourceName, assetIds };
+    const written = await writeAs(services, actor, (session) => importInto(session, into, planned.validated, source));
+    return { ...common, pictures: pictures(), into: written };
   }
   const course = await writeAs(services, actor, async (session) => {
-    const created = await createImportedCourse(session, planned.validated, planned.assets, planned.labels, planned.sourceName);
+    const created = await createImportedCourse(session, planned.validated, planned.assets, planned.labels, planned.sourceName, assetIds);
     await insertLessonNotes(session, created.id, planned.lessonNotes, lessonsByOutlinePath(created));
     return created;
   });
-  return { ...common, course };
+  return { ...common, pictures: pictures(), course };
 }
 
 function outlineCounts(modules: ImportedCourseOutline["modules"]): ImportedCourse["counts"] {

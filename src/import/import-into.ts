@@ -83,14 +83,14 @@ export async function importInto(
   session: AuthoringSession,
   target: ImportTarget,
   course: ImportedCourse,
-  source: { assets: readonly ImportedAsset[]; labels: ReadonlyMap<string, string>; notes: readonly LessonNote[]; name: string },
+  source: { assets: readonly ImportedAsset[]; labels: ReadonlyMap<string, string>; notes: readonly LessonNote[]; name: string; assetIds?: Map<string, string> },
 ): Promise<ImportedInto> {
   // Access, the course's state and its version first; then the pictures (counted against the owner's storage), then the outline.
   const edit = await beginCourseEdit(session, target.courseId, target.expectedVersion);
   await refuseTranslationEdit(session, target.courseId);
   let inserted: { moduleIds: string[]; lessonAt: Map<string, string> };
   try {
-    const assetIds = await insertAssets(session, target.courseId, source.assets);
+    const assetIds = await insertAssets(session, target.courseId, source.assets, source.assetIds);
     edit.addedAssetBytes += source.assets.reduce((sum, asset) => sum + asset.bytes.byteLength, 0);
     const keys = await mergeObjectives(edit, course.objectives);
     inserted = await insertOutline(edit, target, withNewAssetIds(course.modules, assetIds), keys);

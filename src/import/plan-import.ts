@@ -11,6 +11,7 @@ import type { OfficeReport } from "../formats/office/office-content.ts";
 import { officeKindOf, planFromOffice } from "./office-import.ts";
 import { validateImportedCourse, type ImportedAsset, type ImportedCourse as ValidatedOutline, type ImportPlan } from "../formats/draft-course.ts";
 import { readImportSource, type ImportSource } from "./source.ts";
+import { pictureThumbnail, type Thumbnail } from "../codecs/thumbnail.ts";
 
 export interface PlannedImport {
   readonly importedFrom: "json" | "markdown" | "docx" | "pptx";
@@ -22,6 +23,27 @@ export interface PlannedImport {
   readonly notices: readonly Notice[];
   readonly officeReport?: OfficeReport & { speakerNotes: number };
   readonly lessonNotes: readonly { path: string; text: string }[];
+  /** The pictures the model is shown once, small, so it can write their alt text (the first few; the rest named). */
+  readonly pictures: readonly PlannedPicture[];
+}
+
+export interface PlannedPicture {
+  readonly sourceId: string;
+  readonly fileName: string;
+  readonly thumbnail: Thumbnail | null;
+}
+
+/** Pictures shown to the model per import; the rest are named without a thumbnail. */
+export const picturesShown = 8;
+
+/** The import's pictures, the first `picturesShown` with a thumbnail each. */
+async function plannedPictures(assets: readonly ImportedAsset[]): Promise<PlannedPicture[]> {
+  const pictures: PlannedPicture[] = [];
+  for (const asset of assets.filter((candidate) => candidate.mediaType.startsWith("image/"))) {
+    const thumbnail = pictures.length < picturesShown ? await pictureThumbnail(asset.bytes, asset.mediaType) : null;
+    pictures.push({ sourceId: asset.sourceId, fileName: asset.fileName, thumbnail });
+  }
+  return pictures;
 }
 
 /** The planned, validated course from one import's source (its `file` already read from the store when given). */
@@ -31,6 +53,7 @@ export async function planImport(input: ImportSource & { title?: string | undefi
     const office = await planFromOffice(document, document.officeKind, input.title);
     return {
       ...planned(office),
+      pictures: await plannedPictures(office.assets),
       importedFrom: document.officeKind,
       sourceName: `${document.officeKind === "docx" ? "the Word document" : "the PowerPoint deck"} ${document.fileName}`,
       officeReport: { ...office.report, speakerNotes: office.lessonNotes.length },
@@ -40,6 +63,7 @@ export async function planImport(input: ImportSource & { title?: string | undefi
   const plan = document.kind === "json" ? await planFromJsonExport(document.text, input.title) : await planFromMarkdown(document.text, input.title);
   return {
     ...planned(plan),
+    pictures: await plannedPictures(plan.assets),
     importedFrom: document.kind,
     ...(document.entry ? { archiveEntry: document.entry } : {}),
     sourceName: document.container === "zip" ? `${document.kind} in a zip archive (${document.entry})` : document.kind === "json" ? "a JSON export" : "a Markdown outline",

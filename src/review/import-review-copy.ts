@@ -84,8 +84,8 @@ export async function importReviewCopy(
   args: v.InferOutput<typeof importReviewCopyArguments>,
 ): Promise<({ source: "word" } & ImportedReviewCopy) | ({ source: "review_package" } & ImportedReviewPackage)> {
   const file = await readAs(services, actor, async (session) => {
-    await commentableCourse(session, args.courseId);
-    return readUploadedFile(session, args.assetId, Math.max(maxImportBytes, reviewFileLimits.bytes));
+    const course = await commentableCourse(session, args.courseId);
+    return readUploadedFile(session, args.assetId, Math.max(maxImportBytes, reviewFileLimits.bytes), course);
   });
   // A review package's comments file (JSON) or a Word review copy, told apart by the bytes.
   if (isReviewCommentsFile(file.bytes)) {

@@ -69,7 +69,8 @@ export async function loadCoursePreview(session: AuthoringSession, args: Preview
   const mediaTypes = new Map<string, string>();
   for (const assetId of referencedAssetIds(course)) {
     const asset = await session.tx.findAsset(assetId);
-    if (asset && asset.courseId === course.id && inlinable(asset.mediaType, asset.byteSize)) {
+    // Every asset the course's content uses is read with it (authoring/asset-access.ts), wherever it was uploaded.
+    if (asset && inlinable(asset.mediaType, asset.byteSize)) {
       dataUrlBytes.set(assetId, dataUrlLength(asset.mediaType, asset.byteSize));
       mediaTypes.set(assetId, asset.mediaType);
     } else omittedAssetIds.push(assetId);

@@ -13,6 +13,7 @@ import { CourseEdit, commitCourseEdit } from "../authoring/course-edit.ts";
 import { forbidden, staleVersion, CourseAuthoringError } from "../authoring/errors.ts";
 import { publicationOf, recordPublication } from "../authoring/publications.ts";
 import { loadCourseRows } from "../authoring/read-model.ts";
+import { assetIdsOfRows, assetsUsedBy } from "../authoring/asset-access.ts";
 import { courseStatusField, publicationSchema } from "../authoring/schemas/course.ts";
 import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";
 import type { CourseStatus } from "../store/types.ts";
@@ -82,7 +83,8 @@ export async function setStatus(session: AuthoringSession, args: v.InferOutput<t
 /** Validates, then records the status change and the snapshot; refuses while any error finding remains. */
 async function publish(edit: CourseEdit): Promise<SetStatusResult> {
   const { session, course } = edit;
-  const [rows, assets, comments] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listAllAssets(course.id), session.tx.countComments(course.id)]);
+  const [rows, comments] = await Promise.all([loadCourseRows(session.tx, course), session.tx.countComments(course.id)]);
+  const assets = await assetsUsedBy(session.tx, course.id, assetIdsOfRows(rows));
   const findings = validateCourseRows(rows, assets);
   const counts = countBySeverity(findings);
   if (counts.error > 0) throw publishingBlocked(course.id, findings.filter((finding) => finding.severity === "error"));

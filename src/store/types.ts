@@ -126,7 +126,8 @@ export interface CollaboratorRow {
 
 export interface AssetRow {
   id: string;
-  courseId: string;
+  /** The course the file was uploaded to; null for a file in its owner's library (`createdBy` is the owner). */
+  courseId: string | null;
   filename: string;
   mediaType: string;
   byteSize: number;
@@ -240,7 +241,8 @@ export interface ReviewReturn {
 export interface UploadRow {
   uploadId: string;
   ownerSub: string;
-  courseId: string;
+  /** The course it will become an asset of; null for the person's own library. */
+  courseId: string | null;
   filename: string;
   /** What the sender says the file is; checked against the bytes when it is finished. */
   mediaType: string | null;
@@ -285,7 +287,7 @@ export interface CourseUsage {
   contentBytes: number;
 }
 
-/** What one user owns: courses, and the summed `byteSize` of the asset rows in those courses. */
+/** What one user owns: courses, and the summed `byteSize` of the asset rows in those courses and in their library. */
 export interface OwnerUsage {
   courses: number;
   assetBytes: number;
@@ -338,6 +340,8 @@ export interface StoreTransaction extends TaskRecordStatements {
   findAsset(id: string): Promise<AssetRow | undefined>;
   readAssetBytes(id: string): Promise<Uint8Array | undefined>;
   listAssets(courseId: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]>;
+  /** The files in a person's library (assets of no course that they uploaded), in upload order. */
+  listLibraryAssets(ownerSub: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]>;
 
   /** Stores the revision (large change lists as shared chunks) and returns the history bytes it added. */
   insertRevision(row: RevisionRow): Promise<number>;
@@ -361,7 +365,7 @@ export interface StoreTransaction extends TaskRecordStatements {
   insertUpload(row: UploadRow): Promise<void>;
   findUpload(uploadId: string): Promise<UploadRow | undefined>;
   countUploads(ownerSub: string): Promise<number>;
-  /** Declared bytes of the unexpired uploads into the courses `courseOwnerSub` owns. */
+  /** Declared bytes of the unexpired uploads into the courses `courseOwnerSub` owns and into their library. */
   openUploadBytes(courseOwnerSub: string, now: string): Promise<number>;
   /** Stores chunk `index` only when it is the next one expected; false otherwise. */
   appendUploadChunk(uploadId: string, index: number, base64: string, bytes: number): Promise<boolean>;

@@ -13,6 +13,7 @@ import { readReviewCopyFile } from "../review/review-copy-file.ts";
 import { readStatementsJob } from "../formats/xapi/statements-job.ts";
 import { readReviewComments } from "../formats/review-package/review-package-read.ts";
 import type { HeavyWork } from "./heavy-work.ts";
+import { pictureThumbnail } from "../codecs/thumbnail.ts";
 
 export const jobs = {
   /** import_course (not banks): source decoded, planned as a course and validated. */
@@ -29,6 +30,8 @@ export const jobs = {
   buildPackageJob,
   /** import_results and connect_lrs: xAPI statements checked, this course's kept, learners hashed. */
   readStatementsJob,
+  /** upload_asset: a picture's small thumbnail for the model. */
+  pictureThumbnail: (input: { bytes: Uint8Array; mediaType: string }) => pictureThumbnail(input.bytes, input.mediaType),
 } as const;
 
 export type Jobs = typeof jobs;
@@ -43,6 +46,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readReviewComments: "reading the review comments file",
   buildPackageJob: "the export",
   readStatementsJob: "reading the statements",
+  pictureThumbnail: "the picture's thumbnail",
 };
 
 /** The heavy work every use case may ask for. */

@@ -7,6 +7,7 @@
  */
 import type { AssetRow, BlockRow, CourseRow, EntityKind, EntityRows, JsonObject, LessonBannerRow, LessonRow, JsonValue, OrderedKind, StoreTransaction } from "../../store/types.ts";
 import type { CourseEdit } from "../course-edit.ts";
+import { assetIdsOfRows } from "../asset-access.ts";
 import { idPrefixes, type IdKind } from "../ids.ts";
 import { loadCourseRows, type CourseRows } from "../read-model.ts";
 import * as v from "valibot";
@@ -69,7 +70,9 @@ export interface MirrorPlan {
 }
 
 export async function planMirror(tx: StoreTransaction, translationId: string, source: CourseRows, language: string, textOf: TextLookup, refuse: Refuse = refuser(undefined)): Promise<MirrorPlan> {
-  const assets = await tx.listAllAssets(source.course.id);
+  // Only the assets the source uses: a file uploaded to be read (a document to import) is no content to mirror.
+  const used = assetIdsOfRows(source);
+  const assets = (await tx.listAllAssets(source.course.id)).filter((asset) => used.has(asset.id));
   const ids = await idMap(translationId, [
     ...source.objectives.map((row) => row.id),
     ...source.modules.map((row) => row.id),

@@ -5,12 +5,13 @@
  * once the source text changed. Every write re-mirrors the source's structure (mirror.ts), so
  * structure edits made to the source arrive with the next import or set_translation_units.
  */
-import type { CourseRow, TranslationRow, TranslationUnitRow } from "../../store/types.ts";
+import type { AssetRow, CourseRow, TranslationRow, TranslationUnitRow } from "../../store/types.ts";
 import { timestamp, type AuthoringSession } from "../context.ts";
 import { CourseEdit, beginCourseEdit, commitCourseEdit } from "../course-edit.ts";
 import { CourseAuthoringError } from "../errors.ts";
 import { loadCourseRows } from "../read-model.ts";
 import { roleOnCourse } from "../access.ts";
+import { assetIdsOfRows, assetsUsedBy, usableAsset } from "../asset-access.ts";
 import { missingTranslation, openSource, openTranslation } from "./access.ts";
 import { idMap, mirrorSource, type TextLookup } from "./mirror.ts";
 import { boundedChanges, describeChanges, pendingSourceChanges, type SourceChanges } from "./source-changes.ts";
@@ -67,7 +68,7 @@ export interface UnitTable {
 
 export async function loadUnitTable(session: AuthoringSession, source: CourseRow, translationId: string | undefined): Promise<UnitTable> {
   const rows = await loadCourseRows(session.tx, source);
-  const assets = await session.tx.listAllAssets(source.id);
+  const assets = await assetsUsedBy(session.tx, source.id, assetIdsOfRows(rows));
   const units = sourceUnits(rows, new Map(assets.map((asset) => [asset.id, asset])));
   // A media unit's hash covers the asset's content too: a swapped source asset outdates the translation's replacement.
   const hashes = await Promise.all(units.map((unit) => sourceHash(unit.identity === undefined ? unit.source : `${unit.source}\n${unit.identity}`)));
@@ -296,13 +297,24 @@ async function checkAssetTargets(
     const assetId = target.trim();
     if (assetId === unit.source.trim()) continue;
     const asset = /^ast_[0-9a-z]+$/.test(assetId) ? await session.tx.findAsset(assetId) : undefined;
-    if (!asset || asset.courseId !== translationId) {
-      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId}: upload the file to the translation (upload_asset, or the person uses the files view opened by list_assets) and give its ID` });
+    if (!asset || !(await mayUseInTranslation(session, asset, translationId))) {
+      problems.add({ unitId: id, field: problems.field, reason: `names "${assetId.slice(0, 60)}", which is not an asset of the translation ${translationId} nor one of your own uploads: upload the file to the translation (upload_asset, or the person uses the files view opened by list_assets) and give its ID` });
     } else if (!fitsKind(asset.mediaType, unit.asset)) {
       problems.add({ unitId: id, field: problems.field, reason: `names asset ${asset.id}, which is ${asset.mediaType}; this field needs ${kindWords(unit.asset)}` });
     } else checked.set(id, asset.id);
   }
   return checked;
+}
+
+/** The translation's own asset, or one the person may use in it (asset-access.ts): their own upload, or one the translation already uses. */
+async function mayUseInTranslation(session: AuthoringSession, asset: AssetRow, translationId: string): Promise<boolean> {
+  if (asset.courseId === translationId) return true;
+  const translation = await session.tx.find("course", translationId);
+  if (!translation) return false;
+  return usableAsset(session, translation, asset.id, "targets").then(
+    () => true,
+    () => false,
+  );
 }
 
 /** For get_course and validate_course: the translations of a source, or the link of a translation to its source, with counts. */

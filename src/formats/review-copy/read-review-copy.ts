@@ -10,7 +10,7 @@
  */
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { reviewCopyPropertyNames } from "./review-parts.ts";
-import type { OfficePackage } from "../office/office-package.ts";
+import { OfficePackage } from "../office/office-package.ts";
 import { childElements, type XmlNode } from "../office/office-xml.ts";
 
 export interface Anchor {
@@ -90,6 +90,20 @@ export async function readReviewCopyIdentity(file: OfficePackage): Promise<Revie
   const version = Number(properties.get(reviewCopyPropertyNames.version));
   if (!/^crs_[0-9a-z]{1,64}$/.test(courseId) || !Number.isInteger(version)) throw notACopy(file.fileName, "its document properties name no course and version");
   return { courseId, version };
+}
+
+/**
+ * Whether a Word file is a review copy export_course made (its custom properties name a course and a
+ * version): such a file is brought back to be read, never course content. Reads the small properties part
+ * alone; a file that cannot be opened is not one.
+ */
+export async function isReviewCopy(bytes: Uint8Array, fileName: string): Promise<boolean> {
+  try {
+    await readReviewCopyIdentity(await OfficePackage.open(bytes, fileName, "docx"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 interface CommentEntry {

@@ -11,6 +11,7 @@ import { bankFormatNames, bankImportFormats } from "../../import/import-bank.ts"
 import type { ItemReport } from "../../formats/question-bank/bank-plan.ts";
 import { maxImportBytes } from "../../import/source.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { pictureContent, pictureRoom } from "./picture-content.ts";
 import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.ts";
 
 /** Items of a question bank listed in the result: the changed and dropped ones come first, then the kept ones. */
@@ -111,7 +112,8 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
       : into
         ? `Imported ${imported.sourceName} into course ${into.courseId} (now version ${into.version}): ${counts}${into.moduleIds.length ? ` as new module(s) ${into.moduleIds.join(", ")}` : ` as lesson(s) ${into.lessonIds.join(", ")}`}.`
         : `Read ${imported.sourceName} without importing it: ${counts} would be imported. The outline is in the result; nothing was created.`;
-    return { structuredContent, summary };
+    const content = pictureContent(imported.pictures, pictureRoom(structuredBudgetBytes, summary, structuredContent));
+    return { structuredContent, summary, ...(content.length ? { content } : {}) };
   },
 });
 

@@ -33,7 +33,7 @@ const beginUploadTool = defineTool<AuthoringServices, typeof beginUploadArgument
   name: "begin_upload",
   toolset: "assets",
   title: "Begin upload",
-  description: "Files view only: begins a chunked upload to a course.",
+  description: "Files view only: begins a chunked upload to a course, or without courseId to the person's library.",
   input: beginUploadArguments,
   output: progressSchema,
   annotations: appAnnotations,
@@ -68,6 +68,8 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
   description: "Files view only: a complete upload becomes an asset, checked as upload_asset does; cancel: true deletes it.",
   input: finishUploadArguments,
   output: v.object({
+    courseId: v.optional(v.nullable(v.string())),
+    keptInLibrary: v.optional(v.string()),
     version: v.optional(v.number()),
     assetId: v.optional(v.string()),
     mediaType: v.optional(v.string()),
@@ -86,8 +88,11 @@ const finishUploadTool = defineTool<AuthoringServices, typeof finishUploadArgume
       const { asset } = finished;
       const size = finished.image ? `, ${finished.image.width}×${finished.image.height} px` : "";
       return {
-        structuredContent: { version: finished.version, assetId: asset.id, mediaType: asset.mediaType, byteSize: asset.byteSize, ...finished.image },
-        summary: `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to course ${finished.courseId}, now at version ${finished.version}.`,
+        structuredContent: { courseId: finished.courseId, ...(finished.version !== undefined ? { version: finished.version } : {}), assetId: asset.id, mediaType: asset.mediaType, byteSize: asset.byteSize, ...finished.image, ...(finished.keptInLibrary ? { keptInLibrary: finished.keptInLibrary } : {}) },
+        summary:
+          finished.courseId === null
+            ? `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to the person's library${finished.keptInLibrary ? `: ${finished.keptInLibrary}` : ""}.`
+            : `Uploaded ${asset.id} "${asset.filename}" (${asset.mediaType}, ${asset.byteSize} bytes${size}) to course ${finished.courseId}, now at version ${finished.version}.`,
       };
     } catch (error) {
       // A file refused for what it is will not become acceptable: nothing of it is kept.

@@ -3,16 +3,20 @@
  * service in ordered chunks through the app-only tools (begin_upload, upload_chunk, finish_upload) with
  * its own progress bar and Cancel button, never through the model. A stored file is told to the model
  * with `ui/update-model-context`: asset ID, name, type, size, a picture's pixel size and a small
- * thumbnail drawn on a canvas, so the agent can place the asset and write its alt text.
+ * thumbnail drawn on a canvas, so the agent can place the asset and write its alt text, and the course's
+ * new version, so the agent's next write does not conflict. Opened without a course (list_assets with no
+ * courseId), the files go to the person's own library, usable in every course they can edit.
  */
 import type { FilesViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
-import { base64Of, tellModel, thumbnailOf, toolCaller, type UploadFact } from "./upload-tools.ts";
+import { base64Of, tellModel, thumbnailOf, toolCaller, uploadFactOf, type UploadFact } from "./upload-tools.ts";
 import { byId as $, element, humanSize } from "./view-dom.ts";
 
 export function startFilesView(config: FilesViewConfig): void {
   const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();
-  let courseId: string | null = null;
+  /** undefined until the host says; null: the person's library; otherwise the course. */
+  let courseId: string | null | undefined = undefined;
+  let version: number | undefined;
   const uploaded: UploadFact[] = [];
   const thumbnails = new Map<string, string>();
 
@@ -52,7 +56,7 @@ export function startFilesView(config: FilesViewConfig): void {
     if (file.size > config.maxBytes) return done(`Not sent: ${humanSize(file.size)} is more than the ${humanSize(config.maxBytes)} a file may be.`, "refused");
     if (file.size === 0) return done("Not sent: the file is empty.", "refused");
     try {
-      const begun = await callTool("begin_upload", { courseId, filename: file.name, byteSize: file.size, ...(file.type ? { mediaType: file.type } : {}) });
+      const begun = await callTool("begin_upload", { ...(courseId ? { courseId } : {}), filename: file.name, byteSize: file.size, ...(file.type ? { mediaType: file.type } : {}) });
       uploadId = begun.uploadId;
       const chunkBytes = Number(begun.chunkBytes);
       const bytes = new Uint8Array(await file.arrayBuffer());
@@ -71,22 +75,18 @@ export function startFilesView(config: FilesViewConfig): void {
         return done("Cancelled; nothing was kept.", "cancelled");
       }
       const finished = await callTool("finish_upload", { uploadId });
-      const assetId = String(finished.assetId);
-      const mediaType = String(finished.mediaType);
-      const byteSize = Number(finished.byteSize);
-      const fact: UploadFact = { assetId, filename: file.name, mediaType, byteSize };
-      const pictured = typeof finished.width === "number" && typeof finished.height === "number";
-      if (pictured) {
-        fact.width = Number(finished.width);
-        fact.height = Number(finished.height);
-      }
+      if (typeof finished.version === "number") version = Math.max(version ?? 0, finished.version);
+      const fact = uploadFactOf(finished, file.name);
+      const { assetId, mediaType, byteSize } = fact;
+      const pictured = fact.width !== undefined;
       if (mediaType.startsWith("image/")) {
         const data = await thumbnailOf(file);
         if (data) thumbnails.set(assetId, data);
       }
       uploaded.push(fact);
-      done(`Uploaded as ${assetId} (${mediaType}, ${humanSize(byteSize)}${pictured ? `, ${fact.width}×${fact.height} px` : ""})`, "done");
-      await tellModel(request, courseId, uploaded, thumbnails);
+      const kept = fact.keptInLibrary ? ` to your library: ${fact.keptInLibrary}` : "";
+      done(`Uploaded as ${assetId} (${mediaType}, ${humanSize(byteSize)}${pictured ? `, ${fact.width}×${fact.height} px` : ""})${kept}`, "done");
+      await tellModel(request, { courseId: courseId ?? null, version }, uploaded, thumbnails);
     } catch (error) {
       if (uploadId && !cancelled) await callTool("finish_upload", { uploadId, cancel: true }).catch(() => undefined);
       done(`Not uploaded: ${String((error as Error | null)?.message || error)}`, "refused");
@@ -94,8 +94,8 @@ export function startFilesView(config: FilesViewConfig): void {
   };
 
   const sendFiles = async (files: FileList): Promise<void> => {
-    if (!courseId) {
-      $("problem").textContent = "The course is not known yet; wait for the assistant to open this view for a course.";
+    if (courseId === undefined) {
+      $("problem").textContent = "Where the files go is not known yet; wait for the assistant to open this view.";
       return;
     }
     $("problem").textContent = "";
@@ -120,9 +120,13 @@ export function startFilesView(config: FilesViewConfig): void {
   });
 
   const setCourse = (id: unknown, title?: unknown): void => {
-    if (typeof id !== "string") return;
-    courseId = id;
-    $("course").textContent = title ? `Files for “${String(title)}”` : `Files for course ${id}`;
+    if (id === null) {
+      courseId = null;
+      $("course").textContent = "Your library";
+    } else if (typeof id === "string") {
+      courseId = id;
+      $("course").textContent = title ? `Files for “${String(title)}”` : `Files for course ${id}`;
+    } else return;
     choose.disabled = false;
   };
 
@@ -133,7 +137,8 @@ export function startFilesView(config: FilesViewConfig): void {
       setCourse((message.params as ToolResult | undefined)?.structuredContent?.courseId);
     } else if (message.method === "ui/notifications/tool-input") {
       const args = (message.params as { arguments?: { courseId?: unknown } } | undefined)?.arguments;
-      if (!courseId) setCourse(args?.courseId);
+      // list_assets without a course opens the person's library.
+      if (courseId === undefined) setCourse(args?.courseId ?? null);
     } else if (message.method === "ui/notifications/host-context-changed") applyHostContext(message.params as HostContext | undefined);
     else if (message.id !== undefined && (message.method === "ui/resource-teardown" || message.method === "ping")) send({ id: message.id, result: {} });
   }

@@ -13,7 +13,20 @@ export interface UploadFact {
   byteSize: number;
   width?: number;
   height?: number;
+  /** Why a file sent to the course was kept in the person's library instead (a review copy coming back). */
+  keptInLibrary?: string;
 }
+
+/** What finish_upload answered, as the model is told of it. */
+export const uploadFactOf = (finished: Record<string, unknown>, filename: string): UploadFact => {
+  const fact: UploadFact = { assetId: String(finished.assetId), filename, mediaType: String(finished.mediaType), byteSize: Number(finished.byteSize) };
+  if (typeof finished.width === "number" && typeof finished.height === "number") {
+    fact.width = finished.width;
+    fact.height = finished.height;
+  }
+  if (typeof finished.keptInLibrary === "string") fact.keptInLibrary = finished.keptInLibrary;
+  return fact;
+};
 
 /** The longer side of a thumbnail told to the model, in pixels. */
 const thumbnailPixels = 160;
@@ -57,16 +70,29 @@ export const thumbnailOf = async (file: File): Promise<string | null> => {
   }
 };
 
-/** Tells the model the stored files (asset IDs, names, sizes, thumbnails); a host without model context gets a user message. */
-export const tellModel = async (request: ViewBridge["request"], courseId: string | null, uploaded: readonly UploadFact[], thumbnails: ReadonlyMap<string, string>): Promise<void> => {
-  const text = `Files the person uploaded to course ${courseId} through the files view (asset IDs to use in blocks; write alt text from the thumbnails):\n${JSON.stringify(uploaded)}`;
+/**
+ * Tells the model the stored files (asset IDs, names, sizes, thumbnails) and, for a course, its version now,
+ * the expectedVersion of the agent's next write; a host without model context gets a user message.
+ */
+export const tellModel = async (
+  request: ViewBridge["request"],
+  target: { courseId: string | null; version: number | undefined },
+  uploaded: readonly UploadFact[],
+  thumbnails: ReadonlyMap<string, string>,
+): Promise<void> => {
+  const { courseId, version } = target;
+  const where =
+    courseId === null
+      ? "to their own library through the files view (no course changed; use the asset IDs in any course they can edit"
+      : `to course ${courseId} through the files view (the course is now at version ${version ?? "?"}: use it as expectedVersion of your next write; asset IDs to use in blocks`;
+  const text = `Files the person uploaded ${where}; write alt text from the thumbnails):\n${JSON.stringify(uploaded)}`;
   const content: Record<string, string>[] = [{ type: "text", text }];
   for (const fact of uploaded) {
     const data = thumbnails.get(fact.assetId);
     if (data) content.push({ type: "image", data, mimeType: "image/png" });
   }
   try {
-    await request("ui/update-model-context", { content, structuredContent: { courseId, uploads: uploaded } });
+    await request("ui/update-model-context", { content, structuredContent: { courseId, ...(version !== undefined ? { version } : {}), uploads: uploaded } });
   } catch {
     await request("ui/message", { role: "user", content: { type: "text", text } }).catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { openCourse } from "../../authoring/access.ts";
 import type { AuthoringSession } from "../../authoring/context.ts";
 import { loadCourseRows, type CourseRows } from "../../authoring/read-model.ts";
+import { assetIdsOfRows, assetsUsedBy } from "../../authoring/asset-access.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import type { AssetRow } from "../../store/types.ts";
 import { checkBlock } from "./block-checks.ts";
@@ -85,7 +86,8 @@ export async function validateOpenedCourse(
   args: v.InferOutput<typeof validateCourseArguments>,
 ): Promise<{ validation: ValidationResult; course: Awaited<ReturnType<typeof openCourse>>["course"]; translationOf?: TranslationOfStatus }> {
   const { course } = await openCourse(session, args.courseId, "read");
-  const [rows, assets] = await Promise.all([loadCourseRows(session.tx, course), session.tx.listAllAssets(course.id)]);
+  const rows = await loadCourseRows(session.tx, course);
+  const assets = await assetsUsedBy(session.tx, course.id, assetIdsOfRows(rows));
   let all = validateCourseRows(rows, assets);
   const { translationOf } = await translationStatus(session, course);
   if (translationOf) {

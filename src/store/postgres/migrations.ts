@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep, assetLibraryStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -183,6 +183,7 @@ export const postgresMigrations: Migration[] = [
   { version: 17, ...lessonBannerStep },
   { version: 18, ...resultsStep },
   { version: 19, ...reviewRoundsStep },
+  { version: 20, ...assetLibraryStep },
 ];
 
 export class SchemaTooNewError extends Error {

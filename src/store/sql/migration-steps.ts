@@ -136,3 +136,51 @@ export const reviewRoundsStep: PortableMigrationStep = {
       CREATE INDEX comments_by_round ON comments (course_id, round_id);
     `,
 };
+
+/**
+ * The person's own library: an asset or an unfinished upload of no course (course_id NULL) is its
+ * creator's. PostgreSQL drops the NOT NULL in place; SQLite, which cannot, rebuilds the two tables
+ * (sqlite/migrations.ts). The partial index lists a library without reading any course's assets.
+ */
+export const assetLibraryStep: PortableMigrationStep = {
+  name: "assets and uploads in a person's library, outside any course",
+  sql: `
+      ALTER TABLE assets ALTER COLUMN course_id DROP NOT NULL;
+      ALTER TABLE uploads ALTER COLUMN course_id DROP NOT NULL;
+      CREATE INDEX assets_in_library ON assets (created_by, created_at, id) WHERE course_id IS NULL;
+    `,
+};
+
+export const assetLibrarySqliteStep: PortableMigrationStep = {
+  name: assetLibraryStep.name,
+  sql: `
+      CREATE TABLE assets_next (
+        id TEXT PRIMARY KEY,
+        course_id TEXT REFERENCES courses (id) ON DELETE CASCADE,
+        filename TEXT NOT NULL,
+        media_type TEXT NOT NULL,
+        byte_size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES asset_blobs (sha256),
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      INSERT INTO assets_next (id, course_id, filename, media_type, byte_size, sha256, created_by, created_at)
+        SELECT id, course_id, filename, media_type, byte_size, sha256, created_by, created_at FROM assets;
+      DROP TABLE assets;
+      ALTER TABLE assets_next RENAME TO assets;
+      CREATE INDEX assets_by_course ON assets (course_id, created_at, id);
+      CREATE INDEX assets_by_blob ON assets (sha256);
+      CREATE INDEX assets_in_library ON assets (created_by, created_at, id) WHERE course_id IS NULL;
+      CREATE TABLE uploads_next (
+        upload_id TEXT PRIMARY KEY, owner_sub TEXT NOT NULL, course_id TEXT, filename TEXT NOT NULL,
+        media_type TEXT, byte_size INTEGER NOT NULL, chunk_bytes INTEGER NOT NULL,
+        chunks_received INTEGER NOT NULL DEFAULT 0, bytes_received INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL, expires_at TEXT NOT NULL
+      );
+      INSERT INTO uploads_next SELECT upload_id, owner_sub, course_id, filename, media_type, byte_size, chunk_bytes, chunks_received, bytes_received, created_at, expires_at FROM uploads;
+      DROP TABLE uploads;
+      ALTER TABLE uploads_next RENAME TO uploads;
+      CREATE INDEX uploads_by_owner ON uploads (owner_sub, created_at);
+      CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+    `,
+};

@@ -58,7 +58,7 @@ export function publicationListingFromRecord(record: SqlRecord): PublicationList
 export function assetFromRecord(record: SqlRecord): AssetRow {
   return {
     id: String(record.id),
-    courseId: String(record.course_id),
+    courseId: record.course_id === null || record.course_id === undefined ? null : String(record.course_id),
     filename: String(record.filename),
     mediaType: String(record.media_type),
     byteSize: Number(record.byte_size),

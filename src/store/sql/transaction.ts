@@ -125,8 +125,9 @@ export abstract class SqlTransaction extends SqlResultRecords implements StoreTr
   async ownerUsage(ownerSub: string): Promise<OwnerUsage> {
     const record = await this.get(
       `SELECT (SELECT COUNT(*) FROM courses WHERE owner_sub = ?) AS courses,
-       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?) AS asset_bytes`,
-      [ownerSub, ownerSub],
+       (SELECT COALESCE(SUM(a.byte_size), 0) FROM courses c JOIN assets a ON a.course_id = c.id WHERE c.owner_sub = ?)
+       + (SELECT COALESCE(SUM(byte_size), 0) FROM assets WHERE course_id IS NULL AND created_by = ?) AS asset_bytes`,
+      [ownerSub, ownerSub, ownerSub],
     );
     return { courses: Number(record?.courses ?? 0), assetBytes: Number(record?.asset_bytes ?? 0) };
   }
@@ -192,6 +193,17 @@ export abstract class SqlTransaction extends SqlResultRecords implements StoreTr
           [courseId, after.createdAt, after.createdAt, after.id, limit],
         )
       : await this.all(`SELECT * FROM assets WHERE course_id = ? ORDER BY created_at, id LIMIT ${integer}`, [courseId, limit]);
+    return records.map(assetFromRecord);
+  }
+
+  async listLibraryAssets(ownerSub: string, after: { createdAt: string; id: string } | undefined, limit: number): Promise<AssetRow[]> {
+    const integer = this.dialect.integer;
+    const records = after
+      ? await this.all(
+          `SELECT * FROM assets WHERE course_id IS NULL AND created_by = ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ${integer}`,
+          [ownerSub, after.createdAt, after.createdAt, after.id, limit],
+        )
+      : await this.all(`SELECT * FROM assets WHERE course_id IS NULL AND created_by = ? ORDER BY created_at, id LIMIT ${integer}`, [ownerSub, limit]);
     return records.map(assetFromRecord);
   }
 

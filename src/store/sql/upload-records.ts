@@ -27,7 +27,7 @@ function uploadFromRecord(record: SqlRecord): UploadRow {
   return {
     uploadId: String(record.upload_id),
     ownerSub: String(record.owner_sub),
-    courseId: String(record.course_id),
+    courseId: record.course_id === null || record.course_id === undefined ? null : String(record.course_id),
     filename: String(record.filename),
     mediaType: record.media_type === null || record.media_type === undefined ? null : String(record.media_type),
     byteSize: Number(record.byte_size),
@@ -53,13 +53,15 @@ export abstract class SqlUploadRecords extends SqlTaskRecords {
   }
 
   /**
-   * Bytes declared by the unfinished, unexpired uploads into the courses `courseOwnerSub` owns: they
-   * become that owner's assets when finished, so they count against the owner's asset quota already.
+   * Bytes declared by the unfinished, unexpired uploads into the courses `courseOwnerSub` owns and into
+   * their library: they become that owner's assets when finished, so they count against the owner's
+   * asset quota already.
    */
   async openUploadBytes(courseOwnerSub: string, now: string): Promise<number> {
     const record = await this.get(
-      "SELECT COALESCE(SUM(byte_size), 0) AS bytes FROM uploads WHERE expires_at >= ? AND course_id IN (SELECT id FROM courses WHERE owner_sub = ?)",
-      [now, courseOwnerSub],
+      `SELECT COALESCE(SUM(byte_size), 0) AS bytes FROM uploads WHERE expires_at >= ?
+       AND (course_id IN (SELECT id FROM courses WHERE owner_sub = ?) OR (course_id IS NULL AND owner_sub = ?))`,
+      [now, courseOwnerSub, courseOwnerSub],
     );
     return Number(record?.bytes ?? 0);
   }
