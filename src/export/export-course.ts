@@ -33,6 +33,7 @@ export const formatNames: Record<ExportFormat, string> = {
   moodle_xml: "Moodle XML question bank",
   gift: "GIFT question bank",
   docx_review: "Word review copy",
+  acr: "Accessibility conformance report (OpenACR + VPAT 2.5)",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -44,7 +45,7 @@ export const exportCourseArguments = v.object({
     v.description(
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
-        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown.",
+        "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown. acr: accessibility conformance report (OpenACR YAML, VPAT 2.5 HTML, evidence).",
     ),
   ),
   variant: courseVariantField,

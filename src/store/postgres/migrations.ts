@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, accessibilityReviewsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -181,6 +181,8 @@ export const postgresMigrations: Migration[] = [
   { version: 15, ...uploadsStep },
   { version: 16, ...serviceSecretsStep },
   { version: 17, ...lessonBannerStep },
+  { version: 18, ...accessibilityReviewsStep },
+  { version: 18, ...accessibilityReviewsStep },
 ];
 
 export class SchemaTooNewError extends Error {

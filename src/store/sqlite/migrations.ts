@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, accessibilityReviewsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -194,6 +194,8 @@ export const migrations: Migration[] = [
   { version: 12, ...uploadsStep },
   { version: 13, ...serviceSecretsStep },
   { version: 14, ...lessonBannerStep },
+  { version: 15, ...accessibilityReviewsStep },
+  { version: 15, ...accessibilityReviewsStep },
 ];
 
 export function applyMigrations(database: Database): void {

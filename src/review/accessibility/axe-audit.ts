@@ -1,0 +1,148 @@
+/**
+ * axe-core on the rendered course, with no browser: the learner page (every lesson, as the packages
+ * render it) is loaded into happy-dom, a DOM in plain JavaScript that runs in Bun, in a worker thread
+ * and in the compiled binary alike, and axe's WCAG rules run on it, once with the light and once with
+ * the dark colour-scheme preference. Page scripts are never run. Each result names the lesson and the
+ * block it sits in. What axe cannot decide without layout (colour contrast, target size…) comes back
+ * as `incomplete`: listed as not evaluated by it, never counted as a pass.
+ */
+import { Window } from "happy-dom";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
+import { renderCoursePiecesSliced, type RenderableCourse } from "../../render/index.ts";
+import { DataName } from "../../page-contract/markup-names.ts";
+
+export const colourSchemes = ["light", "dark"] as const;
+export type ColourScheme = (typeof colourSchemes)[number];
+
+export interface AxeNodePlace {
+  readonly lessonId: string | null;
+  readonly blockId: string | null;
+  readonly target: string;
+}
+
+export interface AxeRuleResult {
+  readonly rule: string;
+  readonly help: string;
+  /** WCAG success criteria the rule tests ("1.1.1"), from its tags. */
+  readonly criteria: readonly string[];
+  readonly outcome: "violation" | "incomplete" | "pass";
+  readonly schemes: readonly ColourScheme[];
+  /** Violating or undecided nodes (at most 50 per rule). */
+  readonly nodes: readonly AxeNodePlace[];
+  readonly nodeCount: number;
+}
+
+export interface AxeAudit {
+  readonly axeVersion: string;
+  readonly lessons: number;
+  readonly schemes: readonly ColourScheme[];
+  readonly rules: readonly AxeRuleResult[];
+  /** Rules that found nothing to test in this course. */
+  readonly inapplicable: readonly string[];
+}
+
+const blockMarker = "data-acr-block";
+const nodesKept = 50;
+const lessonAttribute = `data-${DataName.lessonId}`;
+
+/** The success criteria in axe's tags: "wcag111" → "1.1.1", "wcag1410" → "1.4.10". */
+export function criteriaOfTags(tags: readonly string[]): string[] {
+  const criteria: string[] = [];
+  for (const tag of tags) {
+    const match = /^wcag(\d)(\d)(\d{1,2})$/.exec(tag);
+    if (match) criteria.push(`${match[1]}.${match[2]}.${match[3]}`);
+  }
+  return criteria;
+}
+
+/** The page with each block wrapped in a marker element, so a node can name its block. */
+async function markedPage(course: RenderableCourse): Promise<string> {
+  const parts: string[] = [];
+  for await (const piece of renderCoursePiecesSliced(course, { assetUrl: (assetId) => `assets/${assetId}`, mode: "package", playerDelivery: "referenced" })) {
+    parts.push(piece.blockId ? `<div ${blockMarker}="${piece.blockId}">${piece.text}</div>` : piece.text);
+  }
+  return parts.join("");
+}
+
+interface RawNode {
+  target: unknown[];
+}
+interface RawRule {
+  id: string;
+  help: string;
+  tags: string[];
+  nodes: RawNode[];
+}
+interface RawResults {
+  violations: RawRule[];
+  incomplete: RawRule[];
+  passes: RawRule[];
+  inapplicable: RawRule[];
+}
+
+async function runScheme(page: string, scheme: ColourScheme): Promise<{ results: RawResults; places: (node: RawNode) => AxeNodePlace; version: string; lessons: number }> {
+  const window = new Window({
+    settings: {
+      disableJavaScriptEvaluation: true,
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+      disableIframePageLoading: true,
+      disableErrorCapturing: false,
+      device: { prefersColorScheme: scheme },
+    },
+  });
+  const document = window.document;
+  document.write(page);
+  // axe is evaluated inside the window (not the page's scripts, which stay off).
+  (window as unknown as { eval(source: string): void }).eval(axeSource);
+  const axe = (window as unknown as { axe: { version: string; run(context: unknown, options: unknown): Promise<RawResults> } }).axe;
+  const results = await axe.run(document, {
+    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    resultTypes: ["violations", "incomplete"],
+  });
+  const places = (node: RawNode): AxeNodePlace => {
+    const target = String(node.target[0] ?? "");
+    let element: Element | null = null;
+    try {
+      element = document.querySelector(target) as unknown as Element | null;
+    } catch {
+      element = null;
+    }
+    return {
+      lessonId: element?.closest(`[${lessonAttribute}]`)?.getAttribute(lessonAttribute) ?? null,
+      blockId: element?.closest(`[${blockMarker}]`)?.getAttribute(blockMarker) ?? null,
+      target: target.slice(0, 200),
+    };
+  };
+  const lessons = document.querySelectorAll(`[${lessonAttribute}]`).length;
+  return { results, places, version: axe.version, lessons: Number(lessons) };
+}
+
+/** Runs axe on the course's learner page in both colour-scheme preferences and merges the outcomes by rule. */
+export async function auditCourseWithAxe(input: { course: RenderableCourse }): Promise<AxeAudit> {
+  const page = await markedPage(input.course);
+  const merged = new Map<string, { rule: string; help: string; criteria: string[]; outcome: AxeRuleResult["outcome"]; schemes: Set<ColourScheme>; nodes: AxeNodePlace[]; nodeCount: number }>();
+  const inapplicable = new Set<string>();
+  let version = "";
+  let lessons = 0;
+  const rank = { violation: 0, incomplete: 1, pass: 2 } as const;
+  for (const scheme of colourSchemes) {
+    const run = await runScheme(page, scheme);
+    version = run.version;
+    lessons = run.lessons;
+    const outcomes: [AxeRuleResult["outcome"], RawRule[]][] = [["violation", run.results.violations], ["incomplete", run.results.incomplete], ["pass", run.results.passes]];
+    for (const [outcome, rules] of outcomes) {
+      for (const rule of rules) {
+        const known = merged.get(rule.id);
+        const nodes = outcome === "pass" ? [] : rule.nodes.slice(0, nodesKept).map(run.places);
+        if (!known || rank[outcome] < rank[known.outcome]) {
+          merged.set(rule.id, { rule: rule.id, help: rule.help, criteria: criteriaOfTags(rule.tags), outcome, schemes: new Set([scheme]), nodes, nodeCount: outcome === "pass" ? 0 : rule.nodes.length });
+        } else if (known.outcome === outcome) known.schemes.add(scheme);
+      }
+    }
+    for (const rule of run.results.inapplicable) inapplicable.add(rule.id);
+  }
+  for (const rule of merged.keys()) inapplicable.delete(rule);
+  const rules = [...merged.values()].map(({ schemes, ...rest }) => ({ ...rest, schemes: [...schemes] }));
+  return { axeVersion: version, lessons, schemes: [...colourSchemes], rules, inapplicable: [...inapplicable] };
+}
