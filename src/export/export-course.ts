@@ -14,6 +14,7 @@ import type { Notice } from "../notice.ts";
 import { fallbackStrings, interfaceLanguage } from "../render/index.ts";
 import { bankFormats, isBankFormat } from "./build-package.ts";
 import { assetInfos, courseAssetSource } from "./course-assets.ts";
+import { accessibilityReportPackage } from "./accessibility-report.ts";
 import { packageOffThread } from "./package-off-thread.ts";
 import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
@@ -169,7 +170,12 @@ export async function exportCourse(
   }
   const progress = progressChain(context.progress);
   // Rendering, writing and deflating run on a worker thread; asset bytes are read here and handed over.
-  const built = await packageOffThread(
+  if (args.format === "acr" && args.variant === "published") {
+    throw new CourseAuthoringError("invalid_arguments", "variant: the accessibility report (acr) is built from the draft, which validate_course checks; omit variant or give draft.", { field: "variant" });
+  }
+  const built = args.format === "acr"
+    ? await accessibilityReportPackage(services, { course, untranslatedBlockIds: untranslated?.blockIds ?? new Set(), user: context.user }, (text) => notices.push({ level: "warning", text }))
+    : await packageOffThread(
     services.heavyWork,
     {
       course,

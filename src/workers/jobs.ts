@@ -10,6 +10,7 @@ import { buildPackageJob } from "../export/package-job.ts";
 import { readCheckedBank } from "../formats/question-bank/read-bank.ts";
 import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
+import { auditCourseWithAxe } from "../review/accessibility/axe-audit.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 
 export const jobs = {
@@ -23,6 +24,8 @@ export const jobs = {
   readReviewCopyFile,
   /** export_course: the package rendered, written and streamed back chunk by chunk. */
   buildPackageJob,
+  /** export_course acr: axe-core on the rendered lessons in happy-dom. */
+  auditCourseWithAxe,
 } as const;
 
 export type Jobs = typeof jobs;
@@ -35,6 +38,7 @@ export const jobDescriptions: Record<JobName, string> = {
   readXliff: "reading the XLIFF file",
   readReviewCopyFile: "reading the review copy",
   buildPackageJob: "the export",
+  auditCourseWithAxe: "the accessibility audit",
 };
 
 /** The heavy work every use case may ask for. */

@@ -32,6 +32,10 @@ export function acrYaml(report: AccessibilityReport): string {
       lines.push("    disabled: true");
       continue;
     }
+    if (chapter.criteria.length === 0) {
+      lines.push("    criteria: []");
+      continue;
+    }
     lines.push("    criteria:");
     for (const criterion of chapter.criteria) {
       lines.push(`      - num: ${quote(criterion.id)}`, "        components:", `          - name: ${quote(componentOf(chapter.id))}`, "            adherence:");

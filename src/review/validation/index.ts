@@ -10,6 +10,8 @@ import { loadCourseRows, type CourseRows } from "../../authoring/read-model.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import type { AssetRow } from "../../store/types.ts";
 import { checkBlock } from "./block-checks.ts";
+import { checkAccessibilityBlock } from "./accessibility-checks.ts";
+import { checkThemeContrast } from "./theme-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
 import { checkTitleNumbering } from "./numbering-checks.ts";
@@ -27,6 +29,7 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
   const course = walkCourse(rows, assets);
   const findings = new FindingList(rows.course.id);
   checkCourseFields(course, findings);
+  checkThemeContrast(course, findings);
   const pacing = coursePacing(course);
   for (const module of course.modules) {
     checkModule(module, findings);
@@ -35,6 +38,7 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
       for (const block of lesson.blocks) {
         checkBlock(block, course, findings);
         checkTeachingBlock(block, findings);
+        checkAccessibilityBlock(block, course, findings);
       }
       checkTeachingLesson(lesson, findings);
     }
