@@ -14,6 +14,7 @@ import { checkAccessibilityBlock } from "./accessibility-checks.ts";
 import { checkThemeContrast } from "./theme-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
+import { conformanceGroupSchema, conformanceSummary } from "../accessibility/summary.ts";
 import { checkTitleNumbering } from "./numbering-checks.ts";
 import { checkCourseLength, checkLessonMinutes } from "./length-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
@@ -75,6 +76,10 @@ export const validationResultEntries = {
   counts: v.object({ error: v.number(), warning: v.number(), info: v.number() }),
   findings: v.array(findingSchema),
   truncated: v.pipe(v.boolean(), v.description("True when more findings matched than limit allowed.")),
+  conformance: v.pipe(
+    v.array(conformanceGroupSchema),
+    v.description("WCAG 2.2 A/AA state per guideline (1.1, 1.2…), without axe (export_course acr adds it): failing and waiting-for-a-person criteria block Supports."),
+  ),
 };
 
 export type ValidationResult = v.InferOutput<v.ObjectSchema<typeof validationResultEntries, undefined>>;
@@ -99,7 +104,9 @@ export async function validateOpenedCourse(
   }
   const counts = countBySeverity(all);
   const wanted = all.filter((finding) => atLeast(finding.severity, args.minSeverity));
+  const walked = walkCourse(rows, assets);
   const validation = {
+    conformance: conformanceSummary(walked, all),
     courseId: course.id,
     version: course.version,
     publishable: counts.error === 0,

@@ -182,7 +182,6 @@ export const postgresMigrations: Migration[] = [
   { version: 16, ...serviceSecretsStep },
   { version: 17, ...lessonBannerStep },
   { version: 18, ...accessibilityReviewsStep },
-  { version: 18, ...accessibilityReviewsStep },
 ];
 
 export class SchemaTooNewError extends Error {

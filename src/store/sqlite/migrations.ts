@@ -195,7 +195,6 @@ export const migrations: Migration[] = [
   { version: 13, ...serviceSecretsStep },
   { version: 14, ...lessonBannerStep },
   { version: 15, ...accessibilityReviewsStep },
-  { version: 15, ...accessibilityReviewsStep },
 ];
 
 export function applyMigrations(database: Database): void {
