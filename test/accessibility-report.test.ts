@@ -91,6 +91,7 @@ beforeAll(async () => {
   ]);
   defective = await createCourse("Defective course", [
     { type: "heading", text: "Deep heading", level: 4 },
+    { type: "image", url: "https://example.com/bench.jpg", alt: "A lab bench with goggles" },
     { type: "text", markdown: "Look at this: ![](https://example.com/chart.png)\n\nLe chat est dans la maison et il ne veut pas sortir avec nous pour la promenade du soir." },
     { type: "video", url: "https://example.com/talk.mp4", title: "A talk", captions: { url: "https://example.com/talk.de.vtt", language: "de" } },
   ]);
@@ -182,7 +183,7 @@ describe("set_accessibility_review", () => {
     expect(html).toContain("&lt;script&gt;alert(1)");
     const course = await alice.call("get_course", { courseId: clean });
     const block = (course.modules as { lessons: { blocks: { id: string }[] }[] }[])[0]!.lessons[0]!.blocks[0]!;
-    await alice.call("update_block", { courseId: clean, blockId: block.id, text: "Why safety matters" });
+    await alice.call("update_block", { courseId: clean, blockId: block.id, changes: { text: "Why safety matters" } });
     ({ report } = await exportReport(clean));
     expect(levels(report).get("2.4.6")).toBe("not-evaluated");
     expect(notesOf(report, "2.4.6")).toContain("stale");
