@@ -6,19 +6,13 @@
  * block it sits in. What axe cannot decide without layout (colour contrast, target size…) comes back
  * as `incomplete`: listed as not evaluated by it, never counted as a pass.
  */
-import { Window } from "happy-dom";
-import axeSource from "axe-core/axe.min.js" with { type: "text" };
 import { renderCoursePiecesSliced, type RenderableCourse } from "../../render/index.ts";
 import { DataName } from "../../page-contract/markup-names.ts";
 
-export const colourSchemes = ["light", "dark"] as const;
-export type ColourScheme = (typeof colourSchemes)[number];
+import type { AxeNodePlace, ColourScheme, RawRule } from "./axe-dom.ts";
 
-export interface AxeNodePlace {
-  readonly lessonId: string | null;
-  readonly blockId: string | null;
-  readonly target: string;
-}
+export type { AxeNodePlace, ColourScheme };
+export const colourSchemes: readonly ColourScheme[] = ["light", "dark"];
 
 export interface AxeRuleResult {
   readonly rule: string;
@@ -64,62 +58,10 @@ async function markedPage(course: RenderableCourse): Promise<string> {
   return parts.join("");
 }
 
-interface RawNode {
-  target: unknown[];
-}
-interface RawRule {
-  id: string;
-  help: string;
-  tags: string[];
-  nodes: RawNode[];
-}
-interface RawResults {
-  violations: RawRule[];
-  incomplete: RawRule[];
-  passes: RawRule[];
-  inapplicable: RawRule[];
-}
-
-async function runScheme(page: string, scheme: ColourScheme): Promise<{ results: RawResults; places: (node: RawNode) => AxeNodePlace; version: string; lessons: number }> {
-  const window = new Window({
-    settings: {
-      disableJavaScriptEvaluation: true,
-      disableJavaScriptFileLoading: true,
-      disableCSSFileLoading: true,
-      disableIframePageLoading: true,
-      disableErrorCapturing: false,
-      device: { prefersColorScheme: scheme },
-    },
-  });
-  const document = window.document;
-  document.write(page);
-  // axe is evaluated inside the window (not the page's scripts, which stay off).
-  (window as unknown as { eval(source: string): void }).eval(axeSource);
-  const axe = (window as unknown as { axe: { version: string; run(context: unknown, options: unknown): Promise<RawResults> } }).axe;
-  const results = await axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-    resultTypes: ["violations", "incomplete"],
-  });
-  const places = (node: RawNode): AxeNodePlace => {
-    const target = String(node.target[0] ?? "");
-    let element: Element | null = null;
-    try {
-      element = document.querySelector(target) as unknown as Element | null;
-    } catch {
-      element = null;
-    }
-    return {
-      lessonId: element?.closest(`[${lessonAttribute}]`)?.getAttribute(lessonAttribute) ?? null,
-      blockId: element?.closest(`[${blockMarker}]`)?.getAttribute(blockMarker) ?? null,
-      target: target.slice(0, 200),
-    };
-  };
-  const lessons = document.querySelectorAll(`[${lessonAttribute}]`).length;
-  return { results, places, version: axe.version, lessons: Number(lessons) };
-}
-
 /** Runs axe on the course's learner page in both colour-scheme preferences and merges the outcomes by rule. */
 export async function auditCourseWithAxe(input: { course: RenderableCourse }): Promise<AxeAudit> {
+  // happy-dom and axe's script load only on the thread that audits, not on every heavy-work thread.
+  const { runScheme } = await import("./axe-dom.ts");
   const page = await markedPage(input.course);
   const merged = new Map<string, { rule: string; help: string; criteria: string[]; outcome: AxeRuleResult["outcome"]; schemes: Set<ColourScheme>; nodes: AxeNodePlace[]; nodeCount: number }>();
   const inapplicable = new Set<string>();
@@ -127,7 +69,7 @@ export async function auditCourseWithAxe(input: { course: RenderableCourse }): P
   let lessons = 0;
   const rank = { violation: 0, incomplete: 1, pass: 2 } as const;
   for (const scheme of colourSchemes) {
-    const run = await runScheme(page, scheme);
+    const run = await runScheme(page, scheme, { lessonAttribute, blockMarker });
     version = run.version;
     lessons = run.lessons;
     const outcomes: [AxeRuleResult["outcome"], RawRule[]][] = [["violation", run.results.violations], ["incomplete", run.results.incomplete], ["pass", run.results.passes]];
