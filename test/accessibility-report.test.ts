@@ -197,3 +197,33 @@ describe("set_accessibility_review", () => {
     expect(rules).toEqual(expect.arrayContaining(["theme.low_contrast", "text.unmarked_language", "media.captions_language", "heading.skipped_level", "image.missing_alt"]));
   });
 });
+
+describe("a large course", () => {
+  test("/api/health and another user's call answer while the report of a 600-block course is built; places are bounded", async () => {
+    const { assertResponsive, watchResponsiveness } = await import("./support/responsiveness.ts");
+    const bob = await connectAgent(service, await devAccessToken(service, "bob"));
+    const bobCourse = await createCourseAs(bob, "Bob's course");
+    const lessons = Array.from({ length: 20 }, (_, lesson) => ({
+      title: `Lesson ${lesson + 1}`,
+      blocks: Array.from({ length: 30 }, (_, block) =>
+        block % 2 === 0
+          ? { type: "heading", text: `Part ${block}`, level: block % 4 === 0 ? 2 : 4 }
+          : { type: "text", markdown: `Paragraph ${block} of lesson ${lesson}: keep the bench clear, label every bottle and wash your hands before you leave the room.` },
+      ),
+    }));
+    const large = String((await alice.call("create_course", { title: "Large", language: "en", modules: [{ title: "All", lessons }] })).id);
+    const seen = await watchResponsiveness(service, exportPackage(alice, { courseId: large, format: "acr" }), { secondUser: () => bob.call("get_course", { courseId: bobCourse }) });
+    assertResponsive(seen, 2000);
+    if (!seen.outcome.ok) throw seen.outcome.error;
+    const { bytes } = await readExport(alice, seen.outcome.value.structured.uri);
+    const report = parseYaml(strFromU8(unzipSync(bytes)["accessibility-report.yaml"] as Uint8Array)) as Report;
+    checkAgainstCatalogue(report);
+    expect(levels(report).get("1.3.1")).toBe("does-not-support");
+    expect(notesOf(report, "1.3.1")).toContain("the first 100");
+    await bob.close();
+  }, 300_000);
+});
+
+async function createCourseAs(agent: Agent, title: string): Promise<string> {
+  return String((await agent.call("create_course", { title })).id);
+}

@@ -109,22 +109,29 @@ function evidenceFor(criterionId: string, input: ConformanceInput, places: reado
   return evidence;
 }
 
+/** Places named per criterion: the report stays readable (and bounded) however many blocks fail. */
+const placesListed = 100;
+
 const worstFirst: ConformanceTerm[] = ["does-not-support", "partially-supports", "not-evaluated", "supports", "not-applicable"];
 
 /** One WCAG criterion's entry. */
 export function evaluateCriterion(criterionId: string, handle: string, input: ConformanceInput, facts: CourseFacts): CriterionEntry {
   const spec = criterionSpecs[criterionId];
   const level = wcagCriteriaLevel(criterionId);
-  const places = spec ? [...findingPlaces(input.findings, spec.rules ?? []), ...(spec.axe && input.axe ? axePlaces(input.course, input.axe, criterionId) : [])] : [];
+  const ruled = spec ? findingPlaces(input.findings, spec.rules ?? []) : [];
+  // A block a rule already names (with its own fix) is not named again for axe's view of it.
+  const named = new Set(ruled.map((place) => place.blockId).filter(Boolean));
+  const places = [...ruled, ...(spec?.axe && input.axe ? axePlaces(input.course, input.axe, criterionId).filter((place) => !place.blockId || !named.has(place.blockId)) : [])];
   const evidence = spec ? evidenceFor(criterionId, input, places) : [];
   const stored = input.manual[criterionId];
   const manual = stored ? { level: stored.level, remarks: stored.remarks, by: stored.by, at: stored.at, stale: stored.blocksHash !== coveredBlocksHash(criterionId, input.course) } : undefined;
-  const base = { id: criterionId, handle, places, evidence, ...(manual ? { manual } : {}) };
+  const base = { id: criterionId, handle, places: places.slice(0, placesListed), evidence, ...(manual ? { manual } : {}) };
   const wholeCourse = places.some((place) => place.found === "theme.low_contrast" || place.found === "course.missing_language");
   if (places.length > 0) {
     const total = Math.max(places.length, placesInScope(criterionId, facts));
     const level = wholeCourse || places.length * 2 > total ? "does-not-support" : "partially-supports";
-    return { ...base, level, remarks: `${places.length} place(s) fail this criterion; each is named below with its fix.` };
+    const named = places.length > placesListed ? `the first ${placesListed} are named below with their fix (validate_course lists them all)` : "each is named below with its fix";
+    return { ...base, level, remarks: `${places.length} place(s) fail this criterion; ${named}.` };
   }
   if (manual && !manual.stale) return { ...base, level: manual.level, remarks: "Level from a person's recorded answer.", evidence: [...evidence, { kind: "manual_review", name: manual.by, result: `${manual.level} on ${manual.at}` }] };
   if (level === "AAA") {
