@@ -60,7 +60,7 @@ export async function accessibilityReportPackage(services: AuthoringServices, in
   const wcag = evaluateWcag({ course: walked, findings: kept, axe, manual });
   const report = buildReport(input, walked.course.language, wcag, axe);
   const fileName = packageFileName(input.course.title, "acr");
-  const evidence = { catalog: catalogueName, courseId: report.courseId, courseVersion: report.courseVersion, draft: report.draft, left: report.left, axe: axe ? { version: axe.axeVersion, lessons: axe.lessons, schemes: axe.schemes, notEvaluatedWithoutLayout: axe.rules.filter((rule) => rule.outcome === "incomplete").map((rule) => rule.rule) } : null, chapters: report.chapters };
+  const evidence = { catalog: catalogueName, courseId: report.courseId, courseVersion: report.courseVersion, draft: report.draft, left: report.left, axe: axe ? { version: axe.axeVersion, lessons: axe.lessons, schemes: axe.schemes, darkStyles: axe.darkStyles, notEvaluatedWithoutLayout: [...axe.notRunWithoutLayout, ...axe.rules.filter((rule) => rule.outcome === "incomplete").map((rule) => rule.rule)] } : null, chapters: report.chapters };
   const stream = zipStream([
     { path: "accessibility-report.yaml", body: acrYaml(report) },
     { path: "accessibility-report.html", body: acrHtml(report) },
@@ -76,7 +76,7 @@ function buildReport(input: ReportInput, language: string, wcag: ReadonlyMap<str
   const draft = left.length > 0;
   const course = input.course;
   const axeLine = axe
-    ? `axe-core ${axe.axeVersion} ran on all ${axe.lessons} lesson(s) of the rendered course in a DOM without layout (happy-dom), with the light and dark colour-scheme preferences; rules it cannot decide without layout (${axe.rules.filter((rule) => rule.outcome === "incomplete").map((rule) => rule.rule).join(", ") || "none"}) are listed as not evaluated by it.`
+    ? `axe-core ${axe.axeVersion} ran on all ${axe.lessons} lesson(s) of the rendered course in a DOM without layout (happy-dom), ${axe.darkStyles ? "with the light and dark colour-scheme preferences" : "once: the page declares a light colour scheme and has no dark styles, so the dark preference shows the same page"}; rules it cannot decide without layout (${[...axe.notRunWithoutLayout, ...axe.rules.filter((rule) => rule.outcome === "incomplete").map((rule) => rule.rule)].join(", ")}) are not evaluated by it: the theme contrast check and the player's browser tests stand for them.`
     : "axe-core could not run on the lessons for this report.";
   return {
     courseId: course.id,

@@ -1,8 +1,8 @@
 /**
  * axe-core on the rendered course, with no browser: the learner page (every lesson, as the packages
  * render it) is loaded into happy-dom, a DOM in plain JavaScript that runs in Bun, in a worker thread
- * and in the compiled binary alike, and axe's WCAG rules run on it, once with the light and once with
- * the dark colour-scheme preference. Page scripts are never run. Each result names the lesson and the
+ * and in the compiled binary alike, and axe's WCAG rules run on it with the light and, when the page has
+ * dark styles, the dark colour-scheme preference. Page scripts are never run. Each result names the lesson and the
  * block it sits in. What axe cannot decide without layout (colour contrast, target size…) comes back
  * as `incomplete`: listed as not evaluated by it, never counted as a pass.
  */
@@ -29,7 +29,11 @@ export interface AxeRuleResult {
 export interface AxeAudit {
   readonly axeVersion: string;
   readonly lessons: number;
+  /** The colour-scheme preferences audited: both when the page has dark styles, else light (the dark one would be the same page). */
   readonly schemes: readonly ColourScheme[];
+  readonly darkStyles: boolean;
+  /** axe's rules that need layout, not run here and listed as not evaluated by axe. */
+  readonly notRunWithoutLayout: readonly string[];
   readonly rules: readonly AxeRuleResult[];
   /** Rules that found nothing to test in this course. */
   readonly inapplicable: readonly string[];
@@ -61,15 +65,20 @@ async function markedPage(course: RenderableCourse): Promise<string> {
 /** Runs axe on the course's learner page in both colour-scheme preferences and merges the outcomes by rule. */
 export async function auditCourseWithAxe(input: { course: RenderableCourse }): Promise<AxeAudit> {
   // happy-dom and axe's script load only on the thread that audits, not on every heavy-work thread.
-  const { runScheme } = await import("./axe-dom.ts");
+  const { runScheme, layoutRules } = await import("./axe-dom.ts");
   const page = await markedPage(input.course);
   const merged = new Map<string, { rule: string; help: string; criteria: string[]; outcome: AxeRuleResult["outcome"]; schemes: Set<ColourScheme>; nodes: AxeNodePlace[]; nodeCount: number }>();
   const inapplicable = new Set<string>();
   let version = "";
   let lessons = 0;
   const rank = { violation: 0, incomplete: 1, pass: 2 } as const;
-  for (const scheme of colourSchemes) {
-    const run = await runScheme(page, scheme, { lessonAttribute, blockMarker });
+  // With no dark styles in the page, the dark preference renders the same page: one run, on the page
+  // without its style sheet (axe decides nothing from styles without layout, and computing them is most of its time).
+  const hasDarkStyles = /prefers-color-scheme\s*:\s*dark/i.test(page);
+  const schemes: ColourScheme[] = hasDarkStyles ? [...colourSchemes] : ["light"];
+  const audited = hasDarkStyles ? page : page.replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, "");
+  for (const scheme of schemes) {
+    const run = await runScheme(audited, scheme, { lessonAttribute, blockMarker });
     version = run.version;
     lessons = run.lessons;
     const outcomes: [AxeRuleResult["outcome"], RawRule[]][] = [["violation", run.results.violations], ["incomplete", run.results.incomplete], ["pass", run.results.passes]];
@@ -86,5 +95,5 @@ export async function auditCourseWithAxe(input: { course: RenderableCourse }): P
   }
   for (const rule of merged.keys()) inapplicable.delete(rule);
   const rules = [...merged.values()].map(({ schemes, ...rest }) => ({ ...rest, schemes: [...schemes] }));
-  return { axeVersion: version, lessons, schemes: [...colourSchemes], rules, inapplicable: [...inapplicable] };
+  return { axeVersion: version, lessons, schemes, darkStyles: hasDarkStyles, notRunWithoutLayout: [...layoutRules], rules, inapplicable: [...inapplicable] };
 }
