@@ -14,3 +14,9 @@ declare module "*.dtd" {
   const path: string;
   export default path;
 }
+
+/** axe-core's built script, imported `with { type: "text" }` so the binary carries it: evaluated inside the audit's DOM window. */
+declare module "axe-core/axe.min.js" {
+  const source: string;
+  export default source;
+}

@@ -231,6 +231,9 @@ describe("through MCP, the binary does the whole job", () => {
         }
       }
     }
+    // The accessibility report's axe audit runs inside the binary too (happy-dom on a worker thread).
+    const evidence = JSON.parse(strFromU8(unzipSync(exported.get("acr/")!)["evidence.json"]!)) as { axe: { lessons: number } | null };
+    expect(evidence.axe?.lessons).toBeGreaterThan(0);
   }, 120_000);
 
   /** Unpacks an export made above into a fresh folder. */

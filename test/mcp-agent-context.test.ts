@@ -117,7 +117,7 @@ describe("tools/list fits the budget", () => {
 
   test("the X-MCP-Toolsets header chooses toolsets too; an unknown toolset is -32602 naming the valid ones", async () => {
     const listed = await listWith("", { "X-MCP-Toolsets": "review" });
-    expect(listed.names.sort()).toEqual(["add_comment", "import_review_copy", "list_comments", "list_review_rounds", "preview_course", "resolve_comment", "set_status", "validate_course"]);
+    expect(listed.names.sort()).toEqual(["add_comment", "import_review_copy", "list_comments", "list_review_rounds", "preview_course", "resolve_comment", "set_accessibility_review", "set_status", "validate_course"]);
     const error = await listWith("?toolsets=reviews").then(() => undefined, (caught: unknown) => caught as { code: number; message: string });
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain("courses, edits, assets");

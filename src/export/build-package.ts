@@ -30,6 +30,7 @@ const fileSuffixes: Record<ExportFormat, string> = {
   docx_review: "-review.docx",
   xapi: "-xapi.zip",
   html_review: "-review-html.zip",
+  acr: "-accessibility-report.zip",
 };
 
 /** The formats that carry a course's questions only, as a question bank. */
@@ -72,7 +73,7 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | "acr" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
       options.onNotice?.(
@@ -138,6 +139,8 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
     const stream = zipStream(entries, { modifiedAt: modifiedAt(course), onEntry: (path, written) => options.onProgress?.(written, entries.length, `Wrote ${path}`) });
     return { fileName, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", stream };
   }
+  // The accessibility report is built from validation, reviews and an axe audit (export/accessibility-report.ts), not from the course alone.
+  if (format === "acr") throw new CourseAuthoringError("invalid_arguments", "format: acr is built by the accessibility report, not as a package", { field: "format" });
   const entries = packageEntries(format, course, options, assets);
   const total = entries.length;
   const stream = zipStream(entries, {

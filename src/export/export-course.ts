@@ -15,6 +15,7 @@ import type { Notice } from "../notice.ts";
 import { fallbackStrings, interfaceLanguage } from "../render/index.ts";
 import { bankFormats, isBankFormat } from "./build-package.ts";
 import { assetInfos, courseAssetSource } from "./course-assets.ts";
+import { accessibilityReportPackage } from "./accessibility-report.ts";
 import { packageOffThread } from "./package-off-thread.ts";
 import { exportUri } from "./export-store.ts";
 import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
@@ -39,6 +40,7 @@ export const formatNames: Record<ExportFormat, string> = {
   docx_review: "Word review copy",
   xapi: "xAPI (Tin Can)",
   html_review: "HTML review package",
+  acr: "Accessibility conformance report (OpenACR + VPAT 2.5)",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -51,7 +53,7 @@ export const exportCourseArguments = v.object({
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; xapi (Tin Can) for LRSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
         "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown. " +
-        "html_review: the course with a comment layer for reviewers; opens a review round.",
+        "html_review: the course with a comment layer for reviewers; opens a review round. acr: accessibility conformance report (OpenACR YAML, VPAT 2.5 HTML, evidence).",
     ),
   ),
   variant: courseVariantField,
@@ -185,7 +187,12 @@ export async function exportCourse(
     : undefined;
   const progress = progressChain(context.progress);
   // Rendering, writing and deflating run on a worker thread; asset bytes are read here and handed over.
-  const built = await packageOffThread(
+  if (args.format === "acr" && args.variant === "published") {
+    throw new CourseAuthoringError("invalid_arguments", "variant: the accessibility report (acr) is built from the draft, which validate_course checks; omit variant or give draft.", { field: "variant" });
+  }
+  const built = args.format === "acr"
+    ? await accessibilityReportPackage(services, { course, untranslatedBlockIds: untranslated?.blockIds ?? new Set(), user: context.user }, (text) => notices.push({ level: "warning", text }))
+    : await packageOffThread(
     services.heavyWork,
     {
       course,

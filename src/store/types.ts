@@ -33,6 +33,8 @@ export interface CourseRow {
   targetMinutes: number | null;
   /** The course theme as validated on write (see authoring/schemas/theme.ts); null for the default look. */
   theme: JsonObject | null;
+  /** Manual accessibility answers by WCAG criterion (review/accessibility/manual-reviews.ts); null when none is recorded. */
+  accessibilityReviews?: JsonObject | null;
   status: CourseStatus;
   version: number;
   createdAt: string;

@@ -12,6 +12,7 @@ import { planImport } from "../import/plan-import.ts";
 import { readReviewCopyFile } from "../review/review-copy-file.ts";
 import { readStatementsJob } from "../formats/xapi/statements-job.ts";
 import { readReviewComments } from "../formats/review-package/review-package-read.ts";
+import { auditCourseWithAxe } from "../review/accessibility/axe-audit.ts";
 import type { HeavyWork } from "./heavy-work.ts";
 import { pictureThumbnail } from "../codecs/thumbnail.ts";
 
@@ -32,6 +33,8 @@ export const jobs = {
   readStatementsJob,
   /** upload_asset: a picture's small thumbnail for the model. */
   pictureThumbnail: (input: { bytes: Uint8Array; mediaType: string }) => pictureThumbnail(input.bytes, input.mediaType),
+  /** export_course acr: axe-core on the rendered lessons in happy-dom. */
+  auditCourseWithAxe,
 } as const;
 
 export type Jobs = typeof jobs;
@@ -47,6 +50,7 @@ export const jobDescriptions: Record<JobName, string> = {
   buildPackageJob: "the export",
   readStatementsJob: "reading the statements",
   pictureThumbnail: "the picture's thumbnail",
+  auditCourseWithAxe: "the accessibility audit",
 };
 
 /** The heavy work every use case may ask for. */

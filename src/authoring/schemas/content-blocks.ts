@@ -23,6 +23,9 @@ function hasExactlyOneSource(source: { assetId?: string | undefined; url?: strin
 export const textBlock = v.object({
   type: v.literal("text"),
   markdown: markdownField(limits.blockTextBytes),
+  lang: v.optional(
+    v.pipe(v.string(), v.regex(languageTagPattern, "must be a BCP 47 language tag"), v.description("BCP 47: the language of this text when it is not the course's (marked for screen readers).")),
+  ),
 });
 
 export const headingLevels = [2, 3, 4] as const;

@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { readAs, writeAs, type AuthoringServices } from "../../authoring/services.ts";
 import { setStatus, setStatusArguments, setStatusResultEntries } from "../../review/status.ts";
 import { findingLine, ruleIds, validateCourseArguments, validateOpenedCourse, validationResultEntries } from "../../review/validation/index.ts";
+import { setAccessibilityReview, setAccessibilityReviewArguments, setAccessibilityReviewResultEntries } from "../../review/accessibility/set-review.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
 import { confirmField } from "../confirmations.ts";
 import { getCourse } from "../../authoring/courses.ts";
@@ -40,10 +41,13 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
     const { error, warning, info } = result.counts;
     const lines = result.findings.slice(0, findingsInSummary).map((finding) => `- ${findingLine(finding)}`);
     const more = result.findings.length > findingsInSummary || result.truncated ? "\n- … (see structuredContent.findings)" : "";
+    const blocking = result.conformance.flatMap((group) => group.failing).slice(0, 10);
+    const waiting = result.conformance.reduce((sum, group) => sum + group.waitingForPerson.length, 0);
+    const conformance = `\nWCAG 2.2 A/AA: ${result.conformance.reduce((sum, group) => sum + group.supports, 0)} supported, ${blocking.length ? `failing ${blocking.join("; ")}` : "none failing"}, ${waiting} waiting for a person (set_accessibility_review).`;
     const verdict = result.publishable ? "no errors: it can be published" : "errors block publishing";
     return {
       structuredContent: result,
-      summary: `Course ${result.courseId} v${result.version}: ${error} error(s), ${warning} warning(s), ${info} info — ${verdict}.${translated}${lines.length ? `\n${lines.join("\n")}${more}` : ""}`,
+      summary: `Course ${result.courseId} v${result.version}: ${error} error(s), ${warning} warning(s), ${info} info — ${verdict}.${translated}${conformance}${lines.length ? `\n${lines.join("\n")}${more}` : ""}`,
     };
   },
 });
@@ -84,4 +88,20 @@ const setStatusTool = defineTool<AuthoringServices, typeof setStatusInput>({
   },
 });
 
-export const reviewTools: ToolDefinition<AuthoringServices>[] = [validateCourseTool, setStatusTool];
+const setAccessibilityReviewTool = defineTool<AuthoringServices, typeof setAccessibilityReviewArguments>({
+  name: "set_accessibility_review",
+  toolset: "review",
+  title: "Record an accessibility answer",
+  description:
+    "Records a person's answer for one WCAG 2.2 criterion in the course's accessibility report (export_course acr): level, remarks (plain text), who and when. " +
+    "It decides the level while the blocks it covers stay unchanged; after a change it shows as stale.",
+  input: setAccessibilityReviewArguments,
+  output: v.object(setAccessibilityReviewResultEntries),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, { user, services }) {
+    const result = await writeAs(services, user, (session) => setAccessibilityReview(session, args));
+    return { structuredContent: result, summary: `Recorded ${result.criterion} ${result.handle}: ${result.level} (by ${result.by}, ${result.at}); course version ${result.version}.` };
+  },
+});
+
+export const reviewTools: ToolDefinition<AuthoringServices>[] = [validateCourseTool, setStatusTool, setAccessibilityReviewTool];

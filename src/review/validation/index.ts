@@ -11,8 +11,11 @@ import { assetIdsOfRows, assetsUsedBy } from "../../authoring/asset-access.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import type { AssetRow } from "../../store/types.ts";
 import { checkBlock } from "./block-checks.ts";
+import { checkAccessibilityBlock } from "./accessibility-checks.ts";
+import { checkThemeContrast } from "./theme-checks.ts";
 import { checkCourseFields, checkObjectivesAssessed } from "./course-checks.ts";
 import { walkCourse } from "./course-walk.ts";
+import { conformanceGroupSchema, conformanceSummary } from "../accessibility/summary.ts";
 import { checkTitleNumbering } from "./numbering-checks.ts";
 import { checkCourseLength, checkLessonMinutes } from "./length-checks.ts";
 import { checkLesson, checkModule, coursePacing } from "./lesson-checks.ts";
@@ -28,6 +31,7 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
   const course = walkCourse(rows, assets);
   const findings = new FindingList(rows.course.id);
   checkCourseFields(course, findings);
+  checkThemeContrast(course, findings);
   const pacing = coursePacing(course);
   for (const module of course.modules) {
     checkModule(module, findings);
@@ -36,6 +40,7 @@ export function validateCourseRows(rows: CourseRows, assets: readonly AssetRow[]
       for (const block of lesson.blocks) {
         checkBlock(block, course, findings);
         checkTeachingBlock(block, findings);
+        checkAccessibilityBlock(block, course, findings);
       }
       checkTeachingLesson(lesson, findings);
     }
@@ -72,6 +77,10 @@ export const validationResultEntries = {
   counts: v.object({ error: v.number(), warning: v.number(), info: v.number() }),
   findings: v.array(findingSchema),
   truncated: v.pipe(v.boolean(), v.description("True when more findings matched than limit allowed.")),
+  conformance: v.pipe(
+    v.array(conformanceGroupSchema),
+    v.description("WCAG 2.2 A/AA state per guideline (1.1, 1.2…), without axe (export_course acr adds it): failing and waiting-for-a-person criteria block Supports."),
+  ),
 };
 
 export type ValidationResult = v.InferOutput<v.ObjectSchema<typeof validationResultEntries, undefined>>;
@@ -97,7 +106,9 @@ export async function validateOpenedCourse(
   }
   const counts = countBySeverity(all);
   const wanted = all.filter((finding) => atLeast(finding.severity, args.minSeverity));
+  const walked = walkCourse(rows, assets);
   const validation = {
+    conformance: conformanceSummary(walked, all),
     courseId: course.id,
     version: course.version,
     publishable: counts.error === 0,

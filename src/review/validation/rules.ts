@@ -38,6 +38,11 @@ export const validationRules = {
   "scenario.unreachable_scene": { severity: "error", checks: "every scenario scene is reachable from the start and can reach an ending" },
   "labeled_graphic.marker_without_text": { severity: "warning", checks: "every marker of a labeled graphic has text" },
   "continue.last_block": { severity: "warning", checks: "a continue block is not a lesson's last block" },
+  "media.captions_language": { severity: "warning", checks: "a captioned video has captions in the course's language" },
+  "image.text_picture": { severity: "warning", checks: "a picture does not show text that could be text (its alt text or file name suggests it)" },
+  "text.colour_only_cue": { severity: "warning", checks: "text does not point at things by colour alone" },
+  "text.unmarked_language": { severity: "warning", checks: "a passage in another language than the course's is marked with its language (lang)" },
+  "theme.low_contrast": { severity: "error", checks: "the theme's colours meet WCAG 2.2 AA contrast" },
   "translation.behind_source": { severity: "warning", checks: "a translation has taken every change of its source" },
   "translation.outdated_units": { severity: "warning", checks: "no translated unit's source changed since it was translated" },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;

@@ -6,7 +6,7 @@
  */
 import type { SQL } from "bun";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep, assetLibraryStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep, assetLibraryStep, accessibilityReviewsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -184,6 +184,7 @@ export const postgresMigrations: Migration[] = [
   { version: 18, ...resultsStep },
   { version: 19, ...reviewRoundsStep },
   { version: 20, ...assetLibraryStep },
+  { version: 21, ...accessibilityReviewsStep },
 ];
 
 export class SchemaTooNewError extends Error {

@@ -20,6 +20,12 @@ export const courseSettingsStep: PortableMigrationStep = {
     `,
 };
 
+/** One JSON column: the manual accessibility answers per WCAG criterion (set_accessibility_review). */
+export const accessibilityReviewsStep: PortableMigrationStep = {
+  name: "manual accessibility answers",
+  sql: "ALTER TABLE courses ADD COLUMN accessibility_reviews TEXT;",
+};
+
 export const courseThemeStep: PortableMigrationStep = {
   name: "course theme",
   sql: "ALTER TABLE courses ADD COLUMN theme TEXT;",

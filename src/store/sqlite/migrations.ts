@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { foldCase } from "../sql/fold.ts";
-import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep, assetLibrarySqliteStep } from "../sql/migration-steps.ts";
+import { courseSettingsStep, courseThemeStep, quizOptionsStep, serviceSecretsStep, translationNotesStep, translationsStep, tasksStep, historyBudgetStep, uploadsStep, lessonBannerStep, resultsStep, reviewRoundsStep, assetLibrarySqliteStep, accessibilityReviewsStep } from "../sql/migration-steps.ts";
 
 interface Migration {
   version: number;
@@ -197,6 +197,7 @@ export const migrations: Migration[] = [
   { version: 15, ...resultsStep },
   { version: 16, ...reviewRoundsStep },
   { version: 17, ...assetLibrarySqliteStep },
+  { version: 18, ...accessibilityReviewsStep },
 ];
 
 export function applyMigrations(database: Database): void {
