@@ -14,3 +14,7 @@ declare module "*.dtd" {
   const path: string;
   export default path;
 }
+declare module "*.woff" {
+  const path: string;
+  export default path;
+}
