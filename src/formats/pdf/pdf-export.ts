@@ -63,7 +63,7 @@ export async function buildPdfExport(course: ExportCourse, options: PdfExportOpt
   const base = (nodes: readonly PdfNode[], found: Map<string, Uint8Array>, footerName: string): PdfInput => ({
     title: options.format === "pdf_job_aid" ? `${labels.jobAid}: ${course.title}` : course.title,
     language,
-    ...(course.description ? { subject: course.description.slice(0, 300) } : {}),
+    ...(course.description ? { subject: course.description.replace(/[*_`#>[\]]/g, "").slice(0, 300) } : {}),
     nodes,
     look,
     footer: (page, pages) => `${footerName} · ${labels.page(page, pages)}`,

@@ -246,7 +246,9 @@ function drawPicture(layout: Layout, picture: FigurePicture, bytes: Uint8Array, 
     return;
   }
   const maxWidth = contentWidth(doc);
-  const scale = Math.min(1, maxWidth / size.width, 300 / size.height);
+  // Pixels at 96 per inch, a small picture enlarged to a readable 200 pt, never wider than the text or taller than 300 pt.
+  const wanted = Math.min(maxWidth, Math.max(size.width * 0.75, 200));
+  const scale = Math.min(wanted / size.width, 300 / size.height);
   const width = size.width * scale;
   const height = size.height * scale;
   ensureRoom(layout, height + 10);
@@ -282,18 +284,24 @@ function contents(layout: Layout, node: Extract<PdfNode, { kind: "contents" }>):
     const page = layout.input.anchorPages?.get(entry.anchor);
     const runs: Run[] = [{ text: entry.text, bold: entry.level === 1 }];
     const left = doc.page.margins.left;
-    toc.add(
-      doc.struct("TOCI", () => {
-        writeRuns(layout, runs, { size: bodySize, color: layout.input.look.text, x: left + indent, width: contentWidth(doc) - indent - 40, goTo: entry.anchor });
-        const after = doc.y;
-        // The number is on the entry's last line, right-aligned; it links too.
-        if (page !== undefined) {
-          doc.y = after - doc.currentLineHeight(true);
-          doc.font("regular0").fontSize(bodySize).text(String(page), left, doc.y, { width: contentWidth(doc), align: "right", goTo: entry.anchor });
-        }
-        doc.y = Math.max(after, y);
-      }),
-    );
+    const item = doc.struct("TOCI");
+    toc.add(item);
+    const link = doc.struct("Link");
+    item.add(link);
+    link.add(() => {
+      writeRuns(layout, runs, { size: bodySize, color: layout.input.look.text, x: left + indent, width: contentWidth(doc) - indent - 40 });
+      const after = doc.y;
+      // The number is on the entry's last line, right-aligned.
+      if (page !== undefined) {
+        doc.y = after - doc.currentLineHeight(true);
+        doc.font("regular0").fontSize(bodySize).text(String(page), left, doc.y, { width: contentWidth(doc), align: "right" });
+      }
+      doc.y = Math.max(after, y);
+    });
+    // One link over the whole entry, a child of its Link element, described for assistive technology.
+    doc.goTo(left + indent, y, contentWidth(doc) - indent, doc.y - y, entry.anchor, { structParent: link, Contents: new String(entry.text) });
+    link.end();
+    item.end();
     doc.moveDown(0.25);
   }
   toc.end();

@@ -53,6 +53,7 @@ declare module "pdfkit" {
     markContent(tag: string, options?: Record<string, unknown>): this;
     endMarkedContent(): this;
     addNamedDestination(name: string, ...args: unknown[]): void;
+    goTo(x: number, y: number, w: number, h: number, name: string, options?: Record<string, unknown>): this;
     table(options: Record<string, unknown>): this;
     end(): void;
     readonly _font: { font?: { hasGlyphForCodePoint(codePoint: number): boolean } } | null;
