@@ -36,6 +36,8 @@ interface Line {
   tag: string | undefined;
   /** A new marked paragraph started on this line. */
   starts: boolean;
+  /** The line opens with a glyph that maps to no text (a list bullet drawn from a symbol font). */
+  marked: boolean;
 }
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -121,7 +123,7 @@ function pageLines(items: readonly TextPiece[], page: number): Line[] {
       current.tag ??= tag;
     } else if (item.str.trim() || current === null || current.text.trim()) {
       if (current && current.text.trim()) lines.push(current);
-      current = { text: item.str, size, y, page, tag, starts: fresh };
+      current = { text: item.str, size, y, page, tag, starts: fresh, marked: item.str === "" && item.hasEOL === false };
     }
     fresh = false;
     if (item.hasEOL && current) {
@@ -184,7 +186,8 @@ function sizeLevels(lines: readonly Line[]): Map<number, number> {
   return new Map(larger.map((size, index) => [size, index]));
 }
 
-const bullet = /^([•◦▪▫■□●○‣⁃∙·*–-]|\d{1,3}[.)]|[a-z][.)])\s+(.*)$/;
+/** A list item's opening: a bullet (also one from a symbol font, in Unicode's private use area), a number or a letter. */
+const bullet = /^(?:([•◦▪▫■□●○‣⁃∙·*–\-\uE000-\uF8FF])\s*|(\d{1,3}[.)]|[a-z][.)])\s+)(\S.*)$/;
 
 /** The lines as outline parts: headings, list blocks, quotes and paragraphs. */
 function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undefined): MarkdownPart[] {
@@ -213,11 +216,11 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
     if (level !== undefined) {
       flush();
       parts.push({ kind: "heading", level, line: line.page, source: line.text, text: line.text });
-    } else if (item || line.tag === "LI" || line.tag === "Lbl" || line.tag === "LBody") {
+    } else if (item || line.marked || line.tag === "LI" || line.tag === "Lbl" || line.tag === "LBody") {
       if (paragraph.length > 0 || quote.length > 0) flush();
-      const ordered = item ? /^\d/.test(item[1] ?? "") : false;
+      const ordered = item ? /^\d/.test(item[2] ?? "") : false;
       list ??= { ordered, items: [] };
-      if (item) list.items.push(item[2] ?? "");
+      if (item) list.items.push(item[3] ?? "");
       else if (list.items.length > 0 && !line.starts) list.items[list.items.length - 1] += ` ${line.text}`;
       else list.items.push(line.text);
     } else if (line.tag === "BlockQuote" || line.tag === "Quote") {
