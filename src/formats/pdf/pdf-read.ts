@@ -4,7 +4,8 @@
  * Firefox), headings from the document's tags (H1–H6) where it is tagged, else from its bookmarks
  * (outline), else from type size; list items from their bullets or numbers (and LI tags), quotes from
  * BlockQuote tags; running headers, footers and page numbers (the same line at the top or bottom of
- * most pages) removed. Pictures are not carried yet: the report says how many were left out.
+ * most pages) removed; pictures become PNG assets where they are drawn, with the figure's alt text when
+ * the PDF is tagged (else a placeholder validate_course reports).
  *
  * Refused before reading: what the upload scan refuses (script, launch actions, embedded files, forms),
  * an encrypted or broken file, more than `pdfReadLimits.pages` pages, a file with no text (a scan).
@@ -16,6 +17,8 @@ import type { Notice } from "../../notice.ts";
 import { planFromParts } from "../markdown/markdown-outline.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { escapeMarkdown, type OfficePlan, type OfficeReport } from "../office/office-content.ts";
+import { encodePng } from "../../codecs/png-write.ts";
+import type { ImportedAsset } from "../draft-course.ts";
 
 export const pdfReadLimits = {
   /** Pages read; a longer document is refused (a manual of 2,000 pages is read). */
@@ -25,6 +28,9 @@ export const pdfReadLimits = {
   /** Outline entries walked (bookmarks), and how deep. */
   outlineEntries: 5_000,
   outlineDepth: 8,
+  /** Pictures taken as assets, and the pixels one may have (a 5,000 × 5,000 photo). */
+  pictures: 200,
+  picturePixels: 25_000_000,
 } as const;
 
 interface Line {
@@ -38,6 +44,8 @@ interface Line {
   starts: boolean;
   /** The line opens with a glyph that maps to no text (a list bullet drawn from a symbol font). */
   marked: boolean;
+  /** A picture placed here, as an asset, with the figure's alt text when the PDF is tagged. */
+  picture?: { sourceId: string; alt: string };
 }
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -66,7 +74,7 @@ async function open(fileName: string, bytes: Uint8Array): Promise<PdfDocumentPro
   if (active) throw refused(fileName, "activeContent", `holds ${active}, which a course does not take (rule: active content)`);
   const library = await pdfjs();
   try {
-    return await library.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0, enableXfa: false }).promise;
+    return await library.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0, enableXfa: false, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }).promise;
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     if (name === "PasswordException") throw refused(fileName, "encrypted", "is encrypted (password protected); remove the password and upload it again");
@@ -154,6 +162,70 @@ interface ReadText {
   readonly pages: Line[][];
   readonly pictures: number;
   readonly tagged: boolean;
+  readonly assets: ImportedAsset[];
+}
+
+type PageProxy = Awaited<ReturnType<PdfDocumentProxy["getPage"]>>;
+type DecodedImage = { width?: number; height?: number; kind?: number; data?: Uint8Array | Uint8ClampedArray };
+
+/** The alt texts of the page's Figure elements, in the order of its structure tree. */
+async function figureAlts(page: PageProxy): Promise<string[]> {
+  const alts: string[] = [];
+  const tree = (await page.getStructTree().catch(() => null)) as { role?: string; alt?: string; children?: unknown[] } | null;
+  const walk = (node: { role?: string; alt?: string; children?: unknown[] }, depth: number) => {
+    if (depth > 64 || alts.length > pdfReadLimits.pictures) return;
+    if (node.role === "Figure") alts.push(typeof node.alt === "string" ? node.alt.trim() : "");
+    for (const child of node.children ?? []) if (child && typeof child === "object") walk(child as typeof node, depth + 1);
+  };
+  if (tree) walk(tree, 0);
+  return alts;
+}
+
+function imageAsPng(image: DecodedImage | null): Uint8Array | null {
+  const { width = 0, height = 0, kind, data } = image ?? {};
+  if (!data || width <= 0 || height <= 0 || width * height > pdfReadLimits.picturePixels) return null;
+  const channels = kind === 2 ? 3 : kind === 3 ? 4 : null;
+  if (channels === null || data.length < width * height * channels) return null;
+  return encodePng(width, height, channels, new Uint8Array(data.buffer, data.byteOffset, width * height * channels));
+}
+
+/**
+ * The page's pictures where they are drawn: the operator list is walked with its transformation matrix
+ * (save, restore, transform) so each picture lands among the lines by its top edge.
+ */
+function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArray: unknown[][] }, ops: PdfJs["OPS"], lines: Line[], pageNumber: number, state: { assets: ImportedAsset[]; alts: string[] }): number {
+  let matrix = [1, 0, 0, 1, 0, 0];
+  const stack: number[][] = [];
+  let found = 0;
+  operators.fnArray.forEach((operator, index) => {
+    const args = operators.argsArray[index] ?? [];
+    if (operator === ops.save) stack.push(matrix);
+    else if (operator === ops.restore) matrix = stack.pop() ?? [1, 0, 0, 1, 0, 0];
+    else if (operator === ops.transform) {
+      const [a, b, c, d, e, f] = args as number[];
+      const [m0, m1, m2, m3, m4, m5] = matrix as [number, number, number, number, number, number];
+      matrix = [(a ?? 1) * m0 + (b ?? 0) * m2, (a ?? 1) * m1 + (b ?? 0) * m3, (c ?? 0) * m0 + (d ?? 1) * m2, (c ?? 0) * m1 + (d ?? 1) * m3, (e ?? 0) * m0 + (f ?? 0) * m2 + m4, (e ?? 0) * m1 + (f ?? 0) * m3 + m5];
+    } else if (operator === ops.paintImageXObject) {
+      found += 1;
+      if (state.assets.length >= pdfReadLimits.pictures) return;
+      const id = String(args[0] ?? "");
+      let image: DecodedImage | null = null;
+      try {
+        image = (id.startsWith("g_") ? page.commonObjs.get(id) : page.objs.get(id)) as DecodedImage | null;
+      } catch {
+        image = null;
+      }
+      const png = imageAsPng(image);
+      if (!png) return;
+      const sourceId = `ast_pdfpicture${state.assets.length + 1}`;
+      state.assets.push({ sourceId, fileName: `page-${pageNumber}-picture-${found}.png`, mediaType: "image/png", bytes: png });
+      const top = Math.max(matrix[5] ?? 0, (matrix[5] ?? 0) + (matrix[3] ?? 0));
+      const line: Line = { text: "", size: 0, y: top, page: pageNumber, tag: "Figure", starts: true, marked: false, picture: { sourceId, alt: state.alts.shift() ?? "" } };
+      const at = lines.findIndex((candidate) => candidate.y < top - 1);
+      lines.splice(at < 0 ? lines.length : at, 0, line);
+    }
+  });
+  return found;
 }
 
 async function readPages(document: PdfDocumentProxy, fileName: string): Promise<ReadText> {
@@ -162,6 +234,7 @@ async function readPages(document: PdfDocumentProxy, fileName: string): Promise<
   let characters = 0;
   let pictures = 0;
   let tagged = false;
+  const assets: ImportedAsset[] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
     const content = await page.getTextContent({ includeMarkedContent: true });
@@ -170,11 +243,13 @@ async function readPages(document: PdfDocumentProxy, fileName: string): Promise<
     characters += lines.reduce((sum, line) => sum + line.text.length, 0);
     if (characters > pdfReadLimits.characters) throw refused(fileName, "characters", `holds more than ${pdfReadLimits.characters} characters of text (limit: characters)`, "limit_exceeded");
     const operators = await page.getOperatorList();
-    pictures += operators.fnArray.filter((operator) => operator === library.OPS.paintImageXObject || operator === library.OPS.paintInlineImageXObject).length;
+    const alts = tagged ? await figureAlts(page) : [];
+    pictures += placePictures(page, operators as { fnArray: number[]; argsArray: unknown[][] }, library.OPS, lines, number, { assets, alts });
+    pictures += operators.fnArray.filter((operator) => operator === library.OPS.paintInlineImageXObject).length;
     pages.push(lines);
     page.cleanup();
   }
-  return { pages, pictures, tagged };
+  return { pages, pictures, tagged, assets };
 }
 
 /** Heading levels by type size when the document has neither tags nor bookmarks: sizes well above the body's, largest first. */
@@ -211,6 +286,15 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
   };
   let previous: Line | undefined;
   for (const line of lines) {
+    if (line.picture) {
+      flush();
+      const number = Number(line.picture.sourceId.replace(/\D/g, ""));
+      // "Picture N" is the placeholder validate_course reports, so a person writes the alt text the PDF did not give.
+      const alt = line.picture.alt || `Picture ${number}`;
+      parts.push({ kind: "block", line: line.page, source: alt, paragraph: false, block: { type: "image", assetId: line.picture.sourceId, alt } });
+      previous = undefined;
+      continue;
+    }
     const level = levelOf(line);
     const item = bullet.exec(line.text);
     if (level !== undefined) {
@@ -248,7 +332,7 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
     const read = await readPages(document, file.fileName);
     const running = runningLines(read.pages);
     const lines = read.pages.flat().filter((line) => !running.has(line));
-    if (lines.reduce((sum, line) => sum + line.text.replace(/\s/g, "").length, 0) < 20) {
+    if (lines.filter((line) => !line.picture).reduce((sum, line) => sum + line.text.replace(/\s/g, "").length, 0) < 20) {
       throw refused(file.fileName, "noText", "has no text to import: it looks like a scanned document (pictures of pages). Run it through text recognition (OCR) first, or paste its text");
     }
     const headingTags = read.tagged && lines.some((line) => /^H\d?$/.test(line.tag ?? ""));
@@ -264,7 +348,7 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
     const notices: Notice[] = [];
     const say = (notice: Notice) => notices.push(notice);
     if (running.size > 0) report.dropped.push({ what: `${running.size} running header, footer and page-number line(s)`, why: "they repeat on every page and are not course content" });
-    if (read.pictures > 0) report.dropped.push({ what: `${read.pictures} picture(s)`, why: "pictures in a PDF are not imported yet: upload them with upload_asset and add them as image blocks" });
+    if (read.pictures > read.assets.length) report.dropped.push({ what: `${read.pictures - read.assets.length} picture(s)`, why: `they could not be taken out (an inline or 1-bit image, larger than ${pdfReadLimits.picturePixels} pixels, or past ${pdfReadLimits.pictures} pictures)` });
     report.keptAsText.push(headingTags ? "headings from the PDF's tags" : outline.size > 0 ? "headings from the PDF's bookmarks" : "headings from type size (the PDF has no tags or bookmarks)");
     for (const entry of report.dropped) say({ level: "warning", text: `${entry.what}: ${entry.why}` });
     let parts = partsOf(lines, levelOf);
@@ -275,7 +359,9 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
       parts = [{ kind: "heading", level: 0, line: 1, source: lessonTitle, text: title ?? lessonTitle }, { kind: "heading", level: 1, line: 1, source: lessonTitle, text: lessonTitle }, ...parts.filter((part) => part !== heading)];
     }
     const plan = planFromParts(parts, { title, fallbackTitle, place: (page) => `page ${page}` });
-    return { ...plan, notices: [...notices, ...plan.notices], report, lessonNotes: [] };
+    const used = new Set(JSON.stringify(plan.outline).match(/ast_pdfpicture\d+/g) ?? []);
+    if (used.size > 0) report.keptAsText.push(`${used.size} picture(s) as PNG assets${read.tagged ? " with the PDF's alt text where it had one" : ""}; check each alt text (validate_course names the missing ones)`);
+    return { ...plan, assets: read.assets.filter((asset) => used.has(asset.sourceId)), notices: [...notices, ...plan.notices], report, lessonNotes: [] };
   } finally {
     await document.destroy();
   }
