@@ -11,7 +11,7 @@ import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { libreOfficeConvert } from "./support/office-documents.ts";
 import { assertResponsive, watchResponsiveness } from "./support/responsiveness.ts";
 import { startTestService, type TestService } from "./support/service.ts";
-import { exportPackage, readExport } from "./support/transfer.ts";
+import { exportPackage, pngBase64, readExport } from "./support/transfer.ts";
 
 type Json = Record<string, any>;
 
@@ -74,6 +74,29 @@ describe("PDFs written by LibreOffice", () => {
   }
 });
 
+/** A tagged LibreOffice PDF with a picture whose alt text (the frame's title) is "A red fire extinguisher". */
+const pictured = manual
+  .replace('office:version="1.2"', 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.2"')
+  .replace(
+    "<text:p>Raise the alarm first",
+    `<text:p><draw:frame draw:name="Extinguisher" svg:width="4cm" svg:height="4cm" text:anchor-type="as-char"><draw:image><office:binary-data>${pngBase64}</office:binary-data></draw:image><svg:title>A red fire extinguisher</svg:title></draw:frame></text:p><text:p>Raise the alarm first`,
+  );
+
+describe("pictures", () => {
+  test("a LibreOffice PDF's picture becomes an image asset where it stood, with a placeholder alt text validate_course reports", async () => {
+    const pdf = libreOfficeConvert("pictured.fodt", pictured, tagged);
+    const { course, result } = await importPdf("pictured.pdf", pdf);
+    const lesson = lessonsOf(course)[1] as Json;
+    const image = (lesson.blocks as Json[]).find((block) => block.type === "image");
+    // LibreOffice leaves a picture anchored in a line out of the structure tree (no Figure, so no alt text to reuse).
+    expect(image).toMatchObject({ alt: "Picture 1" });
+    expect((lesson.blocks as Json[]).indexOf(image as Json)).toBe(0);
+    const assets = (await alice.call("list_assets", { courseId: course.id })) as Json;
+    expect(JSON.stringify(assets)).toContain(image?.assetId);
+    expect(JSON.stringify(result.report)).toContain("picture(s) as PNG assets");
+  }, 120_000);
+});
+
 describe("our own handout", () => {
   test("comes back with its modules and lessons, without its running footers and page numbers", async () => {
     const source = (await alice.call("create_course", {
@@ -84,6 +107,8 @@ describe("our own handout", () => {
         { title: "On the ladder", lessons: [{ title: "Three points of contact", blocks: [{ type: "text", markdown: "Keep two hands and a foot, or two feet and a hand, on the ladder." }] }] },
       ],
     })) as Json;
+    const picture = ((await alice.call("upload_asset", { courseId: source.id, filename: "ladder.png", dataBase64: pngBase64 })) as Json).asset.id as string;
+    await alice.call("add_blocks", { courseId: source.id, lessonId: source.modules[0].lessons[0].id, blocks: [{ type: "image", assetId: picture, alt: "A ladder with its feet on a mat" }] });
     const exported = await exportPackage(alice, { courseId: source.id, format: "pdf_handout" });
     const { bytes } = await readExport(alice, exported.structured.uri);
     const { course, result } = await importPdf("ladder.pdf", bytes);
@@ -92,6 +117,9 @@ describe("our own handout", () => {
     const text = lessonsOf(course).map(markdownOf).join("\n");
     expect(text).toContain("Check the feet and the rungs for damage.");
     expect(text).toContain("- Feet");
+    // The tagged figure's alt text comes back with its picture.
+    const image = lessonsOf(course).flatMap((lesson) => lesson.blocks as Json[]).find((block) => block.type === "image");
+    expect(image).toMatchObject({ alt: "A ladder with its feet on a mat" });
     // The handout's footers are artefacts: never read as text.
     expect(text).not.toMatch(/Page \d+ of \d+/);
     expect(result.importedFrom).toBe("pdf");

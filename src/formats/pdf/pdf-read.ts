@@ -168,6 +168,25 @@ interface ReadText {
 type PageProxy = Awaited<ReturnType<PdfDocumentProxy["getPage"]>>;
 type DecodedImage = { width?: number; height?: number; kind?: number; data?: Uint8Array | Uint8ClampedArray };
 
+/** The page's images by ID, each once pdf.js has decoded it (decoding finishes after the operator list; a failed one is null). */
+async function decodedImages(page: PageProxy, ids: readonly string[]): Promise<Map<string, DecodedImage | null>> {
+  const images = new Map<string, DecodedImage | null>();
+  for (const id of new Set(ids).values()) {
+    if (images.size >= pdfReadLimits.pictures) break;
+    const objects = id.startsWith("g_") ? page.commonObjs : page.objs;
+    images.set(id, await new Promise<DecodedImage | null>((resolve) => {
+      // An image pdf.js never resolves (a broken stream) is given up after a while rather than holding the import.
+      setTimeout(() => resolve(null), 5_000);
+      try {
+        (objects as unknown as { get(id: string, callback: (value: unknown) => void): void }).get(id, (value) => resolve((value ?? null) as DecodedImage | null));
+      } catch {
+        resolve(null);
+      }
+    }));
+  }
+  return images;
+}
+
 /** The alt texts of the page's Figure elements, in the order of its structure tree. */
 async function figureAlts(page: PageProxy): Promise<string[]> {
   const alts: string[] = [];
@@ -193,7 +212,7 @@ function imageAsPng(image: DecodedImage | null): Uint8Array | null {
  * The page's pictures where they are drawn: the operator list is walked with its transformation matrix
  * (save, restore, transform) so each picture lands among the lines by its top edge.
  */
-function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArray: unknown[][] }, ops: PdfJs["OPS"], lines: Line[], pageNumber: number, state: { assets: ImportedAsset[]; alts: string[] }): number {
+function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArray: unknown[][] }, ops: PdfJs["OPS"], lines: Line[], pageNumber: number, state: { assets: ImportedAsset[]; alts: string[]; images: ReadonlyMap<string, DecodedImage | null> }): number {
   let matrix = [1, 0, 0, 1, 0, 0];
   const stack: number[][] = [];
   let found = 0;
@@ -209,12 +228,7 @@ function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArra
       found += 1;
       if (state.assets.length >= pdfReadLimits.pictures) return;
       const id = String(args[0] ?? "");
-      let image: DecodedImage | null = null;
-      try {
-        image = (id.startsWith("g_") ? page.commonObjs.get(id) : page.objs.get(id)) as DecodedImage | null;
-      } catch {
-        image = null;
-      }
+      const image = state.images.get(id) ?? null;
       const png = imageAsPng(image);
       if (!png) return;
       const sourceId = `ast_pdfpicture${state.assets.length + 1}`;
@@ -244,7 +258,9 @@ async function readPages(document: PdfDocumentProxy, fileName: string): Promise<
     if (characters > pdfReadLimits.characters) throw refused(fileName, "characters", `holds more than ${pdfReadLimits.characters} characters of text (limit: characters)`, "limit_exceeded");
     const operators = await page.getOperatorList();
     const alts = tagged ? await figureAlts(page) : [];
-    pictures += placePictures(page, operators as { fnArray: number[]; argsArray: unknown[][] }, library.OPS, lines, number, { assets, alts });
+    const ids = operators.fnArray.flatMap((operator, index) => (operator === library.OPS.paintImageXObject ? [String(operators.argsArray[index]?.[0] ?? "")] : []));
+    const images = await decodedImages(page, ids);
+    pictures += placePictures(page, operators as { fnArray: number[]; argsArray: unknown[][] }, library.OPS, lines, number, { assets, alts, images });
     pictures += operators.fnArray.filter((operator) => operator === library.OPS.paintInlineImageXObject).length;
     pages.push(lines);
     page.cleanup();
