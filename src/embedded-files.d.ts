@@ -20,3 +20,8 @@ declare module "axe-core/axe.min.js" {
   const source: string;
   export default source;
 }
+
+declare module "*.woff" {
+  const path: string;
+  export default path;
+}

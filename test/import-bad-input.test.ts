@@ -58,7 +58,7 @@ function declareSize(archive: Uint8Array, size: number): Uint8Array {
 
 describe("formats and claims", () => {
   test("an unknown format is invalid_arguments naming the accepted ones", async () => {
-    await refused({ format: "pdf", content: "# Title" }, "invalid_arguments", "format", "json, markdown, zip, docx, pptx");
+    await refused({ format: "rtf", content: "# Title" }, "invalid_arguments", "format", "json, markdown, zip, docx, pptx, pdf");
   });
 
   test("JSON that says it is Markdown, Markdown that says it is JSON, and text that says it is a zip", async () => {

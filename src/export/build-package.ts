@@ -14,6 +14,7 @@ import { moodleXml } from "../formats/moodle-xml/moodle-write.ts";
 import { qtiPackageEntries, qtiPackageNotices } from "../formats/qti/qti-package.ts";
 import { resolveAssets, scoUnits, type PackagedAsset } from "../formats/package/plan.ts";
 import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "../formats/package/types.ts";
+import { buildPdfExport } from "../formats/pdf/pdf-export.ts";
 import { pulledStream, zipStream, type ZipEntry } from "../codecs/zip-write.ts";
 
 const fileSuffixes: Record<ExportFormat, string> = {
@@ -31,6 +32,8 @@ const fileSuffixes: Record<ExportFormat, string> = {
   xapi: "-xapi.zip",
   html_review: "-review-html.zip",
   acr: "-accessibility-report.zip",
+  pdf_handout: "-handout.pdf",
+  pdf_job_aid: "-job-aid.pdf",
 };
 
 /** The formats that carry a course's questions only, as a question bank. */
@@ -73,7 +76,7 @@ function modifiedAt(course: ExportCourse): Date {
   return Number.isNaN(parsed.getTime()) || parsed.getFullYear() < 1980 ? new Date() : parsed;
 }
 
-function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | "acr" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
+function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | "acr" | "pdf_handout" | "pdf_job_aid" | BankFormat>, course: ExportCourse, options: BuildPackageOptions, assets: Map<string, PackagedAsset>): ZipEntry[] {
   if (format === "imscc") {
     const onSkippedQuestions = (lessonId: string, blockIds: readonly string[], asWebContent: boolean): void =>
       options.onNotice?.(
@@ -100,6 +103,10 @@ function packageEntries(format: Exclude<ExportFormat, "json" | "docx_review" | "
       if (!options.reviewRound) throw new CourseAuthoringError("invalid_arguments", "format: html_review needs the review round it opens.", { field: "format" });
       return htmlReviewEntries(input, options.reviewRound);
   }
+}
+
+async function* byteChunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < bytes.byteLength; offset += 256 * 1024) yield bytes.subarray(offset, offset + 256 * 1024);
 }
 
 async function* textChunks(text: string): AsyncGenerator<Uint8Array> {
@@ -141,6 +148,11 @@ export async function buildPackage(course: ExportCourse, options: BuildPackageOp
   }
   // The accessibility report is built from validation, reviews and an axe audit (export/accessibility-report.ts), not from the course alone.
   if (format === "acr") throw new CourseAuthoringError("invalid_arguments", "format: acr is built by the accessibility report, not as a package", { field: "format" });
+  if (format === "pdf_handout" || format === "pdf_job_aid") {
+    const bytes = await buildPdfExport(course, { format, answerKey: options.answerKey === true, assets: options.assets, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+    options.onProgress?.(1, 1, `Wrote ${fileName}`);
+    return { fileName, mimeType: "application/pdf", stream: pulledStream(byteChunks(bytes)) };
+  }
   const entries = packageEntries(format, course, options, assets);
   const total = entries.length;
   const stream = zipStream(entries, {

@@ -41,6 +41,8 @@ export const formatNames: Record<ExportFormat, string> = {
   xapi: "xAPI (Tin Can)",
   html_review: "HTML review package",
   acr: "Accessibility conformance report (OpenACR + VPAT 2.5)",
+  pdf_handout: "PDF handout",
+  pdf_job_aid: "PDF job aid",
 };
 
 export const exportDeliveries = ["link", "embedded"] as const;
@@ -53,7 +55,7 @@ export const exportCourseArguments = v.object({
       "scorm12 or scorm2004 (4th Edition) for most LMSs; cmi5 for xAPI LMSs; xapi (Tin Can) for LRSs; imscc (IMS Common Cartridge 1.3, quizzes as QTI) for Canvas, Moodle, " +
         "Blackboard, Brightspace; html: a self-contained site to host anywhere; json: the lossless course document that import_course reads back. " +
         "qti3, qti21 (QTI packages), moodle_xml, gift: the questions only, a pool per lesson. docx_review: a Word copy for reviewers, answers shown. " +
-        "html_review: the course with a comment layer for reviewers; opens a review round. acr: accessibility conformance report (OpenACR YAML, VPAT 2.5 HTML, evidence).",
+        "html_review: the course with a comment layer for reviewers; opens a review round. acr: accessibility conformance report (OpenACR YAML, VPAT 2.5 HTML, evidence). pdf_handout: the whole course as a tagged, printable PDF; pdf_job_aid: its key points on 1-2 pages.",
     ),
   ),
   variant: courseVariantField,
@@ -70,6 +72,9 @@ export const exportCourseArguments = v.object({
       v.maxLength(100, "must be a module or lesson ID"),
       v.description("Question banks: a module or lesson ID to export only its questions."),
     ),
+  ),
+  answerKey: v.optional(
+    v.pipe(v.boolean("must be true or false"), v.description("pdf_handout: print the questions' answers at the end (default false: a worksheet).")),
   ),
   delivery: v.optional(
     v.pipe(
@@ -147,6 +152,9 @@ export async function exportCourse(
   options: { embedLimitBytes: number },
 ): Promise<{ result: ExportResult; embedded?: Uint8Array; notices: Notice[] }> {
   const bank = isBankFormat(args.format);
+  if (args.answerKey !== undefined && args.format !== "pdf_handout") {
+    throw new CourseAuthoringError("invalid_arguments", `answerKey: only pdf_handout prints an answer key; omit answerKey for ${args.format}.`, { field: "answerKey" });
+  }
   if (args.scope !== undefined && !bank) {
     throw new CourseAuthoringError("invalid_arguments", `scope: only the question-bank formats (${bankFormats.join(", ")}) export part of a course; omit scope for ${args.format}.`, { field: "scope" });
   }
@@ -173,9 +181,9 @@ export async function exportCourse(
   if (untranslated && untranslated.outdatedMedia > 0) {
     notices.push({ level: "warning", text: `${untranslated.outdatedMedia} of the translation's own media replace a source asset the source has since swapped; they are still used: check them (get_translation_units { onlyOutdated: true }) and give the asset again, or a new one.` });
   }
-  if (args.format !== "json" && !bank && args.format !== "docx_review" && interfaceLanguage(course.language) === null) {
+  if (args.format !== "json" && !bank && args.format !== "docx_review" && !args.format.startsWith("pdf_") && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
-  } else if (args.format !== "json" && !bank) {
+  } else if (args.format !== "json" && !bank && !args.format.startsWith("pdf_")) {
     const fallback = fallbackStrings(course.language ?? "en");
     if (fallback.length > 0) {
       const named = fallback.slice(0, 12).join(", ") + (fallback.length > 12 ? ` and ${fallback.length - 12} more` : "");
@@ -197,7 +205,7 @@ export async function exportCourse(
     {
       course,
       assets: assetInfos(assets),
-      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}) },
+      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}), ...(args.answerKey !== undefined ? { answerKey: args.answerKey } : {}) },
     },
     courseAssetSource(services.store, course.id, assets),
     { onProgress: (done, total, message) => progress.report(done, total, message), onNotice: (notice) => notices.push({ level: "warning", text: notice }) },

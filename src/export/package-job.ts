@@ -15,7 +15,7 @@ export interface PackageJobInput {
   readonly course: ExportCourse;
   /** The course's assets by ID, as the package's asset source describes them. */
   readonly assets: ReadonlyMap<string, AssetInfo>;
-  readonly options: Pick<BuildPackageOptions, "format" | "scoMode" | "variant" | "scope" | "lrsOrigins" | "courseIri" | "reviewRound">;
+  readonly options: Pick<BuildPackageOptions, "format" | "scoMode" | "variant" | "scope" | "answerKey" | "lrsOrigins" | "courseIri" | "reviewRound">;
 }
 
 /** What the job tells its caller while it works. */

@@ -30,7 +30,7 @@ export const importCourseArguments = v.object({
     v.pipe(
       v.picklist(allImportFormats, `must be one of ${allImportFormats.join(", ")}`),
       v.description(
-        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx. Omit to detect it. " +
+        "json: a course exported with export_course format json. markdown: an outline. zip: an archive holding one of those. docx, pptx, pdf. Omit to detect it. " +
           "Question banks: qti3, qti21 (zip), moodle_xml, gift.",
       ),
     ),
@@ -43,7 +43,7 @@ export const importCourseArguments = v.object({
     v.pipe(
       v.strictObject({ courseId: idField("course"), lessonId: v.optional(idField("lesson")), moduleId: v.optional(idField("module")), expectedVersion: expectedVersionField }),
       v.description(
-        "Into an existing course you can edit, instead of a new one. Documents (docx, pptx, markdown, json): their modules are added after the course's, " +
+        "Into an existing course you can edit, instead of a new one. Documents (docx, pptx, pdf, markdown, json): their modules are added after the course's, " +
           "or with moduleId their lessons are added to that module; nothing already there changes. Question banks: add to lesson lessonId, or as new quiz lessons to module moduleId.",
       ),
     ),
@@ -60,7 +60,7 @@ export interface ImportedPicture {
 }
 
 export interface ImportedCourse {
-  importedFrom: "json" | "markdown" | "docx" | "pptx";
+  importedFrom: "json" | "markdown" | "docx" | "pptx" | "pdf";
   /** With dryRun: what the import would make, as a Markdown outline; nothing was written. */
   outline?: string;
   /** With into: where the document went. */

@@ -12,9 +12,11 @@ import { officeKindOf, planFromOffice } from "./office-import.ts";
 import { validateImportedCourse, type ImportedAsset, type ImportedCourse as ValidatedOutline, type ImportPlan } from "../formats/draft-course.ts";
 import { readImportSource, type ImportSource } from "./source.ts";
 import { pictureThumbnail, type Thumbnail } from "../codecs/thumbnail.ts";
+import { planFromPdf } from "../formats/pdf/pdf-read.ts";
+import { inlineFileName } from "../formats/draft-course.ts";
 
 export interface PlannedImport {
-  readonly importedFrom: "json" | "markdown" | "docx" | "pptx";
+  readonly importedFrom: "json" | "markdown" | "docx" | "pptx" | "pdf";
   readonly archiveEntry?: string;
   readonly sourceName: string;
   readonly validated: ValidatedOutline;
@@ -49,6 +51,11 @@ async function plannedPictures(assets: readonly ImportedAsset[]): Promise<Planne
 /** The planned, validated course from one import's source (its `file` already read from the store when given). */
 export async function planImport(input: ImportSource & { title?: string | undefined }): Promise<PlannedImport> {
   const document = await readImportSource(input, officeKindOf);
+  if (document.kind === "pdf") {
+    const fallbackTitle = document.fileName === inlineFileName ? "Imported course" : document.fileName.replace(/\.[^.]*$/, "").replace(/[_-]+/g, " ").trim() || "Imported course";
+    const pdf = await planFromPdf(document, input.title, fallbackTitle);
+    return { ...planned(pdf), pictures: await plannedPictures(pdf.assets), importedFrom: "pdf", sourceName: `the PDF ${document.fileName}`, officeReport: { ...pdf.report, speakerNotes: 0 }, lessonNotes: [] };
+  }
   if (document.kind === "office") {
     const office = await planFromOffice(document, document.officeKind, input.title);
     return {

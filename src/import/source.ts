@@ -10,7 +10,7 @@ import { fromBase64 } from "../bytes.ts";
 import { ownFileHint } from "../authoring/schemas/fields.ts";
 import { inlineFileName, maxImportBytes } from "../formats/draft-course.ts";
 
-export const importFormats = ["json", "markdown", "zip", "docx", "pptx"] as const;
+export const importFormats = ["json", "markdown", "zip", "docx", "pptx", "pdf"] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /** Decoded bytes an import may carry (the /mcp body limit is larger, so this is the binding one). */
@@ -28,6 +28,13 @@ export interface ImportSource {
 export interface OfficeDocument {
   readonly kind: "office";
   readonly officeKind: "docx" | "pptx";
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A PDF, planned by the PDF reader. */
+export interface PdfFile {
+  readonly kind: "pdf";
   readonly fileName: string;
   readonly bytes: Uint8Array;
 }
@@ -54,7 +61,7 @@ function tooLarge(field: string, bytes: number): CourseAuthoringError {
 }
 
 function notWhatItClaims(format: ImportFormat | undefined, detected: Detected, field: string): CourseAuthoringError {
-  const actual = { zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive", docx: "a Word document", pptx: "a PowerPoint presentation" }[detected];
+  const actual = { pdf: "a PDF", zip: "a zip archive", json: "JSON", markdown: "plain text (Markdown)", binary: "binary data that is not a zip archive", docx: "a Word document", pptx: "a PowerPoint presentation" }[detected];
   const advice = detected === "binary" ? "send a JSON export, a Markdown outline or a zip archive holding one" : `send it with format "${detected}"`;
   const claim = format ? `format is ${format} but the content` : "the content";
   return new CourseAuthoringError("invalid_arguments", `${field}: ${claim} is ${actual}; ${advice}. Nothing was imported.`, { field, format, detected });
@@ -75,6 +82,11 @@ function decodeBase64(text: string): Uint8Array {
 
 function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
+}
+
+/** A PDF starts with `%PDF-` (some writers put a few bytes before it; readers accept it within the first kilobyte). */
+function isPdf(bytes: Uint8Array): boolean {
+  return new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF-");
 }
 
 /** UTF-8 text, or null when the bytes are not (or hold NUL characters, which no outline has). */
@@ -121,8 +133,13 @@ export function importBytes(source: Omit<ImportSource, "format">): { bytes: Uint
 export async function readImportSource(
   source: ImportSource & { format?: ImportFormat | undefined },
   officeKindOf: (file: { fileName: string; bytes: Uint8Array }) => Promise<"docx" | "pptx" | null>,
-): Promise<ImportDocument | OfficeDocument> {
+): Promise<ImportDocument | OfficeDocument | PdfFile> {
   const { bytes, field } = importBytes(source);
+  if (isPdf(bytes)) {
+    if (source.format !== undefined && source.format !== "pdf") throw notWhatItClaims(source.format, "pdf", field);
+    return { kind: "pdf", fileName: source.file?.fileName ?? inlineFileName, bytes };
+  }
+  if (source.format === "pdf") throw new CourseAuthoringError("invalid_arguments", `${field}: format is pdf but the content does not start with %PDF-; nothing was imported.`, { field, format: "pdf" });
   if (!isZip(bytes)) {
     const text = textOf(bytes);
     if (text === null) throw notWhatItClaims(source.format, "binary", field);

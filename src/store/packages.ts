@@ -16,7 +16,7 @@ export interface KeptPackagesLimit {
   refuse(user: string, current: number, soonestExpiry: Date | undefined): Error;
 }
 
-export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json", "qti3", "qti21", "moodle_xml", "gift", "docx_review", "xapi", "html_review", "acr"] as const;
+export const exportFormats = ["scorm12", "scorm2004", "cmi5", "imscc", "html", "json", "qti3", "qti21", "moodle_xml", "gift", "docx_review", "xapi", "html_review", "acr", "pdf_handout", "pdf_job_aid"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 /** Translation files (export_translation) are kept and served like packages. */
 export type StoredFormat = ExportFormat | "xliff20" | "xliff12";

@@ -70,6 +70,8 @@ export interface BuildPackageOptions {
   readonly lrsOrigins?: readonly string[];
   /** cmi5 only: the course's IRI (AU IRIs are minted under it); a stable URN by default. */
   readonly courseIri?: string;
+  /** pdf_handout: the questions' answers at the end. */
+  readonly answerKey?: boolean;
   /** Question-bank formats (qti3, qti21, moodle_xml, gift): a module or lesson ID to export only its questions. */
   readonly scope?: string;
   /** html_review only: the review round the package opens (its ID, the course version, due date, reviewers, note). */

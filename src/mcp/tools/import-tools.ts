@@ -18,7 +18,7 @@ import { coursePageSchema, outlineCounts, writtenCourse } from "./course-tools.t
 const listedReportItems = 100;
 
 const importResultSchema = v.object({
-  importedFrom: v.picklist(["json", "markdown", "docx", "pptx", ...bankImportFormats]),
+  importedFrom: v.picklist(["json", "markdown", "docx", "pptx", "pdf", ...bankImportFormats]),
   archiveEntry: v.optional(v.pipe(v.string(), v.description("The document's path inside the zip archive, when one was imported."))),
   course: v.optional(coursePageSchema),
   into: v.optional(
@@ -70,7 +70,7 @@ const importCourseTool = defineTool<AuthoringServices, typeof importCourseArgume
     "under them the summary), ### headings are lessons, and paragraphs, lists, images, code, quotes and #### headings become blocks. A " +
     "\"## Learning objectives\" list becomes the course objectives. A paragraph followed by a task list (- [x] right / - [ ] wrong) becomes a " +
     "choice question; a lesson titled Quiz (or test, exam, assessment) with questions is a quiz. Send text in content, or any file (also a zip " +
-    "archive holding one .json or .md) in contentBase64, or an upload by assetId (.docx, .pptx too: headings or slides make lessons). A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
+    "archive holding one .json or .md) in contentBase64, or an upload by assetId (.docx, .pptx, .pdf too: headings, slides or bookmarks make lessons). A question bank (qti3, qti21, moodle_xml, gift) becomes a quiz lesson per pool, " +
     "in a new course or, with into, an existing one; the result reports each item kept, changed or dropped. At most " + `${maxImportBytes / 1024 / 1024} MB` + ". Documents go into an existing course with into, and dryRun: true reads one (outline and report) without creating anything. All or nothing: on any error, nothing is created or changed. Returns the new course.",
   input: importCourseArguments,
   output: importResultSchema,
