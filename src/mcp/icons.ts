@@ -12,13 +12,15 @@ export function svgDataUri(svg: string): string {
   return `data:image/svg+xml,${svg.replace(/[%<>#"\s{}|\\^`]/g, (character) => encodeURIComponent(character))}`;
 }
 
-function icon(path: string): Icon[] {
+function icon(path: string, full = false): Icon[] {
   const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0,0,16,16' fill='#27b'><path d='${path}'/></svg>`;
-  return [{ src: svgDataUri(svg), mimeType: "image/svg+xml", sizes: ["any"] }];
+  // A tool's icon names neither type nor sizes: its `data:` URI says the type, an SVG scales to any size,
+  // and every tool repeats its toolset's icon in tools/list. The server's own icon says both.
+  return [{ src: svgDataUri(svg), ...(full ? { mimeType: "image/svg+xml", sizes: ["any"] } : {}) }];
 }
 
 /** A mortarboard: the service itself. */
-export const serverIcons: Icon[] = icon("M8,2,0,6l8,4,8-4zM3,8.5V12c0,2,10,2,10,0V8.5L8,11z");
+export const serverIcons: Icon[] = icon("M8,2,0,6l8,4,8-4zM3,8.5V12c0,2,10,2,10,0V8.5L8,11z", true);
 
 export const toolsetIcons: Record<ToolsetName, Icon[]> = {
   // Stacked modules.

@@ -169,6 +169,8 @@ function compactOutputSchema(node: Record<string, unknown>): Record<string, unkn
     schema.type = options.map((option) => option.type);
   }
   if (typeof schema.pattern === "string") delete schema.pattern;
+  // Output fields are described in the result's own text; in the listing their words cost every agent step.
+  if (typeof schema.description === "string") delete schema.description;
   if (Array.isArray(schema.enum)) {
     if (schema.enum.length > longestListedEnum) delete schema.enum;
     else if (schema.type === "string" && schema.enum.every((value) => typeof value === "string")) delete schema.type;
@@ -179,6 +181,21 @@ function compactOutputSchema(node: Record<string, unknown>): Record<string, unkn
 }
 
 const longestListedEnum = 8;
+
+/** MCP's defaults for the behaviour hints (a tool may write, destructively, not idempotently, in an open world). */
+const defaultHints: Readonly<Record<string, boolean>> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+/** The annotations without the hints that say what a client assumes anyway: the same meaning in fewer bytes. */
+function withoutDefaultHints(annotations: ToolAnnotations | undefined): ToolAnnotations {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(annotations ?? {})) if (defaultHints[key] !== value) kept[key] = value;
+  // A read-only tool's destructive and idempotent hints mean nothing (the specification ignores them).
+  if (kept.readOnlyHint === true) {
+    delete kept.destructiveHint;
+    delete kept.idempotentHint;
+  }
+  return kept as ToolAnnotations;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -222,7 +239,7 @@ export function compileTools<Services>(
         inputSchema: objectJsonSchema(definition.input, `${definition.name} input`, shared, definition.briefDefinitions),
         outputSchema: compactOutputSchema(objectJsonSchema(definition.output, `${definition.name} output`, shared)) as JsonObjectSchema,
         // The title is listed once, at the top: MCP prefers it to annotations.title.
-        annotations: { ...definition.annotations },
+        annotations: withoutDefaultHints(definition.annotations),
         ...(icons[definition.toolset] ? { icons: icons[definition.toolset] } : {}),
         ...(definition.meta ? { _meta: definition.meta } : {}),
       },

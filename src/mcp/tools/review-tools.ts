@@ -21,7 +21,7 @@ const validateCourseTool = defineTool<AuthoringServices, typeof validateCourseAr
   title: "Validate course",
   description:
     "Checks the draft for accessibility, quiz, structure and pacing problems. Findings, errors first (errors block publishing), each carry " +
-    `ruleId, location (IDs, field, path) and a fix naming the tool. Rules: ${ruleIds.join(", ")}. ` +
+    `ruleId, location (IDs, field, path) and a fix naming the tool. ${ruleIds.length} rules, by family: ${[...new Set(ruleIds.map((id) => id.split(".")[0]))].join(", ")} (e.g. image.missing_alt). ` +
     "text.reading_level: Flesch-Kincaid grade (English) against level and audience. Run it before set_status published. A translation reports its untranslated and outdated units.",
   input: validateCourseArguments,
   output: v.object({
