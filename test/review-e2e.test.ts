@@ -100,6 +100,8 @@ test("tools/list advertises the review tools with read-only hints where they onl
   for (const name of ["validate_course", "set_status", "add_comment", "list_comments", "resolve_comment"]) expect(byName.has(name)).toBe(true);
   expect(byName.get("validate_course")!.annotations?.readOnlyHint).toBe(true);
   expect(byName.get("list_comments")!.annotations?.readOnlyHint).toBe(true);
-  expect(byName.get("set_status")!.annotations?.readOnlyHint).toBe(false);
+  // A writing tool says so by leaving readOnlyHint out (MCP's default is false); it never claims to only read.
+  expect(byName.get("set_status")!.annotations?.readOnlyHint ?? false).toBe(false);
+  expect(byName.get("set_status")!.annotations).not.toHaveProperty("readOnlyHint");
   expect(byName.get("validate_course")!.description).toContain("image.missing_alt");
 });
