@@ -76,10 +76,11 @@ const longestGuessedName = 100;
 export function closestName(unknown: string, allowed: readonly string[]): string | undefined {
   if (unknown.length > longestGuessedName) return undefined;
   for (const name of allowed) if (synonyms[name]?.some((alias) => alias.toLowerCase() === unknown.toLowerCase())) return name;
-  // altText → alt, courseID → courseId: one name inside the other is the likeliest intent.
+  // altText → alt, courseID → courseId: one name inside the other is the likeliest intent; of several, the
+  // nearest in length (get_cours → get_course, not get_course_results).
   const lower = unknown.toLowerCase();
   const contained = allowed.filter((name) => name.length >= 3 && (lower.includes(name.toLowerCase()) || name.toLowerCase().includes(lower)));
-  if (contained.length > 0) return contained.sort((a, b) => b.length - a.length)[0];
+  if (contained.length > 0) return contained.sort((a, b) => Math.abs(a.length - lower.length) - Math.abs(b.length - lower.length))[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of allowed) {

@@ -77,7 +77,7 @@ const deleteResultsTool = defineTool<AuthoringServices, typeof deleteResultsInpu
   name: "delete_results",
   toolset: "results",
   title: "Delete results",
-  description: "Removes the course's learner results.",
+  description: "Removes every learner result imported for the course; asks to confirm.",
   input: deleteResultsInput,
   output: v.object({ courseId: v.string(), deleted: v.number() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
