@@ -6,7 +6,7 @@
  * event loop; anything else (interlaced PNG, a large JPEG) gets no thumbnail and the caller names it.
  */
 import { inflateSync } from "node:zlib";
-import { zlibSync } from "fflate";
+import { pngOfRows } from "./png-write.ts";
 import { toBase64 } from "../bytes.ts";
 import { TimeSlicer } from "./event-loop.ts";
 
@@ -189,44 +189,6 @@ async function pngThumbnail(bytes: Uint8Array): Promise<Uint8Array | null> {
     const at = Math.floor(cell / targetWidth) * (targetWidth * 4 + 1) + 1 + (cell % targetWidth) * 4;
     for (let channel = 0; channel < 4; channel++) pixels[at + channel] = Math.round((sums[cell * 4 + channel] as number) / Math.max(1, counts[cell] as number));
   }
-  return encodePng(targetWidth, targetHeight, pixels);
+  return pngOfRows(targetWidth, targetHeight, 4, pixels, 9);
 }
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (crcTable[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + body.byteLength);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, body.byteLength);
-  for (let index = 0; index < 4; index++) out[4 + index] = type.charCodeAt(index);
-  out.set(body, 8);
-  view.setUint32(8 + body.byteLength, crc32(out.subarray(4, 8 + body.byteLength)));
-  return out;
-}
-
-/** An 8-bit RGBA PNG of rows already carrying their filter byte (0). */
-function encodePng(width: number, height: number, rows: Uint8Array): Uint8Array {
-  const header = new Uint8Array(13);
-  const view = new DataView(header.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  header.set([8, 6, 0, 0, 0], 8);
-  const parts = [Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", zlibSync(rows, { level: 9 })), pngChunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
