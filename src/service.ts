@@ -60,7 +60,8 @@ import { reportingCourseChanges } from "./store/course-changes.ts";
 import { InProcessStreamEvents, type StreamEventStore } from "./store/stream-events.ts";
 import { InProcessResourceSubscriptions, type ResourceSubscriptionStore } from "./store/resource-subscriptions.ts";
 import { createWorkerPool, type WorkerPool } from "./workers/pool.ts";
-import { jobDescriptions, type Jobs } from "./workers/jobs.ts";
+import type { Jobs } from "./workers/jobs.ts";
+import { jobDescriptions } from "./workers/job-descriptions.ts";
 
 export const serviceName = "course-authoring-service";
 export const serviceVersion = packageJson.version;

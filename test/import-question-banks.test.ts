@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
 import { buildPackage } from "../src/export/build-package.ts";
-import { readBank, type BankImportFormat } from "../src/import/import-bank.ts";
+import { readBank, type BankImportFormat } from "../src/formats/question-bank/read-bank.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { devAccessToken } from "./support/dev-login.ts";
 import { pixelPng, streamBytes } from "./support/export-course.ts";

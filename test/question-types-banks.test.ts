@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { buildPackage } from "../src/export/build-package.ts";
-import { readBank, type BankImportFormat } from "../src/import/import-bank.ts";
+import { readBank, type BankImportFormat } from "../src/formats/question-bank/read-bank.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { blockSchema } from "../src/authoring/schemas/blocks.ts";
 import type { ExportCourse } from "../src/formats/package/types.ts";

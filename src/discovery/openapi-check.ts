@@ -17,15 +17,13 @@ const documentedMethods = ["get", "put", "post", "delete", "options", "head", "p
  * module so that it is bundled into the compiled binary; the validator's own loader reads it from disk
  * at run time, which a single-file binary cannot do.
  */
-let compiled: ValidateFunction | undefined;
 function openApi31Validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    ajv.addFormat("media-range", true);
-    compiled = ajv.compile(openApi31Schema);
-  }
-  return compiled;
+  // Compiled for one document at start-up and then dropped: ajv's optimiser triples the compile time
+  // (~550 → ~200 ms) for code that runs once, and a kept validator is heap every collection marks.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { optimize: false } });
+  addFormats(ajv);
+  ajv.addFormat("media-range", true);
+  return ajv.compile(openApi31Schema);
 }
 
 /** Every local `$ref` ("#/…") must point at something in the document. */

@@ -13,7 +13,7 @@ import { giftText } from "../formats/gift/gift-write.ts";
 import { moodleXml } from "../formats/moodle-xml/moodle-write.ts";
 import { qtiPackageEntries, qtiPackageNotices } from "../formats/qti/qti-package.ts";
 import { resolveAssets, scoUnits, type PackagedAsset } from "../formats/package/plan.ts";
-import { exportFormats, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "../formats/package/types.ts";
+import { bankFormats, exportFormats, isBankFormat, type BankFormat, type BuildPackageOptions, type ExportCourse, type ExportFormat, type ExportPackage } from "../formats/package/types.ts";
 import { buildPdfExport } from "../formats/pdf/pdf-export.ts";
 import { pulledStream, zipStream, type ZipEntry } from "../codecs/zip-write.ts";
 
@@ -36,13 +36,7 @@ const fileSuffixes: Record<ExportFormat, string> = {
   pdf_job_aid: "-job-aid.pdf",
 };
 
-/** The formats that carry a course's questions only, as a question bank. */
-export const bankFormats = ["qti3", "qti21", "moodle_xml", "gift"] as const;
-export type BankFormat = (typeof bankFormats)[number];
-
-export function isBankFormat(format: ExportFormat): format is BankFormat {
-  return (bankFormats as readonly string[]).includes(format);
-}
+export { bankFormats, isBankFormat, type BankFormat };
 
 /** A file name from the course title: ASCII letters, digits and dashes, never empty. */
 export function packageFileName(title: string, format: ExportFormat): string {

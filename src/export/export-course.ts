@@ -12,16 +12,12 @@ import { behindLine, untranslatedBlocks } from "../authoring/translation/transla
 import { readAs, writeAs, type AuthoringServices } from "../authoring/services.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import type { Notice } from "../notice.ts";
-import { fallbackStrings, interfaceLanguage } from "../render/index.ts";
-import { bankFormats, isBankFormat } from "./build-package.ts";
 import { assetInfos, courseAssetSource } from "./course-assets.ts";
-import { accessibilityReportPackage } from "./accessibility-report.ts";
 import { packageOffThread } from "./package-off-thread.ts";
 import { exportUri } from "./export-store.ts";
-import { exportFormats, scoModes, type ExportFormat } from "../formats/package/types.ts";
+import { bankFormats, exportFormats, isBankFormat, scoModes, type ExportFormat } from "../formats/package/types.ts";
 import { prepareReviewRound, recordReviewRound, reviewRoundFields } from "../review/review-rounds.ts";
 import type { ReviewRoundInfo } from "../page-contract/review.ts";
-import { reviewBlockAnchors } from "../formats/review-package/review-package-write.ts";
 
 /** Sends one progress notification; a no-op when the caller did not ask for progress. */
 export type ExportProgressReporter = (progress: number, total?: number, message?: string) => Promise<void>;
@@ -181,6 +177,8 @@ export async function exportCourse(
   if (untranslated && untranslated.outdatedMedia > 0) {
     notices.push({ level: "warning", text: `${untranslated.outdatedMedia} of the translation's own media replace a source asset the source has since swapped; they are still used: check them (get_translation_units { onlyOutdated: true }) and give the asset again, or a new one.` });
   }
+  // The interface texts, the report's and the review layer's code are loaded on first use, not at start.
+  const { fallbackStrings, interfaceLanguage } = await import("../render/ui-text.ts");
   if (args.format !== "json" && !bank && args.format !== "docx_review" && !args.format.startsWith("pdf_") && interfaceLanguage(course.language) === null) {
     notices.push({ level: "notice", text: `The player's own buttons and messages are in English: it has no ${course.language} interface text (it has en, fr, de and es).` });
   } else if (args.format !== "json" && !bank && !args.format.startsWith("pdf_")) {
@@ -199,7 +197,7 @@ export async function exportCourse(
     throw new CourseAuthoringError("invalid_arguments", "variant: the accessibility report (acr) is built from the draft, which validate_course checks; omit variant or give draft.", { field: "variant" });
   }
   const built = args.format === "acr"
-    ? await accessibilityReportPackage(services, { course, untranslatedBlockIds: untranslated?.blockIds ?? new Set(), user: context.user }, (text) => notices.push({ level: "warning", text }))
+    ? await (await import("./accessibility-report.ts")).accessibilityReportPackage(services, { course, untranslatedBlockIds: untranslated?.blockIds ?? new Set(), user: context.user }, (text) => notices.push({ level: "warning", text }))
     : await packageOffThread(
     services.heavyWork,
     {
@@ -226,6 +224,7 @@ export async function exportCourse(
   if (args.format === "json") progress.report(record.size, record.size, `Wrote ${humanSize(record.size)}`);
   if (reviewRound) {
     const round = reviewRound;
+    const { reviewBlockAnchors } = await import("../formats/review-package/review-package-write.ts");
     await writeAs(services, context.user, (session) =>
       recordReviewRound(session, {
         id: round.id, courseId: course.id, courseVersion: course.version, variant: args.variant, exportId: record.exportId,

@@ -9,6 +9,7 @@
 import { renderCourseHtmlChunks } from "../render/index.ts";
 import type { JobHost } from "../workers/heavy-work.ts";
 import { buildPackage } from "./build-package.ts";
+import { packageJobCalls } from "./package-off-thread.ts";
 import type { AssetInfo, AssetSource, BuildPackageOptions, ExportCourse } from "../formats/package/types.ts";
 
 export interface PackageJobInput {
@@ -24,7 +25,6 @@ export type PackageJobEvent =
   | { kind: "progress"; done: number; total: number; message: string }
   | { kind: "notice"; text: string };
 
-export const packageJobCalls = { openAsset: "openAsset", chunk: "chunk" } as const;
 
 function assetSourceThrough(host: JobHost, assets: ReadonlyMap<string, AssetInfo>): AssetSource {
   return {

@@ -18,9 +18,9 @@ import { CourseAuthoringError, describeIssues } from "../course-authoring-error.
 import { createImportedCourse, insertAssets, withNewAssetIds } from "./create-course.ts";
 import { validateImportedCourse } from "../formats/draft-course.ts";
 import { type ImportedBank, type ImportedPool, type ItemReport } from "../formats/question-bank/bank-plan.ts";
-import type { BankImportFormat } from "../formats/question-bank/read-bank.ts";
+import type { BankImportFormat } from "../formats/question-bank/bank-formats.ts";
 
-export { bankImportFormats, readBank, readCheckedBank, type BankImportFormat } from "../formats/question-bank/read-bank.ts";
+export { bankImportFormats, type BankImportFormat } from "../formats/question-bank/bank-formats.ts";
 
 export const bankFormatNames: Record<BankImportFormat, string> = { qti3: "a QTI 3.0 package", qti21: "a QTI 2.1 package", moodle_xml: "a Moodle XML file", gift: "a GIFT file" };
 

@@ -18,7 +18,7 @@ import { importInto, type ImportedInto } from "./import-into.ts";
 import { draftOutlineMarkdown } from "../authoring/outline-markdown.ts";
 import type { ImportedCourse as ImportedCourseOutline } from "../formats/draft-course.ts";
 import { importBytes, importFormats, maxImportBytes } from "./source.ts";
-import { readUploadedFile } from "./office-import.ts";
+import { readUploadedFile } from "../authoring/uploaded-files.ts";
 import { bankImportFormats, importBank, type BankImportFormat, type ImportedBankResult } from "./import-bank.ts";
 import { CourseAuthoringError } from "../course-authoring-error.ts";
 import { expectedVersionField, idField } from "../authoring/schemas/fields.ts";

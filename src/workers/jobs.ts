@@ -40,18 +40,5 @@ export const jobs = {
 export type Jobs = typeof jobs;
 export type JobName = keyof Jobs;
 
-/** What each job is, in the words of the error that says it took too long ("the import took more than 20 s…"). */
-export const jobDescriptions: Record<JobName, string> = {
-  planImport: "the import",
-  readCheckedBank: "the question bank import",
-  readXliff: "reading the XLIFF file",
-  readReviewCopyFile: "reading the review copy",
-  readReviewComments: "reading the review comments file",
-  buildPackageJob: "the export",
-  readStatementsJob: "reading the statements",
-  pictureThumbnail: "the picture's thumbnail",
-  auditCourseWithAxe: "the accessibility audit",
-};
-
 /** The heavy work every use case may ask for. */
 export type CourseHeavyWork = HeavyWork<Jobs>;

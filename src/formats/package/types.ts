@@ -84,3 +84,11 @@ export interface ExportPackage {
   /** The package bytes, produced as they are read: nothing but the current entry is held in memory. */
   readonly stream: ReadableStream<Uint8Array>;
 }
+
+/** The formats that carry a course's questions only, as a question bank. */
+export const bankFormats = ["qti3", "qti21", "moodle_xml", "gift"] as const;
+export type BankFormat = (typeof bankFormats)[number];
+
+export function isBankFormat(format: ExportFormat): format is BankFormat {
+  return (bankFormats as readonly string[]).includes(format);
+}

@@ -11,8 +11,8 @@ import { readGift } from "../gift/gift-read.ts";
 import { readMoodleXml } from "../moodle-xml/moodle-read.ts";
 import { readQtiPackage } from "../qti/qti-read.ts";
 
-export const bankImportFormats = ["qti3", "qti21", "moodle_xml", "gift"] as const;
-export type BankImportFormat = (typeof bankImportFormats)[number];
+import type { BankImportFormat } from "./bank-formats.ts";
+export { bankImportFormats, type BankImportFormat } from "./bank-formats.ts";
 
 function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
