@@ -379,6 +379,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     metricsServer = startMetricsServer(metrics, config.metricsPort, config.metricsHost);
   }
 
+  // Start-up made its garbage (tool schemas, the OpenAPI check, migrations); one full collection now
+  // hands those pages back before the first request instead of at the first busy moment.
+  Bun.gc(true);
   let stopped: Promise<void> | undefined;
   return {
     url: config.baseUrl,

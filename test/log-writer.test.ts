@@ -60,6 +60,45 @@ describe("asynchronous log writer", () => {
   });
 });
 
+describe("asynchronous log writer on a pipe", () => {
+  test("a pipe nobody reads for a while does not block the process, and every line arrives in order once it drains", async () => {
+    // A child writes ~4 MiB of lines to its stdout (a pipe holds 64 KiB), then counts timer ticks while
+    // we do not read; only once the ticks are reported does the test start reading.
+    const script = join(dir, "pipe-writer.ts");
+    await Bun.write(
+      script,
+      `import { createAsyncWriter } from ${JSON.stringify(join(import.meta.dir, "../src/log.ts"))};
+const writer = createAsyncWriter(1);
+for (let i = 0; i < 40_000; i++) writer.write(\`{"n":\${i},"pad":"\${"x".repeat(80)}"}\\n\`, false);
+let ticks = 0;
+await new Promise<void>((resolve) => { const timer = setInterval(() => { if (++ticks === 20) { clearInterval(timer); resolve(); } }, 5); });
+console.error("ticks " + ticks);
+await writer.flush();
+console.error("flushed");
+`,
+    );
+    const child = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "pipe" });
+    const errors = child.stderr.getReader();
+    let said = "";
+    const decoder = new TextDecoder();
+    const heard = async (what: string) => {
+      while (!said.includes(what)) {
+        const { value, done } = await errors.read();
+        if (done) throw new Error(`the child ended before saying "${what}"; it said: ${said}`);
+        said += decoder.decode(value);
+      }
+    };
+    // The timers ran while the pipe was full: the writes did not hold the event loop.
+    await waitFor(heard("ticks 20"), 20_000, "the child's timer ticks while its stdout pipe is full");
+    const out = await new Response(child.stdout).text();
+    await waitFor(heard("flushed"), 20_000, "the child's flush after the pipe drained");
+    expect(await child.exited).toBe(0);
+    const lines = out.split("\n").filter((line) => line !== "");
+    expect(lines).toHaveLength(40_000);
+    expect(lines.every((line, i) => JSON.parse(line).n === i)).toBe(true);
+  });
+});
+
 describe("access line", () => {
   const entry = { requestId: "ab12cd34-17", method: "GET", path: "/api/health", status: 200, durationMs: 0.42, sub: undefined };
 
