@@ -8,7 +8,7 @@
  * Further benchmarks live beside this file and run from here: block edits by course size
  * (block-edit.ts), exports by course size (export.ts), and PostgreSQL vs SQLite and two replicas vs one
  * (replicas.ts), page weight per player feature set and the largest lesson preview (page-weight.ts), health and MCP under 1,000 slow clients (slow-clients.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
- * with equal token memoisation), and costs as work grows (growth.ts). `bun run bench <name>` runs one.
+ * with equal token memoisation), costs as work grows (growth.ts), and start-up time and memory at rest of the source and the single binary (startup.ts). `bun run bench <name>` runs one.
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
@@ -22,6 +22,7 @@ import { runPeersBench } from "./peers.ts";
 import { runReplicaBench } from "./replicas.ts";
 import { runSlowClientsBench } from "./slow-clients.ts";
 import { runCallToolSeamBench } from "./call-tool-seam.ts";
+import { runStartupBench } from "./startup.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -98,4 +99,5 @@ if (!only || only === "office-import") rows.push(...(await runOfficeImportBench(
 if (rows.length > 0) printTable(rows);
 if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();
+if (!only || only === "startup") await runStartupBench();
 if (only === "call-tool-seam") await runCallToolSeamBench();
