@@ -116,7 +116,11 @@ export const isEventId = (value: string): boolean => /^[1-9][0-9]{0,17}$/.test(v
 interface KeptEvent {
   id: number;
   streamId: string;
-  message: JsonObject | null;
+  /**
+   * The message's JSON (null for a marker), parsed again only when a stream is resumed: a kept answer is
+   * one string, not the object graph the SDK built, so the collector has a leaf to mark, not a tree.
+   */
+  text: string | null;
   bytes: number;
   at: number;
 }
@@ -193,15 +197,9 @@ export class InProcessStreamEvents implements StreamEventStore {
       to.sessions.add(session);
       to.bytes += session.bytes;
     }
-    const size = message === null ? 0 : (options.serialized ?? JSON.stringify(message)).length;
-    let kept = message;
-    let bytes = size;
-    if (message !== null && size > this.limits.maxEventBytes) {
-      options.onOversize?.(size, this.limits.maxEventBytes);
-      kept = keptForResumption(message, size, this.limits);
-      bytes = kept === null ? 0 : JSON.stringify(kept).length;
-    }
-    const event = { id: ++this.lastId, streamId, message: kept, bytes, at: Date.now() };
+    const text = storedText(message, this.limits, options);
+    const bytes = text === null ? 0 : text.length;
+    const event = { id: ++this.lastId, streamId, text, bytes, at: Date.now() };
     session.events.push(event);
     session.bytes += bytes;
     this.ownerOf(session).bytes += bytes;
@@ -259,7 +257,7 @@ export class InProcessStreamEvents implements StreamEventStore {
     const found: StreamEvent[] = [];
     for (let index = afterId === undefined ? 0 : this.indexAfter(events, Number(afterId)); index < events.length && found.length < limit; index++) {
       const event = events[index]!;
-      if (event.streamId === streamId) found.push({ id: String(event.id), message: event.message });
+      if (event.streamId === streamId) found.push({ id: String(event.id), message: event.text === null ? null : (JSON.parse(event.text) as JsonObject) });
     }
     return found;
   }
@@ -268,7 +266,7 @@ export class InProcessStreamEvents implements StreamEventStore {
     const events = this.sessions.get(sessionId)?.events ?? [];
     for (let index = events.length - 1; index >= 0; index--) {
       const event = events[index]!;
-      if (event.streamId === streamId && event.message === null) return String(event.id);
+      if (event.streamId === streamId && event.text === null) return String(event.id);
     }
     return undefined;
   }
