@@ -65,18 +65,44 @@ function unfinished(error: unknown, policy: BodyPolicy): BodyResult {
   return { ok: false, response: jsonRpcErrorResponse(400, -32700, "Parse error: the request body ended before it was complete") };
 }
 
+/**
+ * Body reads under way, each with the moment it gives up; one sweep a quarter second fails the late
+ * ones. A timer per request (set, then cleared when the body came, as it nearly always does at once)
+ * cost more than the rest of the read; deadlines are whole seconds, so a quarter second late is fine.
+ */
+const pendingReads = new Set<{ at: number; fail: (error: BodyDeadline) => void }>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+
+function sweepLateReads(): void {
+  const now = performance.now();
+  for (const read of pendingReads) {
+    if (read.at > now) continue;
+    pendingReads.delete(read);
+    read.fail(new BodyDeadline());
+  }
+  if (pendingReads.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
 /** Runs `read` against the policy's deadline. */
 async function withinDeadline<T>(policy: BodyPolicy, read: (deadline: Promise<never>) => Promise<T>): Promise<T | BodyResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const pending = { at: performance.now() + policy.deadlineMs, fail: (_error: BodyDeadline) => {} };
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BodyDeadline()), policy.deadlineMs);
+    pending.fail = reject;
   });
+  pendingReads.add(pending);
+  if (sweeper === undefined) {
+    sweeper = setInterval(sweepLateReads, Math.min(250, policy.deadlineMs));
+    sweeper.unref?.();
+  }
   try {
     return await read(deadline);
   } catch (error) {
     return unfinished(error, policy);
   } finally {
-    clearTimeout(timer);
+    pendingReads.delete(pending);
   }
 }
 

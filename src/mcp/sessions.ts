@@ -170,7 +170,8 @@ export function createMcpSessions(options: SessionOptions) {
     table.touch(id);
     const answeredBeside = request.method === "POST" ? options.answeredBesideServer?.(parsedBody, caller.user) : undefined;
     if (answeredBeside) return answeredBeside;
-    const answers = request.method === "POST" && session.transport.acceptsPost?.(request) ? responsesOf(parsedBody) : undefined;
+    // A plain request is no answer: its headers are checked once, by the transport that answers it.
+    const answers = !plain && request.method === "POST" && session.transport.acceptsPost?.(request) ? responsesOf(parsedBody) : undefined;
     if (answers) return answered(session, id, answers);
     const response = await table.during(id, async () => {
       if (request.method === "GET" && options.streams) return options.streams.open(request, id, table.lease(id));
