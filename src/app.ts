@@ -138,12 +138,31 @@ export function createApp(deps: AppDeps) {
     return response;
   }
 
+  /**
+   * The probes (health) by path, when a successful probe is only counted: no metrics to observe, no
+   * per-address limit, the log below debug. Such a probe of an accepted version is answered before the
+   * pipeline's context, clock and request id, which nothing would read (bench/NOTES.md, "Performance V").
+   */
+  const probesByPath = new Map<string, Route>();
+  if (!deps.observe && !deps.restRateLimiter && !deps.logger.probeLines) {
+    for (const candidate of deps.routes) if (candidate.probe === true && !candidate.prefix) probesByPath.set(candidate.path, candidate);
+  }
+  const probeEntry = { requestId: "", method: "GET", path: "", status: 200, durationMs: 0, sub: undefined };
+
   return {
     router,
     /** Answers synchronously when the handler does (the discovery routes): Bun serves those without awaiting a promise. */
     fetch(request: Request, connection?: Connection): Response | Promise<Response> {
-      const started = performance.now();
       const path = pathOf(request.url);
+      const probe = probesByPath.size === 0 ? undefined : probesByPath.get(path);
+      if (probe !== undefined && (request.method === "GET" || request.method === "HEAD") && unsupportedApiVersion(request) === undefined) {
+        const answered = documents.probe(request, probe, request.headers.get("origin"));
+        if (answered !== undefined) {
+          deps.logger.access(probeEntry, true);
+          return answered;
+        }
+      }
+      const started = performance.now();
       const context: RequestContext = { path, requestId: nextRequestId() };
       let routed: Response | Promise<Response>;
       try {

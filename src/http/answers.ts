@@ -71,7 +71,17 @@ export function documentAnswers(logger: Pick<Logger, "probeLines">) {
     return response;
   }
 
-  return { answer };
+  /**
+   * A probe route's answer on the fast path (app.ts): its prepared document's copy, or undefined when
+   * the route's GET is not a prepared document or the log wants a line per probe.
+   */
+  function probe(request: Request, route: Route, origin: string | null): Response | undefined {
+    const document = route.methods.GET;
+    if (logger.probeLines || document === undefined || typeof document === "function") return undefined;
+    return probeAnswer(document, request.method === "HEAD", origin !== null && route.cors === "public");
+  }
+
+  return { answer, probe };
 }
 
 export function finishResponse(request: Request, response: Response, context: RequestContext, origins: OriginPolicy): Response {
