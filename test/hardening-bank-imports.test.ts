@@ -80,6 +80,27 @@ describe("GIFT: text read by linear scanners (the red team's 100 KB froze the pr
   }, 120_000);
 });
 
+describe("GIFT: a numeric range split without backtracking (found by the regex audit for issue 47)", () => {
+  test("1 MB of dots in a numeric answer (quadratic for the old range expression: 20 KB took 0.6 s) is refused as not a number; health and another user answer with no gap over 2 s", async () => {
+    const gift = `::Dots::How many? {#1${".".repeat(megabyte)}x}`;
+    const error = refusal(await importWatched({ format: "gift", content: gift }));
+    expect(error.code).toBe("invalid_arguments");
+    expect(error.message).toContain("is not a number, a number:tolerance or a min..max range");
+  }, 120_000);
+
+  test("a range and a tolerance still read as before", async () => {
+    const gift = "::Range::Pick a value {#1.5..2.5}\n\n::Tolerant::About {#3.2:0.1}\n\n::Negative::Below zero {#-2..-1}";
+    const imported = (await alice.call("import_course", { format: "gift", content: gift, title: "Numeric ranges" })) as { course: { id: string } };
+    const course = (await alice.call("get_course", { courseId: imported.course.id })) as { modules: { lessons: { blocks: Record<string, unknown>[] }[] }[] };
+    const blocks = course.modules.flatMap((module) => module.lessons.flatMap((lesson) => lesson.blocks)).filter((block) => block.type === "numeric");
+    expect(blocks.map((block) => [block.min, block.max, block.value, block.tolerance])).toEqual([
+      [1.5, 2.5, undefined, undefined],
+      [undefined, undefined, 3.2, 0.1],
+      [-2, -1, undefined, undefined],
+    ]);
+  }, 60_000);
+});
+
 describe("Moodle XML: the answer picture read by a scanner (the red team's 25 KB froze it 5 s, 40 KB took 48 s)", () => {
   const quiz = (answerHtml: string): string =>
     `<?xml version="1.0" encoding="UTF-8"?><quiz><question type="multichoice"><name><text>Pictures</text></name><questiontext format="html"><text>Which?</text></questiontext>` +

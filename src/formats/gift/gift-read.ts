@@ -163,6 +163,17 @@ function textOf(raw: string, notes: string[]): string {
  * A GIFT numerical answer block (after its `#`): `value`, `value:tolerance` or `min..max`, alone or as
  * `=`-answers with `#feedback`; the first full-credit answer is the right one. A string says why not.
  */
+/**
+ * "min..max" split at its last "..", as the greedy `^(-?[\d.]+)\.\.(-?[\d.]+)$` would, without that
+ * expression's quadratic backtracking on a long run of digits and dots that does not end well.
+ */
+function rangeOf(text: string): [string, string, string] | null {
+  const at = text.lastIndexOf("..");
+  if (at <= 0) return null;
+  const [min, max] = [text.slice(0, at), text.slice(at + 2)];
+  return /^-?[\d.]+$/.test(min) && /^-?[\d.]+$/.test(max) ? [text, min, max] : null;
+}
+
 function giftNumber(body: string, notes: string[]): Record<string, unknown> | string {
   const [answersPart = "", general] = body.split(/(?<!\\)####/);
   const answers = answersPart.split(/(?<!\\)[=~]/).map((part) => part.trim()).filter(Boolean);
@@ -175,7 +186,7 @@ function giftNumber(body: string, notes: string[]): Record<string, unknown> | st
   const right = parsed.find((answer) => answer.credit >= 100);
   if (!right) return "its numerical answer has no fully right value";
   if (parsed.filter((answer) => answer.credit > 0).length > 1) notes.push("more right or partly right numbers were dropped: a numeric question has one right value or range");
-  const range = /^(-?[\d.]+)\.\.(-?[\d.]+)$/.exec(right.number);
+  const range = rangeOf(right.number);
   const tolerant = /^(-?[\d.]+)(?::([\d.]+))?$/.exec(right.number);
   const explanation = general ? { explanation: unescape(general).trim() } : {};
   const feedback = right.feedback ? { correctFeedback: right.feedback } : {};
