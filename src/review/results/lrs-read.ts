@@ -66,8 +66,11 @@ export function allowedEndpoint(endpoint: string, allowed: readonly string[]): U
   return url;
 }
 
-/** The body of an answer, read up to the limit; more is an error. */
-async function boundedText(response: Response, signal: AbortSignal): Promise<string> {
+/**
+ * The body of an answer, read up to the limit; more is an error, and so is a body that stops coming (the
+ * request's time-out, `timeout`, or the whole read's end, `read`, aborts it) or breaks off.
+ */
+async function boundedText(response: Response, timeout: AbortSignal, read: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > lrsLimits.maxAnswerBytes) throw lrsError(`answered with ${declared} bytes; at most ${lrsLimits.maxAnswerBytes} are read per page`);
   const reader = response.body?.getReader();
@@ -75,8 +78,16 @@ async function boundedText(response: Response, signal: AbortSignal): Promise<str
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    if (signal.aborted) throw lrsError("took too long to answer");
-    const { done, value } = await reader.read();
+    if (timeout.aborted) throw lrsError("took too long to answer");
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      await reader.cancel().catch(() => undefined);
+      if (read.aborted) throw lrsError("read was stopped or took too long");
+      throw lrsError(timeout.aborted ? `stopped sending before its answer was complete, and did not finish it within ${lrsLimits.requestMs / 1000} s` : "broke off its answer before it was complete");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > lrsLimits.maxAnswerBytes) {
@@ -124,7 +135,7 @@ async function getPage(url: URL, authorization: string, signal: AbortSignal): Pr
       await response.body?.cancel().catch(() => undefined);
       throw lrsError(`answered HTTP ${response.status}`);
     }
-    return boundedText(response, timeout);
+    return boundedText(response, timeout, signal);
   }
   throw lrsError(`redirected more than ${lrsLimits.maxRedirects} times`);
 }
