@@ -1,6 +1,6 @@
 /**
  * A video's statements from the player (issue 43: the "video nobody finishes" finding needs them): the
- * xAPI (Tin Can) package of a course with a video block, played in Chromium against a small LRS, sends
+ * xAPI (Tin Can) and cmi5 packages of a course with a video block, played in Chromium against an LRS, send
  * `played` (xAPI Video Profile) when the learner starts the video and `completed` when it plays to its
  * end, once each, the video named under the course's IRI by its block's stable id, the AU its parent.
  * The video is a real WebM the same browser records from a canvas. The statements read back with the
@@ -8,12 +8,14 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
 import { renderCourseHtml } from "../src/render/index.ts";
 import { memoryAssets, pixelPng, sampleCourse, unpackToDirectory } from "./support/export-course.ts";
 import { nextUntil, waitForCourse } from "./support/export-player.ts";
 import { launchChromium, startPackageServer, type PackageServer } from "./support/lms-harness.ts";
+import { startCmi5Player, type Cmi5Player } from "./support/cmi5-player.ts";
+import type { AssetSource, ExportCourse } from "../src/formats/package/types.ts";
 
 setDefaultTimeout(120_000);
 
@@ -27,6 +29,8 @@ let packageServer: PackageServer;
 let lrs: ReturnType<typeof Bun.serve>;
 let manifest = "";
 const statements: Json[] = [];
+let course: ExportCourse;
+let assets: AssetSource;
 
 /** About a second of 64×48 WebM video, recorded by Chromium's MediaRecorder from a canvas it draws on. */
 async function recordedWebm(): Promise<Uint8Array> {
@@ -81,8 +85,8 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   const webm = await recordedWebm();
-  const course = sampleCourse() as ReturnType<typeof sampleCourse> & { modules: { lessons: unknown[] }[] };
-  course.modules[0]!.lessons.push({
+  const withVideo = sampleCourse() as ReturnType<typeof sampleCourse> & { modules: { lessons: unknown[] }[] };
+  withVideo.modules[0]!.lessons.push({
     id: "les_video",
     title: "Watch the drill",
     kind: "content",
@@ -91,7 +95,8 @@ beforeAll(async () => {
     estimatedMinutes: 1,
     blocks: [{ id: "blk_v1", type: "video", assetId: "ast_drill", title: "Spill drill", transcript: "A colour fades from red to blue." }],
   });
-  const assets = memoryAssets({ ast_goggles: { bytes: pixelPng, info: { mimeType: "image/png", fileName: "goggles.png" } }, ast_drill: { bytes: webm, info: { mimeType: "video/webm", fileName: "drill.webm" } } });
+  course = withVideo;
+  assets = memoryAssets({ ast_goggles: { bytes: pixelPng, info: { mimeType: "image/png", fileName: "goggles.png" } }, ast_drill: { bytes: webm, info: { mimeType: "video/webm", fileName: "drill.webm" } } });
   const built = await buildPackage(course, { format: "xapi", assets, renderer: renderCourseHtml, lrsOrigins: [`http://127.0.0.1:${lrs.port}`] });
   const directory = await unpackToDirectory(built.stream, "xapi-video-package");
   packageServer = startPackageServer(directory);
@@ -119,14 +124,8 @@ async function until<T>(what: string, probe: () => T, ready: (value: T) => boole
   throw new Error(`timed out waiting for ${what}`);
 }
 
-test("a learner who starts the video and watches it to the end sends played, then completed, once each, about the video's stable id", async () => {
-  const launch = /<launch lang="en">([^<]+)<\/launch>/.exec(manifest)?.[1] ?? "";
-  const actor = { objectType: "Agent", name: "Video Learner", mbox: "mailto:video@learner.example" };
-  const query = new URLSearchParams({ endpoint: `http://127.0.0.1:${lrs.port}/xapi/`, auth, actor: JSON.stringify(actor), registration: crypto.randomUUID() });
-  const page = await browser.newPage();
-  await page.goto(`${packageServer.origin}/pkg/${launch}?${query}`);
-  await waitForCourse(page);
-  await until("initialized", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
+/** The learner opens the video's lesson, plays the video to its end, then once more from the start. */
+async function watchTwice(page: Page, sent: () => Json[]): Promise<void> {
   await nextUntil(page, "les_video");
   const video = page.locator("video:visible");
   expect(await video.getAttribute("aria-label")).toBe("Spill drill");
@@ -135,13 +134,24 @@ test("a learner who starts the video and watches it to the end sends played, the
     element.muted = true;
     return element.play();
   });
-  await until("the video's completed statement", () => statements.filter(aboutVideo).map(verbId), (verbs) => verbs.includes(completed));
+  await until("the video's completed statement", () => sent().filter(aboutVideo).map(verbId), (verbs) => verbs.includes(completed));
   // Played again from the start: nothing more is sent in this session.
   await video.evaluate((element: HTMLVideoElement) => {
     element.currentTime = 0;
     return element.play();
   });
   await video.evaluate((element: HTMLVideoElement) => new Promise((resolve) => (element.ended ? resolve(null) : element.addEventListener("ended", resolve, { once: true }))));
+}
+
+test("a learner who starts the video and watches it to the end sends played, then completed, once each, about the video's stable id", async () => {
+  const launch = /<launch lang="en">([^<]+)<\/launch>/.exec(manifest)?.[1] ?? "";
+  const actor = { objectType: "Agent", name: "Video Learner", mbox: "mailto:video@learner.example" };
+  const query = new URLSearchParams({ endpoint: `http://127.0.0.1:${lrs.port}/xapi/`, auth, actor: JSON.stringify(actor), registration: crypto.randomUUID() });
+  const page = await browser.newPage();
+  await page.goto(`${packageServer.origin}/pkg/${launch}?${query}`);
+  await waitForCourse(page);
+  await until("initialized", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
+  await watchTwice(page, () => statements);
   await page.goto("about:blank");
   await until("terminated", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
   await page.close();
@@ -171,4 +181,40 @@ test("a learner who starts the video and watches it to the end sends played, the
     ["video", "blk_v1", "played"],
     ["video", "blk_v1", "completed"],
   ]);
+});
+
+test("the cmi5 package sends the same two statements as cmi5 allowed statements (no cmi5 category), in the launch's session and registration", async () => {
+  const player: Cmi5Player = await startCmi5Player("cmi5-video-package", course, assets);
+  try {
+    const registration = crypto.randomUUID();
+    const { url, sessionId } = player.lms.launch({ auUrl: player.au.url, auId: player.au.id, registration, moveOn: player.au.moveOn, masteryScore: player.au.masteryScore });
+    const page = await player.browser.newPage();
+    await page.goto(url);
+    await waitForCourse(page);
+    const sent = () => player.lms.sessionStatements(sessionId) as unknown as Json[];
+    await until("initialized", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
+    await watchTwice(page, sent);
+    await page.goto("about:blank");
+    await until("terminated", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
+    const mine = sent().filter(aboutVideo);
+    expect(mine.map(verbId)).toEqual([played, completed]);
+    for (const statement of mine) {
+      const context = statement.context as Json;
+      expect(context.registration).toBe(registration);
+      expect(JSON.stringify(context)).not.toContain("w3id.org/xapi/cmi5/context/categories");
+      expect((context.extensions as Json)["https://w3id.org/xapi/cmi5/context/extensions/sessionid"]).toBe(sessionId);
+      expect((context.extensions as Json)["https://w3id.org/xapi/video/extensions/session-id"]).toBe(sessionId);
+      expect((context.contextActivities as Json).parent).toEqual([{ id: player.au.id, objectType: "Activity" }]);
+    }
+    const { readStatements } = await import("../src/formats/xapi/statements-read.ts");
+    const read = await readStatements({ text: JSON.stringify(mine), courseIris: [courseIri], salt: "test-salt", field: "content" });
+    expect(read.skipped).toEqual([]);
+    expect(read.facts.map((fact) => [fact.kind, fact.target, fact.verb])).toEqual([
+      ["video", "blk_v1", "played"],
+      ["video", "blk_v1", "completed"],
+    ]);
+    await page.close();
+  } finally {
+    await player.stop();
+  }
 });
