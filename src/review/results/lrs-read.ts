@@ -12,8 +12,9 @@ import type { Actor } from "../../authoring/context.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { courseIriField } from "../../formats/xapi/course-iri.ts";
 import { maxStatementsPerImport, type ReadStatementsResult, type SkipReport, type StatementFact } from "../../formats/xapi/statements-read.ts";
-import { courseIriOf, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
+import { courseIrisOf, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
 
 export const lrsLimits = {
   /** The largest single answer read. */
@@ -36,6 +37,7 @@ export const connectLrsArguments = v.strictObject({
   key: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
   secret: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
   since: v.optional(v.pipe(v.string(), v.isoTimestamp("must be an ISO 8601 timestamp"))),
+  courseIri: courseIriField,
 });
 
 export type ConnectLrsArguments = v.InferOutput<typeof connectLrsArguments>;
@@ -173,7 +175,7 @@ export async function connectLrs(services: AuthoringServices, actor: Actor, args
   const salt = await prepareResults(services, actor, args.courseId);
   const authorization = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${args.key}:${args.secret}`)))}`;
   const signal = AbortSignal.any([hooks.signal, AbortSignal.timeout(lrsLimits.totalMs)]);
-  const courseIris = [courseIriOf(args.courseId)];
+  const courseIris = courseIrisOf(args.courseId, args.courseIri);
   const facts = new Map<string, StatementFact>();
   const voided: string[] = [];
   const skipped = new Map<string, SkipReport>();
