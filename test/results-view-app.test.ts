@@ -85,6 +85,16 @@ function openView(options: Partial<HostOptions> = {}): Promise<{ page: Page; fra
   });
 }
 
+/** With RESULTS_VIEW_SCREENSHOTS set: the whole view, its frame as tall as its page, to look at. */
+async function screenshot(page: Page, frame: Frame, width: number, name: string): Promise<void> {
+  const height = await frame.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height: Math.min(4000, height + 20) });
+  await page.evaluate((tall) => {
+    (document.querySelector("iframe") as HTMLIFrameElement).style.height = `${tall}px`;
+  }, height + 10);
+  await page.screenshot({ path: `${screenshots}/results-view-${name}.png`, fullPage: true });
+}
+
 /** A percentage as shown (one decimal at most) is the figure handed over, rounded. */
 function expectShown(text: string, figure: number): void {
   expect(Math.abs(numberIn(text) - figure)).toBeLessThanOrEqual(0.05 + 1e-9);
@@ -264,8 +274,11 @@ describe("in an MCP Apps host", () => {
     expect(figures.course?.learners).toBe(16);
     expect(figures.questions.every((question) => question.withheld)).toBe(true);
     expect(figures.lessons[2]!.withheld).toContain("fewer than 5");
+    // Four learners passed or failed: their pass rate and scores are withheld too, by the service and in the view.
+    expect(figures.course).toMatchObject({ passRate: null, scoreDistribution: [], scoresWithheld: "pass rate and scores: fewer than 5 learners: figures withheld" });
     const { frame, page } = await openView({ result: few.result, arguments: { courseId: few.course.id } });
     expect(await frame.locator("#score-chart").count()).toBe(0);
+    expect(await frame.locator(".facts").innerText()).toContain("Pass rate\nwithheld: fewer than 5 learners");
     expect(await frame.locator("#scores-section").innerText()).toContain("withheld: fewer than 5 learners");
     expect(await frame.locator("#item-chart").count()).toBe(0);
     expect(await frame.locator(".withheld-note").allInnerTexts()).toContain("#1, #2, #3, #4, #5 not drawn: withheld: fewer than 5 learners.");
@@ -277,6 +290,7 @@ describe("in an MCP Apps host", () => {
     expect(await frame.locator("#lesson-chart .lesson-row[data-lesson='3'] rect.bar").count()).toBe(0);
     expect(await frame.locator("#lesson-chart .lesson-row[data-lesson='3'] text.withheld-label").textContent()).toBe("withheld: fewer than 5 learners");
     expect(await frame.locator("#lesson-chart .lesson-row[data-lesson='1'] rect.bar").count()).toBe(1);
+    if (screenshots) await screenshot(page, frame, 390, "withheld");
     await page.context().close();
   }, 90_000);
 
@@ -314,11 +328,7 @@ describe("in an MCP Apps host", () => {
       for (const svgWidth of svgWidths) expect(svgWidth).toBeLessThanOrEqual(width);
       expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
       if (screenshots) {
-        await frame.evaluate(() => document.body.style.setProperty("min-height", "0"));
-        const height = await frame.evaluate(() => document.documentElement.scrollHeight);
-        await page.setViewportSize({ width, height: Math.min(4000, height + 20) });
-        await page.evaluate((tall) => { (document.querySelector("iframe") as HTMLIFrameElement).style.height = `${tall}px`; }, height + 10);
-        await page.screenshot({ path: `${screenshots}/results-view-${width}-${theme}.png`, fullPage: true });
+        await screenshot(page, frame, width, `${width}-${theme}`);
         for (const part of ["scores", "items", "lessons"]) await frame.locator(`#${part}-section`).screenshot({ path: `${screenshots}/results-view-${width}-${theme}-${part}.png` });
       }
       await page.context().close();

@@ -55,6 +55,8 @@ export const resultsViewHtml = `<!doctype html>
   svg.chart .grid { stroke: var(--chart-grid); stroke-width: 1; }
   svg.chart .bar { fill: var(--chart-bar); }
   svg.chart .stopped { fill: var(--chart-stopped); }
+  svg.chart .hatch { stroke: var(--fallback-background); stroke-width: 1.5; }
+  svg.chart .stopped-bar { stroke: var(--fallback-background); stroke-width: 2; }
   svg.chart .zone { fill: var(--chart-zone); }
   svg.chart .zone-label, svg.chart .withheld-label { font-style: italic; }
   svg.chart .withheld-bar { fill: var(--chart-withheld); stroke: var(--chart-axis); stroke-dasharray: 4 3; }
@@ -67,7 +69,7 @@ export const resultsViewHtml = `<!doctype html>
   .legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; padding: 0; margin: 0 0 0.5rem; }
   .swatch { display: inline-block; width: 1rem; height: 1rem; margin-right: 0.375rem; vertical-align: -0.15rem; border-radius: 2px; }
   .swatch.bar { background: var(--chart-bar); }
-  .swatch.stopped { background: var(--chart-stopped); }
+  .swatch.stopped { background: repeating-linear-gradient(45deg, var(--chart-stopped) 0 3px, var(--fallback-background) 3px 4.5px); }
   .table-box { overflow-x: auto; margin: 0.5rem 0 0; }
   table { border-collapse: collapse; width: 100%; font-size: 0.9375rem; }
   th, td { text-align: left; vertical-align: top; padding: 0.25rem 0.5rem 0.25rem 0; border-bottom: 1px solid var(--color-border-secondary, var(--fallback-border)); }

@@ -161,6 +161,12 @@ export function lessonChart(lessons: readonly LessonBar[], width: number, words:
   const { svg, draw } = chartFrame("lesson-chart", width, height, words.title, words.desc);
   const barWidth = width - margin.left - margin.right;
   const most = Math.max(1, ...lessons.map((lesson) => lesson.reached ?? 0));
+  // Those who stopped: hatched, and set off from the rest of the bar by a gap, so colour is not all that tells them apart.
+  const hatch = svgElement("pattern", { id: "stopped-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+  hatch.append(svgElement("rect", { width: 6, height: 6, class: "stopped" }), svgElement("line", { x1: 1, y1: 0, x2: 1, y2: 6, class: "hatch" }));
+  const defs = svgElement("defs");
+  defs.append(hatch);
+  svg.insertBefore(defs, draw);
   lessons.forEach((lesson, at) => {
     const top = margin.top + at * row;
     const group = svgElement("g", { class: "lesson-row", "data-lesson": lesson.number });
@@ -172,7 +178,7 @@ export function lessonChart(lessons: readonly LessonBar[], width: number, words:
       const reachedWidth = Math.max(1, (lesson.reached / most) * barWidth);
       const stoppedWidth = ((lesson.stopped ?? 0) / most) * barWidth;
       group.append(svgElement("rect", { x: margin.left, y: top + 20, width: reachedWidth, height: 16, class: "bar" }));
-      if (stoppedWidth > 0) group.append(svgElement("rect", { x: margin.left + reachedWidth - stoppedWidth, y: top + 20, width: stoppedWidth, height: 16, class: "stopped" }));
+      if (stoppedWidth > 0) group.append(svgElement("rect", { x: margin.left + reachedWidth - stoppedWidth, y: top + 20, width: stoppedWidth, height: 16, fill: "url(#stopped-hatch)", class: "stopped-bar" }));
       group.append(svgElement("text", { x: margin.left, y: top + 52, class: "value" }, fitted(words.bar(lesson.reached, lesson.stopped ?? 0, lesson.rate ?? 0), barWidth, 12)));
     }
     draw.append(group);

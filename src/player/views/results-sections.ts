@@ -45,7 +45,7 @@ export interface CourseResults {
   readonly minGroup: number;
   readonly statements?: number;
   readonly withheld?: string;
-  readonly course?: { learners?: number; quizAttempts?: number; completionRate?: number; passRate?: number | null; scoreDistribution?: ScoreBand[] };
+  readonly course?: { learners?: number; quizAttempts?: number; completionRate?: number; passRate?: number | null; scoreDistribution?: ScoreBand[]; scoresWithheld?: string };
   readonly lessons: readonly LessonFigures[];
   readonly questions: readonly QuestionFigures[];
   readonly diagnoses: readonly Finding[];
@@ -168,7 +168,7 @@ export function factsList({ t, f, data }: SectionContext): HTMLElement {
   fact(t.learners, f.count(course.learners ?? 0));
   fact(t.quizAttempts, f.count(course.quizAttempts ?? 0));
   fact(t.completionRate, f.percent(course.completionRate ?? 0));
-  fact(t.passRate, isNumber(course.passRate) ? f.percent(course.passRate) : t.noPassRate);
+  fact(t.passRate, course.scoresWithheld ? t.withheld(f.count(data.minGroup)) : isNumber(course.passRate) ? f.percent(course.passRate) : t.noPassRate);
   return facts;
 }
 
@@ -176,13 +176,13 @@ export function scoreSection({ t, f, data, charts }: SectionContext): HTMLElemen
   const box = section("scores", t.scoreTitle);
   const bands = list<ScoreBand>(data.course?.scoreDistribution).filter((band) => isNumber(band.from) && isNumber(band.to) && isNumber(band.learners));
   const scored = bands.reduce((sum, band) => sum + band.learners, 0);
-  if (scored === 0) {
-    box.append(element("p", t.scoreNone));
+  // Scores of fewer learners than the smallest group are not drawn, even when handed over.
+  if (data.course?.scoresWithheld || (scored > 0 && scored < data.minGroup)) {
+    box.append(element("p", `${t.scoreTitle}: ${t.withheld(f.count(data.minGroup))}.`, "withheld-note"));
     return box;
   }
-  // Scores of fewer learners than the smallest group are not drawn, even when handed over.
-  if (scored < data.minGroup) {
-    box.append(element("p", `${t.scoreTitle}: ${t.withheld(f.count(data.minGroup))}.`, "withheld-note"));
+  if (scored === 0) {
+    box.append(element("p", t.scoreNone));
     return box;
   }
   const most = Math.max(...bands.map((band) => band.learners));
@@ -234,7 +234,7 @@ export function itemsSection({ t, f, data, charts, basis, changed }: SectionCont
     if (points.length > 0) {
       const desc = t.itemsDesc(f.count(points.length));
       parts.push(charts.add((width) => itemChart(points, width, { title: `${t.itemsTitle} (${basis.value === "first" ? t.firstAttempts : t.allAttempts})`, desc, facility: t.facility, discrimination: t.discrimination, negativeZone: t.negativeZone, percent: f.percent })));
-    } else parts.push(element("p", t.itemsNone));
+    } else if (withheld.length < data.questions.length) parts.push(element("p", t.itemsNone));
     if (withheld.length > 0) parts.push(element("p", t.questionsWithheld(withheld.join(", "), f.count(data.minGroup)), "withheld-note"));
     const rows = data.questions.map((question, at) => {
       const figures = figuresOf(question);
