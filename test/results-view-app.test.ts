@@ -294,6 +294,44 @@ describe("in an MCP Apps host", () => {
     await page.context().close();
   }, 90_000);
 
+  test("videos: played and watched to the end per video as handed over, a small group withheld, and the video nobody finishes among the findings", async () => {
+    const made = (await alice.call("create_course", {
+      title: "Videos",
+      modules: [{ title: "Only", lessons: [{ title: "Watch", blocks: [
+        { type: "video", url: "https://media.example.org/drill.mp4", title: "Spill drill", transcript: "Stop, warn, contain." },
+        { type: "video", url: "https://media.example.org/gloves.mp4", title: "Gloves", transcript: "Nitrile for solvents." },
+        { type: "video", url: "https://media.example.org/exit.mp4", title: "Exits", transcript: "Green signs." },
+      ] }] }],
+    })) as Course;
+    const lesson = made.modules[0]!.lessons[0]!;
+    const iri = `urn:course-authoring-service:course:${made.id}`;
+    let clock = Date.parse("2026-10-01T08:00:00Z");
+    const statement = (learner: number, verb: string, object: string): Json => ({
+      id: crypto.randomUUID(), actor: learnerActor(learner), verb: { id: verb }, object: { objectType: "Activity", id: object }, timestamp: new Date((clock += 1000)).toISOString(),
+    });
+    const [drill, gloves, exits] = lesson.blocks.map((block) => `${iri}/videos/${block.id}`) as [string, string, string];
+    const statements: Json[] = [];
+    for (let learner = 0; learner < 7; learner++) {
+      statements.push(statement(learner, "http://adlnet.gov/expapi/verbs/experienced", `${iri}/lessons/${lesson.id}`), statement(learner, "https://w3id.org/xapi/video/verbs/played", drill));
+      if (learner < 2) statements.push(statement(learner, "http://adlnet.gov/expapi/verbs/completed", drill));
+      if (learner < 6) statements.push(statement(learner, "https://w3id.org/xapi/video/verbs/played", gloves));
+      if (learner < 3) statements.push(statement(learner, "https://w3id.org/xapi/video/verbs/played", exits));
+    }
+    expect((await alice.call("import_results", { courseId: made.id, content: JSON.stringify(statements) })).added).toBe(statements.length);
+    const result = (await alice.callRaw("get_course_results", { courseId: made.id })) as CallToolResult;
+    const videos = (result.structuredContent as { videos: Json[] }).videos;
+    expect(videos).toMatchObject([{ title: "Spill drill", played: 7, finished: 2 }, { title: "Gloves", played: 6, finished: 0 }, { title: "Exits", withheld: "fewer than 5 learners: figures withheld" }]);
+    const { frame, page } = await openView({ result, arguments: { courseId: made.id } });
+    expect(await tableRows(frame, "Videos: played and watched to the end")).toEqual([
+      ["Spill drill (Lesson “Watch”)", "7", "2"],
+      ["Gloves (Lesson “Watch”)", "6", "0"],
+      ["Exits (Lesson “Watch”)", "withheld: fewer than 5 learners"],
+    ]);
+    expect(await frame.locator(".findings").innerText()).toContain("A video nobody finishes");
+    expect(await runAxe(frame)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   test("the host's locale picks the words and the number format (German, French, Spanish), and a tool error is shown as such", async () => {
     const german = await openView({ locale: "de-DE" });
     expect(await german.frame.evaluate(() => document.documentElement.lang)).toBe("de");
@@ -333,8 +371,12 @@ describe("in an MCP Apps host", () => {
       }
       await page.context().close();
     }
-    const reference = await openView({ host: "reference" });
+    // The reference host announces no theme: the view follows the system's (dark here), and still passes axe.
+    const reference = await openView({ host: "reference", context: { bypassCSP: true, colorScheme: "dark", viewport: { width: 390, height: 900 } } });
     expect((await chartTexts(reference.frame)).map((chart) => chart.id)).toEqual(["score-chart", "item-chart", "lesson-chart"]);
+    expect(await reference.frame.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await reference.frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(30, 30, 30)");
+    expect(await runAxe(reference.frame)).toEqual([]);
     await reference.page.context().close();
   }, 120_000);
 });

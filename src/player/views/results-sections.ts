@@ -49,6 +49,15 @@ export interface CourseResults {
   readonly lessons: readonly LessonFigures[];
   readonly questions: readonly QuestionFigures[];
   readonly diagnoses: readonly Finding[];
+  readonly videos: readonly VideoFigures[];
+}
+
+interface VideoFigures {
+  readonly lessonId?: string;
+  readonly title?: string;
+  readonly withheld?: string;
+  readonly played?: number;
+  readonly finished?: number;
 }
 
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
@@ -69,6 +78,7 @@ export function resultsOf(result: ToolResult | undefined): CourseResults | null 
     lessons: list<LessonFigures>(facts.lessons),
     questions: list<QuestionFigures>(facts.questions),
     diagnoses: list<Finding>(facts.diagnoses),
+    videos: list<VideoFigures>(facts.videos),
   };
 }
 
@@ -287,6 +297,22 @@ export function lessonsSection({ t, f, data, charts }: SectionContext): HTMLElem
     return cells;
   });
   box.append(figuresTable(t.lessonsTitle, [t.lesson, t.reached, t.stoppedHere, t.dropOff], rows));
+  return box;
+}
+
+/** Each video: how many learners played it and how many watched it to the end (a table: two counts need no chart). */
+export function videosSection({ t, f, data }: SectionContext): HTMLElement | null {
+  if (data.videos.length === 0) return null;
+  const box = section("videos", t.videosTitle);
+  const lessonTitle = new Map(data.lessons.map((lesson) => [lesson.lessonId, lesson.title]));
+  const rows = data.videos.map((video) => {
+    const where = lessonTitle.get(video.lessonId);
+    const cells: (string | HTMLTableCellElement)[] = [`${video.title || t.video}${where ? ` (${t.lesson} “${where}”)` : ""}`];
+    if (video.withheld || !isNumber(video.played)) cells.push(spanning(t.withheld(f.count(data.minGroup)), 2));
+    else cells.push(f.count(video.played), f.count(video.finished ?? 0));
+    return cells;
+  });
+  box.append(figuresTable(t.videosTitle, [t.video, t.played, t.finished], rows));
   return box;
 }
 

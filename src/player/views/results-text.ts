@@ -52,6 +52,10 @@ export interface ResultsText {
   readonly stoppedHere: string;
   readonly dropOff: string;
   readonly barLabel: (reached: string, stopped: string, rate: string) => string;
+  readonly videosTitle: string;
+  readonly video: string;
+  readonly played: string;
+  readonly finished: string;
   readonly findingsTitle: string;
   readonly findingsNone: string;
   readonly kinds: Readonly<Record<FindingKind, string>>;
@@ -99,6 +103,10 @@ const english: ResultsText = {
   stoppedHere: "Stopped here",
   dropOff: "Drop-off",
   barLabel: (reached, stopped, rate) => `${reached} reached, ${stopped} stopped (${rate})`,
+  videosTitle: "Videos: played and watched to the end",
+  video: "Video",
+  played: "Played",
+  finished: "Watched to the end",
   findingsTitle: "Findings",
   findingsNone: "No findings: nothing stands out.",
   kinds: {
@@ -152,6 +160,10 @@ const french: ResultsText = {
   stoppedHere: "Arrêtés ici",
   dropOff: "Abandon",
   barLabel: (reached, stopped, rate) => `${reached} arrivés, ${stopped} arrêtés (${rate})`,
+  videosTitle: "Vidéos : lancées et vues jusqu’au bout",
+  video: "Vidéo",
+  played: "Lancée",
+  finished: "Vue jusqu’au bout",
   findingsTitle: "Constats",
   findingsNone: "Aucun constat : rien ne ressort.",
   kinds: {
@@ -205,6 +217,10 @@ const german: ResultsText = {
   stoppedHere: "Hier aufgehört",
   dropOff: "Abbruch",
   barLabel: (reached, stopped, rate) => `${reached} erreicht, ${stopped} aufgehört (${rate})`,
+  videosTitle: "Videos: gestartet und bis zum Ende gesehen",
+  video: "Video",
+  played: "Gestartet",
+  finished: "Bis zum Ende gesehen",
   findingsTitle: "Befunde",
   findingsNone: "Keine Befunde: nichts fällt auf.",
   kinds: {
@@ -258,6 +274,10 @@ const spanish: ResultsText = {
   stoppedHere: "Se detuvieron aquí",
   dropOff: "Abandono",
   barLabel: (reached, stopped, rate) => `${reached} llegaron, ${stopped} se detuvieron (${rate})`,
+  videosTitle: "Vídeos: reproducidos y vistos hasta el final",
+  video: "Vídeo",
+  played: "Reproducido",
+  finished: "Visto hasta el final",
   findingsTitle: "Hallazgos",
   findingsNone: "Sin hallazgos: nada destaca.",
   kinds: {

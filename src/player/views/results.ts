@@ -8,7 +8,7 @@
  */
 import type { ViewConfig } from "../../page-contract/config.ts";
 import { applyHostContext, createViewBridge, type HostContext, type RpcMessage, type ToolResult } from "./bridge.ts";
-import { factsList, findingsSection, formatsFor, itemsSection, lessonsSection, resultsOf, scoreSection, type ChartSet, type CourseResults, type SectionContext } from "./results-sections.ts";
+import { factsList, findingsSection, formatsFor, itemsSection, lessonsSection, resultsOf, scoreSection, videosSection, type ChartSet, type CourseResults, type SectionContext } from "./results-sections.ts";
 import { pickLanguage, resultsText, type ResultsLanguage } from "./results-text.ts";
 import { byId as $, element } from "./view-dom.ts";
 
@@ -77,7 +77,10 @@ export function startResultsView(config: ViewConfig): void {
       parts.push(element("p", t.allWithheld(f.count(data.minGroup)), "withheld-all"));
     } else {
       const context: SectionContext = { t, f, data, charts, basis, changed: reportSize };
-      parts.push(factsList(context), scoreSection(context), itemsSection(context), lessonsSection(context), findingsSection(context));
+      parts.push(factsList(context), scoreSection(context), itemsSection(context), lessonsSection(context));
+      const videos = videosSection(context);
+      if (videos) parts.push(videos);
+      parts.push(findingsSection(context));
     }
     root.replaceChildren(...parts);
     root.hidden = false;

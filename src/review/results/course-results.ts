@@ -67,6 +67,8 @@ export interface LessonResults {
 export interface VideoResults {
   blockId: string;
   lessonId: string;
+  /** The video block's title ("" when it has none). */
+  title: string;
   withheld?: string;
   played?: number;
   finished?: number;
@@ -283,9 +285,10 @@ function videoResults(outline: CourseOutline, rows: readonly ResultRow[], minGro
     const mine = rows.filter((row) => row.kind === "video" && row.target === block.id);
     const played = new Set(mine.map((row) => row.learner));
     if (mine.length === 0) return [];
-    if (played.size < minGroup) return [{ blockId: block.id, lessonId: block.lessonId, withheld: withheldText(minGroup) }];
+    const base = { blockId: block.id, lessonId: block.lessonId, title: typeof block.body.title === "string" ? block.body.title.slice(0, 120) : "" };
+    if (played.size < minGroup) return [{ ...base, withheld: withheldText(minGroup) }];
     const finished = new Set(mine.filter((row) => row.verb === "completed" || row.result?.completion === true).map((row) => row.learner));
-    return [{ blockId: block.id, lessonId: block.lessonId, played: played.size, finished: finished.size }];
+    return [{ ...base, played: played.size, finished: finished.size }];
   });
 }
 
