@@ -16,7 +16,7 @@ import { quizStyles } from "./render/quiz-styles.ts";
 import { shortenStyleVariables } from "./render/style-variables.ts";
 import { courseStyles } from "./render/styles.ts";
 
-export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "question-types", "scorm", "cmi5", "lesson-launch", "review", "view-course-preview", "view-export", "view-files"] as const;
+export const playerEntries = ["course-base", "course-quiz", "course-interactions", "course-full", "question-types", "scorm", "cmi5", "lesson-launch", "review", "view-course-preview", "view-export", "view-files", "view-results"] as const;
 
 /** The page's style sheets, minified by Bun's CSS minifier into `<name>.css.txt` (the theme's few rules are written per course). */
 export const playerStyles = { "styles-course": courseStyles, "styles-print": printStyles, "styles-interactions": interactionStyles, "styles-quiz": quizStyles, "styles-question-types": questionTypeStyles } as const;

@@ -355,7 +355,7 @@ describe("through MCP, the binary does the whole job", () => {
     const outline = (await alice.client.readResource({ uri: `course://${courseId}/outline` })).contents[0] as { text: string };
     expect(outline.text).toContain("Lab safety");
     const { resources } = await alice.client.listResources();
-    const views = ["ui://course-authoring/course-preview.html", "ui://course-authoring/export.html"];
+    const views = ["ui://course-authoring/course-preview.html", "ui://course-authoring/export.html", "ui://course-authoring/results.html"];
     for (const uri of views) {
       const view = (await alice.client.readResource({ uri })).contents[0] as { text: string; mimeType: string };
       expect(view.mimeType).toContain("text/html");

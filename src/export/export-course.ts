@@ -4,6 +4,7 @@
  * and, when asked for and small enough, the bytes to embed. Adapters (the MCP tool) only translate.
  * Everything that can be wrong with the course fails before a byte is written.
  */
+import { exportCourseIriField } from "../formats/xapi/course-iri.ts";
 import * as v from "valibot";
 import { courseVariantField, getCourseForExport } from "../authoring/courses.ts";
 import { assetIdsIn, assetsUsedBy } from "../authoring/asset-access.ts";
@@ -79,6 +80,7 @@ export const exportCourseArguments = v.object({
     ),
     "link",
   ),
+  courseIri: exportCourseIriField,
   ...reviewRoundFields,
 });
 
@@ -193,6 +195,9 @@ export async function exportCourse(
     : undefined;
   const progress = progressChain(context.progress);
   // Rendering, writing and deflating run on a worker thread; asset bytes are read here and handed over.
+  if (args.courseIri !== undefined && args.format !== "cmi5" && args.format !== "xapi") {
+    throw new CourseAuthoringError("invalid_arguments", `courseIri: only the cmi5 and xapi packages name a course IRI; omit it for ${args.format}.`, { field: "courseIri" });
+  }
   if (args.format === "acr" && args.variant === "published") {
     throw new CourseAuthoringError("invalid_arguments", "variant: the accessibility report (acr) is built from the draft, which validate_course checks; omit variant or give draft.", { field: "variant" });
   }
@@ -203,7 +208,7 @@ export async function exportCourse(
     {
       course,
       assets: assetInfos(assets),
-      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}), ...(args.answerKey !== undefined ? { answerKey: args.answerKey } : {}) },
+      options: { format: args.format, scoMode: args.scoMode, variant: args.variant, ...(args.scope !== undefined ? { scope: args.scope } : {}), ...(reviewRound ? { reviewRound } : {}), ...(args.answerKey !== undefined ? { answerKey: args.answerKey } : {}), ...(args.courseIri !== undefined ? { courseIri: args.courseIri } : {}) },
     },
     courseAssetSource(services.store, course.id, assets),
     { onProgress: (done, total, message) => progress.report(done, total, message), onNotice: (notice) => notices.push({ level: "warning", text: notice }) },

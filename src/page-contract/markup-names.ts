@@ -305,6 +305,8 @@ export enum DataName {
   unansweredList = "u",
   unscored = "xus",
   verdict = "v",
+  /** A video block's id on its `<video>`, for the video's xAPI statements (played, completed). */
+  videoId = "vi",
   wrongFeedback = "xwf",
   zone = "xz",
 }

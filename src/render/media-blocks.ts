@@ -10,7 +10,7 @@ import { html, type SafeHtml } from "./html.ts";
 import { markdownHtml } from "./markdown.ts";
 import { uiText } from "./ui-text.ts";
 import { isSafeAssetUrl, isSafeMediaUrl } from "./urls.ts";
-import { ClassName } from "../page-contract/markup-names.ts";
+import { ClassName, DataName } from "../page-contract/markup-names.ts";
 
 type BlockOf<Type extends Block["type"]> = Extract<Block, { type: Type }>;
 
@@ -84,7 +84,7 @@ export function renderVideoBlock(block: BlockOf<"video">, context: RenderContext
   const player =
     src === null
       ? ""
-      : html`<video controls preload="metadata" playsinline src="${src}"${poster === null ? "" : html` poster="${poster}"`}${label}>${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></video>`;
+      : html`<video controls preload="metadata" playsinline src="${src}"${poster === null ? "" : html` poster="${poster}"`}${label} data-${DataName.videoId}="${block.id}">${captionsTracks(block, context, courseLanguage)}<p>${uiText.noMediaSupport}</p></video>`;
   return html`<figure class="${ClassName.block} media video">${player}${mediaTitle(block)}${transcript(block)}</figure>`;
 }
 

@@ -16,6 +16,7 @@ import reviewBundle from "../player/dist/review.js.txt" with { type: "text" };
 import coursePreviewViewBundle from "../player/dist/view-course-preview.js.txt" with { type: "text" };
 import exportViewBundle from "../player/dist/view-export.js.txt" with { type: "text" };
 import filesViewBundle from "../player/dist/view-files.js.txt" with { type: "text" };
+import resultsViewBundle from "../player/dist/view-results.js.txt" with { type: "text" };
 import courseStyles from "../player/dist/styles-course.css.txt" with { type: "text" };
 import interactionStyles from "../player/dist/styles-interactions.css.txt" with { type: "text" };
 import printStyles from "../player/dist/styles-print.css.txt" with { type: "text" };
@@ -52,7 +53,7 @@ export { questionTypesBundle };
 export const lmsBundles = { scorm: scormBundle, cmi5: cmi5Bundle, lessonLaunch: lessonLaunchBundle, review: reviewBundle } as const;
 
 /** The MCP Apps views' bundles (`src/player/views`), built like the player. */
-export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle } as const;
+export const viewBundles = { coursePreview: coursePreviewViewBundle, export: exportViewBundle, files: filesViewBundle, results: resultsViewBundle } as const;
 
 /** The page's style sheets as built (minified): the course's, the print sheet, and the teaching blocks'. */
 export const builtStyles = { course: courseStyles, print: printStyles, interactions: interactionStyles, quiz: quizStyles, questionTypes: questionTypeStyles } as const;

@@ -79,7 +79,7 @@ function hostPage(viewUrl: string): string {
     const logged = !item ? null : item.type === "resource" ? { type: item.type, uri: item.resource.uri, mimeType: item.resource.mimeType, blobLength: item.resource.blob.length } : { type: item.type, uri: item.uri, name: item.name, mimeType: item.mimeType, size: item.size };
     window.hostLog.push({ method: message.method, uri: message.params && message.params.uri, item: logged });
     if (message.method === "ui/initialize") {
-      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: { theme: new URLSearchParams(location.search).get("theme") || "light", displayMode: "inline" } } });
+      reply(message.id, { result: { protocolVersion: message.params.protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: capabilities, hostContext: Object.assign({ theme: new URLSearchParams(location.search).get("theme") || "light", displayMode: "inline" }, new URLSearchParams(location.search).get("locale") ? { locale: new URLSearchParams(location.search).get("locale") } : {}) } });
     } else if (message.method === "ui/notifications/initialized") {
       notify("ui/notifications/tool-input", { arguments: await window.toolArguments() });
       notify("ui/notifications/tool-result", await window.toolResult());
@@ -123,6 +123,10 @@ export interface HostOptions {
   readonly result: CallToolResult;
   readonly readResource: (uri: string) => Promise<ReadResourceResult>;
   readonly context?: BrowserContextOptions;
+  /** The locale the hand-written host announces in its host context (none unless told). */
+  readonly locale?: string;
+  /** Resolves once the view is ready; the export view's Download button or problem unless told. */
+  readonly ready?: (frame: Frame) => Promise<unknown>;
 }
 
 export interface AppsHost {
@@ -156,11 +160,13 @@ export async function startAppsHost(viewHtml: string): Promise<AppsHost> {
       await page.exposeFunction("toolResult", () => options.result);
       await page.exposeFunction("toolArguments", () => options.arguments);
       await page.exposeFunction("readResource", options.readResource);
-      await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}&theme=${options.theme ?? "light"}`);
+      const locale = options.locale ? `&locale=${encodeURIComponent(options.locale)}` : "";
+      await page.goto(`http://127.0.0.1:${hostServer.port}/${options.host ?? "host"}.html?download=${options.mode ?? "save"}&theme=${options.theme ?? "light"}${locale}`);
       const frame = await (await page.waitForSelector("iframe[src]")).contentFrame();
       if (!frame) throw new Error("the view frame is missing");
-      // Ready once the view shows a package to download or says why it cannot.
-      await frame.waitForFunction(() => document.getElementById("download")?.checkVisibility() || document.getElementById("problem")?.textContent, undefined, { timeout: 15_000 });
+      // Ready once the view shows a package to download or says why it cannot, unless the test says what ready is.
+      if (options.ready) await options.ready(frame);
+      else await frame.waitForFunction(() => document.getElementById("download")?.checkVisibility() || document.getElementById("problem")?.textContent, undefined, { timeout: 15_000 });
       return { page, frame };
     },
     async stop() {

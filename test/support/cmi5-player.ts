@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { buildPackage } from "../../src/export/build-package.ts";
-import type { ExportCourse } from "../../src/formats/package/types.ts";
+import type { AssetSource, ExportCourse } from "../../src/formats/package/types.ts";
 import { renderCourseHtml } from "../../src/render/index.ts";
 import { memoryAssets, sampleCourse, unpackToDirectory } from "./export-course.ts";
 import { startCmi5Lms, type Cmi5Lms } from "./lms-cmi5.ts";
@@ -27,10 +27,10 @@ export interface Cmi5Player {
   stop(): Promise<void>;
 }
 
-export async function startCmi5Player(folderName: string, course: ExportCourse = sampleCourse()): Promise<Cmi5Player> {
+export async function startCmi5Player(folderName: string, course: ExportCourse = sampleCourse(), assets: AssetSource = memoryAssets()): Promise<Cmi5Player> {
   const browser = await launchChromium();
   const lms = startCmi5Lms();
-  const built = await buildPackage(course, { format: "cmi5", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
+  const built = await buildPackage(course, { format: "cmi5", assets, renderer: renderCourseHtml, lrsOrigins: [lms.origin] });
   const directory = await unpackToDirectory(built.stream, folderName);
   const packageServer = startPackageServer(directory);
   // Import the course structure as an LMS would.

@@ -17,6 +17,7 @@ import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import { courseUriTemplates, matchCourseUri } from "../../course-uris.ts";
 import { exportViewUri, readExportView } from "../apps/export-view.ts";
 import { filesViewUri, readFilesView } from "../apps/files-view.ts";
+import { readResultsView, resultsViewUri } from "../apps/results-view.ts";
 import type { ResourceProvider } from "../server.ts";
 import { toBase64 } from "../../bytes.ts";
 
@@ -85,7 +86,7 @@ export async function readExportFilesResource(services: AuthoringServices, user:
   return { contents: [{ uri, mimeType: "application/json", text }] };
 }
 
-/** The course resources plus export packages, their file lists and the export view; other URIs go to `base` unchanged. */
+/** The course resources plus export packages, their file lists and the export, files and results views; other URIs go to `base` unchanged. */
 export function withExportResources(base: ResourceProvider<AuthoringServices>): ResourceProvider<AuthoringServices> {
   return {
     templates: [...base.templates, exportResourceTemplate, exportFilesResourceTemplate],
@@ -93,6 +94,7 @@ export function withExportResources(base: ResourceProvider<AuthoringServices>): 
     read: async (services, user, uri, context) => {
       if (uri === exportViewUri) return readExportView();
       if (uri === filesViewUri) return readFilesView();
+      if (uri === resultsViewUri) return readResultsView();
       if (!uri.includes("/exports/")) return base.read(services, user, uri, context);
       return uri.endsWith("/files") ? readExportFilesResource(services, user, uri, context.resultMaxBytes) : readExportResource(services, user, uri);
     },

@@ -11,6 +11,7 @@ import { connectLrs, connectLrsArguments } from "../../review/results/lrs-read.t
 import { maxStatementsPerImport } from "../../formats/xapi/statements-read.ts";
 import { confirmField } from "../confirmations.ts";
 import { defineTool, type ToolDefinition } from "../registry.ts";
+import { resultsViewUri } from "../apps/results-view.ts";
 
 /** Kept short: every tools/list carries it (the fields are described in the summary and DESIGN). */
 const importedEntries = { courseId: v.string() };
@@ -62,6 +63,7 @@ const getCourseResultsTool = defineTool<AuthoringServices, typeof getCourseResul
   output: v.looseObject({ courseId: v.string() }),
   narrow: "pass lessonIds",
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  meta: { ui: { resourceUri: resultsViewUri } },
   async handler(args, { user, services }) {
     const result = await getCourseResults(services, user, args);
     const head = result.withheld

@@ -18,7 +18,7 @@ import type { LrsDocumentOptions, LrsDocuments } from "./lrs-documents.ts";
 import type { StatementOutbox, OutboxOptions } from "./outbox.ts";
 import type { ProgressTools } from "./progress.ts";
 import type { Cmi5AdapterConfig } from "../../page-contract/config.ts";
-import { ClassName } from "../../page-contract/markup-names.ts";
+import { ClassName, DataName } from "../../page-contract/markup-names.ts";
 import { fetchToken, readLaunchData, readLaunchParams, readTinCanParams } from "./cmi5/launch.ts";
 import {
   actor,
@@ -42,7 +42,7 @@ import {
   tools,
   type Json,
 } from "./cmi5/session.ts";
-import { evaluate, openOutbox, send, sendAnswered, sendExperienced, sendFailure, terminate } from "./cmi5/statements.ts";
+import { evaluate, openOutbox, send, sendAnswered, sendExperienced, sendFailure, sendVideo, terminate } from "./cmi5/statements.ts";
 
 export type { Cmi5AdapterConfig };
 
@@ -96,6 +96,7 @@ function listen(): void {
     evaluate();
   });
   course.onQuestionAnswered(sendAnswered);
+  listenToVideos();
   course.onAttemptSaved(() => saveProgress());
   course.onQuizScored((score) => {
     lessonShownAt.set(score.lessonId, Date.now());
@@ -104,6 +105,22 @@ function listen(): void {
     // No attempts left: the failure is final for this session, so it is reported at once.
     if (score.attemptsLeft === 0) sendFailure();
   });
+}
+
+/** A video block's start (`played`) and end (`completed`), each once per video in a session. */
+function listenToVideos(): void {
+  const sent = new Set<string>();
+  const report = (event: Event, kind: "played" | "completed"): void => {
+    const media = event.target;
+    if (!(media instanceof HTMLVideoElement)) return;
+    const blockId = media.dataset[DataName.videoId];
+    if (!blockId || sent.has(`${kind}:${blockId}`)) return;
+    sent.add(`${kind}:${blockId}`);
+    sendVideo(kind, { blockId, title: media.getAttribute("aria-label") ?? "", time: media.currentTime, length: Number.isFinite(media.duration) ? media.duration : null });
+  };
+  // Media events do not bubble: listened for on the way down.
+  document.addEventListener("play", (event) => report(event, "played"), true);
+  document.addEventListener("ended", (event) => report(event, "completed"), true);
 }
 
 /** cmi5: the auth token for the fetch URL, LaunchData, the learner preferences; false when the LMS cannot be read. */

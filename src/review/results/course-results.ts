@@ -67,6 +67,8 @@ export interface LessonResults {
 export interface VideoResults {
   blockId: string;
   lessonId: string;
+  /** The video block's title ("" when it has none). */
+  title: string;
   withheld?: string;
   played?: number;
   finished?: number;
@@ -78,6 +80,8 @@ export interface CourseFigures {
   completionRate: number;
   passRate: number | null;
   scoreDistribution: { from: number; to: number; learners: number }[];
+  /** Set when fewer learners than the smallest group passed, failed or scored: passRate is then null and scoreDistribution empty. */
+  scoresWithheld?: string;
 }
 
 export interface CourseResults {
@@ -281,13 +285,14 @@ function videoResults(outline: CourseOutline, rows: readonly ResultRow[], minGro
     const mine = rows.filter((row) => row.kind === "video" && row.target === block.id);
     const played = new Set(mine.map((row) => row.learner));
     if (mine.length === 0) return [];
-    if (played.size < minGroup) return [{ blockId: block.id, lessonId: block.lessonId, withheld: withheldText(minGroup) }];
+    const base = { blockId: block.id, lessonId: block.lessonId, title: typeof block.body.title === "string" ? block.body.title.slice(0, 120) : "" };
+    if (played.size < minGroup) return [{ ...base, withheld: withheldText(minGroup) }];
     const finished = new Set(mine.filter((row) => row.verb === "completed" || row.result?.completion === true).map((row) => row.learner));
-    return [{ blockId: block.id, lessonId: block.lessonId, played: played.size, finished: finished.size }];
+    return [{ ...base, played: played.size, finished: finished.size }];
   });
 }
 
-function courseFigures(rows: readonly ResultRow[], learners: ReadonlySet<string>, attempts: number): CourseFigures {
+function courseFigures(rows: readonly ResultRow[], learners: ReadonlySet<string>, attempts: number, minGroup: number): CourseFigures {
   const top = rows.filter((row) => row.kind === "course" || row.kind === "unit");
   const completedBy = new Set(top.filter((row) => finishingVerbs.has(row.verb) || row.result?.completion === true).map((row) => row.learner));
   const passedBy = new Set(top.filter((row) => row.verb === "passed").map((row) => row.learner));
@@ -299,13 +304,11 @@ function courseFigures(rows: readonly ResultRow[], learners: ReadonlySet<string>
   }
   const scoreDistribution = Array.from({ length: 10 }, (_, bin) => ({ from: bin * 10, to: bin * 10 + 10, learners: 0 }));
   for (const scaled of best.values()) (scoreDistribution[Math.min(9, Math.max(0, Math.floor(scaled * 10)))] as { learners: number }).learners += 1;
-  return {
-    learners: learners.size,
-    quizAttempts: attempts,
-    completionRate: round(completedBy.size / learners.size),
-    passRate: judged.size === 0 ? null : round(passedBy.size / judged.size),
-    scoreDistribution,
-  };
+  const figures = { learners: learners.size, quizAttempts: attempts, completionRate: round(completedBy.size / learners.size) };
+  // A pass rate or a score band of a few learners could single one out: like any figure, shown for a group of minGroup or more.
+  const few = (judged.size > 0 && judged.size < minGroup) || (best.size > 0 && best.size < minGroup);
+  if (few) return { ...figures, passRate: null, scoreDistribution: [], scoresWithheld: `pass rate and scores: ${withheldText(minGroup)}` };
+  return { ...figures, passRate: judged.size === 0 ? null : round(passedBy.size / judged.size), scoreDistribution };
 }
 
 export function courseResults(outline: CourseOutline, rows: readonly ResultRow[], minGroup: number): CourseResults {
@@ -316,7 +319,7 @@ export function courseResults(outline: CourseOutline, rows: readonly ResultRow[]
   const finishers = new Set(rows.filter((row) => (row.kind === "course" || row.kind === "unit") && finishingVerbs.has(row.verb)).map((row) => row.learner));
   return {
     ...base,
-    course: courseFigures(rows, learners, quizAttempts(answers).length),
+    course: courseFigures(rows, learners, quizAttempts(answers).length, minGroup),
     lessons: lessonResults(outline, rows, finishers, minGroup),
     questions: questionResults(outline, answers, minGroup),
     videos: videoResults(outline, rows, minGroup),

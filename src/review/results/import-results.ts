@@ -4,6 +4,7 @@
  * one transaction or not at all. Learners arrive as salted hashes (a deployment secret joined with the
  * course id), so the same learner is one pseudonym within a course and unlinkable across courses.
  */
+import { courseIriField } from "../../formats/xapi/course-iri.ts";
 import * as v from "valibot";
 import { openCourse } from "../../authoring/access.ts";
 import type { Actor } from "../../authoring/context.ts";
@@ -23,11 +24,17 @@ export function courseIriOf(courseId: string): string {
   return `urn:course-authoring-service:course:${courseId}`;
 }
 
+/** The IRIs whose statements count as the course's: its own, and the one its packages were exported with, if given. */
+export function courseIrisOf(courseId: string, exportedWith: string | undefined): string[] {
+  return [...new Set([courseIriOf(courseId), ...(exportedWith === undefined ? [] : [exportedWith])])];
+}
+
 
 export const importResultsArguments = v.strictObject({
   courseId: idField("course"),
   content: v.optional(v.string()),
   assetId: v.optional(idField("asset")),
+  courseIri: courseIriField,
 });
 
 export type ImportResultsArguments = v.InferOutput<typeof importResultsArguments>;
@@ -91,7 +98,7 @@ export async function importResults(services: AuthoringServices, actor: Actor, a
   }
   const salt = await prepareResults(services, actor, args.courseId);
   const file = args.assetId !== undefined ? await readAs(services, actor, (session) => readUploadedFile(session, args.assetId as string, maxStatementsFileBytes)) : undefined;
-  const courseIris = [courseIriOf(args.courseId)];
+  const courseIris = courseIrisOf(args.courseId, args.courseIri);
   const read = await services.heavyWork.run("readStatementsJob", {
     ...(file ? { bytes: file.bytes } : { text: args.content ?? "" }),
     courseIris,

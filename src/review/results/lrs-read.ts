@@ -12,8 +12,9 @@ import type { Actor } from "../../authoring/context.ts";
 import { idField } from "../../authoring/schemas/fields.ts";
 import type { AuthoringServices } from "../../authoring/services.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
+import { courseIriField } from "../../formats/xapi/course-iri.ts";
 import { maxStatementsPerImport, type ReadStatementsResult, type SkipReport, type StatementFact } from "../../formats/xapi/statements-read.ts";
-import { courseIriOf, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
+import { courseIrisOf, prepareResults, resultsSettings, storeStatements, type ImportedResults } from "./import-results.ts";
 
 export const lrsLimits = {
   /** The largest single answer read. */
@@ -36,6 +37,7 @@ export const connectLrsArguments = v.strictObject({
   key: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
   secret: v.pipe(v.string("must be text"), v.check((text) => text.length > 0 && text.length <= 1000, "must be 1 to 1000 characters")),
   since: v.optional(v.pipe(v.string(), v.isoTimestamp("must be an ISO 8601 timestamp"))),
+  courseIri: courseIriField,
 });
 
 export type ConnectLrsArguments = v.InferOutput<typeof connectLrsArguments>;
@@ -66,8 +68,11 @@ export function allowedEndpoint(endpoint: string, allowed: readonly string[]): U
   return url;
 }
 
-/** The body of an answer, read up to the limit; more is an error. */
-async function boundedText(response: Response, signal: AbortSignal): Promise<string> {
+/**
+ * The body of an answer, read up to the limit; more is an error, and so is a body that stops coming (the
+ * request's time-out, `timeout`, or the whole read's end, `read`, aborts it) or breaks off.
+ */
+async function boundedText(response: Response, timeout: AbortSignal, read: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > lrsLimits.maxAnswerBytes) throw lrsError(`answered with ${declared} bytes; at most ${lrsLimits.maxAnswerBytes} are read per page`);
   const reader = response.body?.getReader();
@@ -75,8 +80,16 @@ async function boundedText(response: Response, signal: AbortSignal): Promise<str
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    if (signal.aborted) throw lrsError("took too long to answer");
-    const { done, value } = await reader.read();
+    if (timeout.aborted) throw lrsError("took too long to answer");
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      await reader.cancel().catch(() => undefined);
+      if (read.aborted) throw lrsError("read was stopped or took too long");
+      throw lrsError(timeout.aborted ? `stopped sending before its answer was complete, and did not finish it within ${lrsLimits.requestMs / 1000} s` : "broke off its answer before it was complete");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > lrsLimits.maxAnswerBytes) {
@@ -124,7 +137,7 @@ async function getPage(url: URL, authorization: string, signal: AbortSignal): Pr
       await response.body?.cancel().catch(() => undefined);
       throw lrsError(`answered HTTP ${response.status}`);
     }
-    return boundedText(response, timeout);
+    return boundedText(response, timeout, signal);
   }
   throw lrsError(`redirected more than ${lrsLimits.maxRedirects} times`);
 }
@@ -162,7 +175,7 @@ export async function connectLrs(services: AuthoringServices, actor: Actor, args
   const salt = await prepareResults(services, actor, args.courseId);
   const authorization = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${args.key}:${args.secret}`)))}`;
   const signal = AbortSignal.any([hooks.signal, AbortSignal.timeout(lrsLimits.totalMs)]);
-  const courseIris = [courseIriOf(args.courseId)];
+  const courseIris = courseIrisOf(args.courseId, args.courseIri);
   const facts = new Map<string, StatementFact>();
   const voided: string[] = [];
   const skipped = new Map<string, SkipReport>();

@@ -43,17 +43,28 @@ const verbs = {
   terminated: "http://adlnet.gov/expapi/verbs/terminated",
   answered: "http://adlnet.gov/expapi/verbs/answered",
   experienced: "http://adlnet.gov/expapi/verbs/experienced",
+  played: "https://w3id.org/xapi/video/verbs/played",
 } as const;
-type DefinedVerb = Exclude<keyof typeof verbs, "answered" | "experienced">;
+type DefinedVerb = Exclude<keyof typeof verbs, "answered" | "experienced" | "played">;
+/** The xAPI Video Profile's activity type and extensions. */
+const video = {
+  type: "https://w3id.org/xapi/video/activity-type/video",
+  time: "https://w3id.org/xapi/video/extensions/time",
+  progress: "https://w3id.org/xapi/video/extensions/progress",
+  length: "https://w3id.org/xapi/video/extensions/length",
+  sessionId: "https://w3id.org/xapi/video/extensions/session-id",
+} as const;
 const categories = { cmi5: "https://w3id.org/xapi/cmi5/context/categories/cmi5", moveOn: "https://w3id.org/xapi/cmi5/context/categories/moveon" };
 const masteryExtension = "https://w3id.org/xapi/cmi5/context/extensions/masteryscore";
 
 let pendingFailure: { scaled: number } | null = null;
 let terminated = false;
 let outbox: StatementOutbox | null = null;
+let videoSession = "";
 
 /** The outbox for this launch's statements (its storage key names the AU and the registration). */
 export function openOutbox(createStatementOutbox: (options: OutboxOptions) => StatementOutbox, sessionId: string): void {
+  videoSession = sessionId;
   outbox = createStatementOutbox({
     storageKey: `course-authoring:cmi5-outbox:${activityId}:${registration}`,
     sessionId,
@@ -163,6 +174,35 @@ export function sendExperienced(visit: LessonVisit): void {
   const lessonContext = context(false, {}, false);
   (lessonContext.contextActivities as Json).parent = [auObject()];
   outbox.enqueue(statement("experienced", object, null, lessonContext));
+}
+
+export interface VideoMoment {
+  readonly blockId: string;
+  readonly title: string;
+  /** Where the video stands, in seconds. */
+  readonly time: number;
+  /** Its length in seconds, when the browser knows it. */
+  readonly length: number | null;
+}
+
+/**
+ * Allowed statements for a video block (xAPI Video Profile): `played` when the learner starts it and
+ * `completed` when it plays to its end, its activity named under the course's IRI by the block's stable
+ * id, the AU its parent. They give the results the "video nobody finishes" figures.
+ */
+export function sendVideo(event: "played" | "completed", moment: VideoMoment): void {
+  if (!outbox || terminated || launchMode !== "Normal") return;
+  const object = {
+    id: activityIri(statementBase(), "video", moment.blockId),
+    objectType: "Activity",
+    definition: { type: video.type, name: { und: (moment.title || moment.blockId).slice(0, 250) } },
+  };
+  const time = Math.round(moment.time * 1000) / 1000;
+  const length = moment.length !== null && Number.isFinite(moment.length) && moment.length > 0 ? { [video.length]: Math.round(moment.length * 1000) / 1000 } : {};
+  const videoContext = context(false, { [video.sessionId]: videoSession || crypto.randomUUID(), ...length }, false);
+  (videoContext.contextActivities as Json).parent = [auObject()];
+  const result = event === "played" ? { extensions: { [video.time]: time } } : { completion: true, extensions: { [video.time]: time, [video.progress]: 1 } };
+  outbox.enqueue(statement(event, object, result, videoContext));
 }
 
 /** Queues what is left (a held-back failure, terminated) and sends it in a request that outlives the page. */
