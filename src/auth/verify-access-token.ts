@@ -7,7 +7,13 @@
  * (`temporarily_unavailable`: the metadata or the keys cannot be fetched right now). Cached keys keep
  * working while the identity provider is down, and the verifier recovers on its own when it returns.
  */
-import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type LocalJWKSet } from "jose";
+// jose's entry point loads every algorithm family (JWE, JWS, key generation: ~95 modules); the
+// verifier needs these four, each from its own path.
+import { jwtVerify, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose/jwt/verify";
+import type { JWTPayload } from "jose";
+import { createLocalJWKSet, type LocalJWKSet } from "jose/jwks/local";
+import { decodeProtectedHeader } from "jose/decode/protected_header";
+import * as errors from "jose/errors";
 import type { AccessTokenVerifier, AuthorizationServerMetadataSource, CallerIdentity, VerificationOutcome } from "./types.ts";
 import { fromBase64url, toBase64url } from "../bytes.ts";
 

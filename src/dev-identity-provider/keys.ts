@@ -5,7 +5,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
+import { calculateJwkThumbprint } from "jose/jwk/thumbprint";
+import { exportJWK } from "jose/key/export";
+import { generateKeyPair } from "jose/key/generate/keypair";
+import type { JWK } from "jose";
 
 export const SIGNING_KEYS_FILE = "dev-idp-keys.json";
 
