@@ -9,7 +9,7 @@
 import { renderCourseHtmlChunks } from "../render/index.ts";
 import type { JobHost } from "../workers/heavy-work.ts";
 import { buildPackage } from "./build-package.ts";
-import { packageJobCalls } from "./package-off-thread.ts";
+import { packageJobCalls } from "./package-job-calls.ts";
 import type { AssetInfo, AssetSource, BuildPackageOptions, ExportCourse } from "../formats/package/types.ts";
 
 export interface PackageJobInput {

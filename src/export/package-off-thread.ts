@@ -8,9 +8,7 @@
 import type { CourseHeavyWork } from "../workers/jobs.ts";
 import type { PackageJobEvent, PackageJobInput } from "./package-job.ts";
 import type { AssetSource, ExportPackage, ExportProgress } from "../formats/package/types.ts";
-
-/** The calls the package job makes to its caller (`JobHost.call`). */
-export const packageJobCalls = { openAsset: "openAsset", chunk: "chunk" } as const;
+import { packageJobCalls } from "./package-job-calls.ts";
 
 export interface PackageListeners {
   readonly onProgress?: ExportProgress;
