@@ -83,17 +83,26 @@ const pictured = manual
   );
 
 describe("pictures", () => {
-  test("a LibreOffice PDF's picture becomes an image asset where it stood, with a placeholder alt text validate_course reports", async () => {
+  test("a LibreOffice PDF's picture becomes an image asset where it stood, with the alt text of its Figure", async () => {
     const pdf = libreOfficeConvert("pictured.fodt", pictured, tagged);
     const { course, result } = await importPdf("pictured.pdf", pdf);
     const lesson = lessonsOf(course)[1] as Json;
     const image = (lesson.blocks as Json[]).find((block) => block.type === "image");
-    // LibreOffice leaves a picture anchored in a line out of the structure tree (no Figure, so no alt text to reuse).
-    expect(image).toMatchObject({ alt: "Picture 1" });
+    // LibreOffice draws the picture as an artefact and writes its Figure (with /Alt) without content; the Figure's /Pg places it.
+    expect(image).toMatchObject({ alt: "A red fire extinguisher" });
     expect((lesson.blocks as Json[]).indexOf(image as Json)).toBe(0);
     const assets = (await alice.call("list_assets", { courseId: course.id })) as Json;
     expect(JSON.stringify(assets)).toContain(image?.assetId);
     expect(JSON.stringify(result.report)).toContain("picture(s) as PNG assets");
+  }, 120_000);
+
+  test("untagged, the same picture keeps a placeholder alt text validate_course reports", async () => {
+    const pdf = libreOfficeConvert("pictured.fodt", pictured, untagged);
+    const { course } = await importPdf("pictured-untagged.pdf", pdf);
+    const image = (lessonsOf(course)[1]?.blocks as Json[]).find((block) => block.type === "image");
+    expect(image).toMatchObject({ alt: "Picture 1" });
+    const validation = (await alice.call("validate_course", { courseId: course.id })) as Json;
+    expect(JSON.stringify(validation)).toContain("image.unhelpful_alt");
   }, 120_000);
 });
 

@@ -16,7 +16,7 @@ import { CourseAuthoringError } from "../../course-authoring-error.ts";
 import type { Notice } from "../../notice.ts";
 import { planFromParts } from "../markdown/markdown-outline.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
-import { escapeMarkdown, type OfficePlan, type OfficeReport } from "../office/office-content.ts";
+import { escapeMarkdown, markdownTable, type OfficePlan, type OfficeReport } from "../office/office-content.ts";
 import { encodePng } from "../../codecs/png-write.ts";
 import type { ImportedAsset } from "../draft-course.ts";
 
@@ -31,6 +31,9 @@ export const pdfReadLimits = {
   /** Pictures taken as assets, and the pixels one may have (a 5,000 × 5,000 photo). */
   pictures: 200,
   picturePixels: 25_000_000,
+  /** Structure elements walked per page, and how deep. */
+  structureElements: 100_000,
+  structureDepth: 64,
 } as const;
 
 interface Line {
@@ -46,7 +49,26 @@ interface Line {
   marked: boolean;
   /** A picture placed here, as an asset, with the figure's alt text when the PDF is tagged. */
   picture?: { sourceId: string; alt: string };
+  /** Where the line's text stands in the structure tree (a table cell, a quote, a list item), when tagged. */
+  place?: Place | undefined;
+  /** The line's runs of text with wide gaps between them (columns, when the lines below align with them), by their left edge. */
+  segments: { x: number; end: number; text: string }[];
 }
+
+/**
+ * Where a piece of marked content stands in the document's structure tree: its standard role (role-mapped
+ * names such as LibreOffice's "Standard" read as their /RoleMap says), and the table, row, cell, quote or
+ * list item holding it. Ids are numbers given as the tree is walked, unique over the whole document.
+ */
+interface Place {
+  tag: string;
+  table?: { id: number; row: number; column: number; header: boolean };
+  quote?: number;
+  item?: number;
+}
+
+/** The standard roles read from the structure tree (ISO 32000 §14.8.4). */
+const blockRoles = /^(H[1-6]?|P|LI|LBody|Lbl|BlockQuote|Quote|TD|TH|Caption|Figure)$/;
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let loaded: Promise<PdfJs> | null = null;
@@ -102,36 +124,61 @@ async function outlineLevels(document: PdfDocumentProxy): Promise<Map<string, nu
 
 const normalised = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
 
-type TextPiece = { str?: string; transform?: number[]; hasEOL?: boolean; type?: string; tag?: string };
+type TextPiece = { str?: string; transform?: number[]; width?: number; hasEOL?: boolean; type?: string; tag?: string; id?: string | null };
+
+/** Adds a piece of text to a line's segments: a new segment where it starts well past the end of the last one. */
+function addSegment(segments: Line["segments"], text: string, x: number, width: number, size: number): void {
+  const last = segments[segments.length - 1];
+  if (!text.trim()) {
+    if (last) last.text += text;
+    return;
+  }
+  if (last && x - last.end <= Math.max(size * 2, 12) && x >= last.x) {
+    last.text += text;
+    last.end = Math.max(last.end, x + width);
+  } else segments.push({ x, end: x + width, text });
+}
+
+/** The table cell, quote and list item a place is in, as one key: text of two such regions never shares a line. */
+const region = (place: Place | undefined) => (place ? `${place.table ? `${place.table.id}.${place.table.row}.${place.table.column}` : ""}|${place.quote ?? ""}|${place.item ?? ""}` : "");
 
 /** One page's text as lines: pieces on the same baseline joined, each line with its size and tag. */
-function pageLines(items: readonly TextPiece[], page: number): Line[] {
+function pageLines(items: readonly TextPiece[], page: number, places: ReadonlyMap<string, Place> = new Map()): Line[] {
   const lines: Line[] = [];
   const tags: string[] = [];
+  const marked: (Place | undefined)[] = [];
   let fresh = false;
   let current: Line | null = null;
   for (const item of items) {
     if (item.type === "beginMarkedContentProps" || item.type === "beginMarkedContent") {
       tags.push(item.tag ?? "");
+      marked.push(item.id ? places.get(item.id) : undefined);
       fresh = true;
       continue;
     }
     if (item.type === "endMarkedContent") {
       tags.pop();
+      marked.pop();
       continue;
     }
     if (typeof item.str !== "string" || !item.transform) continue;
     const size = Math.round(Math.hypot(item.transform[2] ?? 0, item.transform[3] ?? 0) * 10) / 10;
     const y = item.transform[5] ?? 0;
-    const tag = tags.findLast((name) => /^(H\d?|P|LI|LBody|Lbl|BlockQuote|Quote|TD|TH|Caption|Figure|Artifact)$/.test(name));
-    if (tag === "Artifact") continue;
-    if (current && Math.abs(current.y - y) <= Math.max(2, size * 0.3) && !(fresh && tag && /^H|^P$/.test(tag) && current.tag !== tag)) {
+    const x = item.transform[4] ?? 0;
+    if (tags.includes("Artifact")) continue;
+    const place = marked.findLast((candidate) => candidate !== undefined);
+    const tag = place?.tag ?? tags.findLast((name) => blockRoles.test(name));
+    // A table cell, a quote or a list item of its own starts a line even on the same baseline.
+    const elsewhere = current !== null && region(current.place) !== region(place);
+    if (current && !elsewhere && Math.abs(current.y - y) <= Math.max(2, size * 0.3) && !(fresh && tag && /^H|^P$/.test(tag) && current.tag !== tag)) {
       current.text += item.str;
       current.size = Math.max(current.size, size);
       current.tag ??= tag;
-    } else if (item.str.trim() || current === null || current.text.trim()) {
+      addSegment(current.segments, item.str, x, item.width ?? 0, size);
+    } else if (item.str.trim() || current === null || current.text.trim() || elsewhere) {
       if (current && current.text.trim()) lines.push(current);
-      current = { text: item.str, size, y, page, tag, starts: fresh, marked: item.str === "" && item.hasEOL === false };
+      current = { text: item.str, size, y, page, tag, starts: fresh, marked: item.str === "" && item.hasEOL === false, place, segments: [] };
+      addSegment(current.segments, item.str, x, item.width ?? 0, size);
     }
     fresh = false;
     if (item.hasEOL && current) {
@@ -163,6 +210,8 @@ interface ReadText {
   readonly pictures: number;
   readonly tagged: boolean;
   readonly assets: ImportedAsset[];
+  /** The numbering of tables, quotes and list items, carried on to tables found from positions. */
+  readonly numbering: { next: number };
 }
 
 type PageProxy = Awaited<ReturnType<PdfDocumentProxy["getPage"]>>;
@@ -187,17 +236,120 @@ async function decodedImages(page: PageProxy, ids: readonly string[]): Promise<M
   return images;
 }
 
-/** The alt texts of the page's Figure elements, in the order of its structure tree. */
-async function figureAlts(page: PageProxy): Promise<string[]> {
+type StructNode = { role?: string; alt?: string; children?: unknown[]; type?: string; id?: string };
+
+/** What a structure element hands down to the ones inside it. */
+interface Inherited {
+  tag?: string;
+  table?: { id: number; rows: { count: number } };
+  row?: { index: number; columns: { count: number } };
+  cell?: Place["table"];
+  quote?: number;
+  item?: number;
+}
+
+/** Roles that hold for everything inside them: a paragraph in a table cell is the cell's text, one in a quote the quote's. */
+const holdingRoles = /^(TD|TH|BlockQuote|Quote|H[1-6]?|LI)$/;
+
+/**
+ * The page's structure tree (pdf.js reads /RoleMap, so role-mapped names come back standard): the alt
+ * texts of its Figure elements in the tree's order, and where each piece of marked content stands.
+ * Walked to a bounded depth and number of elements.
+ */
+async function structureOf(page: PageProxy, ids: { next: number }): Promise<{ alts: string[]; places: Map<string, Place> }> {
   const alts: string[] = [];
-  const tree = (await page.getStructTree().catch(() => null)) as { role?: string; alt?: string; children?: unknown[] } | null;
-  const walk = (node: { role?: string; alt?: string; children?: unknown[] }, depth: number) => {
-    if (depth > 64 || alts.length > pdfReadLimits.pictures) return;
-    if (node.role === "Figure") alts.push(typeof node.alt === "string" ? node.alt.trim() : "");
-    for (const child of node.children ?? []) if (child && typeof child === "object") walk(child as typeof node, depth + 1);
+  const places = new Map<string, Place>();
+  const tree = (await page.getStructTree().catch(() => null)) as StructNode | null;
+  let visited = 0;
+  const walk = (node: StructNode, from: Inherited, depth: number) => {
+    if (depth > pdfReadLimits.structureDepth || (visited += 1) > pdfReadLimits.structureElements) return;
+    if (node.type === "content" && typeof node.id === "string") {
+      if (from.tag) places.set(node.id, { tag: from.tag, ...(from.cell ? { table: from.cell } : {}), ...(from.quote !== undefined ? { quote: from.quote } : {}), ...(from.item !== undefined ? { item: from.item } : {}) });
+      return;
+    }
+    const role = node.role ?? "";
+    const inside: Inherited = { ...from };
+    if (role === "Figure" && alts.length < pdfReadLimits.pictures) alts.push(typeof node.alt === "string" ? node.alt.trim() : "");
+    if (role === "Table") {
+      inside.table = { id: (ids.next += 1), rows: { count: 0 } };
+      delete inside.row;
+      delete inside.cell;
+    } else if (role === "TR" && inside.table) {
+      inside.row = { index: inside.table.rows.count++, columns: { count: 0 } };
+    } else if ((role === "TD" || role === "TH") && inside.table && inside.row) {
+      inside.cell = { id: inside.table.id, row: inside.row.index, column: inside.row.columns.count++, header: role === "TH" };
+    } else if (role === "BlockQuote" || role === "Quote") {
+      inside.quote = ids.next += 1;
+    } else if (role === "LI") {
+      inside.item = ids.next += 1;
+    }
+    if (blockRoles.test(role) && !(from.tag && holdingRoles.test(from.tag))) inside.tag = role;
+    for (const child of node.children ?? []) if (child && typeof child === "object") walk(child as StructNode, inside, depth + 1);
   };
-  if (tree) walk(tree, 0);
-  return alts;
+  if (tree) walk(tree, {}, 0);
+  return { alts, places };
+}
+
+/** A PDF string's bytes as text: UTF-16BE or UTF-8 with their byte-order marks, else PDFDocEncoding (read as Latin-1). */
+function pdfText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder("utf-8").decode(bytes.subarray(3));
+  return new TextDecoder("latin1").decode(bytes);
+}
+
+/** The string value that opens `source` (a hex `<…>` or a literal `(…)` string), as text. */
+function pdfString(source: string): string | undefined {
+  if (source.startsWith("<")) {
+    const hex = /^<([0-9a-fA-F\s]*)>/.exec(source)?.[1]?.replace(/\s/g, "");
+    return hex === undefined ? undefined : pdfText(Uint8Array.from(hex.padEnd(hex.length + (hex.length % 2), "0").match(/../g) ?? [], (pair) => Number.parseInt(pair, 16)));
+  }
+  if (!source.startsWith("(")) return undefined;
+  const bytes: number[] = [];
+  let depth = 0;
+  for (let at = 0; at < source.length; at += 1) {
+    const char = source[at] as string;
+    if (char === "\\") {
+      const next = source[(at += 1)] ?? "";
+      const octal = /^[0-7]{1,3}/.exec(source.slice(at, at + 3))?.[0];
+      if (octal) {
+        bytes.push(Number.parseInt(octal, 8) & 0xff);
+        at += octal.length - 1;
+      } else if (next !== "\n" && next !== "\r") bytes.push(({ n: 10, r: 13, t: 9, b: 8, f: 12 } as Record<string, number>)[next] ?? next.charCodeAt(0));
+      continue;
+    }
+    if (char === "(" && (depth += 1) === 1) continue;
+    if (char === ")" && (depth -= 1) === 0) break;
+    bytes.push(char.charCodeAt(0) & 0xff);
+  }
+  return pdfText(Uint8Array.from(bytes));
+}
+
+/**
+ * Figure elements with alt text but no content, by the page they name (/Pg): LibreOffice writes a
+ * picture's Figure with its /Alt yet draws the picture itself as an artefact, so the page's structure
+ * tree never reaches the Figure. Read from the file's own objects (outside object streams), bounded.
+ */
+async function emptyFigures(bytes: Uint8Array, document: PdfDocumentProxy): Promise<Map<number, string[]>> {
+  const byPage = new Map<number, string[]>();
+  const text = new TextDecoder("latin1").decode(bytes);
+  const figure = /\/S\s*\/Figure\b/g;
+  let found = 0;
+  for (let match = figure.exec(text); match !== null && found < pdfReadLimits.pictures; match = figure.exec(text)) {
+    const start = text.lastIndexOf("obj", match.index);
+    const end = text.indexOf("endobj", match.index);
+    if (start < 0 || end < 0 || match.index - start > 4096 || end - match.index > 4096) continue;
+    const body = text.slice(start, end);
+    if (/\/K\b/.test(body)) continue;
+    const altAt = /\/Alt\s*/.exec(body);
+    const page = /\/Pg\s+(\d+)\s+(\d+)\s+R/.exec(body);
+    const alt = altAt ? pdfString(body.slice(altAt.index + altAt[0].length))?.trim() : undefined;
+    if (!alt || !page) continue;
+    const index = await document.getPageIndex({ num: Number(page[1]), gen: Number(page[2]) }).catch(() => -1);
+    if (index < 0) continue;
+    found += 1;
+    byPage.set(index + 1, [...(byPage.get(index + 1) ?? []), alt]);
+  }
+  return byPage;
 }
 
 function imageAsPng(image: DecodedImage | null): Uint8Array | null {
@@ -234,7 +386,7 @@ function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArra
       const sourceId = `ast_pdfpicture${state.assets.length + 1}`;
       state.assets.push({ sourceId, fileName: `page-${pageNumber}-picture-${found}.png`, mediaType: "image/png", bytes: png });
       const top = Math.max(matrix[5] ?? 0, (matrix[5] ?? 0) + (matrix[3] ?? 0));
-      const line: Line = { text: "", size: 0, y: top, page: pageNumber, tag: "Figure", starts: true, marked: false, picture: { sourceId, alt: state.alts.shift() ?? "" } };
+      const line: Line = { text: "", size: 0, y: top, page: pageNumber, tag: "Figure", starts: true, marked: false, segments: [], picture: { sourceId, alt: state.alts.shift() ?? "" } };
       const at = lines.findIndex((candidate) => candidate.y < top - 1);
       lines.splice(at < 0 ? lines.length : at, 0, line);
     }
@@ -242,8 +394,10 @@ function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArra
   return found;
 }
 
-async function readPages(document: PdfDocumentProxy, fileName: string): Promise<ReadText> {
+async function readPages(document: PdfDocumentProxy, fileName: string, bytes: Uint8Array): Promise<ReadText> {
   const library = await pdfjs();
+  const numbering = { next: 0 };
+  const unplaced = await emptyFigures(bytes, document);
   const pages: Line[][] = [];
   let characters = 0;
   let pictures = 0;
@@ -252,12 +406,13 @@ async function readPages(document: PdfDocumentProxy, fileName: string): Promise<
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
     const content = await page.getTextContent({ includeMarkedContent: true });
-    const lines = pageLines(content.items as TextPiece[], number);
+    const structure = await structureOf(page, numbering);
+    const lines = pageLines(content.items as TextPiece[], number, structure.places);
     tagged ||= lines.some((line) => line.tag !== undefined);
     characters += lines.reduce((sum, line) => sum + line.text.length, 0);
     if (characters > pdfReadLimits.characters) throw refused(fileName, "characters", `holds more than ${pdfReadLimits.characters} characters of text (limit: characters)`, "limit_exceeded");
     const operators = await page.getOperatorList();
-    const alts = tagged ? await figureAlts(page) : [];
+    const alts = tagged ? [...structure.alts, ...(unplaced.get(number) ?? [])] : [];
     const ids = operators.fnArray.flatMap((operator, index) => (operator === library.OPS.paintImageXObject ? [String(operators.argsArray[index]?.[0] ?? "")] : []));
     const images = await decodedImages(page, ids);
     pictures += placePictures(page, operators as { fnArray: number[]; argsArray: unknown[][] }, library.OPS, lines, number, { assets, alts, images });
@@ -265,7 +420,7 @@ async function readPages(document: PdfDocumentProxy, fileName: string): Promise<
     pages.push(lines);
     page.cleanup();
   }
-  return { pages, pictures, tagged, assets };
+  return { pages, pictures, tagged, assets, numbering };
 }
 
 /** Heading levels by type size when the document has neither tags nor bookmarks: sizes well above the body's, largest first. */
@@ -280,12 +435,68 @@ function sizeLevels(lines: readonly Line[]): Map<number, number> {
 /** A list item's opening: a bullet (also one from a symbol font, in Unicode's private use area), a number or a letter. */
 const bullet = /^(?:([•◦▪▫■□●○‣⁃∙·*–\-\uE000-\uF8FF])\s*|(\d{1,3}[.)]|[a-z][.)])\s+)(\S.*)$/;
 
-/** The lines as outline parts: headings, list blocks, quotes and paragraphs. */
-function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undefined): MarkdownPart[] {
+/**
+ * Tables in text without tags, from the text's positions: two or more consecutive lines of a page, close
+ * together, each in two or more segments (runs of text with wide gaps between them) whose left edges line
+ * up column by column. Each such line becomes a row, its segments the cells. Prose in two columns is not
+ * taken for a table: cells must be short (a table's cells average well under a line of prose).
+ */
+function alignedTables(lines: readonly Line[], numbering: { next: number }): { lines: Line[]; tables: number } {
+  const out: Line[] = [];
+  let tables = 0;
+  const columnsOf = (line: Line) => (line.place || line.picture || line.segments.length < 2 ? null : line.segments.map((segment) => segment.x));
+  const aligned = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, index) => Math.abs(x - (b[index] ?? Number.NaN)) <= 3);
+  for (let index = 0; index < lines.length; ) {
+    const first = lines[index] as Line;
+    const columns = columnsOf(first);
+    let end = index + 1;
+    if (columns) {
+      while (end < lines.length) {
+        const next = lines[end] as Line;
+        const above = lines[end - 1] as Line;
+        const nextColumns = columnsOf(next);
+        if (!nextColumns || next.page !== first.page || !aligned(columns, nextColumns) || above.y - next.y > next.size * 3) break;
+        end += 1;
+      }
+    }
+    const rows = lines.slice(index, end);
+    const cells = rows.flatMap((row) => row.segments);
+    if (!columns || rows.length < 2 || cells.reduce((sum, cell) => sum + cell.text.trim().length, 0) / cells.length > 50) {
+      out.push(first);
+      index += 1;
+      continue;
+    }
+    const id = (numbering.next += 1);
+    tables += 1;
+    rows.forEach((row, rowIndex) =>
+      row.segments.forEach((segment, column) => out.push({ ...row, text: segment.text.replace(/\s+/g, " ").trim(), segments: [segment], place: { tag: "TD", table: { id, row: rowIndex, column, header: false } } })),
+    );
+    index = end;
+  }
+  return { lines: out, tables };
+}
+
+/** A table's rows of cells from its lines, by the row and column each line's structure place gives. */
+function tableRows(lines: readonly Line[]): string[][] {
+  const rows: string[][][] = [];
+  for (const line of lines) {
+    const cell = line.place?.table;
+    if (!cell) continue;
+    const row = (rows[cell.row] ??= []);
+    (row[cell.column] ??= []).push(line.text);
+  }
+  return rows.filter((row) => row !== undefined).map((row) => Array.from(row, (cell) => escapeMarkdown((cell ?? []).join(" ").replace(/(\w)- (\w)/g, "$1$2"))));
+}
+
+/** The lines as outline parts: headings, list blocks, tables, quotes and paragraphs. */
+function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undefined, found: { tables: number; quotes: number }): MarkdownPart[] {
   const parts: MarkdownPart[] = [];
   let paragraph: Line[] = [];
   let list: { ordered: boolean; items: string[] } | null = null;
-  let quote: string[] = [];
+  let quote: Line[] = [];
+  let table: Line[] = [];
+  /** The last table written: a table the page break split continues it (a repeated header row left out). */
+  let lastTable: { part: number; rows: string[][]; page: number } | null = null;
   const flush = () => {
     if (paragraph.length > 0) {
       const markdown = escapeMarkdown(paragraph.map((line) => line.text).join(" ").replace(/(\w)- (\w)/g, "$1$2"));
@@ -295,10 +506,29 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
       const source = list.items.map((item, index) => `${list?.ordered ? `${index + 1}.` : "-"} ${escapeMarkdown(item)}`).join("\n");
       parts.push({ kind: "block", line: 1, source, paragraph: false, block: { type: "text", markdown: source }, listItems: list.items });
     }
-    if (quote.length > 0) parts.push({ kind: "block", line: 1, source: quote.join(" "), paragraph: false, block: { type: "quote", text: escapeMarkdown(quote.join(" ")) } });
+    if (quote.length > 0) {
+      // Lines of one quote element join into a paragraph; separate quote elements become paragraphs of one quote, as Word's quote paragraphs do.
+      const text = quote.reduce((joined, line, index) => joined + (index === 0 ? "" : line.place?.quote !== quote[index - 1]?.place?.quote ? "\n\n" : " ") + escapeMarkdown(line.text), "");
+      parts.push({ kind: "block", line: quote[0]?.page ?? 1, source: text, paragraph: false, block: { type: "quote", text } });
+      found.quotes += 1;
+    }
+    if (table.length > 0) {
+      let rows = tableRows(table);
+      const first = table[0] as Line;
+      const width = (cells: readonly string[][]) => Math.max(0, ...cells.map((row) => row.length));
+      if (lastTable && lastTable.part === parts.length - 1 && first.page === lastTable.page + 1 && width(rows) === width(lastTable.rows)) {
+        if (rows[0]?.join("|") === lastTable.rows[0]?.join("|")) rows = rows.slice(1);
+        rows = [...lastTable.rows, ...rows];
+        parts.pop();
+      } else found.tables += 1;
+      const markdown = markdownTable(rows);
+      parts.push({ kind: "block", line: first.page, source: markdown, paragraph: false, block: { type: "text", markdown } });
+      lastTable = { part: parts.length - 1, rows, page: table[table.length - 1]?.page ?? first.page };
+    }
     paragraph = [];
     list = null;
     quote = [];
+    table = [];
   };
   let previous: Line | undefined;
   for (const line of lines) {
@@ -311,21 +541,31 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
       previous = undefined;
       continue;
     }
+    if (line.place?.table) {
+      if (table.length > 0 && table[0]?.place?.table?.id !== line.place.table.id) flush();
+      if (table.length === 0) flush();
+      table.push(line);
+      previous = line;
+      continue;
+    }
+    if (table.length > 0) flush();
     const level = levelOf(line);
     const item = bullet.exec(line.text);
     if (level !== undefined) {
       flush();
       parts.push({ kind: "heading", level, line: line.page, source: line.text, text: line.text });
+    } else if (line.tag === "BlockQuote" || line.tag === "Quote") {
+      if (paragraph.length > 0 || list) flush();
+      quote.push(line);
     } else if (item || line.marked || line.tag === "LI" || line.tag === "Lbl" || line.tag === "LBody") {
       if (paragraph.length > 0 || quote.length > 0) flush();
       const ordered = item ? /^\d/.test(item[2] ?? "") : false;
       list ??= { ordered, items: [] };
-      if (item) list.items.push(item[3] ?? "");
-      else if (list.items.length > 0 && !line.starts) list.items[list.items.length - 1] += ` ${line.text}`;
+      // A tagged list item (LI) is one item however many lines it takes; untagged, a line without a bullet continues the item above.
+      const sameItem = line.place?.item !== undefined ? previous?.place?.item === line.place.item : !line.starts;
+      if (item && !(sameItem && line.place?.item !== undefined)) list.items.push(item[3] ?? "");
+      else if (list.items.length > 0 && sameItem) list.items[list.items.length - 1] += ` ${line.text}`;
       else list.items.push(line.text);
-    } else if (line.tag === "BlockQuote" || line.tag === "Quote") {
-      if (paragraph.length > 0 || list) flush();
-      quote.push(line.text);
     } else {
       const gap = previous && previous.page === line.page ? previous.y - line.y : 0;
       const newParagraph = line.starts || list !== null || quote.length > 0 || (previous !== undefined && (previous.size !== line.size || gap > line.size * 1.9 || previous.page !== line.page && /[.!?:]$/.test(previous.text)));
@@ -345,9 +585,10 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
       throw refused(file.fileName, "pages", `has ${document.numPages} pages; at most ${pdfReadLimits.pages} are imported at once (limit: pages). Split it`, "limit_exceeded");
     }
     const outline = await outlineLevels(document);
-    const read = await readPages(document, file.fileName);
+    const read = await readPages(document, file.fileName, file.bytes);
     const running = runningLines(read.pages);
-    const lines = read.pages.flat().filter((line) => !running.has(line));
+    const positioned = alignedTables(read.pages.flat().filter((line) => !running.has(line)), read.numbering);
+    const lines = positioned.lines;
     if (lines.filter((line) => !line.picture).reduce((sum, line) => sum + line.text.replace(/\s/g, "").length, 0) < 20) {
       throw refused(file.fileName, "noText", "has no text to import: it looks like a scanned document (pictures of pages). Run it through text recognition (OCR) first, or paste its text");
     }
@@ -367,7 +608,13 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
     if (read.pictures > read.assets.length) report.dropped.push({ what: `${read.pictures - read.assets.length} picture(s)`, why: `they could not be taken out (an inline or 1-bit image, larger than ${pdfReadLimits.picturePixels} pixels, or past ${pdfReadLimits.pictures} pictures)` });
     report.keptAsText.push(headingTags ? "headings from the PDF's tags" : outline.size > 0 ? "headings from the PDF's bookmarks" : "headings from type size (the PDF has no tags or bookmarks)");
     for (const entry of report.dropped) say({ level: "warning", text: `${entry.what}: ${entry.why}` });
-    let parts = partsOf(lines, levelOf);
+    const found = { tables: 0, quotes: 0 };
+    let parts = partsOf(lines, levelOf, found);
+    const tagged = found.tables - positioned.tables;
+    if (tagged > 0) report.keptAsText.push(`${tagged} table(s) from the PDF's tags, as Markdown tables (a cell spanning columns or rows is not spanned)`);
+    if (positioned.tables > 0) report.keptAsText.push(`${positioned.tables} table(s) found from text aligned in columns (the PDF has no tags for them), as Markdown tables: check them, since a cell whose text wraps onto a second line becomes a row of its own`);
+    if (!read.tagged) report.keptAsText.push("text without tags: tables are found only where their columns line up, and quotes are read as paragraphs");
+    if (found.quotes > 0) report.keptAsText.push(`${found.quotes} quote(s) from the PDF's tags (BlockQuote) as quote blocks`);
     const headings = parts.filter((part) => part.kind === "heading");
     if (headings.length <= 1) {
       const heading = headings[0];
