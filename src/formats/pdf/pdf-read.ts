@@ -18,6 +18,8 @@ import { planFromParts } from "../markdown/markdown-outline.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { escapeMarkdown, markdownTable, type OfficePlan, type OfficeReport } from "../office/office-content.ts";
 import { encodePng } from "../../codecs/png-write.ts";
+import { pdfStreamProblem, type PdfStreamProblem } from "../../codecs/pdf-structure.ts";
+import { unhandled } from "../../exhaustive.ts";
 import type { ImportedAsset } from "../draft-course.ts";
 
 export const pdfReadLimits = {
@@ -87,6 +89,41 @@ function refused(fileName: string, rule: string, why: string, code: "invalid_arg
   return new CourseAuthoringError(code, `${fileName}: ${why}; nothing was imported.`, { field: "assetId", file: fileName, rule });
 }
 
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/** The refusal for a rule the file's streams or objects break, measured before pdf.js reads them. */
+function streamRefusal(fileName: string, problem: PdfStreamProblem): CourseAuthoringError {
+  switch (problem.rule) {
+    case "encrypted":
+      return refused(fileName, "encrypted", "is encrypted (rule: encrypted): its text cannot be checked or read as it is. Save or print it again without encryption or password, and upload that");
+    case "objects":
+      return refused(fileName, "objects", `defines more than ${problem.limit.toLocaleString("en")} objects (limit: objects)`, "limit_exceeded");
+    case "decompressedBytes":
+      return refused(
+        fileName,
+        "decompressedBytes",
+        problem.scope === "stream"
+          ? `holds a stream (object ${problem.object}) that decompresses to more than ${megabytes(problem.limit)} (limit: decompressed bytes), as a decompression bomb does`
+          : `holds streams that decompress to more than ${megabytes(problem.limit)} together (limit: decompressed bytes)`,
+        "limit_exceeded",
+      );
+    case "xref":
+      return refused(fileName, "xref", `has a broken cross-reference table (rule: cross-reference table): ${problem.why}. A reader would guess at its objects; repair it first (open and save it again, or qpdf in.pdf out.pdf) and upload that`);
+    case "filters":
+      return refused(fileName, "filters", `holds a stream (object ${problem.object}) encoded with ${problem.filters}, which cannot be measured before it is read (rule: filters)`);
+    default:
+      return unhandled(problem, "PDF stream problem");
+  }
+}
+
+/** What pdf.js failed at while reading pages, as the rule it names: nesting that overflowed the reader's stack, or broken objects. */
+function unreadable(fileName: string, error: unknown): CourseAuthoringError {
+  if (error instanceof CourseAuthoringError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/call stack|recursion/i.test(message)) return refused(fileName, "nesting", "nests arrays or dictionaries deeper than can be read (rule: nesting)");
+  return refused(fileName, "broken", `cannot be read as a PDF (${message.slice(0, 200)}): its objects are broken`);
+}
+
 type PdfDocumentProxy = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
 
 async function open(fileName: string, bytes: Uint8Array): Promise<PdfDocumentProxy> {
@@ -94,9 +131,11 @@ async function open(fileName: string, bytes: Uint8Array): Promise<PdfDocumentPro
   if (!header.includes("%PDF-")) throw refused(fileName, "notPdf", "is not a PDF (no %PDF- header)");
   const active = await activePdfContent(bytes);
   if (active) throw refused(fileName, "activeContent", `holds ${active}, which a course does not take (rule: active content)`);
+  const problem = pdfStreamProblem(bytes);
+  if (problem) throw streamRefusal(fileName, problem);
   const library = await pdfjs();
   try {
-    return await library.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0, enableXfa: false, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }).promise;
+    return await library.getDocument({ data: bytes.slice(), maxImageSize: pdfReadLimits.picturePixels, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0, enableXfa: false, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }).promise;
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
     if (name === "PasswordException") throw refused(fileName, "encrypted", "is encrypted (password protected); remove the password and upload it again");
@@ -585,7 +624,9 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
       throw refused(file.fileName, "pages", `has ${document.numPages} pages; at most ${pdfReadLimits.pages} are imported at once (limit: pages). Split it`, "limit_exceeded");
     }
     const outline = await outlineLevels(document);
-    const read = await readPages(document, file.fileName, file.bytes);
+    const read = await readPages(document, file.fileName, file.bytes).catch((error: unknown) => {
+      throw unreadable(file.fileName, error);
+    });
     const running = runningLines(read.pages);
     const positioned = alignedTables(read.pages.flat().filter((line) => !running.has(line)), read.numbering);
     const lines = positioned.lines;
@@ -625,6 +666,8 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
     const used = new Set(JSON.stringify(plan.outline).match(/ast_pdfpicture\d+/g) ?? []);
     if (used.size > 0) report.keptAsText.push(`${used.size} picture(s) as PNG assets${read.tagged ? " with the PDF's alt text where it had one" : ""}; check each alt text (validate_course names the missing ones)`);
     return { ...plan, assets: read.assets.filter((asset) => used.has(asset.sourceId)), notices: [...notices, ...plan.notices], report, lessonNotes: [] };
+  } catch (error) {
+    throw unreadable(file.fileName, error);
   } finally {
     await document.destroy();
   }
