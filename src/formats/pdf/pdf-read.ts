@@ -129,10 +129,11 @@ type PdfDocumentProxy = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
 async function open(fileName: string, bytes: Uint8Array): Promise<PdfDocumentProxy> {
   const header = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
   if (!header.includes("%PDF-")) throw refused(fileName, "notPdf", "is not a PDF (no %PDF- header)");
-  const active = await activePdfContent(bytes);
-  if (active) throw refused(fileName, "activeContent", `holds ${active}, which a course does not take (rule: active content)`);
+  // Measured first: an encrypted file's object streams would otherwise be reported as ones that do not inflate.
   const problem = pdfStreamProblem(bytes);
   if (problem) throw streamRefusal(fileName, problem);
+  const active = await activePdfContent(bytes);
+  if (active) throw refused(fileName, "activeContent", `holds ${active}, which a course does not take (rule: active content)`);
   const library = await pdfjs();
   try {
     return await library.getDocument({ data: bytes.slice(), maxImageSize: pdfReadLimits.picturePixels, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true, verbosity: 0, enableXfa: false, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }).promise;
