@@ -107,6 +107,20 @@ async function refusedImport(filename: string, bytes: Uint8Array, options: { inl
   return outcome.value;
 }
 
+/** A page in Helvetica whose /ToUnicode maps the printable ASCII codes to the run starting at `first` (hex): a font that lies about its glyphs. */
+function lyingFont(first: string): Uint8Array {
+  const cmap = `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Lie def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <20> <7E> <${first}> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end`;
+  const content = "BT /F1 12 Tf 72 700 Td (Fire doors must be kept closed at all times.) Tj 0 -20 Td (Report every blocked exit to the warden at once.) Tj ET";
+  return pdf([
+    ["<< /Type /Catalog /Pages 2 0 R >>"],
+    ["<< /Type /Pages /Kids [3 0 R] /Count 1 >>"],
+    ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>"],
+    [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`],
+    ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"],
+    [`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`],
+  ]);
+}
+
 describe("the generator's own PDF, as a control", () => {
   test("a well-formed one-page PDF imports", async () => {
     const assetId = ((await alice.call("upload_asset", { courseId: uploads, filename: "control.pdf", dataBase64: Buffer.from(readable).toString("base64") })).asset as Json).id;
@@ -165,6 +179,14 @@ describe("refused by rule, nothing written, health answering", () => {
       expect(error.message).toContain(`${name}: is encrypted (rule: encrypted)`);
       expect(error.details.rule).toBe("encrypted");
     }
+  }, 120_000);
+
+  test("fonts that lie about their glyphs: mapped to private use, or shifted onto control characters (rule: font text mappings)", async () => {
+    const privateUse = await refusedImport("private-use.pdf", lyingFont("E020"));
+    expect(privateUse.message).toContain("private-use.pdf: has fonts that map their glyphs to characters no text has (rule: font text mappings)");
+    // Shifted by one (a space becomes U+0001, "Fire" becomes "'JSF"): the control characters give it away.
+    const shifted = await refusedImport("shifted-font.pdf", lyingFont("0001"));
+    expect(shifted.message).toContain("shifted-font.pdf: has fonts that map their glyphs to characters no text has (rule: font text mappings)");
   }, 120_000);
 
   test("script, a launch action, an embedded file and an XFA form (rule: active content), given inline since an upload refuses them first", async () => {

@@ -182,8 +182,19 @@ function addSegment(segments: Line["segments"], text: string, x: number, width: 
 /** The table cell, quote and list item a place is in, as one key: text of two such regions never shares a line. */
 const region = (place: Place | undefined) => (place ? `${place.table ? `${place.table.id}.${place.table.row}.${place.table.column}` : ""}|${place.quote ?? ""}|${place.item ?? ""}` : "");
 
+/** How wide the text drawn was, and how much of it came out as no characters at all (glyphs a font maps to nothing). */
+interface Glyphs {
+  drawn: number;
+  blank: number;
+}
+
+/** Characters no text has: private use, controls (but tab and line ends), unassigned code points and U+FFFD. */
+const meaningless = /[\p{Co}\p{Cn}\uFFFD]|[^\P{Cc}\t\n\r]/gu;
+/** The meaningless characters of a line, a bullet from a symbol font (private use) at its start aside. */
+const meaninglessIn = (text: string) => (text.replace(/^[\uE000-\uF8FF]\s*/, "").match(meaningless) ?? []).length;
+
 /** One page's text as lines: pieces on the same baseline joined, each line with its size and tag. */
-function pageLines(items: readonly TextPiece[], page: number, places: ReadonlyMap<string, Place> = new Map()): Line[] {
+function pageLines(items: readonly TextPiece[], page: number, places: ReadonlyMap<string, Place> = new Map(), glyphs: Glyphs = { drawn: 0, blank: 0 }): Line[] {
   const lines: Line[] = [];
   const tags: string[] = [];
   const marked: (Place | undefined)[] = [];
@@ -202,6 +213,8 @@ function pageLines(items: readonly TextPiece[], page: number, places: ReadonlyMa
       continue;
     }
     if (typeof item.str !== "string" || !item.transform) continue;
+    if (item.str.trim()) glyphs.drawn += item.width ?? 0;
+    else if (item.str === "" && !item.hasEOL) glyphs.blank += item.width ?? 0;
     const size = Math.round(Math.hypot(item.transform[2] ?? 0, item.transform[3] ?? 0) * 10) / 10;
     const y = item.transform[5] ?? 0;
     const x = item.transform[4] ?? 0;
@@ -252,6 +265,7 @@ interface ReadText {
   readonly assets: ImportedAsset[];
   /** The numbering of tables, quotes and list items, carried on to tables found from positions. */
   readonly numbering: { next: number };
+  readonly glyphs: Glyphs;
 }
 
 type PageProxy = Awaited<ReturnType<PdfDocumentProxy["getPage"]>>;
@@ -437,6 +451,7 @@ function placePictures(page: PageProxy, operators: { fnArray: number[]; argsArra
 async function readPages(document: PdfDocumentProxy, fileName: string, bytes: Uint8Array): Promise<ReadText> {
   const library = await pdfjs();
   const numbering = { next: 0 };
+  const glyphs: Glyphs = { drawn: 0, blank: 0 };
   const unplaced = await emptyFigures(bytes, document);
   const pages: Line[][] = [];
   let characters = 0;
@@ -447,7 +462,7 @@ async function readPages(document: PdfDocumentProxy, fileName: string, bytes: Ui
     const page = await document.getPage(number);
     const content = await page.getTextContent({ includeMarkedContent: true });
     const structure = await structureOf(page, numbering);
-    const lines = pageLines(content.items as TextPiece[], number, structure.places);
+    const lines = pageLines(content.items as TextPiece[], number, structure.places, glyphs);
     tagged ||= lines.some((line) => line.tag !== undefined);
     characters += lines.reduce((sum, line) => sum + line.text.length, 0);
     if (characters > pdfReadLimits.characters) throw refused(fileName, "characters", `holds more than ${pdfReadLimits.characters} characters of text (limit: characters)`, "limit_exceeded");
@@ -460,7 +475,7 @@ async function readPages(document: PdfDocumentProxy, fileName: string, bytes: Ui
     pages.push(lines);
     page.cleanup();
   }
-  return { pages, pictures, tagged, assets, numbering };
+  return { pages, pictures, tagged, assets, numbering, glyphs };
 }
 
 /** Heading levels by type size when the document has neither tags nor bookmarks: sizes well above the body's, largest first. */
@@ -631,7 +646,17 @@ export async function planFromPdf(file: { fileName: string; bytes: Uint8Array },
     const running = runningLines(read.pages);
     const positioned = alignedTables(read.pages.flat().filter((line) => !running.has(line)), read.numbering);
     const lines = positioned.lines;
-    if (lines.filter((line) => !line.picture).reduce((sum, line) => sum + line.text.replace(/\s/g, "").length, 0) < 20) {
+    const textLines = lines.filter((line) => !line.picture);
+    const characters = textLines.reduce((sum, line) => sum + line.text.replace(/\s/g, "").length, 0);
+    const nonsense = textLines.reduce((sum, line) => sum + meaninglessIn(line.text), 0);
+    // Fonts that lie about their glyphs: text drawn that comes out as nothing, or as private-use and control characters.
+    if (read.glyphs.blank > 200 && read.glyphs.blank > read.glyphs.drawn) {
+      throw refused(file.fileName, "fontMappings", "draws its text with fonts that map their glyphs to no characters (rule: font text mappings), so its text cannot be read out. Export it again with fonts that carry Unicode mappings, or paste its text");
+    }
+    if (characters >= 20 && nonsense > characters * 0.05) {
+      throw refused(file.fileName, "fontMappings", `has fonts that map their glyphs to characters no text has (rule: font text mappings): ${nonsense} of its ${characters} characters are private-use or control characters, so it would import as nonsense. Export it again with fonts that carry Unicode mappings, or paste its text`);
+    }
+    if (characters < 20) {
       throw refused(file.fileName, "noText", "has no text to import: it looks like a scanned document (pictures of pages). Run it through text recognition (OCR) first, or paste its text");
     }
     const headingTags = read.tagged && lines.some((line) => /^H\d?$/.test(line.tag ?? ""));
