@@ -2,14 +2,23 @@
  * A PDF as a draft course (import_course of a PDF): its text in reading order from pdf.js (Mozilla's
  * PDF reader, `pdfjs-dist`, the legacy build that runs without a browser; kept up by Mozilla for
  * Firefox), headings from the document's tags (H1–H6) where it is tagged, else from its bookmarks
- * (outline), else from type size; list items from their bullets or numbers (and LI tags), quotes from
- * BlockQuote tags; running headers, footers and page numbers (the same line at the top or bottom of
- * most pages) removed; pictures become PNG assets where they are drawn, with the figure's alt text when
- * the PDF is tagged (else a placeholder validate_course reports).
+ * (outline), else from type size. Where the PDF is tagged, its structure tree (role-mapped names read
+ * through /RoleMap) places each piece of text: table cells become a Markdown table (the block the Word
+ * import writes for a table; a table the page break split comes back as one), BlockQuote/Quote elements
+ * quote blocks, LI elements list items. Untagged, list items come from their bullets or numbers, and
+ * tables from lines whose columns line up; quotes are read as paragraphs. Running headers, footers and
+ * page numbers (the same line at the top or bottom of most pages) are removed; pictures become PNG assets
+ * where they are drawn, with the Figure's alt text when the PDF is tagged (also LibreOffice's Figures,
+ * which carry the alt text but not the picture), else a placeholder validate_course reports.
  *
- * Refused before reading: what the upload scan refuses (script, launch actions, embedded files, forms),
- * an encrypted or broken file, more than `pdfReadLimits.pages` pages, a file with no text (a scan).
- * The work is bounded by pages and text read; it runs on the heavy-work pool with its CPU budget.
+ * Refused before pdf.js reads anything (`codecs/pdf-structure.ts`, `codecs/pdf-scan.ts`): an encrypted
+ * file, a cross-reference table whose objects are not where it says, more than a million objects,
+ * streams that decode past their caps (a decompression bomb), and what the upload scan refuses (script,
+ * launch actions, embedded files, forms that send or load data). Refused while reading: more than
+ * `pdfReadLimits.pages` pages, nesting deeper than pdf.js can follow, fonts that map their glyphs to no
+ * characters or to private-use and control characters, a file with no text (a scan). The work is bounded
+ * by pages, structure elements, pictures and their pixels, and text read; it runs on the heavy-work pool
+ * with its CPU budget, off the event loop.
  */
 import { activePdfContent } from "../../codecs/pdf-scan.ts";
 import { CourseAuthoringError } from "../../course-authoring-error.ts";
@@ -492,15 +501,17 @@ const bullet = /^(?:([•◦▪▫■□●○‣⁃∙·*–\-\uE000-\uF8FF])\s
 
 /**
  * Tables in text without tags, from the text's positions: two or more consecutive lines of a page, close
- * together, each in two or more segments (runs of text with wide gaps between them) whose left edges line
- * up column by column. Each such line becomes a row, its segments the cells. Prose in two columns is not
+ * together, each in two or more segments (runs of text with wide gaps between them) whose left (or right)
+ * edges line up column by column with the first line's. Each such line becomes a row, its segments the cells. Prose in two columns is not
  * taken for a table: cells must be short (a table's cells average well under a line of prose).
  */
 function alignedTables(lines: readonly Line[], numbering: { next: number }): { lines: Line[]; tables: number } {
   const out: Line[] = [];
   let tables = 0;
-  const columnsOf = (line: Line) => (line.place || line.picture || line.segments.length < 2 ? null : line.segments.map((segment) => segment.x));
-  const aligned = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, index) => Math.abs(x - (b[index] ?? Number.NaN)) <= 3);
+  const columnsOf = (line: Line) => (line.place || line.picture || line.segments.length < 2 ? null : line.segments);
+  // A column lines up by its left edges or, for figures set flush right, by its right edges.
+  const aligned = (a: Line["segments"], b: Line["segments"]) =>
+    a.length === b.length && a.every((cell, index) => Math.abs(cell.x - (b[index]?.x ?? Number.NaN)) <= 3 || Math.abs(cell.end - (b[index]?.end ?? Number.NaN)) <= 3);
   for (let index = 0; index < lines.length; ) {
     const first = lines[index] as Line;
     const columns = columnsOf(first);
