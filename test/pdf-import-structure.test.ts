@@ -3,12 +3,14 @@
  * a table, a quote, two lists and a picture with alt text is written as a Word file and as PDFs (tagged
  * and untagged) during the test, and the PDF's draft course is compared with the Word file's, block by
  * block: the same lessons, the same table (as the Word import writes it: a Markdown table), the same quote
- * block, the same lists, the picture with its alt text where the PDF is tagged. A table that runs over
- * pages comes back as one table with its header once.
+ * block, the same lists, the picture with its alt text where the PDF is tagged. The same document as a
+ * web page printed by Chromium (a second, independent writer of tagged PDF) comes back the same way. A
+ * table that runs over pages comes back as one table with its header once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
+import { launchBrowser } from "./support/browser.ts";
 import { libreOfficeConvert, redPng } from "./support/office-documents.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 
@@ -105,6 +107,47 @@ describe("a document with headings, a table, a quote, lists and a picture", () =
     const report = JSON.stringify(result.report);
     expect(report).toContain("1 table(s) found from text aligned in columns");
     expect(report).toContain("quotes are read as paragraphs");
+  }, 120_000);
+});
+
+describe("the same document from another writer: Chromium printing a web page as tagged PDF", () => {
+  test("the same lessons, table, quote, lists and picture alt text as the LibreOffice PDF", async () => {
+    const png = Buffer.from(redPng).toString("base64");
+    const browser = await launchBrowser();
+    let pdf: Uint8Array;
+    try {
+      const page = await browser.newPage();
+      await page.setContent(`<!doctype html><html lang="en"><head><title>Chemical Handling</title></head><body>
+<h1>Chemical Handling</h1><h2>Storage</h2><p>Keep every chemical in its labelled place.</p>
+<table><thead><tr><th>Chemical</th><th>Cabinet</th><th>Limit</th></tr></thead><tbody><tr><td>Acetone</td><td>Red</td><td>20 litres</td></tr><tr><td>Bleach</td><td>Blue</td><td>10 litres</td></tr></tbody></table>
+<blockquote>Safety is not an accident; it is a habit we build every day.</blockquote><ul><li>Close lids after use</li><li>Wipe spills at once</li></ul>
+<h2>Spills</h2><p>Contain the spill before you clean it.</p><p><img src="data:image/png;base64,${png}" alt="A red spill kit" width="120"></p><ol><li>Put on gloves</li><li>Spread the absorbent</li></ol>
+</body></html>`);
+      pdf = new Uint8Array(await page.pdf({ tagged: true, outline: true }));
+    } finally {
+      await browser.close();
+    }
+    const { course, result } = await importFile("chemicals-chromium.pdf", pdf);
+    expect(shapeOf(course)).toEqual([
+      {
+        title: "Storage",
+        blocks: [
+          { type: "text", markdown: "Keep every chemical in its labelled place." },
+          { type: "text", markdown: "| Chemical | Cabinet | Limit |\n| --- | --- | --- |\n| Acetone | Red | 20 litres |\n| Bleach | Blue | 10 litres |" },
+          { type: "quote", text: "Safety is not an accident; it is a habit we build every day." },
+          { type: "text", markdown: "- Close lids after use\n- Wipe spills at once" },
+        ],
+      },
+      {
+        title: "Spills",
+        blocks: [
+          { type: "text", markdown: "Contain the spill before you clean it." },
+          { type: "image", alt: "A red spill kit" },
+          { type: "text", markdown: "1. Put on gloves\n2. Spread the absorbent" },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(result.report)).toContain("1 table(s) from the PDF's tags");
   }, 120_000);
 });
 
