@@ -1,6 +1,6 @@
 /**
  * import_course of a PDF keeps a document's structure (issue 46): one LibreOffice document with headings,
- * a table, a quote, two lists and a picture with alt text is written as a Word file and as PDFs (tagged
+ * a table, a quote, two lists (one nested) and a picture with alt text is written as a Word file and as PDFs (tagged
  * and untagged) during the test, and the PDF's draft course is compared with the Word file's, block by
  * block: the same lessons, the same table (as the Word import writes it: a Markdown table), the same quote
  * block, the same lists, the picture with its alt text where the PDF is tagged. The same document as a
@@ -36,7 +36,7 @@ function document(rows: readonly (readonly string[])[]): string {
 <text:p>Keep every chemical in its labelled place.</text:p>
 ${table(["Chemical", "Cabinet", "Limit"], rows)}
 <text:p text:style-name="Quotations">Safety is not an accident; it is a habit we build every day.</text:p>
-<text:list><text:list-item><text:p>Close lids after use</text:p></text:list-item><text:list-item><text:p>Wipe spills at once</text:p></text:list-item></text:list>
+<text:list><text:list-item><text:p>Close lids after use</text:p><text:list><text:list-item><text:p>Tighten the cap</text:p></text:list-item><text:list-item><text:p>Check the seal</text:p></text:list-item></text:list></text:list-item><text:list-item><text:p>Wipe spills at once</text:p></text:list-item></text:list>
 <text:h text:outline-level="2">Spills</text:h>
 <text:p>Contain the spill before you clean it.</text:p>
 <text:p><draw:frame draw:name="Kit" svg:width="4cm" svg:height="3cm" text:anchor-type="as-char"><draw:image><office:binary-data>${Buffer.from(redPng).toString("base64")}</office:binary-data></draw:image><svg:title>A red spill kit</svg:title></draw:frame></text:p>
@@ -84,6 +84,7 @@ describe("a document with headings, a table, a quote, lists and a picture", () =
     const blocks = word.flatMap((lesson) => lesson.blocks);
     expect(blocks).toContainEqual({ type: "text", markdown: "| Chemical | Cabinet | Limit |\n| --- | --- | --- |\n| Acetone | Red | 20 litres |\n| Bleach | Blue | 10 litres |" });
     expect(blocks).toContainEqual({ type: "quote", text: "Safety is not an accident; it is a habit we build every day." });
+    expect(blocks).toContainEqual({ type: "text", markdown: "- Close lids after use\n   - Tighten the cap\n   - Check the seal\n- Wipe spills at once" });
   });
 
   test("tagged PDF: the same lessons and blocks as the Word file, the picture with its alt text", async () => {
@@ -120,7 +121,7 @@ describe("the same document from another writer: Chromium printing a web page as
       await page.setContent(`<!doctype html><html lang="en"><head><title>Chemical Handling</title></head><body>
 <h1>Chemical Handling</h1><h2>Storage</h2><p>Keep every chemical in its labelled place.</p>
 <table><thead><tr><th>Chemical</th><th>Cabinet</th><th>Limit</th></tr></thead><tbody><tr><td>Acetone</td><td>Red</td><td>20 litres</td></tr><tr><td>Bleach</td><td>Blue</td><td>10 litres</td></tr></tbody></table>
-<blockquote>Safety is not an accident; it is a habit we build every day.</blockquote><ul><li>Close lids after use</li><li>Wipe spills at once</li></ul>
+<blockquote>Safety is not an accident; it is a habit we build every day.</blockquote><ul><li>Close lids after use<ul><li>Tighten the cap</li><li>Check the seal</li></ul></li><li>Wipe spills at once</li></ul>
 <h2>Spills</h2><p>Contain the spill before you clean it.</p><p><img src="data:image/png;base64,${png}" alt="A red spill kit" width="120"></p><ol><li>Put on gloves</li><li>Spread the absorbent</li></ol>
 </body></html>`);
       pdf = new Uint8Array(await page.pdf({ tagged: true, outline: true }));
@@ -135,7 +136,7 @@ describe("the same document from another writer: Chromium printing a web page as
           { type: "text", markdown: "Keep every chemical in its labelled place." },
           { type: "text", markdown: "| Chemical | Cabinet | Limit |\n| --- | --- | --- |\n| Acetone | Red | 20 litres |\n| Bleach | Blue | 10 litres |" },
           { type: "quote", text: "Safety is not an accident; it is a habit we build every day." },
-          { type: "text", markdown: "- Close lids after use\n- Wipe spills at once" },
+          { type: "text", markdown: "- Close lids after use\n   - Tighten the cap\n   - Check the seal\n- Wipe spills at once" },
         ],
       },
       {

@@ -76,6 +76,8 @@ interface Place {
   table?: { id: number; row: number; column: number; header: boolean };
   quote?: number;
   item?: number;
+  /** How deep the list item is: 0 in a list, 1 in a list inside an item of another. */
+  depth?: number;
 }
 
 /** The standard roles read from the structure tree (ISO 32000 §14.8.4). */
@@ -309,6 +311,7 @@ interface Inherited {
   cell?: Place["table"];
   quote?: number;
   item?: number;
+  lists?: number;
 }
 
 /** Roles that hold for everything inside them: a paragraph in a table cell is the cell's text, one in a quote the quote's. */
@@ -327,7 +330,7 @@ async function structureOf(page: PageProxy, ids: { next: number }): Promise<{ al
   const walk = (node: StructNode, from: Inherited, depth: number) => {
     if (depth > pdfReadLimits.structureDepth || (visited += 1) > pdfReadLimits.structureElements) return;
     if (node.type === "content" && typeof node.id === "string") {
-      if (from.tag) places.set(node.id, { tag: from.tag, ...(from.cell ? { table: from.cell } : {}), ...(from.quote !== undefined ? { quote: from.quote } : {}), ...(from.item !== undefined ? { item: from.item } : {}) });
+      if (from.tag) places.set(node.id, { tag: from.tag, ...(from.cell ? { table: from.cell } : {}), ...(from.quote !== undefined ? { quote: from.quote } : {}), ...(from.item !== undefined ? { item: from.item, depth: Math.max(0, (from.lists ?? 1) - 1) } : {}) });
       return;
     }
     const role = node.role ?? "";
@@ -345,6 +348,8 @@ async function structureOf(page: PageProxy, ids: { next: number }): Promise<{ al
       inside.quote = ids.next += 1;
     } else if (role === "LI") {
       inside.item = ids.next += 1;
+    } else if (role === "L") {
+      inside.lists = (from.lists ?? 0) + 1;
     }
     if (blockRoles.test(role) && !(from.tag && holdingRoles.test(from.tag))) inside.tag = role;
     for (const child of node.children ?? []) if (child && typeof child === "object") walk(child as StructNode, inside, depth + 1);
@@ -558,7 +563,7 @@ function tableRows(lines: readonly Line[]): string[][] {
 function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undefined, found: { tables: number; quotes: number }): MarkdownPart[] {
   const parts: MarkdownPart[] = [];
   let paragraph: Line[] = [];
-  let list: { ordered: boolean; items: string[] } | null = null;
+  let list: { items: { text: string; ordered: boolean; depth: number | undefined; x: number }[] } | null = null;
   let quote: Line[] = [];
   let table: Line[] = [];
   /** The last table written: a table the page break split continues it (a repeated header row left out). */
@@ -569,8 +574,19 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
       parts.push({ kind: "block", line: paragraph[0]?.page ?? 1, source: markdown, paragraph: true, block: { type: "text", markdown } });
     }
     if (list && list.items.length > 0) {
-      const source = list.items.map((item, index) => `${list?.ordered ? `${index + 1}.` : "-"} ${escapeMarkdown(item)}`).join("\n");
-      parts.push({ kind: "block", line: 1, source, paragraph: false, block: { type: "text", markdown: source }, listItems: list.items });
+      // Depth from the tags (lists inside list items), else from how far each item is indented.
+      const indents = [...new Set(list.items.map((item) => Math.round(item.x)))].sort((a, b) => a - b).filter((x, index, all) => index === 0 || x - (all[index - 1] as number) > 3);
+      const depthOf = (item: { depth: number | undefined; x: number }) => Math.min(8, item.depth ?? Math.max(0, indents.findLastIndex((x) => item.x >= x - 3)));
+      const counters: number[] = [];
+      const source = list.items
+        .map((item) => {
+          const depth = depthOf(item);
+          counters.length = depth + 1;
+          counters[depth] = (counters[depth] ?? 0) + 1;
+          return `${"   ".repeat(depth)}${item.ordered ? `${counters[depth]}.` : "-"} ${escapeMarkdown(item.text)}`;
+        })
+        .join("\n");
+      parts.push({ kind: "block", line: 1, source, paragraph: false, block: { type: "text", markdown: source }, listItems: list.items.filter((item) => depthOf(item) === 0).map((item) => item.text) });
     }
     if (quote.length > 0) {
       // Lines of one quote element join into a paragraph; separate quote elements become paragraphs of one quote, as Word's quote paragraphs do.
@@ -626,12 +642,14 @@ function partsOf(lines: readonly Line[], levelOf: (line: Line) => number | undef
     } else if (item || line.marked || line.tag === "LI" || line.tag === "Lbl" || line.tag === "LBody") {
       if (paragraph.length > 0 || quote.length > 0) flush();
       const ordered = item ? /^\d/.test(item[2] ?? "") : false;
-      list ??= { ordered, items: [] };
+      list ??= { items: [] };
+      const entry = { ordered, depth: line.place?.depth, x: line.segments[0]?.x ?? 0 };
+      const last = list.items[list.items.length - 1];
       // A tagged list item (LI) is one item however many lines it takes; untagged, a line without a bullet continues the item above.
       const sameItem = line.place?.item !== undefined ? previous?.place?.item === line.place.item : !line.starts;
-      if (item && !(sameItem && line.place?.item !== undefined)) list.items.push(item[3] ?? "");
-      else if (list.items.length > 0 && sameItem) list.items[list.items.length - 1] += ` ${line.text}`;
-      else list.items.push(line.text);
+      if (item && !(sameItem && line.place?.item !== undefined)) list.items.push({ ...entry, text: item[3] ?? "" });
+      else if (last && sameItem) last.text += ` ${line.text}`;
+      else list.items.push({ ...entry, text: line.text });
     } else {
       const gap = previous && previous.page === line.page ? previous.y - line.y : 0;
       const newParagraph = line.starts || list !== null || quote.length > 0 || (previous !== undefined && (previous.size !== line.size || gap > line.size * 1.9 || previous.page !== line.page && /[.!?:]$/.test(previous.text)));
