@@ -157,6 +157,21 @@ describe("refused by rule, nothing written, health answering", () => {
     expect(again.details.rule).toBe("decompressedBytes");
   }, 180_000);
 
+  test("an object stream that says it holds two million objects (limit: objects)", async () => {
+    const list = "7 0 ";
+    const bytes = pdf([
+      ["<< /Type /Catalog /Pages 2 0 R >>"],
+      ["<< /Type /Pages /Kids [3 0 R] /Count 1 >>"],
+      ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>"],
+      [text("Many objects.")],
+      [font],
+      [`<< /Type /ObjStm /N 2000000 /First ${list.length} /Length ${list.length} >>\nstream\n${list}\nendstream`],
+    ]);
+    const error = await refusedImport("many-objects.pdf", bytes);
+    expect(error.code).toBe("limit_exceeded");
+    expect(error.message).toContain("many-objects.pdf: defines more than 1,000,000 objects (limit: objects)");
+  }, 60_000);
+
   test("arrays and dictionaries nested 100,000 deep (rule: nesting)", async () => {
     const depth = 100_000;
     const arrays = await refusedImport("deep-arrays.pdf", onePage([text("Nested deep.")], ` /Deep ${"[".repeat(depth)}${"]".repeat(depth)}`));
