@@ -6,6 +6,9 @@
  * while /api/health keeps answering.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { devAccessToken } from "./support/dev-login.ts";
 import { connectAgent, type Agent } from "./support/mcp-client.ts";
 import { libreOfficeConvert } from "./support/office-documents.ts";
@@ -94,6 +97,23 @@ describe("pictures", () => {
     const assets = (await alice.call("list_assets", { courseId: course.id })) as Json;
     expect(JSON.stringify(assets)).toContain(image?.assetId);
     expect(JSON.stringify(result.report)).toContain("picture(s) as PNG assets");
+  }, 120_000);
+
+  test("the same PDF re-saved by qpdf with its objects in compressed object streams keeps the alt text", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "pdf-objstm-"));
+    let pdf: Uint8Array;
+    try {
+      writeFileSync(join(folder, "in.pdf"), libreOfficeConvert("pictured.fodt", pictured, tagged));
+      const run = Bun.spawnSync(["qpdf", "--object-streams=generate", join(folder, "in.pdf"), join(folder, "out.pdf")], { stderr: "pipe" });
+      if (run.exitCode !== 0) throw new Error(`qpdf failed: ${run.stderr.toString()}`);
+      pdf = new Uint8Array(readFileSync(join(folder, "out.pdf")));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(new TextDecoder("latin1").decode(pdf)).toContain("/ObjStm");
+    const { course } = await importPdf("pictured-objstm.pdf", pdf);
+    const image = (lessonsOf(course)[1]?.blocks as Json[]).find((block) => block.type === "image");
+    expect(image).toMatchObject({ alt: "A red fire extinguisher" });
   }, 120_000);
 
   test("untagged, the same picture keeps a placeholder alt text validate_course reports", async () => {

@@ -265,7 +265,8 @@ function xrefProblem(text: string): string | null {
   const offset = Number(/^startxref\s+(\d{1,12})/.exec(text.slice(at, at + 40))?.[1] ?? Number.NaN);
   const base = Math.max(0, text.indexOf("%PDF-"));
   if (!Number.isFinite(offset) || base + offset >= text.length) return "its startxref points outside the file";
-  const start = base + offset;
+  // A writer an end-of-line off is tolerated, as readers do.
+  const start = base + offset + (/^\s{0,2}/.exec(text.slice(base + offset, base + offset + 2))?.[0].length ?? 0);
   const head = text.slice(start, start + 1024);
   if (/^\d+\s+\d+\s+obj\b/.test(head)) return /\/Type\s*\/XRef\b/.test(head) ? null : "its startxref does not point to a cross-reference stream";
   if (!head.startsWith("xref")) return "its startxref does not point to a cross-reference table";

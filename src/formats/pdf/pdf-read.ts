@@ -27,7 +27,8 @@ import { planFromParts } from "../markdown/markdown-outline.ts";
 import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { escapeMarkdown, markdownTable, type OfficePlan, type OfficeReport } from "../office/office-content.ts";
 import { encodePng } from "../../codecs/png-write.ts";
-import { pdfStreamProblem, type PdfStreamProblem } from "../../codecs/pdf-structure.ts";
+import { pdfStreamLimits, pdfStreamProblem, type PdfStreamProblem } from "../../codecs/pdf-structure.ts";
+import { inflateHead } from "../../codecs/inflate.ts";
 import { unhandled } from "../../exhaustive.ts";
 import type { ImportedAsset } from "../draft-course.ts";
 
@@ -400,14 +401,17 @@ function pdfString(source: string): string | undefined {
 async function emptyFigures(bytes: Uint8Array, document: PdfDocumentProxy): Promise<Map<number, string[]>> {
   const byPage = new Map<number, string[]>();
   const text = new TextDecoder("latin1").decode(bytes);
+  const bodies: string[] = [];
   const figure = /\/S\s*\/Figure\b/g;
-  let found = 0;
-  for (let match = figure.exec(text); match !== null && found < pdfReadLimits.pictures; match = figure.exec(text)) {
+  for (let match = figure.exec(text); match !== null && bodies.length < pdfReadLimits.pictures * 4; match = figure.exec(text)) {
     const start = text.lastIndexOf("obj", match.index);
     const end = text.indexOf("endobj", match.index);
-    if (start < 0 || end < 0 || match.index - start > 4096 || end - match.index > 4096) continue;
-    const body = text.slice(start, end);
-    if (/\/K\b/.test(body)) continue;
+    if (start >= 0 && end >= 0 && match.index - start <= 4096 && end - match.index <= 4096) bodies.push(text.slice(start, end));
+  }
+  bodies.push(...objectStreamFigures(bytes, text));
+  let found = 0;
+  for (const body of bodies) {
+    if (found >= pdfReadLimits.pictures || /\/K\b/.test(body)) continue;
     const altAt = /\/Alt\s*/.exec(body);
     const page = /\/Pg\s+(\d+)\s+(\d+)\s+R/.exec(body);
     const alt = altAt ? pdfString(body.slice(altAt.index + altAt[0].length))?.trim() : undefined;
@@ -418,6 +422,33 @@ async function emptyFigures(bytes: Uint8Array, document: PdfDocumentProxy): Prom
     byPage.set(index + 1, [...(byPage.get(index + 1) ?? []), alt]);
   }
   return byPage;
+}
+
+/** The Figure elements kept in compressed object streams (a file re-saved with object streams), each object's text, inflated within a small budget. */
+function objectStreamFigures(bytes: Uint8Array, text: string): string[] {
+  const bodies: string[] = [];
+  let budget = 32 * 1024 * 1024;
+  for (const match of text.matchAll(/\/Type\s*\/ObjStm\b/g)) {
+    const keyword = text.indexOf("stream", match.index);
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf("obj", match.index)), keyword);
+    if (keyword < 0 || budget <= 0 || !/\/Filter\s*\/FlateDecode\b/.test(dictionary)) continue;
+    const dataStart = text[keyword + 6] === "\r" ? keyword + 8 : keyword + 7;
+    const end = text.indexOf("endstream", dataStart);
+    const outcome = inflateHead(bytes.subarray(dataStart, end < 0 ? bytes.length : end), "zlib", budget);
+    if (outcome.kind === "damaged") continue;
+    budget -= outcome.bytes.length;
+    const decoded = new TextDecoder("latin1").decode(outcome.bytes);
+    if (!/\/S\s*\/Figure\b/.test(decoded)) continue;
+    const first = Number(/\/First\s+(\d+)/.exec(dictionary)?.[1] ?? Number.NaN);
+    const count = Math.min(Number(/\/N\s+(\d+)/.exec(dictionary)?.[1] ?? 0), pdfStreamLimits.objects);
+    if (!Number.isFinite(first)) continue;
+    const offsets = (decoded.slice(0, first).match(/\d+/g) ?? []).slice(0, count * 2).filter((_, index) => index % 2 === 1).map(Number);
+    offsets.forEach((offset, index) => {
+      const body = decoded.slice(first + offset, index + 1 < offsets.length ? first + (offsets[index + 1] as number) : decoded.length);
+      if (/\/S\s*\/Figure\b/.test(body)) bodies.push(body);
+    });
+  }
+  return bodies;
 }
 
 function imageAsPng(image: DecodedImage | null): Uint8Array | null {
