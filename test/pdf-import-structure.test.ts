@@ -111,6 +111,17 @@ describe("a document with headings, a table, a quote, lists and a picture", () =
   }, 120_000);
 });
 
+describe("a table cell of two paragraphs", () => {
+  test("tagged: the cell's paragraphs kept apart with <br>, as the Word import writes them", async () => {
+    const source = document(shortRows).replace("<text:p>Red</text:p>", "<text:p>Red</text:p><text:p>Top shelf</text:p>");
+    const fromWord = (await importFile("cell.docx", libreOfficeConvert("cell.fodt", source, "docx:MS Word 2007 XML"))).course;
+    const fromPdf = (await importFile("cell.pdf", libreOfficeConvert("cell.fodt", source, pdfFilter(true)))).course;
+    const tableOf = (course: Json) => shapeOf(course).flatMap((lesson) => lesson.blocks).find((block) => String(block.markdown ?? "").startsWith("| Chemical"));
+    expect(tableOf(fromWord)).toEqual({ type: "text", markdown: "| Chemical | Cabinet | Limit |\n| --- | --- | --- |\n| Acetone | Red<br>Top shelf | 20 litres |\n| Bleach | Blue | 10 litres |" });
+    expect(tableOf(fromPdf)).toEqual(tableOf(fromWord));
+  }, 120_000);
+});
+
 describe("the same document from another writer: Chromium printing a web page as tagged PDF", () => {
   test("the same lessons, table, quote, lists and picture alt text as the LibreOffice PDF", async () => {
     const png = Buffer.from(redPng).toString("base64");

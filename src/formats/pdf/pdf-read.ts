@@ -79,6 +79,8 @@ interface Place {
   item?: number;
   /** How deep the list item is: 0 in a list, 1 in a list inside an item of another. */
   depth?: number;
+  /** The paragraph (P, H…) inside a table cell: a cell's paragraphs are kept apart, as the Word import keeps them. */
+  paragraph?: number;
 }
 
 /** The standard roles read from the structure tree (ISO 32000 §14.8.4). */
@@ -313,6 +315,7 @@ interface Inherited {
   quote?: number;
   item?: number;
   lists?: number;
+  paragraph?: number;
 }
 
 /** Roles that hold for everything inside them: a paragraph in a table cell is the cell's text, one in a quote the quote's. */
@@ -331,7 +334,7 @@ async function structureOf(page: PageProxy, ids: { next: number }): Promise<{ al
   const walk = (node: StructNode, from: Inherited, depth: number) => {
     if (depth > pdfReadLimits.structureDepth || (visited += 1) > pdfReadLimits.structureElements) return;
     if (node.type === "content" && typeof node.id === "string") {
-      if (from.tag) places.set(node.id, { tag: from.tag, ...(from.cell ? { table: from.cell } : {}), ...(from.quote !== undefined ? { quote: from.quote } : {}), ...(from.item !== undefined ? { item: from.item, depth: Math.max(0, (from.lists ?? 1) - 1) } : {}) });
+      if (from.tag) places.set(node.id, { tag: from.tag, ...(from.cell ? { table: from.cell, ...(from.paragraph !== undefined ? { paragraph: from.paragraph } : {}) } : {}), ...(from.quote !== undefined ? { quote: from.quote } : {}), ...(from.item !== undefined ? { item: from.item, depth: Math.max(0, (from.lists ?? 1) - 1) } : {}) });
       return;
     }
     const role = node.role ?? "";
@@ -351,6 +354,8 @@ async function structureOf(page: PageProxy, ids: { next: number }): Promise<{ al
       inside.item = ids.next += 1;
     } else if (role === "L") {
       inside.lists = (from.lists ?? 0) + 1;
+    } else if (inside.cell && /^(P|H[1-6]?|LI)$/.test(role)) {
+      inside.paragraph = ids.next += 1;
     }
     if (blockRoles.test(role) && !(from.tag && holdingRoles.test(from.tag))) inside.tag = role;
     for (const child of node.children ?? []) if (child && typeof child === "object") walk(child as StructNode, inside, depth + 1);
@@ -580,14 +585,17 @@ function alignedTables(lines: readonly Line[], numbering: { next: number }): { l
 
 /** A table's rows of cells from its lines, by the row and column each line's structure place gives. */
 function tableRows(lines: readonly Line[]): string[][] {
-  const rows: string[][][] = [];
+  const rows: Line[][][] = [];
   for (const line of lines) {
     const cell = line.place?.table;
     if (!cell) continue;
     const row = (rows[cell.row] ??= []);
-    (row[cell.column] ??= []).push(line.text);
+    (row[cell.column] ??= []).push(line);
   }
-  return rows.filter((row) => row !== undefined).map((row) => Array.from(row, (cell) => escapeMarkdown((cell ?? []).join(" ").replace(/(\w)- (\w)/g, "$1$2"))));
+  // Lines of one paragraph join with a space, paragraphs of one cell with a line break (<br>, as the Word import writes them).
+  const cellText = (cell: readonly Line[]) =>
+    cell.reduce((text, line, index) => text + (index === 0 ? "" : line.place?.paragraph !== cell[index - 1]?.place?.paragraph ? "<br>" : " ") + escapeMarkdown(line.text), "").replace(/(\w)- (\w)/g, "$1$2");
+  return rows.filter((row) => row !== undefined).map((row) => Array.from(row, (cell) => cellText(cell ?? [])));
 }
 
 /** The lines as outline parts: headings, list blocks, tables, quotes and paragraphs. */
