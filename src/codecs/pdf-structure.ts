@@ -286,7 +286,8 @@ function xrefProblem(text: string): string | null {
     if (entry[3] === "n" && Number(entry[1]) > 0 && checked < pdfStreamLimits.objects) {
       checked += 1;
       const object = base + Number(entry[1]);
-      if (!new RegExp(`^\\s{0,4}${number}\\s+${Number(entry[2])}\\s+obj\\b`).test(text.slice(object, object + 40))) return `object ${number} is not where its cross-reference table says`;
+      const found = /^\s{0,4}(\d+)\s+(\d+)\s+obj\b/.exec(text.slice(object, object + 40));
+      if (!found || Number(found[1]) !== number || Number(found[2]) !== Number(entry[2])) return `object ${number} is not where its cross-reference table says`;
     }
     number += 1;
   }
