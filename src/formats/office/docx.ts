@@ -11,7 +11,7 @@ import type { MarkdownPart } from "../markdown/markdown-blocks.ts";
 import { planFromParts } from "../markdown/markdown-outline.ts";
 import { boundedChildren, escapeMarkdown, markdownTable, monospaceFonts, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import type { OfficePackage, Relationship } from "./office-package.ts";
-import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
+import { childElements, descendants, describedBy, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
 interface StyleInfo {
   name: string;
@@ -197,7 +197,7 @@ export class DocxReader {
       }
       // A frame holding pictures and words (LibreOffice's captioned picture): the pictures, the words their caption.
       const start = pictures.length;
-      this.pictures(ids, descendants(boxes[0] as XmlNode, "docPr")[0]?.attributes.descr ?? "", where, pictures);
+      this.pictures(ids, describedBy(descendants(boxes[0] as XmlNode, "docPr")[0]), where, pictures);
       const first = pictures[start];
       if (first && text) {
         first.caption = text.slice(0, 500);
@@ -213,7 +213,7 @@ export class DocxReader {
       this.content.dropped(`${what}${named ? ` (${named.slice(0, 80)})` : ""} on ${where}`, "only pictures and text are carried; export it as a PNG and add it with upload_asset");
       return;
     }
-    this.pictures(ids, descendants(node, "docPr")[0]?.attributes.descr ?? "", where, pictures);
+    this.pictures(ids, describedBy(descendants(node, "docPr")[0]), where, pictures);
   }
 
   private pictures(ids: readonly string[], description: string, where: string, pictures: Record<string, unknown>[]): void {

@@ -86,6 +86,14 @@ export function firstChild(node: XmlNode | undefined, name: string): XmlNode | u
 }
 
 /** Every descendant with the local name, in document order. */
+/**
+ * A drawing's description (`docPr`/`cNvPr`): its `descr`, else its `title`, where LibreOffice writes
+ * the alt text of a picture it saves as .docx.
+ */
+export function describedBy(properties: XmlNode | undefined): string {
+  return properties?.attributes.descr || properties?.attributes.title || "";
+}
+
 export function descendants(node: XmlNode, name: string, found: XmlNode[] = []): XmlNode[] {
   for (const child of node.children) {
     if (typeof child === "string") continue;

@@ -14,7 +14,7 @@ import { objectivesHeading, planFromParts } from "../markdown/markdown-outline.t
 import { boundedChildren, escapeMarkdown, markdownTable, OfficeContent, withoutFailedPictures, type OfficePlan } from "./office-content.ts";
 import { WorkSlicer, yieldToEventLoop } from "../../codecs/event-loop.ts";
 import { officeError, type OfficePackage } from "./office-package.ts";
-import { childElements, descendants, firstChild, textOf, type XmlNode } from "./office-xml.ts";
+import { childElements, descendants, describedBy, firstChild, textOf, type XmlNode } from "./office-xml.ts";
 
 export const maxSlides = 1_000;
 /** Shapes of one slide read between two yields (a hostile slide may hold thousands). */
@@ -205,7 +205,7 @@ class SlideReader {
           continue;
         }
         const blip = descendants(node, "blip")[0]?.attributes["r:embed"];
-        const description = descendants(node, "cNvPr")[0]?.attributes.descr ?? "";
+        const description = describedBy(descendants(node, "cNvPr")[0]);
         const block = this.content.picture(relationships.get(blip ?? "")?.target, description, where);
         if (block) blocks.push(block);
       } else if (node.name === "cxnSp") {
