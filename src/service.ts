@@ -15,7 +15,8 @@ import { startDevIdentityProvider, type DevIdentityProvider } from "./dev-identi
 import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
 import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
-import { everyResponseHeaders, preparedHtmlPage } from "./http/security-headers.ts";
+import { everyResponseHeaders, notAPageHeaders, preparedHtmlPage } from "./http/security-headers.ts";
+import { apiVersion } from "./http/api-version.ts";
 import { buildServerCard, serviceDescription } from "./discovery/server-card.ts";
 import { discoveryRoutes, protectedResourcePath } from "./discovery/routes.ts";
 import { answerTaskCall, callerOf, createMcpServer, modernProtocolVersion, type McpEra, type McpServerDeps } from "./mcp/server.ts";
@@ -304,6 +305,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     logger,
     sharing,
     createServer: () => serverFor("legacy"),
+    answerHeaders: { ...notAPageHeaders, "Service-Api-Version": apiVersion },
     answeredBesideServer: taskCallAnswers((params, user) => answerTaskCall(serverDeps, params, user)),
   });
   const endpoint = createMcpEndpoint({

@@ -85,6 +85,13 @@ export interface SessionTransportOptions {
   retryInterval?: number | undefined;
   /** Brings the client's answers to this server's requests from other replicas (server-request-relay.ts). */
   relay?: ServerRequestRelay | undefined;
+  /**
+   * The headers the HTTP layer gives every answer (the composition root's: API version, the locked-down
+   * security policy), written into a one-string answer's headers built once per session: a response made
+   * from a built `Headers` is a native copy, where an object of headers, and then each header the HTTP
+   * layer set on top, cost ~0.7 µs more a request (bench/NOTES.md, "Performance V").
+   */
+  answerHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 /** What the session table and the request path use of a session's transport. */
@@ -112,6 +119,8 @@ export class SessionTransport implements Transport, SessionHttpTransport {
   private readonly awaited = new Map<string, RequestId>();
   private readonly wireIds = new Map<RequestId, string>();
   private relayWatch: Promise<(() => void) | undefined> | undefined;
+  /** A one-string answer's headers, built for the session id they name. */
+  private answerHeaders: { sessionId: string; headers: Headers } | undefined;
 
   constructor(
     readonly sdk: WebStandardStreamableHTTPServerTransport,
@@ -253,7 +262,7 @@ export class SessionTransport implements Transport, SessionHttpTransport {
       // The usual case: the response is the request's one message.
       flight.answered = true;
       waiting.delete(flight);
-      flight.answer(new Response(flight.head + event, { status: 200, headers: sseHeaders(this.sdk.sessionId ?? "") }));
+      flight.answer(new Response(flight.head + event, { status: 200, headers: this.oneStringHeaders() }));
       return;
     }
     if (!flight.answered) this.stream(flight);
@@ -263,6 +272,14 @@ export class SessionTransport implements Transport, SessionHttpTransport {
       flight.detached = true;
     }
     if (final) this.end(flight);
+  }
+
+  private oneStringHeaders(): Headers {
+    const sessionId = this.sdk.sessionId ?? "";
+    if (this.answerHeaders?.sessionId !== sessionId) {
+      this.answerHeaders = { sessionId, headers: new Headers({ ...sseHeaders(sessionId), ...this.options.answerHeaders }) };
+    }
+    return this.answerHeaders.headers;
   }
 
   /** The request's messages from now on go out as an SSE stream, opened with what was held back. */

@@ -48,6 +48,8 @@ export interface SessionOptions {
    * absent, an answer reaches only this replica's server.
    */
   relay?: ServerRequestRelay;
+  /** The headers the HTTP layer gives every answer, built into a session's one-string answers (session-transport.ts). */
+  answerHeaders?: Readonly<Record<string, string>>;
 }
 
 const sessionNotFound = () => jsonRpcErrorResponse(404, -32001, "Session not found: start a new session with initialize");
@@ -87,7 +89,7 @@ function createSessionKeeping(options: SessionOptions) {
           onsessionclosed: (closedId) => void closeSession(closedId, "closed"),
           ...streams,
         }),
-        { ...streams, relay: options.relay },
+        { ...streams, relay: options.relay, answerHeaders: options.answerHeaders },
       );
       await server.connect(transport);
       // The replayed handshake's answer goes nowhere: nothing of it is stored.
@@ -135,7 +137,7 @@ function createSessionKeeping(options: SessionOptions) {
         },
         onsessionclosed: (id) => void closeSession(id, "closed"),
       });
-      const transport = new SessionTransport(sdkTransport, { ...streams, relay: options.relay });
+      const transport = new SessionTransport(sdkTransport, { ...streams, relay: options.relay, answerHeaders: options.answerHeaders });
       await server.connect(transport);
       return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(caller) });
     } finally {
