@@ -7,6 +7,8 @@
  * service's reader as this course's video facts.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { lrsAuth, startTestLrs, type TestLrs } from "./support/test-lrs.ts";
+import { waitForValue } from "./support/wait.ts";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
@@ -21,14 +23,13 @@ setDefaultTimeout(120_000);
 
 type Json = Record<string, unknown>;
 const courseIri = "urn:course-authoring-service:course:crs_sample1";
-const auth = `Basic ${btoa("lrs-key:lrs-secret")}`;
-const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Experience-API-Version" };
+const auth = lrsAuth;
 
 let browser: Browser;
 let packageServer: PackageServer;
-let lrs: ReturnType<typeof Bun.serve>;
+let lrs: TestLrs;
+let statements: Record<string, unknown>[] = [];
 let manifest = "";
-const statements: Json[] = [];
 let course: ExportCourse;
 let assets: AssetSource;
 
@@ -66,23 +67,8 @@ async function recordedWebm(): Promise<Uint8Array> {
 }
 
 beforeAll(async () => {
-  lrs = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
-      if (request.headers.get("authorization") !== auth) return new Response("no", { status: 401, headers: cors });
-      if (url.pathname === "/xapi/statements" && request.method === "POST") {
-        const body = (await request.json()) as Json | Json[];
-        const list = Array.isArray(body) ? body : [body];
-        for (const statement of list) if (!statements.some((known) => known.id === statement.id)) statements.push({ ...statement, stored: new Date().toISOString() });
-        return Response.json(list.map((statement) => statement.id), { headers: cors });
-      }
-      if (url.pathname === "/xapi/activities/state") return request.method === "GET" ? new Response("", { status: 404, headers: cors }) : new Response(null, { status: 204, headers: cors });
-      return new Response(null, { status: 404, headers: cors });
-    },
-  });
+  lrs = startTestLrs();
+  statements = lrs.statements;
   browser = await launchChromium();
   const webm = await recordedWebm();
   const withVideo = sampleCourse() as ReturnType<typeof sampleCourse> & { modules: { lessons: unknown[] }[] };
@@ -106,7 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   packageServer?.stop();
-  lrs?.stop(true);
+  lrs?.stop();
 });
 
 const verbId = (statement: Json): string => String((statement.verb as Json).id);
@@ -115,14 +101,6 @@ const completed = "http://adlnet.gov/expapi/verbs/completed";
 const videoIri = `${courseIri}/videos/blk_v1`;
 const aboutVideo = (statement: Json): boolean => (statement.object as Json).id === videoIri;
 
-async function until<T>(what: string, probe: () => T, ready: (value: T) => boolean): Promise<T> {
-  for (let wait = 0; wait < 400; wait++) {
-    const value = probe();
-    if (ready(value)) return value;
-    await Bun.sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The learner opens the video's lesson, plays the video to its end, then once more from the start. */
 async function watchTwice(page: Page, sent: () => Json[]): Promise<void> {
@@ -134,7 +112,7 @@ async function watchTwice(page: Page, sent: () => Json[]): Promise<void> {
     element.muted = true;
     return element.play();
   });
-  await until("the video's completed statement", () => sent().filter(aboutVideo).map(verbId), (verbs) => verbs.includes(completed));
+  await waitForValue("the video's completed statement", () => sent().filter(aboutVideo).map(verbId), (verbs) => verbs.includes(completed));
   // Played again from the start: nothing more is sent in this session.
   await video.evaluate((element: HTMLVideoElement) => {
     element.currentTime = 0;
@@ -150,10 +128,10 @@ test("a learner who starts the video and watches it to the end sends played, the
   const page = await browser.newPage();
   await page.goto(`${packageServer.origin}/pkg/${launch}?${query}`);
   await waitForCourse(page);
-  await until("initialized", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
+  await waitForValue("initialized", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
   await watchTwice(page, () => statements);
   await page.goto("about:blank");
-  await until("terminated", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
+  await waitForValue("terminated", () => statements.map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
   await page.close();
 
   const mine = statements.filter(aboutVideo);
@@ -192,10 +170,10 @@ test("the cmi5 package sends the same two statements as cmi5 allowed statements 
     await page.goto(url);
     await waitForCourse(page);
     const sent = () => player.lms.sessionStatements(sessionId) as unknown as Json[];
-    await until("initialized", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
+    await waitForValue("initialized", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/initialized")));
     await watchTwice(page, sent);
     await page.goto("about:blank");
-    await until("terminated", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
+    await waitForValue("terminated", () => sent().map(verbId), (verbs) => verbs.some((verb) => verb.endsWith("/terminated")));
     const mine = sent().filter(aboutVideo);
     expect(mine.map(verbId)).toEqual([played, completed]);
     for (const statement of mine) {

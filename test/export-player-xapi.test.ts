@@ -7,6 +7,8 @@
  * statements then go into the service with import_results and count as this course's.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { lrsAuth, startTestLrs, type TestLrs } from "./support/test-lrs.ts";
+import { waitForValue } from "./support/wait.ts";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { buildPackage } from "../src/export/build-package.ts";
@@ -19,39 +21,17 @@ setDefaultTimeout(120_000);
 
 type Json = Record<string, unknown>;
 const courseIri = "urn:course-authoring-service:course:crs_sample1";
-const auth = `Basic ${btoa("lrs-key:lrs-secret")}`;
-const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Experience-API-Version" };
+const auth = lrsAuth;
 
 let browser: Browser;
 let packageServer: PackageServer;
-let lrs: ReturnType<typeof Bun.serve>;
+let lrs: TestLrs;
+let statements: Record<string, unknown>[] = [];
 let manifest = "";
-const statements: Json[] = [];
-const state = new Map<string, string>();
 
 beforeAll(async () => {
-  lrs = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
-      if (request.headers.get("authorization") !== auth || request.headers.get("x-experience-api-version") !== "1.0.3") return new Response("no", { status: 401, headers: cors });
-      if (url.pathname === "/xapi/statements" && request.method === "POST") {
-        const body = (await request.json()) as Json | Json[];
-        const list = Array.isArray(body) ? body : [body];
-        for (const statement of list) if (!statements.some((known) => known.id === statement.id)) statements.push({ ...statement, stored: new Date().toISOString() });
-        return Response.json(list.map((statement) => statement.id), { headers: cors });
-      }
-      if (url.pathname === "/xapi/activities/state") {
-        const key = url.searchParams.toString();
-        if (request.method === "GET") return state.has(key) ? new Response(state.get(key), { headers: cors }) : new Response("", { status: 404, headers: cors });
-        state.set(key, await request.text());
-        return new Response(null, { status: 204, headers: cors });
-      }
-      return new Response(null, { status: 404, headers: cors });
-    },
-  });
+  lrs = startTestLrs();
+  statements = lrs.statements;
   browser = await launchChromium();
   const built = await buildPackage(sampleCourse(), { format: "xapi", assets: memoryAssets(), renderer: renderCourseHtml, lrsOrigins: [`http://127.0.0.1:${lrs.port}`] });
   expect(built.fileName.endsWith("-xapi.zip")).toBe(true);
@@ -63,19 +43,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   packageServer?.stop();
-  lrs?.stop(true);
+  lrs?.stop();
 });
 
 const verbName = (statement: Json): string => String((statement.verb as Json).id).split("/").pop() ?? "";
 
-async function until<T>(what: string, probe: () => T, ready: (value: T) => boolean): Promise<T> {
-  for (let wait = 0; wait < 400; wait++) {
-    const value = probe();
-    if (ready(value)) return value;
-    await Bun.sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("tincan.xml names the course with its launch page, and each lesson and question by its stable id", () => {
   expect(manifest).toContain('xmlns="http://projecttincan.com/tincan.xsd"');
@@ -93,13 +65,13 @@ test("launched with the Tin Can parameters, a learner's statements match the cmi
   const page = await browser.newPage();
   await page.goto(`${packageServer.origin}/pkg/${launch}?${query}`);
   await waitForCourse(page);
-  await until("initialized", () => statements.map(verbName), (verbs) => verbs.includes("initialized"));
+  await waitForValue("initialized", () => statements.map(verbName), (verbs) => verbs.includes("initialized"));
   await nextUntil(page, quizLessonId);
   await answerQuiz(page, false);
   await retryQuiz(page);
   await answerQuiz(page, true);
   await page.goto("about:blank");
-  await until("terminated", () => statements.map(verbName), (verbs) => verbs.includes("terminated"));
+  await waitForValue("terminated", () => statements.map(verbName), (verbs) => verbs.includes("terminated"));
   await page.close();
 
   const verbs = statements.map(verbName);

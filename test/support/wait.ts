@@ -31,3 +31,10 @@ export async function waitUntil(condition: () => Promise<boolean>, what: string,
     stop = true;
   }
 }
+
+/** Polls `probe` until `ready` holds for its value, and returns that value; fails naming `what` after `timeoutMs`. */
+export async function waitForValue<T>(what: string, probe: () => T, ready: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
+  let value = probe();
+  await waitUntil(async () => ready((value = probe())), what, timeoutMs);
+  return value;
+}
