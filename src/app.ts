@@ -149,35 +149,50 @@ export function createApp(deps: AppDeps) {
   }
   const probeEntry = { requestId: "", method: "GET", path: "", status: 200, durationMs: 0, sub: undefined };
 
-  return {
-    router,
-    /** Answers synchronously when the handler does (the discovery routes): Bun serves those without awaiting a promise. */
-    fetch(request: Request, connection?: Connection): Response | Promise<Response> {
-      const path = pathOf(request.url);
-      const probe = probesByPath.size === 0 ? undefined : probesByPath.get(path);
-      if (probe !== undefined && (request.method === "GET" || request.method === "HEAD") && unsupportedApiVersion(request) === undefined) {
-        const answered = documents.probe(request, probe, request.headers.get("origin"));
-        if (answered !== undefined) {
-          deps.logger.access(probeEntry, true);
-          return answered;
-        }
-      }
-      const started = performance.now();
-      const context: RequestContext = { path, requestId: nextRequestId() };
-      let routed: Response | Promise<Response>;
-      try {
-        routed = route(request, path, context, connection);
-      } catch (error) {
-        routed = failed(error, path, context);
-      }
-      if (request.method === "HEAD") routed = Promise.resolve(routed).then(withoutBody);
-      if (routed instanceof Response) return completed(request, routed, path, context, started);
-      return routed.then(
-        (response) => completed(request, response, path, context, started),
-        (error: unknown) => completed(request, failed(error, path, context), path, context, started),
-      );
-    },
-  };
+  /** A probe's prepared answer, or undefined when the request must take the pipeline (another method or version, debug log). */
+  function probed(request: Request, probe: Route): Response | undefined {
+    if ((request.method !== "GET" && request.method !== "HEAD") || unsupportedApiVersion(request) !== undefined) return undefined;
+    const answered = documents.probe(request, probe, request.headers.get("origin"));
+    if (answered !== undefined) deps.logger.access(probeEntry, true);
+    return answered;
+  }
+
+  /** Answers synchronously when the handler does (the discovery routes): Bun serves those without awaiting a promise. */
+  function fetch(request: Request, connection?: Connection): Response | Promise<Response> {
+    const path = pathOf(request.url);
+    const probe = probesByPath.size === 0 ? undefined : probesByPath.get(path);
+    const answered = probe === undefined ? undefined : probed(request, probe);
+    return answered ?? pipeline(request, path, connection);
+  }
+
+  function pipeline(request: Request, path: string, connection: Connection | undefined): Response | Promise<Response> {
+    const started = performance.now();
+    const context: RequestContext = { path, requestId: nextRequestId() };
+    let routed: Response | Promise<Response>;
+    try {
+      routed = route(request, path, context, connection);
+    } catch (error) {
+      routed = failed(error, path, context);
+    }
+    if (request.method === "HEAD") routed = Promise.resolve(routed).then(withoutBody);
+    if (routed instanceof Response) return completed(request, routed, path, context, started);
+    return routed.then(
+      (response) => completed(request, response, path, context, started),
+      (error: unknown) => completed(request, failed(error, path, context), path, context, started),
+    );
+  }
+
+  /**
+   * The probes' paths for `Bun.serve`'s own router, which matches them natively: a probe is then
+   * answered without reading its URL (bench/NOTES.md, "Performance V"). Any other request to such a
+   * path goes through `fetch`'s pipeline as before. Empty when probes are not only counted.
+   */
+  const probeRoutes: Record<string, (request: Request, connection: Connection) => Response | Promise<Response>> = {};
+  for (const [path, probe] of probesByPath) {
+    probeRoutes[path] = (request, connection) => probed(request, probe) ?? pipeline(request, path, connection);
+  }
+
+  return { router, fetch, probeRoutes };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -363,6 +363,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     // The headers' deadline; a route that reads a body or answers slowly allows itself more (app.ts).
     idleTimeout: requestDeadlines.headersSeconds,
     maxRequestBodySize: maxMcpBodyBytes + 1024,
+    // The probes (health) through Bun's router, everything else through the pipeline (app.ts).
+    routes: app.probeRoutes,
     fetch: app.fetch,
     error(error) {
       logger.error("unhandled server error", { error: error.message });

@@ -146,3 +146,19 @@ test("a health probe is answered with a copy of one answer: whole every time, CO
     await debug.dispose();
   }
 });
+
+test("the probe's path is matched by Bun's router: a query still gets the probe's answer, other methods and near paths take the pipeline", async () => {
+  const withQuery = await fetch(`${fixture.base}/api/health?from=load-balancer`);
+  expect({ status: withQuery.status, body: await withQuery.json(), id: withQuery.headers.get("request-id") }).toEqual({ status: 200, body: { status: "ok" }, id: null });
+  const post = await fetch(`${fixture.base}/api/health`, { method: "POST", body: "{}" });
+  expect({ status: post.status, allow: post.headers.get("allow"), type: post.headers.get("content-type") }).toEqual({ status: 405, allow: "GET, HEAD", type: "application/problem+json" });
+  expect(((await post.json()) as { code: string }).code).toBe("method_not_allowed");
+  expect(post.headers.get("request-id")).not.toBeNull();
+  const preflight = await fetch(`${fixture.base}/api/health`, { method: "OPTIONS", headers: { Origin: "https://lms.example", "Access-Control-Request-Method": "GET" } });
+  await preflight.body?.cancel();
+  expect({ status: preflight.status, origin: preflight.headers.get("access-control-allow-origin") }).toEqual({ status: 204, origin: "*" });
+  for (const near of ["/api/health/", "/api/healthz", "/API/health"]) {
+    const response = await fetch(`${fixture.base}${near}`);
+    expect({ near, status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ near, status: 404, code: "not_found" });
+  }
+});
