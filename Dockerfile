@@ -9,9 +9,10 @@ COPY src ./src
 RUN bun run src/build-player.ts
 # Whitespace only: Bun 1.4.5's syntax and identifier minifiers miscompile oidc-provider's token endpoint
 # (the development sign-in answers 500); test/build-binary.test.ts builds with these very lines.
-# The heavy-work thread's entry is a second entrypoint: Bun bundles it separately into the binary, and
-# src/service.ts names it by the same path relative to src/ (./workers/worker-entry.ts).
-RUN bun build --compile --minify-whitespace --sourcemap src/main.ts src/workers/worker-entry.ts --outfile /app/course-authoring-service
+# The heavy-work thread's entry and the OpenAPI check's thread are further entrypoints: Bun bundles each
+# separately into the binary, and src/service.ts names them by the same paths relative to src/
+# (./workers/worker-entry.ts, ./discovery/openapi-check-worker.ts).
+RUN bun build --compile --minify-whitespace --sourcemap src/main.ts src/workers/worker-entry.ts src/discovery/openapi-check-worker.ts --outfile /app/course-authoring-service
 
 FROM debian:bookworm-slim AS runtime
 RUN useradd --system --uid 10001 --home-dir /app service && mkdir -p /app/data && chown -R service /app

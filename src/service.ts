@@ -13,7 +13,8 @@ import { createAuthorizationServerMetadataSource } from "./auth/authorization-se
 import { createAccessTokenVerifier } from "./auth/verify-access-token.ts";
 import { startDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/index.ts";
 import { buildOpenApiDocument } from "./discovery/openapi-document.ts";
-import { assertRoutesMatchDocument, assertValidOpenApi } from "./discovery/openapi-check.ts";
+import { checkOpenApiInThread } from "./discovery/openapi-check-thread.ts";
+import { assertRoutesMatchDocument } from "./discovery/openapi-routes-check.ts";
 import { renderApiDocsPage } from "./discovery/docs-page.ts";
 import { everyResponseHeaders, notAPageHeaders, preparedHtmlPage } from "./http/security-headers.ts";
 import { apiVersion } from "./http/api-version.ts";
@@ -103,6 +104,8 @@ export interface HeavyWorkSettings {
 
 /** The worker entry by a path relative to this file, which a compiled binary (it lists the entry) resolves too. */
 const workerEntry = new URL("./workers/worker-entry.ts", import.meta.url);
+/** The OpenAPI check's thread, named the same way (`openapi-check-thread.ts`). */
+const openApiCheckEntry = new URL("./discovery/openapi-check-worker.ts", import.meta.url);
 
 function createHeavyWork(settings: HeavyWorkSettings, logger: Logger | undefined): WorkerPool<Jobs> {
   return createWorkerPool<Jobs>({
@@ -243,7 +246,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const tools = metrics ? metrics.instrumentTools(compiled) : compiled;
 
   const document = buildOpenApiDocument({ baseUrl: config.baseUrl, authUrl, requiredScopes: config.authRequiredScopes });
-  await assertValidOpenApi(document);
+  // Checked in its own thread while the rest starts; the listener opens only once it has passed.
+  const openApiChecked = checkOpenApiInThread(document, openApiCheckEntry);
+  openApiChecked.catch(() => {});
   const documents = {
     openApiJson: JSON.stringify(document),
     serverCardJson: JSON.stringify(
@@ -355,6 +360,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     observe: metrics?.observeRequest,
   });
   assertRoutesMatchDocument(document, app.router.routes);
+  await openApiChecked;
   const knownPaths = new Set(app.router.routes.map((route) => route.path));
 
   const server = Bun.serve({

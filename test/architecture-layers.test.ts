@@ -114,6 +114,13 @@ test("a worker thread loads parsing and rendering code only: nothing the worker 
   expect(wrong).toEqual([]);
 });
 
+test("the OpenAPI schema check (ajv) is loaded by its own thread only, never by what the service imports", () => {
+  const reached = closureOf("service.ts");
+  expect(reached.has("discovery/openapi-check-thread.ts")).toBe(true);
+  expect(reached.has("discovery/openapi-check.ts")).toBe(false);
+  expect(closureOf("discovery/openapi-check-worker.ts").has("discovery/openapi-check.ts")).toBe(true);
+});
+
 /** The runtime-neutral core (design card): web standards only, Bun's APIs stay in the adapters that pick the runtime. */
 const runtimeNeutral = ["authoring", "review", "render", "export", "import", "formats", "codecs", "mcp", "auth", "http", "discovery"] as const;
 /** The package storage writes files and zips on the host; it is the export's adapter, not its core. */

@@ -3,8 +3,10 @@
  * a drift between code and description stops the service instead of being published.
  */
 import { describe, expect, test } from "bun:test";
-import { assertRoutesMatchDocument, assertValidOpenApi } from "../src/discovery/openapi-check.ts";
+import { assertValidOpenApi } from "../src/discovery/openapi-check.ts";
+import { assertRoutesMatchDocument } from "../src/discovery/openapi-routes-check.ts";
 import { buildOpenApiDocument } from "../src/discovery/openapi-document.ts";
+import { checkOpenApiInThread } from "../src/discovery/openapi-check-thread.ts";
 import type { Route } from "../src/http/router.ts";
 
 const document = () => buildOpenApiDocument({ baseUrl: "http://api.test", authUrl: "http://auth.test" });
@@ -24,6 +26,21 @@ describe("validation against the OpenAPI 3.1 schema", () => {
     const health = broken.paths!["/api/health"]!.get!;
     health.responses!["200"] = { $ref: "#/components/responses/Missing" };
     expect(assertValidOpenApi(broken)).rejects.toThrow(/#\/components\/responses\/Missing does not resolve/);
+  });
+});
+
+describe("the check in its own thread, as the service runs it", () => {
+  const entry = new URL("../src/discovery/openapi-check-worker.ts", import.meta.url);
+
+  test("passes the service's own document and refuses a broken one with the same problems", async () => {
+    await checkOpenApiInThread(document(), entry);
+    const broken = { ...document(), info: undefined } as unknown as ReturnType<typeof document>;
+    expect(checkOpenApiInThread(broken, entry)).rejects.toThrow(/not valid OpenAPI 3.1[\s\S]*info/);
+  });
+
+  test("a thread that cannot start fails start-up, saying the check could not run", async () => {
+    const missing = new URL("../src/discovery/no-such-worker.ts", import.meta.url);
+    expect(checkOpenApiInThread(document(), missing)).rejects.toThrow(/OpenAPI check could not run/);
   });
 });
 

@@ -1,16 +1,14 @@
 /**
- * Start-up checks that keep the OpenAPI document honest: it must validate against the official
- * OpenAPI 3.1 JSON schema, and it must describe exactly the routes the router serves — every routed
- * (path, method) documented and every documented operation routed. Both throw one Error listing
- * every problem, so a drift between code and description stops the service loudly.
+ * The start-up check that the OpenAPI document is valid OpenAPI 3.1: against the official JSON schema,
+ * with every local `$ref` resolving. The service runs it in a thread of its own
+ * (`openapi-check-thread.ts`), so ajv and the schema never join the service's heap; the routes check
+ * is `openapi-routes-check.ts`.
  */
 import type { OpenAPIV3_1 } from "@scalar/openapi-types";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { invalidOpenApiError } from "./openapi-check-errors.ts";
 import openApi31Schema from "@seriousme/openapi-schema-validator/schemas/v3.1/schema.json" with { type: "json" };
-import type { Method, Route } from "../http/router.ts";
-
-const documentedMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /**
  * The official OpenAPI 3.1 schema (as vendored by @seriousme/openapi-schema-validator), imported as a
@@ -48,58 +46,17 @@ function unresolvedRefs(document: unknown): string[] {
   return problems;
 }
 
-export async function assertValidOpenApi(document: OpenAPIV3_1.Document): Promise<void> {
+/** Every way the document fails OpenAPI 3.1 (empty when it is valid). */
+export function openApiProblems(document: unknown): string[] {
   const validate = openApi31Validator();
   const problems = validate(document)
     ? []
     : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"} ${JSON.stringify(error.params)}`);
   problems.push(...unresolvedRefs(document));
-  if (problems.length === 0) return;
-  throw new Error(`The OpenAPI document is not valid OpenAPI 3.1:\n  ${problems.join("\n  ")}`);
+  return problems;
 }
 
-/**
- * Every routed "METHOD /path", HEAD included wherever GET is routed (the router serves it). A prefix
- * route beside an exact route of the same path only answers the suffixes below it (e.g. the metadata
- * endpoint's plain-text 404), which the exact operation documents; it adds no operation of its own.
- */
-function routedOperations(routes: Route[]): Set<string> {
-  const exactPaths = new Set(routes.filter((route) => !route.prefix).map((route) => route.path));
-  const operations = new Set<string>();
-  for (const route of routes) {
-    if (route.prefix && exactPaths.has(route.path)) continue;
-    for (const method of Object.keys(route.methods) as Method[]) operations.add(`${method} ${route.path}`);
-    if (route.methods.GET) operations.add(`HEAD ${route.path}`);
-  }
-  return operations;
-}
-
-function documentedOperations(document: OpenAPIV3_1.Document): Set<string> {
-  const operations = new Set<string>();
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!item) continue;
-    for (const method of documentedMethods) {
-      if (item[method]) operations.add(`${method.toUpperCase()} ${path}`);
-    }
-  }
-  return operations;
-}
-
-/** HEAD is implied by GET and OPTIONS answers CORS preflight: neither needs its own description. */
-const needsDocumentation = (operation: string) => !operation.startsWith("HEAD ") && !operation.startsWith("OPTIONS ");
-
-export function assertRoutesMatchDocument(document: OpenAPIV3_1.Document, routes: Route[]): void {
-  const routed = routedOperations(routes);
-  const documented = documentedOperations(document);
-  const mismatches = [
-    ...[...routed]
-      .filter((operation) => needsDocumentation(operation) && !documented.has(operation))
-      .map((operation) => `routed but not documented: ${operation}`),
-    ...[...documented]
-      .filter((operation) => !routed.has(operation))
-      .map((operation) => `documented but not routed: ${operation}`),
-  ];
-  if (mismatches.length > 0) {
-    throw new Error(`The router and the OpenAPI document disagree:\n  ${mismatches.join("\n  ")}`);
-  }
+export async function assertValidOpenApi(document: OpenAPIV3_1.Document): Promise<void> {
+  const problems = openApiProblems(document);
+  if (problems.length > 0) throw invalidOpenApiError(problems);
 }
