@@ -9,6 +9,7 @@
  * (block-edit.ts), exports by course size (export.ts), and PostgreSQL vs SQLite and two replicas vs one
  * (replicas.ts), page weight per player feature set and the largest lesson preview (page-weight.ts), health and MCP under 1,000 slow clients (slow-clients.ts), and the side-by-side run against every peer MCP stack (peers.ts, `../shared/bench-peers`
  * with equal token memoisation), costs as work grows (growth.ts), and start-up time and memory at rest of the source and the single binary (startup.ts). `bun run bench <name>` runs one.
+ * `bun run bench interleaved [REF …]` (interleaved.ts, run only by name) sets health's CPU per probe beside bare Bun's and earlier commits', turn by turn.
  */
 import { obtainAccessTokenByLogin } from "../src/dev-identity-provider/scripted-login.ts";
 import { runBlockEditBench } from "./block-edit.ts";
@@ -23,6 +24,7 @@ import { runReplicaBench } from "./replicas.ts";
 import { runSlowClientsBench } from "./slow-clients.ts";
 import { runCallToolSeamBench } from "./call-tool-seam.ts";
 import { runStartupBench } from "./startup.ts";
+import { runInterleavedBench } from "./interleaved.ts";
 import { baselineCommand, describe, freePort, load, openMcpSession, printTable, startProcess, startService, type LoadResult, type Row } from "./support.ts";
 
 const toolCall = (name: string, args: Record<string, unknown> = {}) =>
@@ -101,3 +103,4 @@ if (!only || only === "growth") await runGrowthBench();
 if (!only || only === "peers") await runPeersBench();
 if (!only || only === "startup") await runStartupBench();
 if (only === "call-tool-seam") await runCallToolSeamBench();
+if (only === "interleaved") await runInterleavedBench(process.argv.slice(3));
