@@ -20,15 +20,17 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /**
  * A legal Word document whose body is one heading, one paragraph and `emptyParagraphs` empty ones: a
- * long parse (every paragraph is read) that writes almost nothing.
+ * long parse (every paragraph is read) that writes almost nothing. An empty paragraph with properties
+ * (`<w:pPr>`) costs the parser several times more than a bare `<w:p/>`, while every count stays under
+ * the Word caps (200,000 paragraphs, 1,000,000 runs).
  */
-function longWordDocument(emptyParagraphs: number): Uint8Array {
+function longWordDocument(emptyParagraphs: number, empty = "<w:p/>"): Uint8Array {
   const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
   const body = [
     '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Long module</w:t></w:r></w:p>',
     '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Long lesson</w:t></w:r></w:p>',
     "<w:p><w:r><w:t>Only this paragraph has words.</w:t></w:r></w:p>",
-    "<w:p/>".repeat(emptyParagraphs),
+    empty.repeat(emptyParagraphs),
   ].join("");
   return zipSync({
     "[Content_Types].xml": utf8(
@@ -153,7 +155,10 @@ describe("a pool with a tiny CPU budget (WORKER_JOB_CPU_MS=200)", () => {
 
   test("a job past its budget is stopped and the caller told the limit; nothing is written; the service and the pool keep working", async () => {
     const before = ((await alice.call("list_courses", {})).courses as Json[]).length;
-    const refused = await alice.fail("import_course", { format: "docx", contentBase64: base64(longWordDocument(600_000)) });
+    // Under every cap, so only the budget can stop it, and far past the budget on any machine: about 2 s
+    // of CPU on a fast one. (600,000 bare paragraphs raced the 200,000-paragraph cap: a fast thread
+    // reached the cap in 0.24 s, before the budget's watchdog looked.)
+    const refused = await alice.fail("import_course", { format: "docx", contentBase64: base64(longWordDocument(150_000, '<w:p><w:pPr><w:jc w:val="left"/></w:pPr></w:p>')) });
     expect(refused.code).toBe("limit_exceeded");
     expect(refused.message).toContain("the import took more than 0.2 s of processing (WORKER_JOB_CPU_MS)");
     expect(refused.message).toContain("nothing was written");
