@@ -8,20 +8,11 @@ import type { ExportViewConfig } from "../../page-contract/config.ts";
 import { createViewBridge, type ReadResult, type RpcMessage, type ToolResult, applyHostContext, type HostContext } from "./bridge.ts";
 import { decodedSize, packageOf, readPackage, showFacts, showFiles, dateOf, type PackageFacts } from "./export-package.ts";
 import { errorText, isNotFound, isUnsupported } from "./host-errors.ts";
-import { byId as $, humanSize } from "./view-dom.ts";
+import { byId as $, fail, humanSize, say } from "./view-dom.ts";
 
 interface HostCapabilities {
   readonly downloadFile?: unknown;
 }
-
-const say = (text: string): void => {
-  $("status").textContent = text;
-  if (text) $("problem").textContent = "";
-};
-const fail = (text: string): void => {
-  $("status").textContent = "";
-  $("problem").textContent = text;
-};
 
 export function startExportView(config: ExportViewConfig): void {
   const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();

@@ -10,7 +10,7 @@ import type { ViewConfig } from "../../page-contract/config.ts";
 import { applyHostContext, createViewBridge, type HostContext, type RpcMessage, type ToolResult } from "./bridge.ts";
 import { factsList, findingsSection, formatsFor, itemsSection, lessonsSection, resultsOf, scoreSection, videosSection, type ChartSet, type CourseResults, type SectionContext } from "./results-sections.ts";
 import { pickLanguage, resultsText, type ResultsLanguage } from "./results-text.ts";
-import { byId as $, element } from "./view-dom.ts";
+import { byId as $, element, fail, say } from "./view-dom.ts";
 
 export function startResultsView(config: ViewConfig): void {
   const { request, notify, send, reportSize, fromHost, settled } = createViewBridge();
@@ -50,15 +50,6 @@ export function startResultsView(config: ViewConfig): void {
       locale = language;
     }
     document.documentElement.lang = language;
-  };
-
-  const say = (text: string): void => {
-    $("status").textContent = text;
-    if (text) $("problem").textContent = "";
-  };
-  const fail = (text: string): void => {
-    $("status").textContent = "";
-    $("problem").textContent = text;
   };
 
   const render = (): void => {

@@ -1,4 +1,4 @@
-/** What the MCP Apps views write their pages with: an element by id, a new element, a size in words. */
+/** What the MCP Apps views write their pages with: an element by id, a new element, a size in words, the status line. */
 
 /** The element with `id`, or a detached one, so a view whose page lacks it still runs. */
 export const byId = (id: string): HTMLElement => document.getElementById(id) ?? document.createElement("div");
@@ -11,3 +11,15 @@ export const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: st
 };
 
 export const humanSize = (bytes: number): string => (bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+
+/** A view's status line (`#status`): progress, which clears an earlier problem. */
+export const say = (text: string): void => {
+  byId("status").textContent = text;
+  if (text) byId("problem").textContent = "";
+};
+
+/** A view's problem line (`#problem`, an alert region): what went wrong, which replaces the status. */
+export const fail = (text: string): void => {
+  byId("status").textContent = "";
+  byId("problem").textContent = text;
+};
